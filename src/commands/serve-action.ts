@@ -1,0 +1,55 @@
+import { resolve } from 'node:path';
+import { z } from 'zod';
+import type { Ctx } from '../context.js';
+import { UsageError } from '../errors.js';
+import { generateToken, parseTokenSpec, type TokenEntry } from '../server/auth.js';
+import { DataFileError } from '../server/data-file.js';
+import { startServer } from '../server/start.js';
+import { zodUsageError } from './options.js';
+
+const optionsSchema = z.object({
+  port: z.coerce.number().int().min(0).max(65535),
+  host: z.string().min(1),
+  data: z.string().min(1),
+  token: z.array(z.string()).optional(),
+  events: z.boolean(),
+  seed: z.boolean().optional(),
+  maxBody: z.coerce.number().int().min(1),
+});
+
+export async function serve(ctx: Ctx, raw: Record<string, unknown>): Promise<void> {
+  const parsed = optionsSchema.safeParse(raw);
+  if (!parsed.success) throw zodUsageError(parsed.error, raw);
+  const o = parsed.data;
+  const specs = o.token ?? (ctx.env.CLINADMIN_SERVE_TOKENS ?? '').split(',').filter((s) => s.trim() !== '');
+  let tokens: TokenEntry[];
+  try {
+    tokens = specs.map(parseTokenSpec);
+  } catch (err) {
+    throw new UsageError((err as Error).message, 'give --token TOKEN[:ACCOUNT]');
+  }
+  const generated = tokens.length === 0;
+  if (generated) tokens = [{ token: generateToken(), account: 'local-admin' }];
+  const warn = (m: string) => ctx.stderr.write(m.startsWith('error:') ? `${m}\n` : `warning: ${m}\n`);
+  const dataFile = resolve(ctx.cwd, o.data);
+  let server;
+  try {
+    server = await startServer({ dataFile, host: o.host, port: o.port, tokens, events: o.events, seed: Boolean(o.seed), maxBody: o.maxBody, warn });
+  } catch (err) {
+    if (err instanceof DataFileError) throw new UsageError(err.message);
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') throw new UsageError(`port ${o.port} on ${o.host} is already in use`, 'choose another with --port, or --port 0 for a free one');
+    throw err;
+  }
+  const signals = ctx.waitForSignal(['SIGINT', 'SIGTERM']);
+  ctx.stdout.write(`clinadmin serve listening on ${server.url} (data: ${dataFile})\n`);
+  if (generated) {
+    ctx.stderr.write(
+      `No --token given, so this server accepts a generated one. Point the CLI at it with:\n` +
+        `  clinadmin login --base-url ${server.url} --token ${tokens[0].token}\n`,
+    );
+  }
+  const signal = await signals.promise;
+  ctx.stderr.write(`${signal}: finishing requests in flight and saving ${dataFile}\n`);
+  await server.close();
+}

@@ -1,0 +1,32 @@
+import { Command, Option } from 'commander';
+import type { RunState } from '../cli.js';
+import type { Ctx } from '../context.js';
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+export function serveCommand(ctx: Ctx, _state: RunState): Command {
+  return new Command('serve')
+    .description('Run the bundled reference API on a local JSON data file')
+    .addOption(new Option('--port <port>', 'port to listen on; 0 picks a free one').default('4010'))
+    .addOption(new Option('--host <host>', 'address to listen on').default('127.0.0.1'))
+    .addOption(new Option('--data <file>', 'the JSON data file (created when missing)').default('./clinadmin-data.json'))
+    .addOption(new Option('--token <token[:account]>', 'accepted API token, repeatable (env CLINADMIN_SERVE_TOKENS, comma-separated); account defaults to local-admin').argParser(collect))
+    .addOption(new Option('--no-events', 'do not record a notification for each change'))
+    .addOption(new Option('--seed', 'fill an empty data file with demo data'))
+    .addOption(new Option('--max-body <bytes>', 'largest accepted request body').default(String(1024 * 1024)))
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ clinadmin serve --seed
+  $ clinadmin serve --port 0 --data /tmp/lab.json --token s3cret:acc_lab
+  $ CLINADMIN_SERVE_TOKENS=tokA:acc_a,tokB:acc_b clinadmin serve
+
+Without a token the server makes one and prints it with the command that points the CLI at it.
+SIGINT and SIGTERM let requests in flight finish, save the data file and exit 0.`,
+    )
+    .action(async (opts: Record<string, unknown>) => {
+      const { serve } = await import('./serve-action.js');
+      await serve(ctx, opts);
+    });
+}

@@ -1,0 +1,48 @@
+import type { Readable, Writable } from 'node:stream';
+
+export type OutStream = Writable & { isTTY?: boolean; columns?: number };
+export type InStream = Readable & { isTTY?: boolean };
+
+/** Everything a command touches in the outside world arrives here, so a test can build its own. */
+export interface Ctx {
+  stdin: InStream;
+  stdout: OutStream;
+  stderr: OutStream;
+  env: Record<string, string | undefined>;
+  cwd: string;
+  /** A person is at the terminal: prompts may be shown. */
+  isInteractive: boolean;
+  /** Resolves with the name of the first of these signals that arrives. */
+  waitForSignal: (signals: NodeJS.Signals[]) => { promise: Promise<NodeJS.Signals>; cancel: () => void };
+}
+
+export function processSignals(signals: NodeJS.Signals[]) {
+  let handler: ((s: NodeJS.Signals) => void) | undefined;
+  const promise = new Promise<NodeJS.Signals>((resolve) => {
+    handler = (s) => {
+      cancel();
+      resolve(s);
+    };
+    for (const s of signals) process.on(s, handler);
+  });
+  const cancel = () => {
+    for (const s of signals) process.off(s, handler!);
+  };
+  return { promise, cancel };
+}
+
+export function defaultContext(overrides: Partial<Ctx> = {}): Ctx {
+  const env = overrides.env ?? process.env;
+  const stdin = overrides.stdin ?? process.stdin;
+  const stderr = overrides.stderr ?? process.stderr;
+  const ci = env.CI !== undefined && env.CI !== '' && env.CI !== '0' && env.CI !== 'false';
+  return {
+    stdin,
+    stdout: overrides.stdout ?? process.stdout,
+    stderr,
+    env,
+    cwd: overrides.cwd ?? process.cwd(),
+    isInteractive: overrides.isInteractive ?? (Boolean(stdin.isTTY && stderr.isTTY) && !ci),
+    waitForSignal: overrides.waitForSignal ?? processSignals,
+  };
+}

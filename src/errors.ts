@@ -1,0 +1,64 @@
+/** Exit codes, documented in --help and the README. */
+export const EXIT = {
+  ok: 0,
+  failure: 1,
+  usage: 2,
+  notFound: 3,
+  auth: 4,
+  interrupted: 130,
+} as const;
+
+/** An error carrying the sentence the user reads, a hint, and the exit code. */
+export class CliError extends Error {
+  override name = 'CliError';
+  constructor(
+    message: string,
+    readonly exitCode: number = EXIT.failure,
+    readonly hint?: string,
+    readonly details: string[] = [],
+  ) {
+    super(message);
+  }
+}
+
+/** Bad flags or invalid input: nothing was sent. */
+export class UsageError extends CliError {
+  override name = 'UsageError';
+  constructor(message: string, hint?: string, details: string[] = []) {
+    super(message, EXIT.usage, hint, details);
+  }
+}
+
+export class AuthError extends CliError {
+  override name = 'AuthError';
+  constructor(message: string, hint?: string) {
+    super(message, EXIT.auth, hint);
+  }
+}
+
+export class NotFoundError extends CliError {
+  override name = 'NotFoundError';
+  constructor(message: string, hint?: string) {
+    super(message, EXIT.notFound, hint);
+  }
+}
+
+/** The API or the network failed; `status` is the HTTP status when there was one. */
+export class ApiError extends CliError {
+  override name = 'ApiError';
+  constructor(
+    message: string,
+    readonly status?: number,
+    details: string[] = [],
+    hint?: string,
+  ) {
+    super(message, EXIT.failure, hint, details);
+  }
+}
+
+export class InterruptedError extends CliError {
+  override name = 'InterruptedError';
+  constructor(message = 'interrupted') {
+    super(message, EXIT.interrupted);
+  }
+}

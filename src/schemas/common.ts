@@ -1,0 +1,121 @@
+import { z } from 'zod';
+
+// Shared building blocks: every rule is written here once and used by the server and the CLI.
+
+export const nonEmpty = (what = 'value') =>
+  z.string({ error: `must be a string` }).trim().min(1, { error: `${what} must not be empty` });
+
+export const finite = () => z.number({ error: 'must be a finite number' });
+
+export const precision = () =>
+  z.int({ error: 'must be a whole number from 0 to 10' }).min(0, { error: 'must be a whole number from 0 to 10' }).max(10, { error: 'must be a whole number from 0 to 10' });
+
+export const timestamp = () =>
+  z.int({ error: 'must be a whole number of milliseconds since the epoch' }).min(0, { error: 'must not be negative' });
+
+/** A field the caller may never send: the service sets it. */
+export const serviceSet = (field: string) =>
+  z.never({ error: `${field} is set by the service and cannot be sent` }).optional();
+
+/** A field accepted on create only. */
+export const createOnly = (field: string) =>
+  z.never({ error: `${field} is create-only; it cannot be changed by update` }).optional();
+
+export const SEX = ['all', 'male', 'female'] as const;
+export const sexSchema = z.enum(SEX, { error: `must be one of: ${SEX.join(', ')}` });
+
+export const rangeShape = {
+  min: finite().optional(),
+  minPrecision: precision().optional(),
+  max: finite().optional(),
+  maxPrecision: precision().optional(),
+  simin: finite().optional(),
+  siminPrecision: precision().optional(),
+  simax: finite().optional(),
+  simaxPrecision: precision().optional(),
+  sex: sexSchema.default('all'),
+  ageMin: finite().min(0, { error: 'must not be negative' }).optional(),
+  ageMax: finite().min(0, { error: 'must not be negative' }).optional(),
+};
+
+type Bounds = { min?: number; max?: number; simin?: number; simax?: number; ageMin?: number; ageMax?: number };
+
+const PAIRS = [
+  ['min', 'max'],
+  ['simin', 'simax'],
+  ['ageMin', 'ageMax'],
+] as const;
+
+/** Every range needs a bound, and each lower bound must not exceed its upper bound. */
+export function checkRange(r: Bounds, ctx: z.RefinementCtx): void {
+  if (r.min === undefined && r.max === undefined && r.simin === undefined && r.simax === undefined) {
+    ctx.addIssue({ code: 'custom', message: 'a range needs at least one of min, max, simin, simax', path: [] });
+  }
+  for (const [lo, hi] of PAIRS) {
+    const a = r[lo];
+    const b = r[hi];
+    if (a !== undefined && b !== undefined && a > b) {
+      ctx.addIssue({ code: 'custom', message: `${lo} (${a}) must not be greater than ${hi} (${b})`, path: [hi] });
+    }
+  }
+}
+
+export const referenceRangeSchema = z
+  .strictObject({ id: nonEmpty('id').optional(), ...rangeShape })
+  .superRefine(checkRange);
+
+export const panicRangeSchema = z.strictObject(rangeShape).superRefine(checkRange);
+
+export type ReferenceRange = z.infer<typeof referenceRangeSchema>;
+export type PanicRange = z.infer<typeof panicRangeSchema>;
+
+/** A field error as it travels in problem+json: a readable path and a sentence. */
+export interface FieldError {
+  path: string;
+  message: string;
+}
+
+/** `referenceRanges[1].max` from zod's ['referenceRanges', 1, 'max']. */
+export function formatPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const part of path) {
+    if (typeof part === 'number') out += `[${part}]`;
+    else out += out === '' ? String(part) : `.${String(part)}`;
+  }
+  return out;
+}
+
+/** Flattens zod issues into field errors, naming each unknown key on its own. */
+export function toFieldErrors(error: z.ZodError, input: unknown, prefix: readonly PropertyKey[] = []): FieldError[] {
+  const out: FieldError[] = [];
+  for (const issue of error.issues) {
+    const base = [...prefix, ...issue.path];
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) out.push({ path: formatPath([...base, key]), message: `unknown field ${key}` });
+    } else if (issue.code === 'invalid_type' && valueAt(input, issue.path) === undefined) {
+      out.push({ path: formatPath(base), message: 'is required' });
+    } else {
+      out.push({ path: formatPath(base) || '(body)', message: issue.message });
+    }
+  }
+  return out;
+}
+
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let cur: unknown = input;
+  for (const key of path) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<PropertyKey, unknown>)[key];
+  }
+  return cur;
+}
+
+export type ParseResult<T> = { ok: true; value: T } | { ok: false; errors: FieldError[] };
+
+export function parseWith<T>(schema: z.ZodType<T>, input: unknown): ParseResult<T> {
+  if (input === null || typeof input !== 'object' || Array.isArray(input)) {
+    return { ok: false, errors: [{ path: '(body)', message: 'must be a JSON object' }] };
+  }
+  const r = schema.safeParse(input);
+  return r.success ? { ok: true, value: r.data } : { ok: false, errors: toFieldErrors(r.error, input) };
+}

@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { createOnly, finite, nonEmpty, serviceSet, timestamp } from './common.js';
+
+export const COVERAGE_TYPES = ['deduction', 'override', 'unknown'] as const;
+export const PAYMENT_METHODS = ['prepaid', 'postpaid'] as const;
+export const REF_TYPES = ['services', 'inventory-stock-configurations'] as const;
+
+const oneOf = <T extends readonly [string, ...string[]]>(values: T) =>
+  z.enum(values, { error: `must be one of: ${values.join(', ')}` });
+
+const editable = {
+  createdAt: timestamp().optional(),
+  type: oneOf(COVERAGE_TYPES),
+  name: nonEmpty('name'),
+  paymentMethod: oneOf(PAYMENT_METHODS).optional(),
+  amount: finite().min(0, { error: 'must not be negative' }).optional(),
+  percentage: finite()
+    .min(0, { error: 'must be from 0 to 100' })
+    .max(100, { error: 'must be from 0 to 100' })
+    .optional(),
+  ref: nonEmpty('ref').optional(),
+  refType: oneOf(REF_TYPES).optional(),
+};
+
+/** Fields the service copies from the referenced contract. */
+const fromContract = ['insured', 'insurer', 'insurerType', 'insurerSubtype'] as const;
+const serviceSetFields = {
+  id: serviceSet('id'),
+  createdBy: serviceSet('createdBy'),
+  insured: serviceSet('insured'),
+  insurer: serviceSet('insurer'),
+  insurerType: serviceSet('insurerType'),
+  insurerSubtype: serviceSet('insurerSubtype'),
+};
+
+export const coverageCreateSchema = z.strictObject({
+  ...editable,
+  contract: nonEmpty('contract'),
+  ...serviceSetFields,
+});
+
+export const coveragePatchSchema = z.strictObject({
+  ...editable,
+  type: editable.type.optional(),
+  name: editable.name.optional(),
+  contract: createOnly('contract'),
+  ...serviceSetFields,
+});
+
+export const coverageSchema = z.strictObject({
+  ...editable,
+  contract: nonEmpty('contract'),
+  id: nonEmpty('id'),
+  createdAt: timestamp(),
+  createdBy: z.string(),
+  insured: z.string(),
+  insurer: z.string(),
+  insurerType: z.string().optional(),
+  insurerSubtype: z.string().optional(),
+});
+
+export const contractSchema = z.strictObject({
+  id: nonEmpty('id'),
+  insured: nonEmpty('insured'),
+  insurer: nonEmpty('insurer'),
+  insurerType: z.string().optional(),
+  insurerSubtype: z.string().optional(),
+});
+
+export type Coverage = z.infer<typeof coverageSchema>;
+export type CoverageCreate = z.infer<typeof coverageCreateSchema>;
+export type CoveragePatch = z.infer<typeof coveragePatchSchema>;
+export type Contract = z.infer<typeof contractSchema>;
+export const COVERAGE_FROM_CONTRACT = fromContract;
+export const COVERAGE_CREATE_ONLY = ['contract'] as const;

@@ -1,0 +1,104 @@
+import { z } from 'zod';
+import {
+  createOnly,
+  finite,
+  nonEmpty,
+  panicRangeSchema,
+  referenceRangeSchema,
+  serviceSet,
+  timestamp,
+} from './common.js';
+
+export const MEASURE_TYPES = ['numeric', 'posneg', 'text', 'html', 'multiplechoice', 'checklist', 'numeric-breakdown'] as const;
+export const measureTypeSchema = z.enum(MEASURE_TYPES, { error: `must be one of: ${MEASURE_TYPES.join(', ')}` });
+
+/** Fields a caller may set on create and on update. */
+const editable = {
+  createdAt: timestamp().optional(),
+  name: nonEmpty('name'),
+  set: z.string().optional(),
+  sets: z.array(z.string()).optional(),
+  description: z.string().optional(),
+  type: measureTypeSchema.optional(),
+  choices: z.array(nonEmpty('choice')).optional(),
+  unit: z.string().optional(),
+  siunit: z.string().optional(),
+  referenceRanges: z.array(referenceRangeSchema).optional(),
+  panicRanges: z.array(panicRangeSchema).optional(),
+  hl7IdentifierCod: z.string().optional(),
+  hl7IdentifierSys: z.string().optional(),
+  numericBreakdownMin: finite().optional(),
+  numericBreakdownMax: finite().optional(),
+  section: z.unknown().optional(),
+};
+
+const createOnlyFields = {
+  account: nonEmpty('account').optional(),
+  facility: nonEmpty('facility').optional(),
+  test: nonEmpty('test'),
+};
+
+type MeasureRulesInput = {
+  type?: string;
+  choices?: string[];
+  numericBreakdownMin?: number;
+  numericBreakdownMax?: number;
+};
+
+/** Rules across fields; they hold for the whole record, so PATCH checks them on the merged result. */
+export function checkMeasure(m: MeasureRulesInput, ctx: z.RefinementCtx): void {
+  if ((m.type === 'multiplechoice' || m.type === 'checklist') && (!m.choices || m.choices.length === 0)) {
+    ctx.addIssue({ code: 'custom', message: `a ${m.type} measure needs at least one choice`, path: ['choices'] });
+  }
+  if (
+    m.numericBreakdownMin !== undefined &&
+    m.numericBreakdownMax !== undefined &&
+    m.numericBreakdownMin > m.numericBreakdownMax
+  ) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `numericBreakdownMin (${m.numericBreakdownMin}) must not be greater than numericBreakdownMax (${m.numericBreakdownMax})`,
+      path: ['numericBreakdownMax'],
+    });
+  }
+}
+
+export const measureCreateSchema = z
+  .strictObject({
+    ...editable,
+    ...createOnlyFields,
+    id: serviceSet('id'),
+    createdBy: serviceSet('createdBy'),
+  })
+  .superRefine(checkMeasure);
+
+export const measurePatchSchema = z
+  .strictObject({
+    ...editable,
+    name: editable.name.optional(),
+    account: createOnly('account'),
+    facility: createOnly('facility'),
+    test: createOnly('test'),
+    id: serviceSet('id'),
+    createdBy: serviceSet('createdBy'),
+  })
+  .superRefine(checkMeasure);
+
+/** A stored measure: what the service returns and what the data file holds. */
+export const measureSchema = z
+  .strictObject({
+    ...editable,
+    ...createOnlyFields,
+    id: nonEmpty('id'),
+    createdAt: timestamp(),
+    createdBy: z.string(),
+    referenceRanges: z.array(referenceRangeSchema.and(z.object({ id: z.string() }))).optional(),
+  })
+  .superRefine(checkMeasure);
+
+export type Measure = z.infer<typeof measureSchema>;
+export type MeasureCreate = z.infer<typeof measureCreateSchema>;
+export type MeasurePatch = z.infer<typeof measurePatchSchema>;
+
+export const MEASURE_CREATE_ONLY = ['account', 'facility', 'test'] as const;
+export const MEASURE_SERVICE_SET = ['id', 'createdBy'] as const;

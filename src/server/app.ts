@@ -1,0 +1,118 @@
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { createAuthenticator, type TokenEntry } from './auth.js';
+import { problem, sendJson, sendProblem, type Problem } from './problem.js';
+import { RESOURCES, ServiceError, type Resource, type Service } from './service.js';
+import { StoreUnavailableError } from './store.js';
+
+export interface AppOptions {
+  service: Service;
+  tokens: TokenEntry[];
+  /** Largest request body in bytes (default 1 MiB). */
+  maxBody?: number;
+  log?: (line: string) => void;
+}
+
+class HttpProblem extends Error {
+  constructor(
+    readonly problem: Problem,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(problem.detail);
+  }
+}
+
+const byPath = new Map(RESOURCES.map((r) => [r.path, r]));
+
+/** The whole API as a request handler; it does not listen, so tests and `serve` share it. */
+export function createApp({ service, tokens, maxBody = 1024 * 1024, log = (l) => process.stderr.write(l + '\n') }: AppOptions): RequestListener {
+  const authenticate = createAuthenticator(tokens);
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    // Authentication comes before routing, so an unknown path tells a stranger nothing.
+    const account = authenticate(req.headers.authorization);
+    if (account === undefined) {
+      throw new HttpProblem(problem(401, 'send a valid token as "Authorization: Bearer <token>"'), {
+        'www-authenticate': 'Bearer realm="clinadmin"',
+      });
+    }
+    const { resource, id } = route(req.url ?? '/');
+    const method = req.method ?? 'GET';
+    const allowed = !resource.writable ? ['GET'] : id === undefined ? ['GET', 'POST'] : ['GET', 'PATCH', 'DELETE'];
+    if (!allowed.includes(method)) {
+      throw new HttpProblem(problem(405, `${method} is not allowed on ${req.url}; use ${allowed.join(', ')}`), {
+        allow: allowed.join(', '),
+      });
+    }
+    if (method === 'GET') {
+      return sendJson(res, 200, id === undefined ? service.list(resource) : await service.get(resource, id, account));
+    }
+    if (method === 'DELETE') return sendJson(res, 200, await service.remove(resource, id!, account));
+    const body = await readJsonBody(req, maxBody);
+    const rec = method === 'POST' ? await service.create(resource, body, account) : await service.update(resource, id!, body, account);
+    sendJson(res, 200, rec);
+  }
+
+  return (req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      const { p, headers } = toProblem(err, log);
+      // After refusing a body we did not read, close the connection rather than drain it.
+      if (p.status === 413) headers.connection = 'close';
+      sendProblem(res, p, headers);
+    });
+  };
+}
+
+function toProblem(err: unknown, log: (l: string) => void): { p: Problem; headers: Record<string, string> } {
+  if (err instanceof HttpProblem) return { p: err.problem, headers: { ...err.headers } };
+  if (err instanceof ServiceError) {
+    const status = err.kind === 'not-found' ? 404 : err.kind === 'unknown-contract' ? 422 : 400;
+    return { p: problem(status, err.message, err.errors), headers: {} };
+  }
+  if (err instanceof StoreUnavailableError) return { p: problem(503, `${err.message}; nothing was changed`), headers: { 'retry-after': '5' } };
+  log(`error: unexpected fault: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+  return { p: problem(500, 'the server met an unexpected fault; it was logged and the server keeps serving'), headers: {} };
+}
+
+function route(url: string): { resource: Resource; id?: string } {
+  const path = url.split('?')[0].replace(/\/+$/, '');
+  const parts = path.split('/').slice(1);
+  const resource = byPath.get(parts[0] ?? '');
+  if (!resource || parts.length > 2) throw new HttpProblem(problem(404, `no such path: ${path || '/'}`));
+  if (parts.length === 1) return { resource };
+  let id: string;
+  try {
+    id = decodeURIComponent(parts[1]);
+  } catch {
+    throw new HttpProblem(problem(404, `no such path: ${path}`));
+  }
+  return { resource, id };
+}
+
+async function readJsonBody(req: IncomingMessage, maxBody: number): Promise<unknown> {
+  const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  if (type !== 'application/json' && !/^application\/[a-z0-9.+-]*\+json$/.test(type)) {
+    throw new HttpProblem(problem(415, `send the body as JSON with "Content-Type: application/json" (got ${type || 'none'})`));
+  }
+  const tooLarge = () => new HttpProblem(problem(413, `the body is larger than the limit of ${maxBody} bytes`));
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > maxBody) throw tooLarge();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > maxBody) throw tooLarge();
+    chunks.push(chunk);
+  }
+  const text = Buffer.concat(chunks).toString('utf8').replace(/^\uFEFF/, '');
+  if (text.trim() === '') throw new HttpProblem(problem(400, 'the body is empty; send a JSON object'));
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    const { describeJsonError } = await import('./data-file.js');
+    throw new HttpProblem(problem(400, `the body is not valid JSON (${describeJsonError(text, err)})`));
+  }
+}

@@ -1,0 +1,39 @@
+import { open, readFile, unlink } from 'node:fs/promises';
+import { DataFileError } from './data-file.js';
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Takes `<data>.lock` holding our pid, so two servers never write one file.
+ * A lock whose process is gone (a killed server) is taken over.
+ */
+export async function acquireLock(dataFile: string): Promise<() => Promise<void>> {
+  const path = `${dataFile}.lock`;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      const fh = await open(path, 'wx', 0o600);
+      await fh.writeFile(`${process.pid}\n`);
+      await fh.close();
+      return async () => {
+        await unlink(path).catch(() => undefined);
+      };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') {
+        throw new DataFileError(`cannot create lock file ${path}: ${(err as Error).message}`);
+      }
+    }
+    const pid = Number.parseInt(await readFile(path, 'utf8').catch(() => ''), 10);
+    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid)) {
+      throw new DataFileError(`${dataFile} is in use by another clinadmin serve (process ${pid}); stop it first`);
+    }
+    await unlink(path).catch(() => undefined);
+  }
+  throw new DataFileError(`cannot take the lock ${path}; remove it if no server is running`);
+}

@@ -1,0 +1,42 @@
+import type { ServerResponse } from 'node:http';
+import type { FieldError } from '../schemas/common.js';
+
+/** The one error shape of the server: RFC 9457 problem+json. */
+export interface Problem {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  errors?: FieldError[];
+}
+
+const TITLES: Record<number, [slug: string, title: string]> = {
+  400: ['invalid-body', 'Invalid request body'],
+  401: ['unauthorized', 'Authentication required'],
+  404: ['not-found', 'Not found'],
+  405: ['method-not-allowed', 'Method not allowed'],
+  413: ['payload-too-large', 'Request body too large'],
+  415: ['unsupported-media-type', 'Unsupported media type'],
+  422: ['unknown-reference', 'Unknown reference'],
+  500: ['internal', 'Internal server error'],
+  503: ['unavailable', 'Service unavailable'],
+};
+
+export function problem(status: number, detail: string, errors?: FieldError[]): Problem {
+  const [slug, title] = TITLES[status] ?? ['error', 'Error'];
+  return { type: `urn:clinadmin:problem:${slug}`, title, status, detail, ...(errors && errors.length > 0 ? { errors } : {}) };
+}
+
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    'content-type': status >= 400 ? 'application/problem+json' : 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+    ...headers,
+  });
+  res.end(text);
+}
+
+export function sendProblem(res: ServerResponse, p: Problem, headers: Record<string, string> = {}): void {
+  sendJson(res, p.status, p, headers);
+}

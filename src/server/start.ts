@@ -1,0 +1,87 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { COLLECTIONS, type CollectionName } from '../schemas/data-file.js';
+import { createApp } from './app.js';
+import type { TokenEntry } from './auth.js';
+import { seedData } from './seed.js';
+import { createService } from './service.js';
+import { Store } from './store.js';
+
+export interface StartOptions {
+  dataFile: string;
+  host: string;
+  port: number;
+  tokens: TokenEntry[];
+  events: boolean;
+  seed: boolean;
+  maxBody: number;
+  warn: (message: string) => void;
+}
+
+export interface RunningServer {
+  url: string;
+  server: Server;
+  store: Store;
+  /** Stops accepting, lets requests in flight finish, flushes and compacts the data file. */
+  close: () => Promise<void>;
+}
+
+export async function startServer(o: StartOptions): Promise<RunningServer> {
+  const store = await Store.open({ file: o.dataFile, warn: o.warn });
+  try {
+    if (o.seed) await seed(store, o.warn);
+    const service = createService({ store, events: o.events });
+    const app = createApp({ service, tokens: o.tokens, maxBody: o.maxBody, log: (l) => o.warn(l) });
+    let inFlight = 0;
+    let closing = false;
+    const server = createServer((req, res) => {
+      inFlight++;
+      res.on('close', () => {
+        inFlight--;
+        if (closing && inFlight === 0) server.closeAllConnections();
+      });
+      app(req, res);
+    });
+    // Slow or endless headers and bodies are cut off rather than held open.
+    server.headersTimeout = 10_000;
+    server.requestTimeout = 30_000;
+    server.keepAliveTimeout = 5_000;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(o.port, o.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    const { port } = server.address() as AddressInfo;
+    const host = o.host.includes(':') ? `[${o.host}]` : o.host;
+    return {
+      url: `http://${host}:${port}`,
+      server,
+      store,
+      close: async () => {
+        closing = true;
+        const stopped = new Promise<void>((r) => server.close(() => r()));
+        server.closeIdleConnections();
+        if (inFlight === 0) server.closeAllConnections();
+        await stopped;
+        await store.close();
+      },
+    };
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+}
+
+async function seed(store: Store, warn: (m: string) => void): Promise<void> {
+  if (COLLECTIONS.some((c) => store.count(c) > 0)) {
+    warn('--seed left the data file alone: it already holds records');
+    return;
+  }
+  const data = seedData();
+  const writes = COLLECTIONS.flatMap((coll: CollectionName) =>
+    (data[coll] as { id: string }[]).map((r) => ({ coll, id: r.id, after: r as { id: string } & Record<string, unknown> })),
+  );
+  await store.commit(writes);
+}

@@ -1,0 +1,255 @@
+import { randomBytes } from 'node:crypto';
+import { open, readFile, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { COLLECTIONS, type CollectionName, type DataFile } from '../schemas/data-file.js';
+import { DataFileError, readDataFile, serializeDataFile } from './data-file.js';
+import { acquireLock } from './lock.js';
+
+type Rec = { id: string } & Record<string, unknown>;
+
+/** One change to one record: `after` undefined deletes; `before` lets a failed flush undo it. */
+interface Change {
+  coll: CollectionName;
+  id: string;
+  before: Rec | undefined;
+  after: Rec | undefined;
+}
+
+interface Pending {
+  changes: Change[];
+  resolve: () => void;
+  reject: (err: Error) => void;
+}
+
+/** A write that could not be made durable; nothing of it was acknowledged or kept. */
+export class StoreUnavailableError extends Error {
+  override name = 'StoreUnavailableError';
+}
+
+export interface StoreOptions {
+  file: string;
+  /** Compact the journal into the data file after this many journalled changes. */
+  compactEvery?: number;
+  warn?: (message: string) => void;
+}
+
+/**
+ * The data file plus an append-only journal beside it (`<file>.journal`).
+ * A change is applied in memory at once (so concurrent requests see each other and never lose an
+ * update), appended to the journal with the others of the same tick, and acknowledged after one
+ * fdatasync: the cost of a write does not grow with the number of records. The journal is folded
+ * into the data file (temp file, fsync, rename, fsync of the folder) now and then and on close.
+ */
+export class Store {
+  private readonly maps = new Map<CollectionName, Map<string, Rec>>();
+  private queue: Pending[] = [];
+  private flushing = false;
+  private journalChanges = 0;
+  private journalSize = 0;
+  private closed = false;
+
+  private constructor(
+    readonly file: string,
+    private journal: FileHandle,
+    private readonly releaseLock: () => Promise<void>,
+    private readonly compactEvery: number,
+    private readonly warn: (message: string) => void,
+  ) {
+    for (const name of COLLECTIONS) this.maps.set(name, new Map());
+  }
+
+  static async open(options: StoreOptions): Promise<Store> {
+    const warn = options.warn ?? ((m: string) => process.stderr.write(`warning: ${m}\n`));
+    const releaseLock = await acquireLock(options.file);
+    try {
+      const data = await readDataFile(options.file);
+      const journalPath = `${options.file}.journal`;
+      const replay = await readJournal(journalPath, warn);
+      const journal = await open(journalPath, 'a', 0o600);
+      const store = new Store(options.file, journal, releaseLock, options.compactEvery ?? 2000, warn);
+      for (const name of COLLECTIONS) for (const r of data?.[name] ?? []) store.maps.get(name)!.set(r.id, r as Rec);
+      for (const c of replay) store.applyRaw(c.coll, c.id, c.after);
+      // Start from a complete data file and an empty journal, so the file on disk is whole on its own.
+      if (data === undefined || replay.length > 0) await store.compact();
+      return store;
+    } catch (err) {
+      await releaseLock();
+      throw err;
+    }
+  }
+
+  list(coll: CollectionName): Rec[] {
+    return Array.from(this.maps.get(coll)!.values());
+  }
+
+  get(coll: CollectionName, id: string): Rec | undefined {
+    return this.maps.get(coll)!.get(id);
+  }
+
+  count(coll: CollectionName): number {
+    return this.maps.get(coll)!.size;
+  }
+
+  /** Puts (or with `after` undefined, deletes) records; resolves once they are on disk. */
+  commit(writes: { coll: CollectionName; id: string; after: Rec | undefined }[]): Promise<void> {
+    if (this.closed) return Promise.reject(new StoreUnavailableError('the server is shutting down'));
+    const changes = writes.map((w) => {
+      const before = this.get(w.coll, w.id);
+      this.applyRaw(w.coll, w.id, w.after);
+      return { ...w, before };
+    });
+    return new Promise<void>((resolve, reject) => {
+      this.queue.push({ changes, resolve, reject });
+      if (!this.flushing) void this.flushLoop();
+    });
+  }
+
+  /** Waits for queued writes, folds the journal into the data file, and releases the lock. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    while (this.flushing) await new Promise((r) => setTimeout(r, 5));
+    try {
+      await this.compact();
+      // The data file is complete on its own now; an empty journal is only clutter.
+      await unlink(`${this.file}.journal`).catch(() => undefined);
+    } finally {
+      await this.journal.close().catch(() => undefined);
+      await this.releaseLock();
+    }
+  }
+
+  private applyRaw(coll: CollectionName, id: string, after: Rec | undefined): void {
+    const map = this.maps.get(coll)!;
+    if (after === undefined) map.delete(id);
+    else map.set(id, after);
+  }
+
+  private async flushLoop(): Promise<void> {
+    this.flushing = true;
+    // Yield once so that the writes of the same tick share one fsync.
+    await new Promise((r) => setImmediate(r));
+    try {
+      while (this.queue.length > 0) {
+        const batch = this.queue;
+        this.queue = [];
+        const lines = batch
+          .flatMap((p) => p.changes.map((c) => JSON.stringify({ c: c.coll, id: c.id, v: c.after ?? null })))
+          .join('\n') + '\n';
+        const sizeBefore = this.journalSize;
+        try {
+          const buf = Buffer.from(lines);
+          await this.journal.write(buf);
+          await this.journal.datasync();
+          this.journalSize += buf.length;
+          this.journalChanges += batch.reduce((n, p) => n + p.changes.length, 0);
+        } catch (err) {
+          this.failFrom(batch, sizeBefore, err as Error);
+          continue;
+        }
+        for (const p of batch) p.resolve();
+        if (this.journalChanges >= this.compactEvery && this.queue.length === 0) {
+          await this.compact().catch((e: Error) => this.warn(`could not compact ${this.file}: ${e.message}`));
+        }
+      }
+    } finally {
+      this.flushing = false;
+    }
+  }
+
+  /**
+   * A flush failed: undo it and everything queued after it (those changes were computed on top of
+   * it), in reverse order, and cut the journal back so nothing unacknowledged survives a restart.
+   */
+  private failFrom(batch: Pending[], sizeBefore: number, err: Error): void {
+    const failed = [...batch, ...this.queue];
+    this.queue = [];
+    for (let i = failed.length - 1; i >= 0; i--) {
+      const changes = failed[i].changes;
+      for (let j = changes.length - 1; j >= 0; j--) this.applyRaw(changes[j].coll, changes[j].id, changes[j].before);
+    }
+    void this.journal.truncate(sizeBefore).catch(() => undefined);
+    const reason = new StoreUnavailableError(`the change could not be saved to ${this.file}: ${describeFsError(err)}`);
+    this.warn(reason.message);
+    for (const p of failed) p.reject(reason);
+  }
+
+  /** Writes the whole state beside the data file, makes it durable, swaps it in, then empties the journal. */
+  private async compact(): Promise<void> {
+    // Serialised synchronously, so the snapshot holds exactly the changes already flushed.
+    const text = serializeDataFile(Object.fromEntries(COLLECTIONS.map((n) => [n, this.maps.get(n)!.values()])) as never);
+    const tmp = `${this.file}.${randomBytes(4).toString('hex')}.tmp`;
+    const fh = await open(tmp, 'w', 0o600);
+    try {
+      await fh.writeFile(text);
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+    await rename(tmp, this.file);
+    await syncDir(dirname(this.file));
+    await this.journal.truncate(0);
+    await this.journal.datasync();
+    this.journalSize = 0;
+    this.journalChanges = 0;
+  }
+}
+
+async function syncDir(dir: string): Promise<void> {
+  const fh = await open(dir, 'r');
+  try {
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+}
+
+function describeFsError(err: Error): string {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === 'ENOSPC') return 'the disk is full';
+  if (code === 'EROFS' || code === 'EACCES' || code === 'EPERM') return 'the folder is not writable';
+  return err.message;
+}
+
+/** Replays `<file>.journal`: a torn last line (never acknowledged) is dropped; damage elsewhere refuses. */
+async function readJournal(
+  path: string,
+  warn: (m: string) => void,
+): Promise<{ coll: CollectionName; id: string; after: Rec | undefined }[]> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw new DataFileError(`cannot read ${path}: ${(err as Error).message}`);
+  }
+  const lines = text.split('\n');
+  const complete = text.endsWith('\n');
+  if (complete) lines.pop();
+  const out: { coll: CollectionName; id: string; after: Rec | undefined }[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const last = i === lines.length - 1;
+    let entry: { c?: unknown; id?: unknown; v?: unknown } | undefined;
+    try {
+      entry = JSON.parse(lines[i]);
+    } catch {
+      entry = undefined;
+    }
+    const valid =
+      entry !== undefined &&
+      COLLECTIONS.includes(entry.c as CollectionName) &&
+      typeof entry.id === 'string' &&
+      (entry.v === null || (typeof entry.v === 'object' && !Array.isArray(entry.v)));
+    if (!valid || (last && !complete)) {
+      if (last && !complete) {
+        warn(`dropped a torn last line of ${path} left by a crash (that change was never acknowledged)`);
+        break;
+      }
+      throw new DataFileError(`${path} line ${i + 1} is damaged; the data cannot be trusted, so the server will not start`);
+    }
+    out.push({ coll: entry!.c as CollectionName, id: entry!.id as string, after: (entry!.v ?? undefined) as Rec | undefined });
+  }
+  return out;
+}
+
+export type { Rec, DataFile };

@@ -1,0 +1,17 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach } from 'vitest';
+
+const made: string[] = [];
+
+/** A fresh temporary folder, removed after the test. */
+export async function tempDir(prefix = 'clinadmin-'): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+}
+
+afterEach(async () => {
+  while (made.length > 0) await rm(made.pop()!, { recursive: true, force: true });
+});
