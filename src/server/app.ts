@@ -1,4 +1,5 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { describeJsonError } from '../schemas/json-error.js';
 import { createAuthenticator, type TokenEntry } from './auth.js';
 import { problem, sendJson, sendProblem, type Problem } from './problem.js';
 import { RESOURCES, ServiceError, type Resource, type Service } from './service.js';
@@ -111,8 +112,7 @@ async function readJsonBody(req: IncomingMessage, maxBody: number): Promise<unkn
   if (text.trim() === '') throw new HttpProblem(problem(400, 'the body is empty; send a JSON object'));
   try {
     return JSON.parse(text);
-  } catch (err) {
-    const { describeJsonError } = await import('./data-file.js');
-    throw new HttpProblem(problem(400, `the body is not valid JSON (${describeJsonError(text, err)})`));
+  } catch {
+    throw new HttpProblem(problem(400, `the body is not valid JSON (${describeJsonError(text)})`));
   }
 }

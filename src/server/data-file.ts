@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { formatPath, toFieldErrors } from '../schemas/common.js';
+import { describeJsonError } from '../schemas/json-error.js';
 import { COLLECTIONS, dataFileSchema, type CollectionName, type DataFile } from '../schemas/data-file.js';
 
 /** Raised when the data file or its journal cannot be trusted; `serve` refuses to start with it. */
@@ -7,43 +8,13 @@ export class DataFileError extends Error {
   override name = 'DataFileError';
 }
 
-/** 1-based line and column of a character offset, for error messages a person can act on. */
-export function lineColumn(text: string, offset: number): { line: number; column: number } {
-  let line = 1;
-  let start = 0;
-  for (let i = 0; i < offset && i < text.length; i++) {
-    if (text.charCodeAt(i) === 10) {
-      line++;
-      start = i + 1;
-    }
-  }
-  return { line, column: offset - start + 1 };
-}
-
-/** Where JSON.parse stopped, from its message ("... at position 12" or "line 2 column 3"). */
-export function describeJsonError(text: string, err: unknown): string {
-  const message = err instanceof Error ? err.message : String(err);
-  const lc = /line (\d+) column (\d+)/.exec(message);
-  if (lc) return `line ${lc[1]}, column ${lc[2]}: ${message.replace(/\s*\(line \d+ column \d+\)/, '')}`;
-  const pos = /at position (\d+)/.exec(message);
-  if (pos) {
-    const { line, column } = lineColumn(text, Number(pos[1]));
-    return `line ${line}, column ${column}: ${message.replace(/ in JSON at position \d+.*$/, '')}`;
-  }
-  if (/Unexpected end of JSON input/.test(message)) {
-    const { line, column } = lineColumn(text, text.length);
-    return `line ${line}, column ${column}: unexpected end of input`;
-  }
-  return message;
-}
-
 export function parseDataFile(text: string, file: string): DataFile {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   let raw: unknown;
   try {
     raw = body.trim() === '' ? {} : JSON.parse(body);
-  } catch (err) {
-    throw new DataFileError(`${file} is not valid JSON (${describeJsonError(body, err)}); fix or move it, then start again`);
+  } catch {
+    throw new DataFileError(`${file} is not valid JSON (${describeJsonError(body)}); fix or move it, then start again`);
   }
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     throw new DataFileError(`${file} must hold a JSON object with ${COLLECTIONS.join(', ')}`);

@@ -10,6 +10,9 @@ function isAlive(pid: number): boolean {
   }
 }
 
+/** Locks this process holds, so a second store in the same process is refused too. */
+const held = new Set<string>();
+
 /**
  * Takes `<data>.lock` holding our pid, so two servers never write one file.
  * A lock whose process is gone (a killed server) is taken over.
@@ -21,7 +24,9 @@ export async function acquireLock(dataFile: string): Promise<() => Promise<void>
       const fh = await open(path, 'wx', 0o600);
       await fh.writeFile(`${process.pid}\n`);
       await fh.close();
+      held.add(path);
       return async () => {
+        held.delete(path);
         await unlink(path).catch(() => undefined);
       };
     } catch (err) {
@@ -30,7 +35,9 @@ export async function acquireLock(dataFile: string): Promise<() => Promise<void>
       }
     }
     const pid = Number.parseInt(await readFile(path, 'utf8').catch(() => ''), 10);
-    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid)) {
+    // Our own pid in a lock we do not hold is a stale lock from before a restart that reused it.
+    const ours = pid === process.pid;
+    if (Number.isInteger(pid) && pid > 0 && (ours ? held.has(path) : isAlive(pid))) {
       throw new DataFileError(`${dataFile} is in use by another clinadmin serve (process ${pid}); stop it first`);
     }
     await unlink(path).catch(() => undefined);

@@ -44,11 +44,17 @@ export async function testServer(options: { seed?: boolean; events?: boolean; ma
     const text = await res.text();
     return { status: res.status, headers: res.headers, body: text === '' ? undefined : JSON.parse(text) };
   };
-  return Object.assign(server, { dataFile, dir, call, close: async () => {
-    const i = running.indexOf(server);
-    if (i >= 0) running.splice(i, 1);
-    await server.close();
-  } });
+  const stop = server.close;
+  return Object.assign(server, {
+    dataFile,
+    dir,
+    call,
+    close: async () => {
+      const i = running.indexOf(server);
+      if (i >= 0) running.splice(i, 1);
+      await stop();
+    },
+  });
 }
 
 afterEach(async () => {

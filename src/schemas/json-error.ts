@@ -1,0 +1,120 @@
+/**
+ * Finds where a JSON text first goes wrong. Node 20's JSON.parse often names no position, and a lab
+ * admin fixing a 5,000-line file needs the line and column; this runs only after a parse has failed.
+ */
+export function locateJsonError(text: string): { offset: number; message: string } {
+  let i = 0;
+  const fail = (message: string): never => {
+    throw { offset: i, message };
+  };
+  const ws = () => {
+    while (i < text.length && (text[i] === ' ' || text[i] === '\t' || text[i] === '\n' || text[i] === '\r')) i++;
+  };
+  const describe = () => (i >= text.length ? 'unexpected end of input' : `unexpected character ${JSON.stringify(text[i])}`);
+  const literal = (word: string) => {
+    if (text.startsWith(word, i)) i += word.length;
+    else fail(describe());
+  };
+  const string = () => {
+    i++;
+    while (i < text.length && text[i] !== '"') {
+      const c = text.charCodeAt(i);
+      if (c < 0x20) fail('unescaped control character in a string');
+      if (text[i] === '\\') {
+        i++;
+        if (text[i] === 'u') {
+          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 1, i + 5))) fail('bad \\u escape in a string');
+          i += 4;
+        } else if (!'"\\/bfnrt'.includes(text[i] ?? '')) fail('bad escape in a string');
+      }
+      i++;
+    }
+    if (i >= text.length) fail('unterminated string');
+    i++;
+  };
+  const number = () => {
+    const m = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i, i + 400));
+    if (!m || m[0] === '' || m[0] === '-') fail(describe());
+    i += m![0].length;
+  };
+  const value = (depth: number): void => {
+    if (depth > 1000) fail('nesting is too deep');
+    ws();
+    const c = text[i];
+    if (c === '{') {
+      i++;
+      ws();
+      if (text[i] === '}') {
+        i++;
+        return;
+      }
+      for (;;) {
+        ws();
+        if (text[i] !== '"') fail(`expected a property name in double quotes, found ${describe().replace('unexpected ', '')}`);
+        string();
+        ws();
+        if (text[i] !== ':') fail(`expected ":" after a property name, found ${describe().replace('unexpected ', '')}`);
+        i++;
+        value(depth + 1);
+        ws();
+        if (text[i] === ',') i++;
+        else if (text[i] === '}') {
+          i++;
+          return;
+        } else fail(`expected "," or "}", found ${describe().replace('unexpected ', '')}`);
+      }
+    }
+    if (c === '[') {
+      i++;
+      ws();
+      if (text[i] === ']') {
+        i++;
+        return;
+      }
+      for (;;) {
+        value(depth + 1);
+        ws();
+        if (text[i] === ',') i++;
+        else if (text[i] === ']') {
+          i++;
+          return;
+        } else fail(`expected "," or "]", found ${describe().replace('unexpected ', '')}`);
+      }
+    }
+    if (c === '"') return string();
+    if (c === 't') return literal('true');
+    if (c === 'f') return literal('false');
+    if (c === 'n') return literal('null');
+    if (c === '-' || (c !== undefined && c >= '0' && c <= '9')) return number();
+    fail(describe());
+  };
+  try {
+    value(0);
+    ws();
+    if (i < text.length) fail(`unexpected ${JSON.stringify(text[i])} after the end of the JSON value`);
+    return { offset: text.length, message: 'invalid JSON' };
+  } catch (err) {
+    if (typeof err === 'object' && err !== null && 'offset' in err) return err as { offset: number; message: string };
+    throw err;
+  }
+}
+
+/** 1-based line and column of a character offset. */
+export function lineColumn(text: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let start = 0;
+  for (let i = 0; i < offset && i < text.length; i++) {
+    if (text.charCodeAt(i) === 10) {
+      line++;
+      start = i + 1;
+    }
+  }
+  return { line, column: offset - start + 1 };
+}
+
+/** "line 2, column 26: expected ..." for a text JSON.parse refused. */
+export function describeJsonError(text: string): string {
+  const { offset, message } = locateJsonError(text);
+  const { line, column } = lineColumn(text, offset);
+  return `line ${line}, column ${column}: ${message}`;
+}

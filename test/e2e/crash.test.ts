@@ -1,0 +1,82 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { serveProcess } from '../helpers/bin.js';
+import { tempDir } from '../helpers/tmp.js';
+
+const headers = { authorization: 'Bearer t', 'content-type': 'application/json' };
+
+describe('durability under kill -9', () => {
+  it('keeps every acknowledged write across SIGKILL during concurrent writes', async () => {
+    const dir = await tempDir();
+    const file = join(dir, 'data.json');
+    const acked = new Map<string, string>();
+    const deleted = new Set<string>();
+    // Values whose PATCH was sent but never answered: the kill may or may not have kept them.
+    const unanswered = new Map<string, Set<string>>();
+    // Ids whose DELETE was sent but never answered.
+    const maybeDeleted = new Set<string>();
+    let operations = 0;
+    const rounds = 5;
+    for (let round = 0; round < rounds; round++) {
+      const { url, proc } = await serveProcess(['--data', file, '--token', 't']);
+      let stop = false;
+      const worker = async (w: number) => {
+        for (let i = 0; !stop; i++) {
+          try {
+            const known = [...acked.keys()];
+            if (i % 5 === 4 && known.length > 0) {
+              const id = known[(w * 7 + i) % known.length];
+              const value = `r${round}w${w}i${i}`;
+              if (!unanswered.has(id)) unanswered.set(id, new Set());
+              unanswered.get(id)!.add(value);
+              const r = await fetch(`${url}/diagnostic-measures/${id}`, { method: 'PATCH', headers, body: JSON.stringify({ description: value }) });
+              if (r.status === 200) {
+                unanswered.get(id)!.delete(value);
+                if (acked.has(id)) acked.set(id, value);
+              }
+            } else if (i % 7 === 6 && known.length > 0) {
+              const id = known[(w + i) % known.length];
+              maybeDeleted.add(id);
+              const r = await fetch(`${url}/diagnostic-measures/${id}`, { method: 'DELETE', headers });
+              // 404: an earlier DELETE whose answer the kill cut off had removed it.
+              if (r.status === 200 || r.status === 404) {
+                acked.delete(id);
+                deleted.add(id);
+              }
+              maybeDeleted.delete(id);
+            } else {
+              const r = await fetch(`${url}/diagnostic-measures`, { method: 'POST', headers, body: JSON.stringify({ test: 'tst', name: `r${round}w${w}i${i}`, description: 'new' }) });
+              if (r.status === 200) acked.set((await r.json()).id, 'new');
+            }
+            operations++;
+          } catch {
+            return; // the server died mid-request: that request was never acknowledged
+          }
+        }
+      };
+      const workers = Array.from({ length: 8 }, (_, w) => worker(w));
+      await new Promise((r) => setTimeout(r, 150 + Math.random() * 250));
+      proc.kill('SIGKILL');
+      stop = true;
+      await Promise.all(workers);
+      await proc;
+    }
+    const { url, proc } = await serveProcess(['--data', file, '--token', 't']);
+    const list: { id: string; description: string }[] = await (await fetch(`${url}/diagnostic-measures`, { headers })).json();
+    const byId = new Map(list.map((m) => [m.id, m.description]));
+    for (const [id, description] of acked) {
+      if (maybeDeleted.has(id) && !byId.has(id)) continue;
+      expect(byId.has(id), `acknowledged ${id} is missing`).toBe(true);
+      // The last acknowledged value, or one whose answer the kill cut off; never an older one.
+      const allowed = [description, ...(unanswered.get(id) ?? [])];
+      expect(allowed, `${id} holds ${byId.get(id)}`).toContain(byId.get(id));
+    }
+    for (const id of deleted) expect(byId.has(id), `deleted ${id} came back`).toBe(false);
+    proc.kill('SIGTERM');
+    await proc;
+    JSON.parse(await readFile(file, 'utf8'));
+    console.log(`crash test: ${rounds} rounds, ${operations} acknowledged operations, ${acked.size} records checked`);
+    expect(operations).toBeGreaterThan(rounds * 10);
+  });
+});

@@ -1,0 +1,71 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { clinadmin, serveProcess } from '../helpers/bin.js';
+import { tempDir } from '../helpers/tmp.js';
+
+describe('clinadmin serve', () => {
+  it('prints its URL and a generated token with the login command, and exits 0 on SIGTERM with the file saved', async () => {
+    const dir = await tempDir();
+    const { url, proc, stderr } = await serveProcess(['--seed'], { cwd: dir });
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    await new Promise((r) => setTimeout(r, 100));
+    const token = /--token (cla_\S+)/.exec(stderr())?.[1];
+    expect(token).toBeDefined();
+    expect(stderr()).toContain(`clinadmin login --base-url ${url} --token ${token}`);
+    const res = await fetch(`${url}/diagnostic-measures`, { headers: { authorization: `Bearer ${token}` } });
+    expect(res.status).toBe(200);
+    expect((await res.json()).map((m: { name: string }) => m.name)).toContain('Hemoglobin');
+    const created = await fetch(`${url}/diagnostic-measures`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ test: 'tst_x', name: 'Sodium' }),
+    });
+    const { id } = await created.json();
+    proc.kill('SIGTERM');
+    const result = await proc;
+    expect(result.exitCode).toBe(0);
+    const data = JSON.parse(await readFile(join(dir, 'clinadmin-data.json'), 'utf8'));
+    expect(data.diagnosticMeasures.map((m: { id: string }) => m.id)).toContain(id);
+    expect(Object.keys(data)).toEqual(['diagnosticMeasures', 'insuranceCoverages', 'notifications', 'contracts']);
+  });
+
+  it('takes tokens and accounts from CLINADMIN_SERVE_TOKENS', async () => {
+    const dir = await tempDir();
+    const { url, proc } = await serveProcess(['--data', join(dir, 'd.json')], { env: { CLINADMIN_SERVE_TOKENS: 'tokA:acc_a,tokB' } });
+    const post = (token: string) =>
+      fetch(`${url}/diagnostic-measures`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{"test":"t","name":"n"}' }).then((r) => r.json());
+    expect((await post('tokA')).createdBy).toBe('acc_a');
+    expect((await post('tokB')).createdBy).toBe('local-admin');
+    proc.kill('SIGINT');
+    expect((await proc).exitCode).toBe(0);
+  });
+
+  it('refuses to start on a data file that does not parse, and leaves it as it was', async () => {
+    const dir = await tempDir();
+    const file = join(dir, 'bad.json');
+    await writeFile(file, '{"diagnosticMeasures": [}');
+    const r = await clinadmin(['serve', '--port', '0', '--data', file]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/bad\.json is not valid JSON \(line 1, column 25/);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(await readFile(file, 'utf8')).toBe('{"diagnosticMeasures": [}');
+  });
+
+  it('refuses a second server on the same data file, naming the process', async () => {
+    const dir = await tempDir();
+    const file = join(dir, 'd.json');
+    const first = await serveProcess(['--data', file, '--token', 't']);
+    const second = await clinadmin(['serve', '--port', '0', '--data', file, '--token', 't']);
+    expect(second.exitCode).toBe(2);
+    expect(second.stderr).toMatch(new RegExp(`in use by another clinadmin serve \\(process ${first.proc.pid}\\)`));
+    first.proc.kill('SIGTERM');
+    await first.proc;
+  });
+
+  it('refuses a bad port with a usage error', async () => {
+    const r = await clinadmin(['serve', '--port', 'abc']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/--port/);
+  });
+});

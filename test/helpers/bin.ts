@@ -1,0 +1,28 @@
+import { execa, type Options, type ResultPromise } from 'execa';
+import { fileURLToPath } from 'node:url';
+
+export const BIN = fileURLToPath(new URL('../../bin/clinadmin.js', import.meta.url));
+
+/** Runs the built binary as a user would, with no terminal and no inherited CLINADMIN_* settings. */
+export function clinadmin(args: string[], options: Options = {}) {
+  const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1', CI: '1' };
+  for (const key of Object.keys(env)) if (key.startsWith('CLINADMIN_')) delete env[key];
+  return execa('node', [BIN, ...args], { reject: false, stdin: 'ignore', ...options, env: { ...env, ...(options.env as Record<string, string> | undefined) }, extendEnv: false });
+}
+
+/** Starts `clinadmin serve` as its own process and resolves once it prints its URL. */
+export async function serveProcess(args: string[], options: Options = {}): Promise<{ url: string; proc: ResultPromise; stderr: () => string }> {
+  const proc = clinadmin(['serve', '--port', '0', ...args], { ...options, buffer: true }) as unknown as ResultPromise;
+  let err = '';
+  proc.stderr?.on('data', (d: Buffer) => (err += d.toString()));
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    proc.stdout?.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m) resolve(m[1]);
+    });
+    void proc.then((r) => reject(new Error(`serve exited with ${r.exitCode}: ${err}`)));
+  });
+  return { url, proc, stderr: () => err };
+}

@@ -1,0 +1,127 @@
+import { readFile, writeFile, appendFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { Store } from '../../src/server/store.js';
+import { tempDir } from '../helpers/tmp.js';
+
+const measure = (id: string, name = id) => ({ id, createdAt: 1, createdBy: 'a', test: 't', name });
+
+async function open(file: string, warnings: string[] = [], compactEvery?: number) {
+  return Store.open({ file, warn: (m) => warnings.push(m), compactEvery });
+}
+
+describe('Store', () => {
+  it('creates a missing data file with every collection', async () => {
+    const file = join(await tempDir(), 'data.json');
+    const store = await open(file);
+    expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({ diagnosticMeasures: [], insuranceCoverages: [], notifications: [], contracts: [] });
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    await store.close();
+  });
+
+  it('keeps acknowledged writes in the journal, readable without a clean close', async () => {
+    const file = join(await tempDir(), 'data.json');
+    const store = await open(file);
+    await store.commit([{ coll: 'diagnosticMeasures', id: 'm1', after: measure('m1') }]);
+    await store.commit([{ coll: 'diagnosticMeasures', id: 'm2', after: measure('m2') }]);
+    await store.commit([{ coll: 'diagnosticMeasures', id: 'm1', after: undefined }]);
+    // No close: as after kill -9, the journal holds the changes.
+    const journal = await readFile(`${file}.journal`, 'utf8');
+    expect(journal.trim().split('\n')).toHaveLength(3);
+    (store as unknown as { releaseLock: () => Promise<void> }).releaseLock = async () => undefined;
+    await import('node:fs/promises').then((fs) => fs.unlink(`${file}.lock`));
+    const again = await open(file);
+    expect(again.list('diagnosticMeasures').map((r) => r.id)).toEqual(['m2']);
+    // Start-up folds the journal into the data file.
+    expect(JSON.parse(await readFile(file, 'utf8')).diagnosticMeasures).toEqual([measure('m2')]);
+    await again.close();
+  });
+
+  it('shares one flush among writes of the same tick', async () => {
+    const file = join(await tempDir(), 'data.json');
+    const store = await open(file);
+    await Promise.all(Array.from({ length: 50 }, (_, i) => store.commit([{ coll: 'diagnosticMeasures', id: `m${i}`, after: measure(`m${i}`) }])));
+    expect(store.count('diagnosticMeasures')).toBe(50);
+    await store.close();
+    expect(JSON.parse(await readFile(file, 'utf8')).diagnosticMeasures).toHaveLength(50);
+  });
+
+  it('compacts the journal into the data file after enough changes', async () => {
+    const file = join(await tempDir(), 'data.json');
+    const store = await open(file, [], 10);
+    for (let i = 0; i < 12; i++) await store.commit([{ coll: 'diagnosticMeasures', id: `m${i}`, after: measure(`m${i}`) }]);
+    expect(JSON.parse(await readFile(file, 'utf8')).diagnosticMeasures.length).toBeGreaterThanOrEqual(10);
+    expect((await readFile(`${file}.journal`, 'utf8')).trim().split('\n').length).toBeLessThan(10);
+    await store.close();
+  });
+
+  it('drops a torn last journal line with a warning', async () => {
+    const file = join(await tempDir(), 'data.json');
+    await writeFile(file, '{}');
+    await writeFile(`${file}.journal`, JSON.stringify({ c: 'diagnosticMeasures', id: 'm1', v: measure('m1') }) + '\n{"c":"diagnosticMeas');
+    const warnings: string[] = [];
+    const store = await open(file, warnings);
+    expect(store.list('diagnosticMeasures').map((r) => r.id)).toEqual(['m1']);
+    expect(warnings.join()).toMatch(/torn last line/);
+    await store.close();
+  });
+
+  it('refuses to start on damage before the last journal line, leaving both files alone', async () => {
+    const file = join(await tempDir(), 'data.json');
+    await writeFile(file, '{}');
+    const journal = 'garbage\n' + JSON.stringify({ c: 'diagnosticMeasures', id: 'm1', v: measure('m1') }) + '\n';
+    await writeFile(`${file}.journal`, journal);
+    await expect(open(file)).rejects.toThrow(/journal line 1 is damaged/);
+    expect(await readFile(`${file}.journal`, 'utf8')).toBe(journal);
+    expect(await readFile(file, 'utf8')).toBe('{}');
+  });
+
+  it('refuses a data file that does not parse, naming line and column, and never overwrites it', async () => {
+    const file = join(await tempDir(), 'data.json');
+    const text = '{\n  "diagnosticMeasures": [,]\n}';
+    await writeFile(file, text);
+    await expect(open(file)).rejects.toThrow(/data\.json is not valid JSON \(line 2, column 26/);
+    expect(await readFile(file, 'utf8')).toBe(text);
+  });
+
+  it('refuses a data file whose records break the schema, naming the record and field', async () => {
+    const file = join(await tempDir(), 'data.json');
+    await writeFile(file, JSON.stringify({ diagnosticMeasures: [measure('m1'), { ...measure('m2'), referenceRanges: [{ id: 'r', min: 3, max: 1 }] }] }));
+    await expect(open(file)).rejects.toThrow(/diagnosticMeasures\[1\]\.referenceRanges\[0\]\.max: min \(3\) must not be greater than max \(1\)/);
+  });
+
+  it('refuses duplicate ids in the data file', async () => {
+    const file = join(await tempDir(), 'data.json');
+    await writeFile(file, JSON.stringify({ diagnosticMeasures: [measure('m1'), measure('m1')] }));
+    await expect(open(file)).rejects.toThrow(/diagnosticMeasures\[1\]\.id: duplicate id m1/);
+  });
+
+  it('lets only one store hold a data file, and takes over a lock whose process is gone', async () => {
+    const file = join(await tempDir(), 'data.json');
+    const store = await open(file);
+    await expect(open(file)).rejects.toThrow(new RegExp(`in use by another clinadmin serve \\(process ${process.pid}\\)`));
+    await store.close();
+    await writeFile(`${file}.lock`, '999999999\n');
+    const again = await open(file);
+    await again.close();
+  });
+
+  it('undoes a write whose flush fails and acknowledges nothing of it', async () => {
+    const file = join(await tempDir(), 'data.json');
+    const warnings: string[] = [];
+    const store = await open(file, warnings);
+    await store.commit([{ coll: 'diagnosticMeasures', id: 'm1', after: measure('m1', 'before') }]);
+    const journal = (store as unknown as { journal: { datasync: () => Promise<void> } }).journal;
+    const real = journal.datasync.bind(journal);
+    journal.datasync = async () => {
+      throw Object.assign(new Error('no space left on device'), { code: 'ENOSPC' });
+    };
+    await expect(store.commit([{ coll: 'diagnosticMeasures', id: 'm1', after: measure('m1', 'after') }])).rejects.toThrow(/the disk is full/);
+    expect(store.get('diagnosticMeasures', 'm1')?.name).toBe('before');
+    journal.datasync = real;
+    await store.commit([{ coll: 'diagnosticMeasures', id: 'm2', after: measure('m2') }]);
+    await store.close();
+    const saved = JSON.parse(await readFile(file, 'utf8')).diagnosticMeasures;
+    expect(saved.map((r: { name: string }) => r.name)).toEqual(['before', 'm2']);
+  });
+});
