@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { COVERAGE_TYPE_VALUES, PAYMENT_METHOD_VALUES, REF_TYPE_VALUES } from '../core/enums.js';
 import { createOnly, finite, nonEmpty, serviceSet, timestamp } from './common.js';
 
-export const COVERAGE_TYPES = ['deduction', 'override', 'unknown'] as const;
-export const PAYMENT_METHODS = ['prepaid', 'postpaid'] as const;
-export const REF_TYPES = ['services', 'inventory-stock-configurations'] as const;
+export const COVERAGE_TYPES = COVERAGE_TYPE_VALUES;
+export const PAYMENT_METHODS = PAYMENT_METHOD_VALUES;
+export const REF_TYPES = REF_TYPE_VALUES;
 
 const oneOf = <T extends readonly [string, ...string[]]>(values: T) =>
   z.enum(values, { error: `must be one of: ${values.join(', ')}` });

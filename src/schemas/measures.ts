@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MEASURE_TYPE_VALUES } from '../core/enums.js';
 import {
   createOnly,
   finite,
@@ -9,7 +10,7 @@ import {
   timestamp,
 } from './common.js';
 
-export const MEASURE_TYPES = ['numeric', 'posneg', 'text', 'html', 'multiplechoice', 'checklist', 'numeric-breakdown'] as const;
+export const MEASURE_TYPES = MEASURE_TYPE_VALUES;
 export const measureTypeSchema = z.enum(MEASURE_TYPES, { error: `must be one of: ${MEASURE_TYPES.join(', ')}` });
 
 /** Fields a caller may set on create and on update. */

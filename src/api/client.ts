@@ -1,0 +1,179 @@
+import { Pool } from 'undici';
+import { ApiError, AuthError, CliError, EXIT, NotFoundError } from '../errors.js';
+
+export interface ClientOptions {
+  baseUrl: string;
+  token?: string;
+  timeoutMs: number;
+  /** Extra attempts for requests that may be repeated (default 3). */
+  retries?: number;
+  connections?: number;
+  trace?: (line: string) => void;
+  /** Waits between attempts; tests of retry timing are not our business, so it is injectable. */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+const RETRY_STATUS = new Set([429, 502, 503, 504]);
+/** Errors raised before a connection existed: the request surely was not sent. */
+const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+const CONNECTION = new Set([...NOT_SENT, 'ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'ETIMEDOUT']);
+
+/** The only module that speaks HTTP: base URL, token, keep-alive, timeout, retries, typed errors. */
+export class ApiClient {
+  private readonly pool: Pool;
+  private readonly origin: string;
+  private readonly prefix: string;
+  private readonly retries: number;
+  private readonly sleep: (ms: number) => Promise<void>;
+
+  constructor(private readonly o: ClientOptions) {
+    let url: URL;
+    try {
+      url = new URL(o.baseUrl);
+    } catch {
+      throw new CliError(`the base URL ${o.baseUrl} is not a valid URL`, EXIT.usage, 'use a form like http://127.0.0.1:4010');
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      throw new CliError(`the base URL ${o.baseUrl} must start with http:// or https://`, EXIT.usage);
+    }
+    this.origin = url.origin;
+    this.prefix = url.pathname.replace(/\/+$/, '');
+    this.retries = o.retries ?? 3;
+    this.sleep = o.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+    this.pool = new Pool(this.origin, {
+      connections: o.connections ?? 16,
+      keepAliveTimeout: 10_000,
+      headersTimeout: o.timeoutMs,
+      bodyTimeout: o.timeoutMs,
+      connectTimeout: Math.min(o.timeoutMs, 10_000),
+    });
+  }
+
+  get baseUrl(): string {
+    return this.origin + this.prefix;
+  }
+
+  async request<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
+    const url = this.origin + this.prefix + path;
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const mayRepeat = method !== 'POST';
+    for (let attempt = 0; ; attempt++) {
+      const started = performance.now();
+      this.trace(`→ ${method} ${url}${this.o.token ? ' (authorization: Bearer [redacted])' : ''}`);
+      let status: number;
+      let headers: Record<string, string | string[] | undefined>;
+      let text: string;
+      try {
+        const res = await this.pool.request({
+          path: this.prefix + path,
+          method: method as 'GET',
+          headers: {
+            accept: 'application/json',
+            ...(this.o.token ? { authorization: `Bearer ${this.o.token}` } : {}),
+            ...(payload !== undefined ? { 'content-type': 'application/json' } : {}),
+          },
+          body: payload,
+          signal: AbortSignal.timeout(this.o.timeoutMs),
+        });
+        status = res.statusCode;
+        headers = res.headers;
+        text = await res.body.text();
+      } catch (err) {
+        const code = errorCode(err);
+        const ms = Math.round(performance.now() - started);
+        this.trace(`✗ ${method} ${url} failed after ${ms} ms: ${code ?? (err as Error).message}`);
+        const repeatable = (mayRepeat && CONNECTION.has(code ?? '')) || NOT_SENT.has(code ?? '');
+        if (repeatable && attempt < this.retries) {
+          await this.sleep(backoff(attempt));
+          continue;
+        }
+        throw this.networkError(err, code);
+      }
+      const ms = Math.round(performance.now() - started);
+      this.trace(`← ${status} ${method} ${url} (${ms} ms, ${Buffer.byteLength(text)} B)`);
+      if (RETRY_STATUS.has(status) && mayRepeat && attempt < this.retries) {
+        await this.sleep(retryAfter(headers['retry-after']) ?? backoff(attempt));
+        continue;
+      }
+      return this.answer<T>(status, headers, text, method, path);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.pool.close();
+  }
+
+  private trace(line: string): void {
+    if (!this.o.trace) return;
+    this.o.trace(this.o.token ? line.split(this.o.token).join('[redacted]') : line);
+  }
+
+  private answer<T>(status: number, headers: Record<string, string | string[] | undefined>, text: string, method: string, path: string): T {
+    const type = String(headers['content-type'] ?? '');
+    let json: unknown;
+    let parsed = false;
+    if (text.trim() !== '' && /json/i.test(type || 'json')) {
+      try {
+        json = JSON.parse(text);
+        parsed = true;
+      } catch {
+        parsed = false;
+      }
+    }
+    if (status >= 200 && status < 300) {
+      if (text.trim() === '') throw new ApiError(`the API answered ${method} ${path} with an empty body`, status);
+      if (!parsed) {
+        const what = /json/i.test(type) ? 'a truncated or malformed JSON body' : `a body that is not JSON (${type.split(';')[0] || 'no content type'})`;
+        throw new ApiError(`the API answered ${method} ${path} with ${what}`, status, [], 'check that the base URL points at the API, not a web page');
+      }
+      return json as T;
+    }
+    const problem = (parsed && typeof json === 'object' && json !== null ? json : {}) as {
+      title?: string;
+      detail?: string;
+      errors?: { path?: string; message?: string }[];
+    };
+    const said = this.redact(problem.detail ?? problem.title ?? `HTTP ${status}`);
+    const details = Array.isArray(problem.errors) ? problem.errors.map((e) => this.redact(`${e.path ?? '(body)'}: ${e.message ?? 'invalid'}`)) : [];
+    if (status === 401 || status === 403) {
+      throw new AuthError(`the API refused the token (${status}): ${said}`, 'run `clinadmin login` or set CLINADMIN_TOKEN');
+    }
+    if (status === 404) throw new NotFoundError(said);
+    if (!parsed && status >= 500) throw new ApiError(`the API failed with HTTP ${status} and no problem details`, status);
+    throw new ApiError(`the API refused ${method} ${path} (${status}): ${said}`, status, details);
+  }
+
+  private redact(s: string): string {
+    return this.o.token ? s.split(this.o.token).join('[redacted]') : s;
+  }
+
+  private networkError(err: unknown, code: string | undefined): ApiError {
+    const at = this.baseUrl;
+    if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'TimeoutError' || code === 'UND_ERR_CONNECT_TIMEOUT') {
+      return new ApiError(`the API at ${at} did not answer within ${this.o.timeoutMs / 1000} s`, undefined, [], 'try again, or raise --timeout');
+    }
+    if (code === 'ECONNREFUSED') return new ApiError(`cannot connect to the API at ${at}: connection refused`, undefined, [], 'is the server running? check the base URL with `clinadmin whoami`');
+    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new ApiError(`cannot find the host of ${at}`, undefined, [], 'check the base URL with `clinadmin whoami`');
+    const message = this.redact((err as Error)?.message ?? String(err));
+    return new ApiError(`the connection to ${at} failed: ${message}`);
+  }
+}
+
+function errorCode(err: unknown): string | undefined {
+  const e = err as { code?: string; name?: string; cause?: { code?: string } };
+  if (e?.name === 'TimeoutError' || e?.name === 'AbortError') return 'TimeoutError';
+  return e?.code ?? e?.cause?.code;
+}
+
+function backoff(attempt: number): number {
+  return Math.min(4000, 200 * 2 ** attempt) * (0.75 + Math.random() * 0.5);
+}
+
+/** Retry-After in seconds or as an HTTP date, capped so a script never sleeps for long. */
+export function retryAfter(value: string | string[] | undefined): number | undefined {
+  const v = Array.isArray(value) ? value[0] : value;
+  if (!v) return undefined;
+  const seconds = Number(v);
+  const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(v) - Date.now();
+  return Number.isFinite(ms) ? Math.max(0, Math.min(ms, 30_000)) : undefined;
+}

@@ -1,0 +1,47 @@
+import type { Ctx } from '../context.js';
+import { AuthError, UsageError } from '../errors.js';
+import { resolveSettings, type GlobalFlags, type Settings } from '../config/resolve.js';
+import type { ApiClient } from './client.js';
+
+export interface Connection {
+  client: ApiClient;
+  settings: Settings;
+}
+
+export function timeoutMs(flags: GlobalFlags): number {
+  const seconds = Number(flags.timeout ?? '30');
+  if (!Number.isFinite(seconds) || seconds <= 0) throw new UsageError(`invalid option --timeout: must be a positive number of seconds (got ${flags.timeout})`);
+  return seconds * 1000;
+}
+
+const LOCAL = /^(localhost|127(\.\d+){3}|\[::1\])$/i;
+
+/** Resolves where and how to connect, refusing early when the CLI is not configured. */
+export async function connect(ctx: Ctx, flags: GlobalFlags, settings: Settings = resolveSettings(flags, ctx.env)): Promise<Connection> {
+  if (!settings.baseUrl) {
+    throw new AuthError(`no base URL is configured for profile ${settings.profile}`, 'run `clinadmin login --base-url URL`, or set CLINADMIN_BASE_URL');
+  }
+  if (!settings.token) {
+    throw new AuthError(`no token is configured for profile ${settings.profile}`, 'run `clinadmin login`, or set CLINADMIN_TOKEN');
+  }
+  warnIfPlainText(ctx, settings.baseUrl);
+  const { ApiClient } = await import('./client.js');
+  const client = new ApiClient({
+    baseUrl: settings.baseUrl,
+    token: settings.token,
+    timeoutMs: timeoutMs(flags),
+    trace: flags.verbose ? (line) => ctx.stderr.write(`${line}\n`) : undefined,
+  });
+  return { client, settings };
+}
+
+export function warnIfPlainText(ctx: Ctx, baseUrl: string): void {
+  try {
+    const url = new URL(baseUrl);
+    if (url.protocol === 'http:' && !LOCAL.test(url.hostname)) {
+      ctx.stderr.write(`warning: ${url.origin} uses plain http, so the token travels unencrypted; use https\n`);
+    }
+  } catch {
+    // An invalid URL is reported by the client with a clearer sentence.
+  }
+}

@@ -1,0 +1,33 @@
+import { Command } from 'commander';
+import type { Ctx } from '../context.js';
+import { UsageError } from '../errors.js';
+import { examples, optsOf, withClient } from './shared.js';
+
+const METHODS = ['GET', 'POST', 'PATCH', 'DELETE', 'PUT'];
+
+export function apiCommand(ctx: Ctx): Command {
+  return new Command('api')
+    .description('Send a raw request to the API and print the response body')
+    .argument('<method>', `HTTP method: ${METHODS.join(', ')}`)
+    .argument('<path>', 'path under the base URL, e.g. /diagnostic-measures')
+    .option('-d, --data <json>', 'request body as JSON, or @FILE (@- for stdin)')
+    .addHelpText('after', examples('clinadmin api GET /notifications', 'clinadmin api PATCH /diagnostic-measures/ID --data \'{"unit":"mmol/L"}\'', 'clinadmin api POST /insurance-coverages --data @coverage.json'))
+    .action(async (method: string, path: string, _o: unknown, cmd: Command) => {
+      const opts = optsOf(cmd);
+      const m = method.toUpperCase();
+      if (!METHODS.includes(m)) throw new UsageError(`unknown method ${method}`, `use one of: ${METHODS.join(', ')}`);
+      let body: unknown;
+      if (typeof opts.data === 'string') {
+        const { parseJson, readText } = await import('../core/input.js');
+        if (opts.data.startsWith('@')) {
+          const { text, name } = await readText(ctx, opts.data.slice(1));
+          body = parseJson(text, name);
+        } else body = parseJson(opts.data, '--data');
+      }
+      await withClient(ctx, opts, async ({ client }) => {
+        const data = await client.request(m, path.startsWith('/') ? path : `/${path}`, body);
+        const { present } = await import('../output/present.js');
+        await present(ctx, data, { ...opts, output: opts.output ?? 'json' });
+      });
+    });
+}

@@ -1,0 +1,82 @@
+import type { Ctx } from '../context.js';
+import { UsageError } from '../errors.js';
+import { KEYS, readConfig, type Key } from '../config/file.js';
+import { configFile } from '../config/paths.js';
+import { maskToken } from '../config/resolve.js';
+import { profileOf, setProfile, updateConfig } from '../config/store.js';
+import type { Column } from '../output/columns.js';
+import type { Opts } from './shared.js';
+
+export const KEY_VALUE_COLUMNS = (keys: string[]): Column[] =>
+  keys.map((key) => ({ key, header: key, shown: true, value: (r) => (r[key] === undefined ? '' : String(r[key])) }));
+
+function keyOf(key: string): Key {
+  if (!(key in KEYS)) throw new UsageError(`unknown config key ${key}`, `use one of: ${Object.keys(KEYS).join(', ')}`);
+  return key as Key;
+}
+
+function profileName(ctx: Ctx, opts: Opts): string {
+  return opts.profile || ctx.env.CLINADMIN_PROFILE || readConfig(ctx.env).currentProfile || 'default';
+}
+
+export async function get(ctx: Ctx, opts: Opts, key: string): Promise<void> {
+  const k = keyOf(key);
+  const value = profileOf(readConfig(ctx.env), profileName(ctx, opts))[KEYS[k]];
+  if (value === undefined) throw new UsageError(`${key} is not set in profile ${profileName(ctx, opts)}`);
+  ctx.stdout.write(`${k === 'token' && !opts.showSecret ? maskToken(value) : value}\n`);
+}
+
+export async function set(ctx: Ctx, opts: Opts, key: string, value: string): Promise<void> {
+  const k = keyOf(key);
+  if (k === 'base-url') {
+    try {
+      const url = new URL(value);
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('scheme');
+    } catch {
+      throw new UsageError(`base-url must be an http:// or https:// URL (got ${value})`);
+    }
+  }
+  const profile = profileName(ctx, opts);
+  await updateConfig(ctx.env, (d) => {
+    setProfile(d, profile, { ...profileOf(d, profile), [KEYS[k]]: value });
+    d.currentProfile ??= profile;
+  });
+  ctx.stderr.write(`set ${key} in profile ${profile}\n`);
+}
+
+export async function unset(ctx: Ctx, opts: Opts, key: string): Promise<void> {
+  const k = keyOf(key);
+  const profile = profileName(ctx, opts);
+  await updateConfig(ctx.env, (d) => {
+    const p = { ...profileOf(d, profile) };
+    delete p[KEYS[k]];
+    setProfile(d, profile, p);
+  });
+  ctx.stderr.write(`unset ${key} in profile ${profile}\n`);
+}
+
+export async function list(ctx: Ctx, opts: Opts): Promise<void> {
+  const data = readConfig(ctx.env);
+  const current = data.currentProfile ?? 'default';
+  const rows = Object.entries(data.profiles ?? {}).map(([name, p]) => ({
+    profile: name,
+    current: name === current,
+    'base-url': p.baseUrl,
+    token: maskToken(p.token),
+    account: p.account,
+  }));
+  const { present } = await import('../output/present.js');
+  await present(ctx, rows, { ...opts, columns: KEY_VALUE_COLUMNS(['profile', 'current', 'base-url', 'token', 'account']), empty: 'no profiles yet; run `clinadmin login`' });
+}
+
+export async function path(ctx: Ctx): Promise<void> {
+  ctx.stdout.write(`${configFile(ctx.env)}\n`);
+}
+
+export async function useProfile(ctx: Ctx, _opts: Opts, name: string): Promise<void> {
+  await updateConfig(ctx.env, (d) => {
+    d.currentProfile = name;
+    d.profiles = { ...d.profiles, [name]: d.profiles?.[name] ?? {} };
+  });
+  ctx.stderr.write(`now using profile ${name}\n`);
+}

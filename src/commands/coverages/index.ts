@@ -1,0 +1,20 @@
+import { Command } from 'commander';
+import type { RunState } from '../../cli.js';
+import type { Ctx } from '../../context.js';
+import { deleteCommand } from '../resource/delete.js';
+import { listCommand } from '../resource/list.js';
+import { showCommand } from '../resource/show.js';
+import { COVERAGES, examples } from '../shared.js';
+import { createCommand } from './create.js';
+import { updateCommand } from './update.js';
+
+export function coveragesCommand(ctx: Ctx, state: RunState): Command {
+  return new Command('coverages')
+    .description('Insurance coverages: rules of a contract between insured and insurer')
+    .addHelpText('after', examples('clinadmin coverages list', 'clinadmin coverages create --contract ctr_acme_2026 --name "CBC copay" --type deduction --amount 15'))
+    .addCommand(listCommand(ctx, COVERAGES))
+    .addCommand(showCommand(ctx, COVERAGES))
+    .addCommand(createCommand(ctx))
+    .addCommand(updateCommand(ctx))
+    .addCommand(deleteCommand(ctx, COVERAGES, state));
+}

@@ -1,0 +1,93 @@
+import type { Ctx } from '../context.js';
+import { AuthError, CliError, EXIT, UsageError } from '../errors.js';
+import { readConfig } from '../config/file.js';
+import { maskToken, resolveSettings } from '../config/resolve.js';
+import { profileOf, setProfile, updateConfig } from '../config/store.js';
+import { timeoutMs, warnIfPlainText } from '../api/connect.js';
+import { readStream } from '../core/input.js';
+import type { Opts } from './shared.js';
+
+/** An id no record has: GET of it proves the token (401 versus 404) without reading any data. */
+const PROBE = '/notifications/clinadmin-login-check';
+
+async function check(ctx: Ctx, opts: Opts, baseUrl: string, token: string): Promise<void> {
+  const { ApiClient } = await import('../api/client.js');
+  const client = new ApiClient({ baseUrl, token, timeoutMs: timeoutMs(opts), retries: 1, trace: opts.verbose ? (l) => ctx.stderr.write(`${l}\n`) : undefined });
+  try {
+    await client.request('GET', PROBE);
+  } catch (err) {
+    if (!(err instanceof CliError) || err.exitCode !== EXIT.notFound) throw err;
+  } finally {
+    await client.close();
+  }
+}
+
+export async function login(ctx: Ctx, opts: Opts): Promise<void> {
+  if (opts.token !== undefined && opts.tokenStdin) throw new UsageError('give either --token or --token-stdin, not both');
+  const data = readConfig(ctx.env);
+  const profile = opts.profile || ctx.env.CLINADMIN_PROFILE || data.currentProfile || 'default';
+  const stored = profileOf(data, profile);
+  let baseUrl = opts.baseUrl || ctx.env.CLINADMIN_BASE_URL;
+  let token = opts.tokenStdin ? (await readStream(ctx.stdin)).trim() : (opts.token as string | undefined);
+  if (opts.tokenStdin && !token) throw new UsageError('--token-stdin read an empty token');
+  if (!baseUrl || !token) {
+    if (!ctx.isInteractive) {
+      const missing = [!baseUrl && '--base-url', !token && '--token or --token-stdin'].filter(Boolean).join(' and ');
+      throw new UsageError(`missing ${missing}: no terminal to ask at`, 'for example: clinadmin login --base-url URL --token-stdin < token.txt');
+    }
+    const { prompter } = await import('../core/prompts.js');
+    const ask = await prompter(ctx);
+    if (!baseUrl) baseUrl = await ask.text('API base URL:', { required: true, default: stored.baseUrl ?? 'http://127.0.0.1:4010' });
+    if (!token) token = await ask.secret('API token:');
+  }
+  warnIfPlainText(ctx, baseUrl);
+  await check(ctx, opts, baseUrl, token);
+  const account = (opts.account as string | undefined) ?? stored.account;
+  await updateConfig(ctx.env, (d) => {
+    setProfile(d, profile, { ...profileOf(d, profile), baseUrl, token, ...(account ? { account } : {}) });
+    if (!d.currentProfile || opts.profile) d.currentProfile = profile;
+  });
+  ctx.stderr.write(`Logged in to ${baseUrl} (profile ${profile}${account ? `, account ${account}` : ''}); token ${maskToken(token)} stored.\n`);
+}
+
+export async function logout(ctx: Ctx, opts: Opts): Promise<void> {
+  const data = readConfig(ctx.env);
+  const profile = opts.profile || ctx.env.CLINADMIN_PROFILE || data.currentProfile || 'default';
+  if (!profileOf(data, profile).token) {
+    ctx.stderr.write(`profile ${profile} holds no token; nothing to remove\n`);
+    return;
+  }
+  await updateConfig(ctx.env, (d) => {
+    const { token: _drop, ...rest } = profileOf(d, profile);
+    setProfile(d, profile, rest);
+  });
+  ctx.stderr.write(`Removed the token of profile ${profile}.\n`);
+}
+
+export async function whoami(ctx: Ctx, opts: Opts): Promise<number> {
+  const s = resolveSettings(opts, ctx.env);
+  let server = 'not checked: no base URL or token';
+  let code: number = s.baseUrl && s.token ? EXIT.ok : EXIT.auth;
+  if (s.baseUrl && s.token) {
+    const started = performance.now();
+    try {
+      await check(ctx, opts, s.baseUrl, s.token);
+      server = `answers, token accepted (${Math.round(performance.now() - started)} ms)`;
+    } catch (err) {
+      server = err instanceof AuthError ? 'answers, but refuses the token' : `does not answer: ${(err as Error).message}`;
+      code = err instanceof CliError ? err.exitCode : EXIT.failure;
+    }
+  }
+  const info = {
+    profile: s.profile,
+    baseUrl: s.baseUrl ?? '(not set)',
+    token: maskToken(s.token),
+    account: s.account ?? '(not set)',
+    server,
+    sources: s.from,
+  };
+  const { present } = await import('../output/present.js');
+  const { KEY_VALUE_COLUMNS } = await import('./config-action.js');
+  await present(ctx, info, { ...opts, columns: KEY_VALUE_COLUMNS(['profile', 'baseUrl', 'token', 'account', 'server']) });
+  return code;
+}

@@ -1,0 +1,46 @@
+import { Command } from 'commander';
+import type { Ctx } from '../context.js';
+import { examples, optsOf } from './shared.js';
+
+export function loginCommand(ctx: Ctx): Command {
+  return new Command('login')
+    .description('Check a base URL and token with one request, and store them in a profile')
+    .option('--token <token>', 'the API token (visible in shell history; prefer --token-stdin)')
+    .option('--token-stdin', 'read the token from standard input')
+    .option('--account <id>', 'the account id the token acts for (used to show what it has seen)')
+    .addHelpText(
+      'after',
+      `
+Asks for a missing base URL or token when a person is at the terminal (the token prompt is masked).
+The global --base-url and --profile options choose where and under which profile to store.
+${examples(
+  'clinadmin login --base-url http://127.0.0.1:4010 --token-stdin < token.txt',
+  'clinadmin login --profile staging --base-url https://staging.example.org --account acc_lab',
+  'clinadmin login   # at a terminal: asks for both',
+)}`,
+    )
+    .action(async (_o: unknown, cmd: Command) => {
+      const { login } = await import('./login-action.js');
+      await login(ctx, optsOf(cmd));
+    });
+}
+
+export function logoutCommand(ctx: Ctx): Command {
+  return new Command('logout')
+    .description("Remove the stored token of the profile (its base URL and account stay)")
+    .addHelpText('after', examples('clinadmin logout', 'clinadmin logout --profile staging'))
+    .action(async (_o: unknown, cmd: Command) => {
+      const { logout } = await import('./login-action.js');
+      await logout(ctx, optsOf(cmd));
+    });
+}
+
+export function whoamiCommand(ctx: Ctx, state: { exitCode: number }): Command {
+  return new Command('whoami')
+    .description('Show the profile, base URL, masked token and account in use, and whether the server answers')
+    .addHelpText('after', examples('clinadmin whoami', 'clinadmin whoami -o json'))
+    .action(async (_o: unknown, cmd: Command) => {
+      const { whoami } = await import('./login-action.js');
+      state.exitCode = await whoami(ctx, optsOf(cmd));
+    });
+}

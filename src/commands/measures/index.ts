@@ -1,0 +1,20 @@
+import { Command } from 'commander';
+import type { RunState } from '../../cli.js';
+import type { Ctx } from '../../context.js';
+import { deleteCommand } from '../resource/delete.js';
+import { listCommand } from '../resource/list.js';
+import { showCommand } from '../resource/show.js';
+import { examples, MEASURES } from '../shared.js';
+import { createCommand } from './create.js';
+import { updateCommand } from './update.js';
+
+export function measuresCommand(ctx: Ctx, state: RunState): Command {
+  return new Command('measures')
+    .description('Diagnostic measures: the measurable items of a medical test')
+    .addHelpText('after', examples('clinadmin measures list', 'clinadmin measures show msr_hgb', 'clinadmin measures create --test tst_bmp --name Sodium --unit mmol/L'))
+    .addCommand(listCommand(ctx, MEASURES))
+    .addCommand(showCommand(ctx, MEASURES))
+    .addCommand(createCommand(ctx))
+    .addCommand(updateCommand(ctx))
+    .addCommand(deleteCommand(ctx, MEASURES, state));
+}

@@ -1,0 +1,54 @@
+import { Command } from 'commander';
+import type { RunState } from '../../cli.js';
+import type { Ctx } from '../../context.js';
+import { CliError, EXIT, UsageError } from '../../errors.js';
+import { enc, examples, optsOf, withClient, type ResourceSpec } from '../shared.js';
+
+interface Outcome {
+  id: string;
+  status: 'deleted' | 'not-found' | 'failed';
+  error?: string;
+}
+
+export function deleteCommand(ctx: Ctx, spec: ResourceSpec, state: RunState): Command {
+  return new Command('delete')
+    .alias('rm')
+    .description(`Delete one or more ${spec.plural}`)
+    .argument('<ids...>', `ids of the ${spec.plural} to delete`)
+    .option('-y, --yes', 'do not ask for confirmation (needed without a terminal)')
+    .addHelpText('after', examples(`clinadmin ${spec.group} delete ID`, `clinadmin ${spec.group} delete ID1 ID2 --yes`))
+    .action(async (ids: string[], _o: unknown, cmd: Command) => {
+      const opts = optsOf(cmd);
+      await withClient(ctx, opts, async ({ client, settings }) => {
+        const target = `${ids.length === 1 ? `${spec.noun} ${ids[0]}` : `${ids.length} ${spec.plural} (${ids.join(', ')})`}`;
+        const where = `${client.baseUrl} (profile ${settings.profile})`;
+        if (!opts.yes) {
+          if (!ctx.isInteractive) {
+            throw new UsageError(`refusing to delete ${target} without --yes: no terminal to confirm at`, 'add --yes to delete without asking');
+          }
+          const { confirm } = await import('@inquirer/prompts');
+          const ok = await confirm({ message: `Delete ${target} on ${where}?`, default: false }, { input: ctx.stdin, output: ctx.stderr });
+          if (!ok) throw new CliError('nothing was deleted', EXIT.usage);
+        }
+        const outcomes: Outcome[] = [];
+        for (const id of ids) {
+          try {
+            await client.request('DELETE', `${spec.path}/${enc(id)}`);
+            outcomes.push({ id, status: 'deleted' });
+            ctx.stderr.write(`deleted ${spec.noun} ${id}\n`);
+          } catch (err) {
+            if (!(err instanceof CliError) || err.exitCode === EXIT.auth) throw err;
+            const status = err.exitCode === EXIT.notFound ? 'not-found' : 'failed';
+            outcomes.push({ id, status, error: err.message });
+            ctx.stderr.write(`${status === 'not-found' ? 'not found' : 'failed'}: ${spec.noun} ${id}: ${err.message}\n`);
+          }
+        }
+        if (opts.output === 'json' || opts.output === 'ndjson' || opts.output === 'yaml') {
+          const { present } = await import('../../output/present.js');
+          await present(ctx, outcomes, opts);
+        }
+        const failed = outcomes.filter((o) => o.status !== 'deleted');
+        if (failed.length > 0) state.exitCode = failed.every((o) => o.status === 'not-found') ? EXIT.notFound : EXIT.failure;
+      });
+    });
+}

@@ -1,0 +1,19 @@
+import { Command } from 'commander';
+import type { Ctx } from '../../context.js';
+import { enc, examples, optsOf, withClient, type ResourceSpec } from '../shared.js';
+
+export function showCommand(ctx: Ctx, spec: ResourceSpec): Command {
+  return new Command('show')
+    .alias('get')
+    .description(`Show one ${spec.noun}`)
+    .argument('<id>', `the ${spec.noun}'s id`)
+    .addHelpText('after', examples(`clinadmin ${spec.group} show ID`, `clinadmin ${spec.group} show ID -o json`))
+    .action(async (id: string, _o: unknown, cmd: Command) => {
+      const opts = optsOf(cmd);
+      await withClient(ctx, opts, async ({ client, settings }) => {
+        const data = await client.request('GET', `${spec.path}/${enc(id)}`);
+        const { present } = await import('../../output/present.js');
+        await present(ctx, data, { ...opts, account: settings.account, columns: await spec.columns() });
+      });
+    });
+}

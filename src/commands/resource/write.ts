@@ -1,0 +1,69 @@
+import { Command, Option } from 'commander';
+import type { Ctx } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { flagName, optionKey, type FieldFlag } from '../../core/fields.js';
+import type { FieldError } from '../../schemas/common.js';
+import { collect, enc, optsOf, withClient, type ResourceSpec } from '../shared.js';
+
+export interface WriteSpec {
+  verb: 'create' | 'update';
+  flags: FieldFlag[];
+  examples: string;
+  /** Validates the body with the shared zod schema. */
+  validate: (body: Record<string, unknown>) => Promise<{ ok: true; value: unknown } | { ok: false; errors: FieldError[] }>;
+  /** Asks a person at the terminal for what is missing (create only). */
+  prompt?: (ctx: Ctx, body: Record<string, unknown>) => Promise<Record<string, unknown>>;
+}
+
+export function writeCommand(ctx: Ctx, spec: ResourceSpec, w: WriteSpec): Command {
+  const cmd = new Command(w.verb).description(w.verb === 'create' ? `Create a ${spec.noun}` : `Update fields of a ${spec.noun}`);
+  if (w.verb === 'update') cmd.argument('<id>', `the ${spec.noun}'s id`);
+  for (const f of w.flags) {
+    const option = new Option(f.flags, f.description);
+    // Create-only flags stay known to update, hidden, so that using one gets a sentence, not "unknown option".
+    if (w.verb === 'update' && !f.update) option.hideHelp();
+    if (f.choices) option.choices(f.choices);
+    if (f.kind === 'list' || f.kind === 'ranges' || f.kind === 'panic-ranges') option.argParser(collect);
+    cmd.addOption(option);
+  }
+  cmd
+    .option('-f, --file <path>', 'read the whole body from a JSON file (- for stdin); flags override it')
+    .option('-d, --data <json>', 'the whole body as JSON, or @FILE; flags override it')
+    .addHelpText('after', w.examples)
+    .action(async (...args: unknown[]) => {
+      const command = args[args.length - 1] as Command;
+      const id = w.verb === 'update' ? (args[0] as string) : undefined;
+      const opts = optsOf(command);
+      const createOnly = w.verb === 'update' ? w.flags.filter((f) => !f.update && opts[optionKey(f.flags)] !== undefined) : [];
+      if (createOnly.length > 0) {
+        throw new UsageError(`${createOnly.map(flagName).join(', ')} set${createOnly.length === 1 ? 's a' : ''} create-only field${createOnly.length === 1 ? '' : 's'}; ${createOnly.length === 1 ? 'it' : 'they'} cannot be changed by update`);
+      }
+      const { readBody } = await import('../../core/input.js');
+      const { applyFlags } = await import('../../core/fields.js');
+      let body = applyFlags(await readBody(ctx, { file: opts.file, data: opts.data }), opts, w.flags);
+      const missing = w.verb === 'create' ? w.flags.filter((f) => f.required && (body[f.field] === undefined || body[f.field] === '')) : [];
+      if (missing.length > 0) {
+        if (!ctx.isInteractive || !w.prompt) {
+          throw new UsageError(`missing required ${missing.map(flagName).join(', ')}; nothing was sent`, 'give the flags, or a body with --file or --data');
+        }
+        body = await w.prompt(ctx, body);
+      }
+      if (w.verb === 'update' && Object.keys(body).length === 0) {
+        throw new UsageError('nothing to update: give at least one field flag, --file or --data');
+      }
+      const checked = await w.validate(body);
+      if (!checked.ok) {
+        throw new UsageError(
+          `the ${spec.noun} is invalid; nothing was sent`,
+          undefined,
+          checked.errors.map((e) => `${e.path}: ${e.message}`),
+        );
+      }
+      await withClient(ctx, opts, async ({ client, settings }) => {
+        const data = w.verb === 'create' ? await client.request('POST', spec.path, body) : await client.request('PATCH', `${spec.path}/${enc(id!)}`, body);
+        const { present } = await import('../../output/present.js');
+        await present(ctx, data, { ...opts, account: settings.account, columns: await spec.columns() });
+      });
+    });
+  return cmd;
+}

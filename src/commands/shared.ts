@@ -1,0 +1,60 @@
+import type { Command } from 'commander';
+import type { GlobalFlags } from '../config/resolve.js';
+import type { Ctx } from '../context.js';
+import type { Column } from '../output/columns.js';
+
+export type Opts = GlobalFlags & Record<string, unknown>;
+
+/** The command's own options merged with the program's global ones. */
+export const optsOf = (cmd: Command): Opts => cmd.optsWithGlobals() as Opts;
+
+export const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
+
+/** Example lines for the end of a command's help. */
+export const examples = (...lines: string[]) => `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;
+
+export interface ResourceSpec {
+  /** The command group: measures, coverages, notifications. */
+  group: string;
+  path: string;
+  noun: string;
+  plural: string;
+  columns: () => Promise<Column[]>;
+}
+
+export const MEASURES: ResourceSpec = {
+  group: 'measures',
+  path: '/diagnostic-measures',
+  noun: 'measure',
+  plural: 'measures',
+  columns: async () => (await import('../output/columns.js')).MEASURE_COLUMNS,
+};
+
+export const COVERAGES: ResourceSpec = {
+  group: 'coverages',
+  path: '/insurance-coverages',
+  noun: 'coverage',
+  plural: 'coverages',
+  columns: async () => (await import('../output/columns.js')).COVERAGE_COLUMNS,
+};
+
+export const NOTIFICATIONS: ResourceSpec = {
+  group: 'notifications',
+  path: '/notifications',
+  noun: 'notification',
+  plural: 'notifications',
+  columns: async () => (await import('../output/columns.js')).NOTIFICATION_COLUMNS,
+};
+
+/** Connects, runs `fn` with the client, and always closes the connection pool. */
+export async function withClient<T>(ctx: Ctx, opts: Opts, fn: (c: import('../api/connect.js').Connection) => Promise<T>): Promise<T> {
+  const { connect } = await import('../api/connect.js');
+  const conn = await connect(ctx, opts);
+  try {
+    return await fn(conn);
+  } finally {
+    await conn.client.close();
+  }
+}
+
+export const enc = encodeURIComponent;

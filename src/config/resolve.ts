@@ -1,0 +1,44 @@
+import { readConfig, type ConfigData } from './file.js';
+
+export interface GlobalFlags {
+  profile?: string;
+  baseUrl?: string;
+  timeout?: string;
+  verbose?: boolean;
+  output?: string;
+  fields?: string;
+  query?: string;
+  color?: boolean;
+}
+
+export interface Settings {
+  profile: string;
+  baseUrl?: string;
+  token?: string;
+  account?: string;
+  /** Where each value came from, for whoami. */
+  from: { baseUrl?: string; token?: string; account?: string };
+}
+
+/** Flag, then environment, then the stored profile: the only place that decides precedence. */
+export function resolveSettings(flags: GlobalFlags, env: Record<string, string | undefined>, data: ConfigData = readConfig(env)): Settings {
+  const profile = flags.profile || env.CLINADMIN_PROFILE || data.currentProfile || 'default';
+  const stored = data.profiles?.[profile] ?? {};
+  const pick = (flag: string | undefined, envName: string, value: string | undefined): [string | undefined, string | undefined] => {
+    if (flag) return [flag, 'flag'];
+    if (env[envName]) return [env[envName], `env ${envName}`];
+    if (value) return [value, `profile ${profile}`];
+    return [undefined, undefined];
+  };
+  const [baseUrl, fromBase] = pick(flags.baseUrl, 'CLINADMIN_BASE_URL', stored.baseUrl);
+  const [token, fromToken] = pick(undefined, 'CLINADMIN_TOKEN', stored.token);
+  const [account, fromAccount] = pick(undefined, 'CLINADMIN_ACCOUNT', stored.account);
+  return { profile, baseUrl, token, account, from: { baseUrl: fromBase, token: fromToken, account: fromAccount } };
+}
+
+/** `abcd…wxyz`: enough to tell tokens apart, never enough to use one. */
+export function maskToken(token: string | undefined): string {
+  if (!token) return '(none)';
+  if (token.length <= 12) return '****';
+  return `${token.slice(0, 4)}…${token.slice(-4)}`;
+}

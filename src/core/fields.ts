@@ -1,0 +1,46 @@
+import { UsageError } from '../errors.js';
+import { parseRangeSpec } from './ranges.js';
+
+/** A flag that sets one body field; create and update register flags from the same list. */
+export interface FieldFlag {
+  flags: string;
+  field: string;
+  kind: 'string' | 'number' | 'list' | 'ranges' | 'panic-ranges';
+  description: string;
+  choices?: readonly string[];
+  /** Accepted on update too (false for create-only fields). */
+  update: boolean;
+  required?: boolean;
+}
+
+/** commander's key for a flags string: `--hl7-code <code>` → hl7Code. */
+export function optionKey(flags: string): string {
+  const long = /--([a-z0-9-]+)/.exec(flags)![1];
+  return long.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+}
+
+export const flagName = (f: FieldFlag) => /--[a-z0-9-]+/.exec(f.flags)![0];
+
+/** Sets each field whose flag was given; flags override the body. */
+export function applyFlags(body: Record<string, unknown>, opts: Record<string, unknown>, flags: FieldFlag[]): Record<string, unknown> {
+  const out = { ...body };
+  for (const f of flags) {
+    const raw = opts[optionKey(f.flags)];
+    if (raw === undefined) continue;
+    const name = flagName(f);
+    if (f.kind === 'string') out[f.field] = raw;
+    else if (f.kind === 'list') out[f.field] = (raw as string[]).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+    else if (f.kind === 'number') {
+      const n = Number(raw);
+      if (raw === '' || !Number.isFinite(n)) throw new UsageError(`${name} must be a number (got "${String(raw)}")`);
+      out[f.field] = n;
+    } else {
+      out[f.field] = (raw as string[]).map((spec) => {
+        const r = parseRangeSpec(spec, name) as Record<string, unknown>;
+        if (f.kind === 'panic-ranges') delete r.id;
+        return r;
+      });
+    }
+  }
+  return out;
+}

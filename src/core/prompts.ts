@@ -1,0 +1,16 @@
+import type { Ctx } from '../context.js';
+
+/** @inquirer/prompts bound to the context's streams: questions go to stderr, so stdout stays data. */
+export async function prompter(ctx: Ctx) {
+  const p = await import('@inquirer/prompts');
+  const io = { input: ctx.stdin, output: ctx.stderr };
+  const required = (v: string) => (v.trim() === '' ? 'a value is required' : true);
+  return {
+    text: (message: string, opts: { required?: boolean; default?: string; validate?: (v: string) => true | string } = {}) =>
+      p.input({ message, default: opts.default, validate: opts.validate ?? (opts.required ? required : undefined) }, io),
+    secret: (message: string) => p.password({ message, mask: '*', validate: required }, io),
+    choose: <T extends string>(message: string, choices: readonly T[], fallback?: T) =>
+      p.select<T>({ message, choices: choices.map((value) => ({ value, name: value })), default: fallback }, io),
+    confirm: (message: string, fallback = false) => p.confirm({ message, default: fallback }, io),
+  };
+}

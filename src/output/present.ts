@@ -1,0 +1,93 @@
+import type { Ctx } from '../context.js';
+import { UsageError } from '../errors.js';
+import type { Column, View } from './columns.js';
+import { toCsv, toJson, toNdjson, toYaml } from './formats.js';
+import { colorEnabled, theme } from './theme.js';
+
+type Rec = Record<string, unknown>;
+export type Format = 'table' | 'json' | 'ndjson' | 'csv' | 'yaml';
+
+export interface PresentOptions {
+  output?: string;
+  fields?: string;
+  query?: string;
+  color?: boolean;
+  account?: string;
+  columns?: Column[];
+  /** What to say on stderr when a table would be empty. */
+  empty?: string;
+}
+
+/** Table for a person at a terminal, JSON for a pipe. */
+export function chooseFormat(ctx: Ctx, output: string | undefined): Format {
+  return (output as Format | undefined) ?? (ctx.stdout.isTTY ? 'table' : 'json');
+}
+
+export function parseFields(fields: string | undefined): string[] | undefined {
+  if (fields === undefined) return undefined;
+  const list = fields.split(',').map((f) => f.trim()).filter(Boolean);
+  if (list.length === 0) throw new UsageError('--fields needs at least one field name, as in --fields id,name');
+  return list;
+}
+
+function pick(data: unknown, fields: string[]): unknown {
+  const one = (r: unknown) => (r !== null && typeof r === 'object' && !Array.isArray(r) ? Object.fromEntries(fields.filter((f) => f in (r as Rec)).map((f) => [f, (r as Rec)[f]])) : r);
+  return Array.isArray(data) ? data.map(one) : one(data);
+}
+
+async function query(data: unknown, expr: string): Promise<unknown> {
+  const mod = (await import('jmespath')) as unknown as { search?: typeof import('jmespath').search; default: typeof import('jmespath') };
+  const search = mod.search ?? mod.default.search;
+  try {
+    return search(data as never, expr);
+  } catch (err) {
+    throw new UsageError(`invalid --query expression: ${(err as Error).message}`, 'see https://jmespath.org for the syntax');
+  }
+}
+
+const isRecordList = (d: unknown): d is Rec[] => Array.isArray(d) && d.every((r) => r !== null && typeof r === 'object' && !Array.isArray(r));
+
+/** Hands data to the chosen format on stdout; the only place that formats command results. */
+export async function present(ctx: Ctx, data: unknown, o: PresentOptions): Promise<void> {
+  const format = chooseFormat(ctx, o.output);
+  const fields = parseFields(o.fields);
+  let shaped = fields ? pick(data, fields) : data;
+  if (o.query) shaped = await query(shaped, o.query);
+  if (format === 'json') return void ctx.stdout.write(toJson(shaped));
+  if (format === 'ndjson') return void ctx.stdout.write(toNdjson(shaped));
+  if (format === 'yaml') return void ctx.stdout.write(toYaml(shaped));
+  const columns = selectColumns(o.columns ?? [], fields, shaped);
+  if (format === 'csv') {
+    const rows = isRecordList(shaped) ? shaped : [shaped as Rec];
+    return void ctx.stdout.write(toCsv(rows, columns.map((c) => c.key)));
+  }
+  const t = await theme(colorEnabled(ctx, ctx.stdout, o.color));
+  const view: View = { account: o.account, seenMark: (seen) => (seen === undefined ? '' : seen ? t.green('seen') : t.yellow('new')) };
+  const width = ctx.stdout.columns ?? 120;
+  const { renderRecord, renderTable } = await import('./table.js');
+  if (Array.isArray(shaped)) {
+    if (shaped.length === 0) {
+      ctx.stderr.write(`${o.empty ?? 'nothing to show'}\n`);
+      return;
+    }
+    if (!isRecordList(shaped)) return void ctx.stdout.write(shaped.map((v) => (typeof v === 'object' ? JSON.stringify(v) : String(v))).join('\n') + '\n');
+    return void ctx.stdout.write(await renderTable(shaped, columns, view, t, width));
+  }
+  if (shaped !== null && typeof shaped === 'object') return void ctx.stdout.write(await renderRecord(shaped as Rec, fields ? columns : o.columns ?? [], view, t, width));
+  ctx.stdout.write(`${shaped === undefined || shaped === null ? '' : String(shaped)}\n`);
+}
+
+function selectColumns(columns: Column[], fields: string[] | undefined, data: unknown): Column[] {
+  const byKey = new Map(columns.map((c) => [c.key, c]));
+  const generic = (key: string): Column => ({
+    key,
+    header: key.toUpperCase(),
+    value: (r) => (r[key] === undefined ? '' : typeof r[key] === 'object' ? JSON.stringify(r[key]) : String(r[key])),
+  });
+  if (fields) return fields.map((f) => byKey.get(f) ?? generic(f));
+  const shown = columns.filter((c) => c.shown);
+  if (shown.length > 0) return shown;
+  const keys = new Set<string>();
+  for (const r of isRecordList(data) ? data : [data as Rec]) for (const k of Object.keys(r ?? {})) keys.add(k);
+  return [...keys].map(generic);
+}
