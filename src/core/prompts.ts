@@ -3,7 +3,14 @@ import type { Ctx } from '../context.js';
 /** @inquirer/prompts bound to the context's streams: questions go to stderr, so stdout stays data. */
 export async function prompter(ctx: Ctx) {
   const p = await import('@inquirer/prompts');
-  const io = { input: ctx.stdin, output: ctx.stderr };
+  const { Writable } = await import('node:stream');
+  // Each prompt ends its output stream when done; give it a fresh view of stderr so stderr stays open.
+  const view = () =>
+    Object.assign(
+      new Writable({ write: (chunk, _enc, done) => void ctx.stderr.write(chunk, done) }),
+      { isTTY: ctx.stderr.isTTY, columns: ctx.stderr.columns, rows: (ctx.stderr as { rows?: number }).rows },
+    );
+  const io = { input: ctx.stdin, get output() { return view(); } };
   const required = (v: string) => (v.trim() === '' ? 'a value is required' : true);
   return {
     text: (message: string, opts: { required?: boolean; default?: string; validate?: (v: string) => true | string } = {}) =>

@@ -3,25 +3,17 @@ import type { Theme } from './theme.js';
 
 type Rec = Record<string, unknown>;
 
-/** Shares the terminal width among columns by how much each needs, so a table never wraps the screen. */
+/** Fits the table to the terminal by narrowing the widest column first, so short columns stay whole. */
 function widths(cells: string[][], total: number): number[] {
   const n = cells[0].length;
-  const need = Array.from({ length: n }, (_, i) => Math.max(...cells.map((row) => Math.max(...row[i].split('\n').map((l) => l.length)))) + 2);
+  const out = Array.from({ length: n }, (_, i) => Math.max(...cells.map((row) => Math.max(...row[i].split('\n').map((l) => l.length)))) + 2);
   const budget = total - (n + 1);
-  if (need.reduce((a, b) => a + b, 0) <= budget) return need;
-  const out = need.map((w) => Math.min(w, 8));
-  let left = budget - out.reduce((a, b) => a + b, 0);
-  // Give the rest to the columns still short, a little at a time, so wide ones do not starve narrow ones.
-  while (left > 0) {
-    let grew = false;
-    for (let i = 0; i < n && left > 0; i++) {
-      if (out[i] < need[i]) {
-        out[i]++;
-        left--;
-        grew = true;
-      }
-    }
-    if (!grew) break;
+  let excess = out.reduce((a, b) => a + b, 0) - budget;
+  while (excess > 0) {
+    const widest = out.indexOf(Math.max(...out));
+    if (out[widest] <= 8) break;
+    out[widest]--;
+    excess--;
   }
   return out;
 }
@@ -34,7 +26,7 @@ export async function renderTable(rows: Rec[], columns: Column[], view: View, t:
     head: head.map((h) => t.bold(h)),
     colWidths: widths([head, ...body], width),
     wordWrap: true,
-    wrapOnWordBoundary: false,
+    wrapOnWordBoundary: true,
     style: { head: [], border: [] },
   });
   for (const row of body) table.push(row);
@@ -48,7 +40,7 @@ export async function renderRecord(record: Rec, columns: Column[], view: View, t
   const known = new Set(columns.map((c) => c.key));
   for (const [k, v] of Object.entries(record)) if (!known.has(k)) rows.push([k, typeof v === 'object' ? JSON.stringify(v) : String(v)]);
   if (rows.length === 0) return '';
-  const table = new Table({ colWidths: widths(rows, width), wordWrap: true, wrapOnWordBoundary: false, style: { head: [], border: [] } });
+  const table = new Table({ colWidths: widths(rows, width), wordWrap: true, wrapOnWordBoundary: true, style: { head: [], border: [] } });
   for (const [label, value] of rows) table.push([t.bold(label), value]);
   return table.toString() + '\n';
 }

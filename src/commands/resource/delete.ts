@@ -26,8 +26,8 @@ export function deleteCommand(ctx: Ctx, spec: ResourceSpec, state: RunState): Co
           if (!ctx.isInteractive) {
             throw new UsageError(`refusing to delete ${target} without --yes: no terminal to confirm at`, 'add --yes to delete without asking');
           }
-          const { confirm } = await import('@inquirer/prompts');
-          const ok = await confirm({ message: `Delete ${target} on ${where}?`, default: false }, { input: ctx.stdin, output: ctx.stderr });
+          const { prompter } = await import('../../core/prompts.js');
+          const ok = await (await prompter(ctx)).confirm(`Delete ${target} on ${where}?`, false);
           if (!ok) throw new CliError('nothing was deleted', EXIT.usage);
         }
         const outcomes: Outcome[] = [];

@@ -1,0 +1,223 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/run-cli.js';
+import { TOKEN, testServer, type TestServer } from '../helpers/server.js';
+import { tempDir } from '../helpers/tmp.js';
+
+async function setup(seed = true) {
+  const server = await testServer({ seed });
+  const dir = await tempDir();
+  const env = { CLINADMIN_BASE_URL: server.url, CLINADMIN_TOKEN: TOKEN, CLINADMIN_CONFIG_DIR: join(dir, 'config') };
+  const cli = (argv: string[], o: Parameters<typeof runCli>[1] = {}) => runCli(argv, { ...o, env: { ...env, ...o.env }, cwd: dir });
+  return { server, dir, env, cli };
+}
+
+const measures = async (s: TestServer) => (await s.call('GET', '/diagnostic-measures')).body as Record<string, unknown>[];
+
+describe('measures commands', () => {
+  it('lists as JSON when piped, exactly what the API returned', async () => {
+    const { server, cli } = await setup();
+    const r = await cli(['measures', 'list']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual(await measures(server));
+    expect(r.stderr).toBe('');
+  });
+
+  it('lists as a table at a terminal, with ranges in the lab form', async () => {
+    const { cli } = await setup();
+    const r = await cli(['measures', 'list'], { stdoutTTY: true });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/ID\s+│ TEST\s+│ NAME/);
+    expect(r.stdout).toContain('13.5–17.5 g/dL [135–175 g/L] (male, 18–120 y)');
+    expect(r.stdout).not.toMatch(/\x1b\[/);
+  });
+
+  it('picks fields for JSON and CSV, and filters with --query', async () => {
+    const { cli } = await setup();
+    const json = await cli(['measures', 'list', '-o', 'json', '--fields', 'id,name']);
+    expect(JSON.parse(json.stdout)[0]).toEqual({ id: 'msr_hgb', name: 'Hemoglobin' });
+    const csv = await cli(['measures', 'list', '-o', 'csv', '--fields', 'id,name']);
+    expect(csv.stdout.split('\r\n').slice(0, 4)).toEqual(['id,name', 'msr_hgb,Hemoglobin', 'msr_wbc,White blood cells', 'msr_k,Potassium']);
+    const q = await cli(['measures', 'list', '--query', "[?test=='tst_bmp'].name"]);
+    expect(JSON.parse(q.stdout)).toEqual(['Potassium', 'Glucose, fasting']);
+    const bad = await cli(['measures', 'list', '--query', '[?']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/invalid --query expression/);
+  });
+
+  it('prints NDJSON and YAML', async () => {
+    const { cli } = await setup();
+    const nd = await cli(['coverages', 'list', '-o', 'ndjson']);
+    const lines = nd.stdout.trim().split('\n');
+    expect(lines).toHaveLength(3);
+    expect(JSON.parse(lines[0]).id).toBe('cov_acme_cbc');
+    const yaml = await cli(['coverages', 'show', 'cov_acme_cbc', '-o', 'yaml']);
+    expect(yaml.stdout).toContain('id: cov_acme_cbc\n');
+    expect(yaml.stdout).toContain('name: CBC copay\n');
+    expect(yaml.stdout).toContain('amount: 15\n');
+  });
+
+  it('creates from flags, with ranges in the short form', async () => {
+    const { server, cli } = await setup(false);
+    const r = await cli(['measures', 'create', '--test', 'tst_bmp', '--name', 'Potassium', '--type', 'numeric', '--unit', 'mEq/L', '--reference-range', '3.5-5.1 sex=male age=18-65', '--reference-range', '3.4..5.0', '--panic-range', '..2.5', '--sets', 'a,b', '--sets', 'c', '--hl7-code', '2823-3', '--breakdown-min', '1', '--breakdown-max', '2', '--account', 'acc_x', '--facility', 'fac_y']);
+    expect(r.code).toBe(0);
+    const created = JSON.parse(r.stdout);
+    expect(created).toMatchObject({
+      test: 'tst_bmp', name: 'Potassium', type: 'numeric', unit: 'mEq/L', sets: ['a', 'b', 'c'], hl7IdentifierCod: '2823-3',
+      numericBreakdownMin: 1, numericBreakdownMax: 2, account: 'acc_x', facility: 'fac_y',
+      referenceRanges: [{ min: 3.5, max: 5.1, sex: 'male', ageMin: 18, ageMax: 65 }, { min: 3.4, max: 5, sex: 'all' }],
+      panicRanges: [{ max: 2.5, sex: 'all' }],
+    });
+    expect(await measures(server)).toEqual([created]);
+  });
+
+  it('creates from --file and --data, flags overriding the body', async () => {
+    const { server, dir, cli } = await setup(false);
+    await writeFile(join(dir, 'm.json'), JSON.stringify({ test: 'tst_1', name: 'From file', unit: 'g/L' }));
+    const fromFile = await cli(['measures', 'create', '--file', 'm.json', '--name', 'Overridden']);
+    expect(JSON.parse(fromFile.stdout)).toMatchObject({ test: 'tst_1', name: 'Overridden', unit: 'g/L' });
+    const fromData = await cli(['measures', 'create', '--data', '{"test":"tst_2","name":"From data"}']);
+    expect(JSON.parse(fromData.stdout).name).toBe('From data');
+    const fromStdin = await cli(['measures', 'create', '--file', '-'], { stdin: '{"test":"tst_3","name":"From stdin"}' });
+    expect(JSON.parse(fromStdin.stdout).name).toBe('From stdin');
+    expect((await measures(server)).map((m) => m.name)).toEqual(['Overridden', 'From data', 'From stdin']);
+  });
+
+  it('refuses invalid input locally, naming the field, and sends nothing', async () => {
+    const { server, dir, cli } = await setup(false);
+    const missing = await cli(['measures', 'create', '--name', 'x']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('missing required --test; nothing was sent');
+    const reversed = await cli(['measures', 'create', '--test', 't', '--name', 'x', '--reference-range', '5-3']);
+    expect(reversed.code).toBe(2);
+    expect(reversed.stderr).toContain('referenceRanges[0].max: min (5) must not be greater than max (3)');
+    const enumBad = await cli(['measures', 'create', '--test', 't', '--name', 'x', '--type', 'numerik']);
+    expect(enumBad.code).toBe(2);
+    expect(enumBad.stderr).toMatch(/--type.*numerik.*not one of the allowed choices|Allowed choices/i);
+    const number = await cli(['measures', 'create', '--test', 't', '--name', 'x', '--breakdown-min', 'ten']);
+    expect(number.stderr).toContain('--breakdown-min must be a number (got "ten")');
+    await writeFile(join(dir, 'broken.json'), '{\n  "test": "t",\n  "name": "x",\n}\n');
+    const syntax = await cli(['measures', 'create', '--file', 'broken.json']);
+    expect(syntax.code).toBe(2);
+    expect(syntax.stderr).toMatch(/broken\.json is not valid JSON: line 4, column 1/);
+    const unknown = await cli(['measures', 'create', '--data', '{"test":"t","name":"x","colour":"red"}']);
+    expect(unknown.stderr).toContain('colour: unknown field colour');
+    expect(await measures(server)).toEqual([]);
+  });
+
+  it('updates fields and refuses create-only flags with a sentence', async () => {
+    const { server, cli } = await setup();
+    const r = await cli(['measures', 'update', 'msr_k', '--unit', 'mmol/L', '--description', 'serum']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ id: 'msr_k', unit: 'mmol/L', description: 'serum' });
+    const createOnly = await cli(['measures', 'update', 'msr_k', '--test', 'other']);
+    expect(createOnly.code).toBe(2);
+    expect(createOnly.stderr).toContain('--test sets a create-only field; it cannot be changed by update');
+    const nothing = await cli(['measures', 'update', 'msr_k']);
+    expect(nothing.code).toBe(2);
+    expect((await server.call('GET', '/diagnostic-measures/msr_k')).body.test).toBe('tst_bmp');
+  });
+
+  it('shows one record, and exits 3 for an unknown id', async () => {
+    const { cli } = await setup();
+    const r = await cli(['measures', 'show', 'msr_hgb', '-o', 'json']);
+    expect(JSON.parse(r.stdout).name).toBe('Hemoglobin');
+    const table = await cli(['measures', 'show', 'msr_hgb'], { stdoutTTY: true });
+    expect(table.stdout).toMatch(/NAME\s+│ Hemoglobin/);
+    const missing = await cli(['measures', 'show', 'msr_nope']);
+    expect(missing.code).toBe(3);
+    expect(missing.stderr).toBe('error: no measure with id msr_nope\n');
+  });
+
+  it('deletes several ids with --yes and reports each; refuses without a terminal', async () => {
+    const { server, cli } = await setup();
+    const refused = await cli(['measures', 'delete', 'msr_k']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/refusing to delete measure msr_k without --yes/);
+    expect((await server.call('GET', '/diagnostic-measures/msr_k')).status).toBe(200);
+    const r = await cli(['measures', 'delete', 'msr_k', 'msr_glu', '--yes', '-o', 'json']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual([{ id: 'msr_k', status: 'deleted' }, { id: 'msr_glu', status: 'deleted' }]);
+    expect(r.stderr).toBe('deleted measure msr_k\ndeleted measure msr_glu\n');
+    const partial = await cli(['measures', 'delete', 'msr_hgb', 'msr_nope', '--yes']);
+    expect(partial.code).toBe(3);
+    expect(partial.stderr).toContain('not found: measure msr_nope');
+    expect((await measures(server)).map((m) => m.id)).not.toContain('msr_hgb');
+  });
+});
+
+describe('coverages and notifications commands', () => {
+  it('creates, updates and deletes a coverage', async () => {
+    const { server, cli } = await setup();
+    const c = await cli(['coverages', 'create', '--contract', 'ctr_acme_2026', '--name', 'Lipid panel', '--type', 'override', '--payment-method', 'prepaid', '--percentage', '50', '--ref', 'svc_lipid', '--ref-type', 'services']);
+    expect(c.code).toBe(0);
+    const created = JSON.parse(c.stdout);
+    expect(created).toMatchObject({ contract: 'ctr_acme_2026', insurer: 'org_acme_health', percentage: 50, refType: 'services' });
+    const u = await cli(['coverages', 'update', created.id, '--amount', '12.5']);
+    expect(JSON.parse(u.stdout).amount).toBe(12.5);
+    const bad = await cli(['coverages', 'update', created.id, '--percentage', '150']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('percentage: must be from 0 to 100');
+    const d = await cli(['coverages', 'delete', created.id, '--yes']);
+    expect(d.code).toBe(0);
+    expect((await server.call('GET', `/insurance-coverages/${created.id}`)).status).toBe(404);
+  });
+
+  it('reports the server refusing an unknown contract with exit 1 and its field errors', async () => {
+    const { cli } = await setup();
+    const r = await cli(['coverages', 'create', '--contract', 'ctr_nope', '--name', 'x', '--type', 'deduction']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^error: the API refused POST \/insurance-coverages \(422\): contract ctr_nope is not on file/);
+    expect(r.stderr).toContain('  - contract: unknown contract ctr_nope');
+  });
+
+  it('shows whether the current account has seen each notification', async () => {
+    const { cli } = await setup();
+    const r = await cli(['notifications', 'list'], { stdoutTTY: true, env: { CLINADMIN_ACCOUNT: 'acc_support' } });
+    expect(r.stdout).toMatch(/ntf_queue_1 .*│ new\s+│/);
+    expect(r.stdout).toMatch(/ntf_queue_2 .*│ seen\s+│/);
+    const show = await cli(['notifications', 'show', 'ntf_queue_1', '-o', 'json']);
+    expect(JSON.parse(show.stdout).seenBy).toEqual(['acc_tester']);
+  });
+
+  it('sends raw requests with api', async () => {
+    const { cli } = await setup();
+    const r = await cli(['api', 'PATCH', '/diagnostic-measures/msr_k', '--data', '{"unit":"mmol/L"}']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).unit).toBe('mmol/L');
+    const g = await cli(['api', 'get', 'notifications']);
+    expect(Array.isArray(JSON.parse(g.stdout))).toBe(true);
+    const bad = await cli(['api', 'FETCH', '/x']);
+    expect(bad.code).toBe(2);
+  });
+});
+
+describe('errors and exit codes', () => {
+  it('exits 4 when not configured or the token is refused', async () => {
+    const dir = await tempDir();
+    const none = await runCli(['measures', 'list'], { env: { CLINADMIN_CONFIG_DIR: dir } });
+    expect(none.code).toBe(4);
+    expect(none.stderr).toMatch(/no base URL is configured for profile default/);
+    const { cli } = await setup();
+    const refused = await cli(['measures', 'list'], { env: { CLINADMIN_TOKEN: 'wrong' } });
+    expect(refused.code).toBe(4);
+    expect(refused.stderr).toMatch(/the API refused the token \(401\)/);
+  });
+
+  it('exits 1 with one sentence when nothing listens', async () => {
+    const { cli } = await setup();
+    const r = await cli(['measures', 'list', '--base-url', 'http://127.0.0.1:9', '--timeout', '2']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^error: cannot connect to the API at http:\/\/127\.0\.0\.1:9: connection refused\n/);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('exits 2 for usage errors, with a hint', async () => {
+    const r = await runCli(['measures', 'frobnicate']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^error: unknown command 'frobnicate'/);
+    const o = await runCli(['measures', 'list', '-o', 'xml']);
+    expect(o.code).toBe(2);
+  });
+});

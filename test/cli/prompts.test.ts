@@ -1,0 +1,67 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/run-cli.js';
+import { TOKEN, testServer } from '../helpers/server.js';
+import { tempDir } from '../helpers/tmp.js';
+
+const ENTER = '\r';
+const DOWN = '\x1b[B';
+
+async function setup() {
+  const server = await testServer({ seed: true });
+  const dir = await tempDir();
+  const env = { CLINADMIN_BASE_URL: server.url, CLINADMIN_TOKEN: TOKEN, CLINADMIN_CONFIG_DIR: join(dir, 'config') };
+  return { server, dir, env };
+}
+
+describe('prompts at a terminal', () => {
+  it('asks for a measure\'s missing fields, with a select for the type and a loop for ranges', async () => {
+    const { server, env } = await setup();
+    const r = await runCli(['measures', 'create', '--unit', 'mmol/L'], {
+      env,
+      interactive: true,
+      keys: ['tst_bmp', ENTER, 'Sodium', ENTER, ENTER /* numeric, the default */, ENTER /* add a range? yes */, '135-145 age=18-99', ENTER, 'n', ENTER],
+    });
+    expect(r.stderr).toContain('Medical test id (--test):');
+    expect(r.stderr).toContain('Result type (--type):');
+    expect(r.stderr).toContain('added 135–145 mmol/L (18–99 y)');
+    expect(r.code).toBe(0);
+    const created = JSON.parse(r.stdout);
+    expect(created).toMatchObject({ test: 'tst_bmp', name: 'Sodium', type: 'numeric', unit: 'mmol/L', referenceRanges: [{ min: 135, max: 145, ageMin: 18, ageMax: 99, sex: 'all' }] });
+    expect((await server.call('GET', `/diagnostic-measures/${created.id}`)).status).toBe(200);
+  });
+
+  it('selects a coverage type and payment method with the arrow keys', async () => {
+    const { env } = await setup();
+    const r = await runCli(['coverages', 'create', '--contract', 'ctr_acme_2026', '--name', 'Imaging'], {
+      env,
+      interactive: true,
+      keys: [DOWN, ENTER /* override */, DOWN, ENTER /* postpaid */],
+    });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ type: 'override', paymentMethod: 'postpaid', name: 'Imaging' });
+  });
+
+  it('asks before deleting, naming the records, host and profile; no keeps the record', async () => {
+    const { server, env } = await setup();
+    const no = await runCli(['measures', 'delete', 'msr_k'], { env, interactive: true, keys: ['n', ENTER] });
+    expect(no.stderr).toContain(`Delete measure msr_k on ${server.url} (profile default)?`);
+    expect(no.code).toBe(2);
+    expect((await server.call('GET', '/diagnostic-measures/msr_k')).status).toBe(200);
+    const yes = await runCli(['measures', 'delete', 'msr_k'], { env, interactive: true, keys: ['y', ENTER] });
+    expect(yes.code).toBe(0);
+    expect((await server.call('GET', '/diagnostic-measures/msr_k')).status).toBe(404);
+  });
+
+  it('asks login for the base URL and a masked token, and stores them', async () => {
+    const { server, dir } = await setup();
+    const env = { CLINADMIN_CONFIG_DIR: join(dir, 'cfg') };
+    const r = await runCli(['login'], { env, interactive: true, keys: [server.url, ENTER, TOKEN, ENTER] });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('API token:');
+    expect(r.stderr).not.toContain(TOKEN);
+    const config = JSON.parse(await readFile(join(dir, 'cfg', 'config.json'), 'utf8'));
+    expect(config.profiles.default).toEqual({ baseUrl: server.url, token: TOKEN });
+  });
+});
