@@ -24,7 +24,7 @@ export function createProgram(ctx: Ctx, state: RunState = { exitCode: 0 }): Comm
     .version(VERSION, '-V, --version', 'print the version')
     .addOption(new Option('--profile <name>', 'config profile to use (env CLINADMIN_PROFILE)'))
     .addOption(new Option('--base-url <url>', 'API base URL (env CLINADMIN_BASE_URL)'))
-    .addOption(new Option('-o, --output <format>', 'output format: table, json, ndjson, csv, yaml').choices(['table', 'json', 'ndjson', 'csv', 'yaml']))
+    .addOption(new Option('-o, --output <format>', 'output format; table at a terminal, json otherwise').choices(['table', 'json', 'ndjson', 'csv', 'yaml']))
     .addOption(new Option('--fields <list>', 'comma-separated fields to show (columns and JSON keys)'))
     .addOption(new Option('--query <expr>', 'JMESPath expression applied to JSON output'))
     .addOption(new Option('--timeout <seconds>', 'request timeout in seconds').default('30'))

@@ -4,10 +4,10 @@ import { fileURLToPath } from 'node:url';
 export const BIN = fileURLToPath(new URL('../../bin/clinadmin.js', import.meta.url));
 
 /** Runs the built binary as a user would, with no terminal and no inherited CLINADMIN_* settings. */
-export function clinadmin(args: string[], options: Options = {}) {
+export function clinadmin(args: string[], options: Options = {}): ResultPromise<{ reject: false }> {
   const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1', CI: '1' };
   for (const key of Object.keys(env)) if (key.startsWith('CLINADMIN_')) delete env[key];
-  return execa('node', [BIN, ...args], { reject: false, stdin: 'ignore', ...options, env: { ...env, ...(options.env as Record<string, string> | undefined) }, extendEnv: false });
+  return execa('node', [BIN, ...args], { reject: false, ...(options.input === undefined ? { stdin: 'ignore' as const } : {}), ...options, env: { ...env, ...(options.env as Record<string, string> | undefined) }, extendEnv: false }) as unknown as ResultPromise<{ reject: false }>;
 }
 
 /** Starts `clinadmin serve` as its own process and resolves once it prints its URL. */

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# The main job on the bundled server, from a fresh clone: start `clinadmin serve` with demo data,
+# log in, and administer measures, coverages and notifications. Everything lives in a temp folder.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+[ -f dist/cli.js ] || npm run build --silent
+work=$(mktemp -d)
+export CLINADMIN_CONFIG_DIR="$work/config"
+clinadmin() { node bin/clinadmin.js "$@"; }
+token=demo-$RANDOM$RANDOM
+node bin/clinadmin.js serve --seed --port 0 --data "$work/data.json" --token "$token:acc_demo_admin" >"$work/serve.out" 2>"$work/serve.err" &
+server=$!
+trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$work"' EXIT
+for _ in $(seq 50); do grep -q listening "$work/serve.out" 2>/dev/null && break; sleep 0.1; done
+url=$(grep -o 'http://[^ ]*' "$work/serve.out")
+step() { printf '\n\033[1m$ clinadmin %s\033[0m\n' "$*"; }
+
+step login --base-url "$url" --token-stdin --account acc_demo_admin
+echo "$token" | clinadmin login --base-url "$url" --token-stdin --account acc_demo_admin
+step measures list -o table
+clinadmin measures list -o table
+step measures create --test tst_bmp --name Sodium --type numeric --unit mmol/L --reference-range '"135-145 age=18-120"' --panic-range '"..120"' -o table
+clinadmin measures create --test tst_bmp --name Sodium --type numeric --unit mmol/L --reference-range "135-145 age=18-120" --panic-range "..120" -o table
+step coverages list -o table
+clinadmin coverages list -o table
+step notifications list -o table
+clinadmin notifications list -o table
+step whoami -o table
+clinadmin whoami -o table
+echo
+echo "Done. The server ran at $url on $work/data.json and has been stopped."

@@ -1,0 +1,153 @@
+import { execa } from 'execa';
+import { chmod, readFile, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { BIN, clinadmin, serveProcess } from '../helpers/bin.js';
+import { tempDir } from '../helpers/tmp.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const TOKEN = 'e2e-secret-token-7f3a9c';
+
+/** A real server process and an isolated config dir, logged in through the binary. */
+async function loggedIn() {
+  const dir = await tempDir();
+  const server = await serveProcess(['--seed', '--data', join(dir, 'data.json'), '--token', `${TOKEN}:acc_e2e`]);
+  const env = { CLINADMIN_CONFIG_DIR: join(dir, 'config') };
+  const login = await clinadmin(['login', '--base-url', server.url, '--token-stdin', '--account', 'acc_e2e'], { env, input: TOKEN });
+  expect(login.exitCode).toBe(0);
+  const run = (args: string[], extra: Record<string, string> = {}) => clinadmin(args, { env: { ...env, ...extra } });
+  return { dir, server, env, run };
+}
+
+describe('the built binary', () => {
+  it('prints its version and help without a server', async () => {
+    const v = await clinadmin(['--version']);
+    const { version } = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
+    expect(v).toMatchObject({ exitCode: 0, stdout: version, stderr: '' });
+    const h = await clinadmin(['--help']);
+    expect(h.exitCode).toBe(0);
+    expect(h.stdout).toContain('Exit codes:');
+    expect(h.stdout).toMatch(/130\s+interrupted/);
+  });
+
+  it('gives every command a description and at least one example in --help', async () => {
+    const paths = [
+      [], ['measures'], ['measures', 'list'], ['measures', 'show'], ['measures', 'create'], ['measures', 'update'], ['measures', 'delete'],
+      ['coverages'], ['coverages', 'list'], ['coverages', 'show'], ['coverages', 'create'], ['coverages', 'update'], ['coverages', 'delete'],
+      ['notifications'], ['notifications', 'list'], ['notifications', 'show'], ['login'], ['logout'], ['whoami'],
+      ['config'], ['config', 'get'], ['config', 'set'], ['config', 'unset'], ['config', 'list'], ['config', 'path'], ['config', 'use-profile'],
+      ['api'], ['serve'], ['completion'],
+    ];
+    for (const p of paths) {
+      const r = await clinadmin([...p, '--help']);
+      expect(r.exitCode, p.join(' ')).toBe(0);
+      expect(r.stdout, p.join(' ')).toMatch(/^Usage: clinadmin/);
+      expect(r.stdout.split('\n')[2].trim().length, `${p.join(' ')} has a description`).toBeGreaterThan(10);
+      expect(r.stdout, `${p.join(' ')} has an example`).toMatch(/Examples:\n\s+\$ clinadmin /);
+    }
+  });
+
+  it('runs every resource command against serve, keeping stdout for data', async () => {
+    const { run } = await loggedIn();
+    const list = await run(['measures', 'list']);
+    expect(list.exitCode).toBe(0);
+    expect(JSON.parse(list.stdout).length).toBe(6);
+    expect(list.stderr).toBe('');
+    const created = await run(['coverages', 'create', '--contract', 'ctr_state_2026', '--name', 'Swabs', '--type', 'deduction', '--percentage', '100']);
+    expect(created.exitCode).toBe(0);
+    const { id, createdBy } = JSON.parse(created.stdout);
+    expect(createdBy).toBe('acc_e2e');
+    expect((await run(['coverages', 'update', id, '--name', 'Swabs 2027'])).exitCode).toBe(0);
+    expect(JSON.parse((await run(['coverages', 'show', id])).stdout).name).toBe('Swabs 2027');
+    const del = await run(['coverages', 'delete', id]);
+    expect(del.exitCode).toBe(2);
+    expect((await run(['coverages', 'delete', id, '--yes'])).exitCode).toBe(0);
+    expect((await run(['coverages', 'show', id])).exitCode).toBe(3);
+    const notes = await run(['notifications', 'list', '-o', 'csv', '--fields', 'code']);
+    expect(notes.stdout.split('\r\n')).toEqual(expect.arrayContaining(['code', 'coverage-created', 'coverage-updated', 'coverage-deleted']));
+    expect(JSON.parse((await run(['notifications', 'show', 'ntf_stock_low'])).stdout).seenBy).toEqual(['acc_e2e']);
+  });
+
+  it('keeps the config file owner-only and never prints the token, even with --verbose', async () => {
+    const { dir, run } = await loggedIn();
+    expect((await stat(join(dir, 'config', 'config.json'))).mode & 0o777).toBe(0o600);
+    const outputs = await Promise.all([
+      run(['measures', 'list', '--verbose']),
+      run(['measures', 'show', 'msr_nope', '--verbose']),
+      run(['coverages', 'create', '--contract', 'nope', '--name', 'x', '--type', 'unknown', '--verbose']),
+      run(['whoami', '--verbose']),
+      run(['config', 'list']),
+      run(['config', 'get', 'token']),
+      run(['api', 'GET', '/notifications', '-v']),
+      run(['measures', 'list', '-v'], { CLINADMIN_TOKEN: 'wrong' }),
+    ]);
+    const verbose = outputs[0];
+    expect(verbose.stderr).toMatch(/→ GET http:\/\/127\.0\.0\.1:\d+\/diagnostic-measures \(authorization: Bearer \[redacted\]\)/);
+    expect(verbose.stderr).toMatch(/← 200 GET .* \(\d+ ms, \d+ B\)/);
+    for (const r of outputs) {
+      expect(r.stdout).not.toContain(TOKEN);
+      expect(r.stderr).not.toContain(TOKEN);
+    }
+    expect((await run(['config', 'get', 'token', '--show-secret'])).stdout).toBe(TOKEN);
+  });
+
+  it('warns when a token would travel over plain http to another host', async () => {
+    const r = await clinadmin(['measures', 'list', '--timeout', '1'], { env: { CLINADMIN_BASE_URL: 'http://192.0.2.1:9', CLINADMIN_TOKEN: 'x', CLINADMIN_CONFIG_DIR: await tempDir() } });
+    expect(r.stderr).toContain('warning: http://192.0.2.1:9 uses plain http, so the token travels unencrypted; use https');
+    expect(r.exitCode).toBe(1);
+  });
+
+  it('keeps completions/ and the README command reference equal to what the command tree generates', async () => {
+    const check = await execa('node', ['scripts/generate.mjs', '--check'], { cwd: root, reject: false });
+    expect(check.stderr, 'run npm run generate').toBe('');
+    expect(check.exitCode).toBe(0);
+    const bash = await clinadmin(['completion', 'bash'], { stripFinalNewline: false });
+    expect(await readFile(join(root, 'completions', 'clinadmin.bash'), 'utf8')).toBe(bash.stdout);
+  });
+
+  it('completes commands, and ids from the configured server, in bash', async () => {
+    const { env } = await loggedIn();
+    const binDir = await tempDir();
+    await writeFile(join(binDir, 'clinadmin'), `#!/bin/sh\nexec node ${BIN} "$@"\n`);
+    await chmod(join(binDir, 'clinadmin'), 0o755);
+    const complete = async (words: string[]) => {
+      const script = `source ${join(root, 'completions', 'clinadmin.bash')}; COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _clinadmin; echo "\${COMPREPLY[*]}"`;
+      const r = await execa('bash', ['-c', script], { env: { ...env, PATH: `${binDir}:${process.env.PATH}` }, reject: false });
+      return r.stdout.trim().split(' ');
+    };
+    expect(await complete(['clinadmin', 'mea'])).toEqual(['measures']);
+    expect(await complete(['clinadmin', 'measures', ''])).toEqual(['list', 'show', 'create', 'update', 'delete']);
+    expect(await complete(['clinadmin', 'measures', 'show', 'msr_h'])).toEqual(['msr_hgb', 'msr_hcg']);
+    expect(await complete(['clinadmin', 'coverages', 'create', '--ref-'])).toEqual(['--ref-type']);
+    const silent = await execa('bash', ['-c', `source ${join(root, 'completions', 'clinadmin.bash')}; COMP_WORDS=(clinadmin measures show ''); COMP_CWORD=3; _clinadmin; echo "[\${COMPREPLY[*]}]"`], {
+      env: { CLINADMIN_CONFIG_DIR: await tempDir(), PATH: `${binDir}:${process.env.PATH}` },
+      reject: false,
+    });
+    expect(silent.stdout).toBe('[]');
+    expect(silent.stderr).toBe('');
+  });
+
+  it('answers a prompt typed at a real pseudo-terminal', async () => {
+    const { env, server } = await loggedIn();
+    const cmd = `node ${BIN} coverages create --contract ctr_acme_2026 --name Pty -o json`;
+    // script(1) runs the command on a pseudo-terminal and forwards what we write as keystrokes.
+    const proc = execa('script', ['-qfec', cmd, '/dev/null'], { env: { ...process.env, ...env, CI: '', TERM: 'xterm' }, reject: false, timeout: 20_000 });
+    let screen = '';
+    proc.stdout!.on('data', (d: Buffer) => (screen += d.toString()));
+    const choose = async (question: string) => {
+      await expect.poll(() => screen, { timeout: 10_000 }).toContain(question);
+      proc.stdin!.write('\x1b[B');
+      await new Promise((r) => setTimeout(r, 200));
+      proc.stdin!.write('\r');
+    };
+    await choose('Type (--type):');
+    await choose('Payment method (--payment-method):');
+    const r = await proc;
+    expect(r.exitCode).toBe(0);
+    const created = JSON.parse(screen.slice(screen.indexOf('{')).replace(/\r/g, ''));
+    expect(created).toMatchObject({ name: 'Pty', type: 'override', paymentMethod: 'postpaid' });
+    const stored = await fetch(`${server.url}/insurance-coverages/${created.id}`, { headers: { authorization: `Bearer ${TOKEN}` } });
+    expect((await stored.json()).paymentMethod).toBe('postpaid');
+  });
+});

@@ -1,0 +1,107 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ApiClient } from '../../src/api/client.js';
+import { ApiError, AuthError, NotFoundError } from '../../src/errors.js';
+
+const servers: ReturnType<typeof createServer>[] = [];
+afterEach(() => {
+  for (const s of servers.splice(0)) s.close();
+});
+
+/** A scripted server: each request gets the next answer. */
+async function scripted(answers: ((req: IncomingMessage, res: ServerResponse) => void)[]) {
+  const seen: string[] = [];
+  const server = createServer((req, res) => {
+    seen.push(`${req.method} ${req.url} ${req.headers.authorization ?? ''}`);
+    (answers.shift() ?? ((_q, r) => r.writeHead(500).end()))(req, res);
+  });
+  servers.push(server);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
+}
+
+const json = (status: number, body: unknown, headers: Record<string, string> = {}) => (_q: IncomingMessage, r: ServerResponse) =>
+  r.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
+
+function client(url: string, trace?: string[], timeoutMs = 5000) {
+  const sleeps: number[] = [];
+  const c = new ApiClient({ baseUrl: url, token: 'secret-token-123456', timeoutMs, trace: trace ? (l) => trace.push(l) : undefined, sleep: async (ms) => void sleeps.push(ms) });
+  return { c, sleeps };
+}
+
+describe('ApiClient', () => {
+  it('sends the bearer token and parses JSON', async () => {
+    const s = await scripted([json(200, [{ id: 'a' }])]);
+    const { c } = client(s.url);
+    expect(await c.request('GET', '/diagnostic-measures')).toEqual([{ id: 'a' }]);
+    expect(s.seen).toEqual(['GET /diagnostic-measures Bearer secret-token-123456']);
+    await c.close();
+  });
+
+  it('retries a GET on 503, honouring Retry-After', async () => {
+    const s = await scripted([json(503, { title: 'busy' }, { 'retry-after': '2' }), json(429, {}), json(200, { ok: true })]);
+    const { c, sleeps } = client(s.url);
+    expect(await c.request('GET', '/x')).toEqual({ ok: true });
+    expect(s.seen).toHaveLength(3);
+    expect(sleeps[0]).toBe(2000);
+    await c.close();
+  });
+
+  it('does not retry a POST that reached the server', async () => {
+    const s = await scripted([json(503, { detail: 'disk full' }), json(200, { id: 'dup' })]);
+    const { c } = client(s.url);
+    await expect(c.request('POST', '/x', { a: 1 })).rejects.toThrow(/refused POST \/x \(503\): disk full/);
+    expect(s.seen).toHaveLength(1);
+    await c.close();
+  });
+
+  it('turns problem+json into typed errors with field details', async () => {
+    const s = await scripted([
+      json(400, { title: 'Invalid', detail: 'the body is invalid', errors: [{ path: 'referenceRanges[1].max', message: 'too small' }] }),
+      json(401, { detail: 'no' }),
+      json(404, { detail: 'no measure with id x' }),
+    ]);
+    const { c } = client(s.url);
+    const bad = await c.request('POST', '/x', {}).catch((e: unknown) => e);
+    expect(bad).toBeInstanceOf(ApiError);
+    expect((bad as ApiError).details).toEqual(['referenceRanges[1].max: too small']);
+    expect((bad as ApiError).exitCode).toBe(1);
+    await expect(c.request('GET', '/x')).rejects.toBeInstanceOf(AuthError);
+    await expect(c.request('GET', '/x')).rejects.toBeInstanceOf(NotFoundError);
+    await c.close();
+  });
+
+  it('says so when the body is HTML, empty or truncated', async () => {
+    const s = await scripted([
+      (_q, r) => r.writeHead(200, { 'content-type': 'text/html' }).end('<html>login</html>'),
+      (_q, r) => r.writeHead(200, { 'content-type': 'application/json' }).end(''),
+      (_q, r) => r.writeHead(200, { 'content-type': 'application/json' }).end('[{"id":'),
+      (_q, r) => r.writeHead(500, { 'content-type': 'text/plain' }).end('oops'),
+    ]);
+    const { c } = client(s.url);
+    await expect(c.request('POST', '/x', {})).rejects.toThrow('the API answered POST /x with a body that is not JSON (text/html)');
+    await expect(c.request('POST', '/x', {})).rejects.toThrow('with an empty body');
+    await expect(c.request('POST', '/x', {})).rejects.toThrow('with a truncated or malformed JSON body');
+    await expect(c.request('POST', '/x', {})).rejects.toThrow('the API failed with HTTP 500 and no problem details');
+    await c.close();
+  });
+
+  it('gives up after the timeout with one sentence', async () => {
+    const s = await scripted([() => undefined]);
+    const { c } = client(s.url, undefined, 300);
+    await expect(c.request('POST', '/slow', {})).rejects.toThrow(/did not answer within 0\.3 s/);
+    await c.close();
+  });
+
+  it('redacts the token from traces', async () => {
+    const s = await scripted([json(200, {})]);
+    const trace: string[] = [];
+    const { c } = client(`${s.url}/secret-token-123456`, trace);
+    await c.request('GET', '/x');
+    expect(trace.join('\n')).not.toContain('secret-token-123456');
+    expect(trace[0]).toMatch(/^→ GET http:\/\/127\.0\.0\.1:\d+\/\[redacted\]\/x \(authorization: Bearer \[redacted\]\)$/);
+    expect(trace[1]).toMatch(/^← 200 GET .* \(\d+ ms, 2 B\)$/);
+    await c.close();
+  });
+});
