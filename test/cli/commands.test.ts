@@ -33,6 +33,18 @@ describe('measures commands', () => {
     expect(r.stdout).not.toMatch(/\x1b\[/);
   });
 
+  it('colors tables only when allowed: FORCE_COLOR on, NO_COLOR and --no-color off', async () => {
+    const { cli } = await setup();
+    const forced = await cli(['measures', 'list', '-o', 'table'], { env: { NO_COLOR: undefined, FORCE_COLOR: '1' } });
+    expect(forced.stdout).toMatch(/\x1b\[1mID/);
+    const flag = await cli(['measures', 'list', '-o', 'table', '--no-color'], { env: { NO_COLOR: undefined, FORCE_COLOR: '1' } });
+    expect(flag.stdout).not.toMatch(/\x1b\[/);
+    const noColor = await cli(['measures', 'list'], { stdoutTTY: true, env: { NO_COLOR: '1' } });
+    expect(noColor.stdout).not.toMatch(/\x1b\[/);
+    const tty = await cli(['notifications', 'list'], { stdoutTTY: true, env: { NO_COLOR: undefined, CLINADMIN_ACCOUNT: 'acc_support' } });
+    expect(tty.stdout).toMatch(/\x1b\[32mseen/);
+  });
+
   it('picks fields for JSON and CSV, and filters with --query', async () => {
     const { cli } = await setup();
     const json = await cli(['measures', 'list', '-o', 'json', '--fields', 'id,name']);
