@@ -12,17 +12,17 @@ export interface Ctx {
   cwd: string;
   /** A person is at the terminal: prompts may be shown. */
   isInteractive: boolean;
-  /** Resolves with the name of the first of these signals that arrives. */
+  /**
+   * Resolves with the name of the first of these signals that arrives. Later ones are absorbed until
+   * cancel(), so a second Ctrl-C cannot cut short the summary of what was done.
+   */
   waitForSignal: (signals: NodeJS.Signals[]) => { promise: Promise<NodeJS.Signals>; cancel: () => void };
 }
 
 export function processSignals(signals: NodeJS.Signals[]) {
   let handler: ((s: NodeJS.Signals) => void) | undefined;
   const promise = new Promise<NodeJS.Signals>((resolve) => {
-    handler = (s) => {
-      cancel();
-      resolve(s);
-    };
+    handler = (s) => resolve(s);
     for (const s of signals) process.on(s, handler);
   });
   const cancel = () => {

@@ -52,4 +52,5 @@ export async function serve(ctx: Ctx, raw: Record<string, unknown>): Promise<voi
   const signal = await signals.promise;
   ctx.stderr.write(`${signal}: finishing requests in flight and saving ${dataFile}\n`);
   await server.close();
+  signals.cancel();
 }

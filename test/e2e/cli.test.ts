@@ -33,7 +33,7 @@ describe('the built binary', () => {
 
   it('gives every command a description and at least one example in --help', async () => {
     const paths = [
-      [], ['measures'], ['measures', 'list'], ['measures', 'show'], ['measures', 'create'], ['measures', 'update'], ['measures', 'delete'],
+      [], ['measures'], ['measures', 'list'], ['measures', 'show'], ['measures', 'create'], ['measures', 'update'], ['measures', 'delete'], ['measures', 'import'], ['measures', 'lint'], ['coverages', 'apply'], ['notifications', 'watch'],
       ['coverages'], ['coverages', 'list'], ['coverages', 'show'], ['coverages', 'create'], ['coverages', 'update'], ['coverages', 'delete'],
       ['notifications'], ['notifications', 'list'], ['notifications', 'show'], ['login'], ['logout'], ['whoami'],
       ['config'], ['config', 'get'], ['config', 'set'], ['config', 'unset'], ['config', 'list'], ['config', 'path'], ['config', 'use-profile'],
@@ -117,7 +117,7 @@ describe('the built binary', () => {
       return r.stdout.trim().split(' ');
     };
     expect(await complete(['clinadmin', 'mea'])).toEqual(['measures']);
-    expect(await complete(['clinadmin', 'measures', ''])).toEqual(['list', 'show', 'create', 'update', 'delete']);
+    expect(await complete(['clinadmin', 'measures', ''])).toEqual(['list', 'show', 'create', 'update', 'delete', 'import', 'lint']);
     expect(await complete(['clinadmin', 'measures', 'show', 'msr_h'])).toEqual(['msr_hgb', 'msr_hcg']);
     expect(await complete(['clinadmin', 'coverages', 'create', '--ref-'])).toEqual(['--ref-type']);
     const silent = await execa('bash', ['-c', `source ${join(root, 'completions', 'clinadmin.bash')}; COMP_WORDS=(clinadmin measures show ''); COMP_CWORD=3; _clinadmin; echo "[\${COMPREPLY[*]}]"`], {

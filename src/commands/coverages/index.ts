@@ -5,6 +5,7 @@ import { deleteCommand } from '../resource/delete.js';
 import { listCommand } from '../resource/list.js';
 import { showCommand } from '../resource/show.js';
 import { COVERAGES, examples } from '../shared.js';
+import { applyCommand } from './apply.js';
 import { createCommand } from './create.js';
 import { updateCommand } from './update.js';
 
@@ -16,5 +17,6 @@ export function coveragesCommand(ctx: Ctx, state: RunState): Command {
     .addCommand(showCommand(ctx, COVERAGES))
     .addCommand(createCommand(ctx))
     .addCommand(updateCommand(ctx))
-    .addCommand(deleteCommand(ctx, COVERAGES, state));
+    .addCommand(deleteCommand(ctx, COVERAGES, state))
+    .addCommand(applyCommand(ctx, state));
 }

@@ -6,6 +6,7 @@ import { listCommand } from '../resource/list.js';
 import { showCommand } from '../resource/show.js';
 import { examples, MEASURES } from '../shared.js';
 import { createCommand } from './create.js';
+import { importCommand, lintCommand } from './import.js';
 import { updateCommand } from './update.js';
 
 export function measuresCommand(ctx: Ctx, state: RunState): Command {
@@ -16,5 +17,7 @@ export function measuresCommand(ctx: Ctx, state: RunState): Command {
     .addCommand(showCommand(ctx, MEASURES))
     .addCommand(createCommand(ctx))
     .addCommand(updateCommand(ctx))
-    .addCommand(deleteCommand(ctx, MEASURES, state));
+    .addCommand(deleteCommand(ctx, MEASURES, state))
+    .addCommand(importCommand(ctx, state))
+    .addCommand(lintCommand(ctx, state));
 }

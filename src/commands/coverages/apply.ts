@@ -1,0 +1,40 @@
+import { Command } from 'commander';
+import type { RunState } from '../../cli.js';
+import type { Ctx } from '../../context.js';
+import type { SyncSpec } from '../../core/sync/prepare.js';
+import { examples, optsOf } from '../shared.js';
+
+async function coverageSyncSpec(): Promise<SyncSpec> {
+  const { coverageCreateSchema } = await import('../../schemas/coverages.js');
+  return {
+    noun: 'coverage',
+    plural: 'coverages',
+    path: '/insurance-coverages',
+    serviceSet: ['id', 'createdBy', 'insured', 'insurer', 'insurerType', 'insurerSubtype'],
+    createOnly: ['contract'],
+    key: (r) => `${r.contract}\u0000${r.name}`,
+    label: (r) => `contract ${r.contract} and name ${r.name}`,
+    create: coverageCreateSchema as never,
+  };
+}
+
+export function applyCommand(ctx: Ctx, state: RunState): Command {
+  return new Command('apply')
+    .description('Make the server hold the coverages of a file: create missing ones, update differing ones, never duplicate')
+    .argument('<files...>', 'JSON array, one object, a wrapper object, or NDJSON; - for stdin')
+    .option('--dry-run', 'print the plan as a diff and send nothing')
+    .option('--exit-code', 'with --dry-run, exit 1 when there are changes (drift detection in CI)')
+    .option('--concurrency <n>', 'requests in flight at once', '8')
+    .option('--report <path>', 'also write the outcome of every record as JSON to this file')
+    .addHelpText(
+      'after',
+      `
+Each coverage is found by (contract, name), or by its id when the input carries one of this server.
+Never prompts: it is made to run unattended. Exit codes as for \`measures import\`.
+${examples('clinadmin coverages apply coverages.json', 'clinadmin coverages apply coverages.json --dry-run --exit-code', 'clinadmin coverages apply - -o json < seed.ndjson')}`,
+    )
+    .action(async (files: string[], _o: unknown, cmd: Command) => {
+      const { runSync } = await import('../resource/sync-action.js');
+      await runSync(ctx, optsOf(cmd), await coverageSyncSpec(), files, state);
+    });
+}

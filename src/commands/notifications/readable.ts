@@ -1,0 +1,39 @@
+import type { Ctx } from '../../context.js';
+import { age } from '../../core/notifications.js';
+import { localTime } from '../../output/columns.js';
+import { colorEnabled, theme } from '../../output/theme.js';
+
+/** Breaks text at spaces so no line is wider than the terminal. */
+export function wrap(text: string, width: number, indent = ''): string {
+  const out: string[] = [];
+  for (const paragraph of text.split('\n')) {
+    let line = '';
+    for (const word of paragraph.split(/\s+/).filter(Boolean)) {
+      if (line && indent.length + line.length + 1 + word.length > width) {
+        out.push(indent + line);
+        line = word;
+      } else line = line ? `${line} ${word}` : word;
+    }
+    out.push(indent + line);
+  }
+  return out.join('\n');
+}
+
+/** A notification as support staff read it: title, type and code, time and age, body, meta, who saw it. */
+export async function readable(ctx: Ctx, n: Record<string, unknown>, color: boolean | undefined): Promise<string> {
+  const t = await theme(colorEnabled(ctx, ctx.stdout, color));
+  const width = Math.max(40, (ctx.stdout.columns ?? 80) - 2);
+  const created = typeof n.createdAt === 'number' ? `${localTime(n.createdAt)} (${age(n.createdAt)})` : '';
+  const seenBy = (n.seenBy as string[] | undefined) ?? [];
+  const lines = [
+    t.bold(String(n.title ?? '(no title)')),
+    t.dim(`${n.type ?? ''} · ${n.code ?? ''} · ${n.id}`),
+    t.dim(created),
+    '',
+    wrap(String(n.body ?? ''), width),
+    '',
+  ];
+  if (n.meta !== undefined) lines.push(t.bold('meta'), JSON.stringify(n.meta, null, 2).split('\n').map((l) => `  ${l}`).join('\n'), '');
+  lines.push(`${t.bold('seen by')} ${seenBy.length > 0 ? seenBy.join(', ') : 'nobody yet'}`);
+  return lines.join('\n') + '\n';
+}

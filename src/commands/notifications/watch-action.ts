@@ -1,0 +1,54 @@
+import type { Ctx } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { connect } from '../../api/connect.js';
+import { filterNotifications, type NotificationLike } from '../../core/notifications.js';
+import { localTime } from '../../output/columns.js';
+import { NOTIFICATIONS, type Opts } from '../shared.js';
+
+/** Polls the list and prints what is new; the API documents no push, so polling is the honest way. */
+export async function watch(ctx: Ctx, opts: Opts): Promise<void> {
+  const interval = Number(opts.interval ?? '2');
+  if (!Number.isFinite(interval) || interval <= 0) throw new UsageError(`--interval must be a positive number of seconds (got ${opts.interval})`);
+  const format = opts.output ?? (ctx.stdout.isTTY ? 'table' : 'ndjson');
+  if (!['table', 'ndjson', 'json'].includes(format)) throw new UsageError(`watch prints lines: use -o table or -o ndjson (got ${format})`);
+  const { client } = await connect(ctx, opts);
+  const stop = ctx.waitForSignal(['SIGINT', 'SIGTERM']);
+  let stopped = false;
+  void stop.promise.then(() => (stopped = true));
+  const seen = new Set<string>();
+  let first = true;
+  let down = false;
+  let delay = interval * 1000;
+  const print = (n: NotificationLike & Record<string, unknown>) => {
+    if (format === 'table') ctx.stdout.write(`${localTime(n.createdAt)}  ${n.type ?? ''}  ${n.code ?? ''}  ${n.title ?? ''}  (${n.id})\n`);
+    else ctx.stdout.write(JSON.stringify(n) + '\n');
+  };
+  try {
+    if (format === 'table') ctx.stderr.write('watching for notifications; Ctrl-C to stop\n');
+    while (!stopped) {
+      try {
+        const list = await client.request<(NotificationLike & Record<string, unknown>)[]>('GET', NOTIFICATIONS.path);
+        if (down) ctx.stderr.write('the server is back; watching again\n');
+        down = false;
+        delay = interval * 1000;
+        const fresh = list.filter((n) => !seen.has(n.id));
+        for (const n of fresh) seen.add(n.id);
+        // What was there before we started is history, not news.
+        if (!first) {
+          const shown = filterNotifications(fresh, { type: opts.type as string | undefined, code: opts.code as string | undefined }).reverse();
+          for (const n of shown) print(n);
+        }
+        first = false;
+      } catch (err) {
+        if ((err as { exitCode?: number }).exitCode === 4) throw err;
+        if (!down) ctx.stderr.write(`lost the server (${(err as Error).message}); retrying with backoff\n`);
+        down = true;
+        delay = Math.min(delay * 2, 30_000);
+      }
+      await Promise.race([new Promise((r) => setTimeout(r, delay)), stop.promise]);
+    }
+  } finally {
+    stop.cancel();
+    await client.close();
+  }
+}

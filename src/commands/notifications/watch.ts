@@ -1,0 +1,21 @@
+import { Command } from 'commander';
+import type { Ctx } from '../../context.js';
+import { examples, optsOf } from '../shared.js';
+
+export function watchCommand(ctx: Ctx): Command {
+  return new Command('watch')
+    .description('Print notifications as they arrive, one line each, until Ctrl-C')
+    .option('--type <type>', 'only this type')
+    .option('--code <code>', 'only this code')
+    .option('--interval <seconds>', 'how often to ask the server', '2')
+    .addHelpText(
+      'after',
+      `
+Survives the server going away: says so once, keeps trying with backoff, and goes on when it is back.
+${examples('clinadmin notifications watch', 'clinadmin notifications watch --type warehouse -o ndjson | jq .title')}`,
+    )
+    .action(async (_o: unknown, cmd: Command) => {
+      const { watch } = await import('./watch-action.js');
+      await watch(ctx, optsOf(cmd));
+    });
+}

@@ -1,0 +1,102 @@
+import type { RangeLike } from './ranges.js';
+
+export interface Warning {
+  field: string;
+  message: string;
+}
+
+interface MeasureLike {
+  type?: string;
+  unit?: string;
+  referenceRanges?: RangeLike[];
+  panicRanges?: RangeLike[];
+}
+
+const decimals = (n: number) => {
+  const s = String(n);
+  if (s.includes('e-')) return Number(s.split('e-')[1]);
+  return s.includes('.') ? s.split('.')[1].length : 0;
+};
+
+const ageBand = (r: RangeLike): [number, number] => [r.ageMin ?? 0, r.ageMax ?? Number.POSITIVE_INFINITY];
+const overlaps = (a: [number, number], b: [number, number]) => a[0] <= b[1] && b[0] <= a[1];
+const sexMatches = (a?: string, b?: string) => (a ?? 'all') === 'all' || (b ?? 'all') === 'all' || a === b;
+
+/** What a careful lab admin wants to see before publishing a measure; none of it stops an import. */
+export function lintMeasure(m: MeasureLike): Warning[] {
+  const out: Warning[] = [];
+  const refs = m.referenceRanges ?? [];
+  const panics = m.panicRanges ?? [];
+
+  if (m.type === 'numeric' && !m.unit) out.push({ field: 'unit', message: 'a numeric measure has no unit' });
+
+  for (let i = 0; i < refs.length; i++) {
+    for (let j = i + 1; j < refs.length; j++) {
+      if ((refs[i].sex ?? 'all') === (refs[j].sex ?? 'all') && overlaps(ageBand(refs[i]), ageBand(refs[j]))) {
+        out.push({ field: `referenceRanges[${j}]`, message: `its age band overlaps referenceRanges[${i}] for sex ${refs[i].sex ?? 'all'}` });
+      }
+    }
+  }
+
+  panics.forEach((p, pi) => {
+    refs.forEach((r, ri) => {
+      if (!sexMatches(p.sex, r.sex) || !overlaps(ageBand(p), ageBand(r))) return;
+      for (const [lo, hi] of [['min', 'max'], ['simin', 'simax']] as const) {
+        const pl = p[lo];
+        const ph = p[hi];
+        const rl = r[lo];
+        const rh = r[hi];
+        if (rl === undefined && rh === undefined) continue;
+        const low = ph !== undefined && pl === undefined; // a low panic: below it is critical
+        const high = pl !== undefined && ph === undefined;
+        const inside =
+          (low && rl !== undefined && ph! > rl) ||
+          (high && rh !== undefined && pl! < rh) ||
+          (pl !== undefined && ph !== undefined && pl < (rh ?? Number.POSITIVE_INFINITY) && ph > (rl ?? Number.NEGATIVE_INFINITY));
+        if (inside) {
+          out.push({ field: `panicRanges[${pi}].${low ? hi : lo}`, message: `the panic range does not lie outside referenceRanges[${ri}] (${rl ?? ''}–${rh ?? ''} ${lo === 'min' ? 'conventional' : 'SI'})` });
+        }
+      }
+    });
+  });
+
+  // Conventional and SI bounds must order the same way: a higher conventional bound means a higher SI one.
+  const pairs: { conv: number; si: number; field: string }[] = [];
+  const collect = (list: RangeLike[], name: string) =>
+    list.forEach((r, i) => {
+      if (r.min !== undefined && r.simin !== undefined) pairs.push({ conv: r.min, si: r.simin, field: `${name}[${i}].simin` });
+      if (r.max !== undefined && r.simax !== undefined) pairs.push({ conv: r.max, si: r.simax, field: `${name}[${i}].simax` });
+    });
+  collect(refs, 'referenceRanges');
+  collect(panics, 'panicRanges');
+  const reported = new Set<string>();
+  for (let i = 0; i < pairs.length; i++) {
+    for (let j = i + 1; j < pairs.length; j++) {
+      const a = pairs[i];
+      const b = pairs[j];
+      if (Math.sign(a.conv - b.conv) * Math.sign(a.si - b.si) < 0 && !reported.has(b.field)) {
+        reported.add(b.field);
+        const cmp = (x: number, y: number) => (x < y ? '<' : '>');
+        out.push({
+          field: b.field,
+          message: `SI and conventional bounds disagree in direction with ${a.field}: conventional ${a.conv} ${cmp(a.conv, b.conv)} ${b.conv} but SI ${a.si} ${cmp(a.si, b.si)} ${b.si}`,
+        });
+      }
+    }
+  }
+
+  const precisionOf = (list: RangeLike[], name: string) =>
+    list.forEach((r, i) => {
+      const rr = r as Record<string, number | undefined>;
+      for (const bound of ['min', 'max', 'simin', 'simax']) {
+        const value = rr[bound];
+        const precision = rr[`${bound}Precision`];
+        if (value !== undefined && precision !== undefined && decimals(value) > precision) {
+          out.push({ field: `${name}[${i}].${bound}`, message: `${value} has more decimals than its stated precision ${precision}` });
+        }
+      }
+    });
+  precisionOf(refs, 'referenceRanges');
+  precisionOf(panics, 'panicRanges');
+  return out;
+}

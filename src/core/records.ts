@@ -1,0 +1,90 @@
+import type { Ctx } from '../context.js';
+import { UsageError } from '../errors.js';
+import { describeJsonError } from '../schemas/json-error.js';
+import { readText } from './input.js';
+
+/** One record of an input file, with where it came from for error messages. */
+export interface SourceRecord {
+  source: string;
+  /** 1-based position in its file. */
+  position: number;
+  /** 1-based line, for NDJSON. */
+  line?: number;
+  value: Record<string, unknown>;
+}
+
+/** Wrapper keys an exported collection may come under, as the seed's `diagnosticAnalyzers`. */
+const WRAPPERS = ['diagnosticAnalyzers', 'diagnosticMeasures', 'measures', 'insuranceCoverages', 'coverages', 'items', 'data'];
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+function unwrap(value: unknown, source: string): unknown[] {
+  if (Array.isArray(value)) return value;
+  if (!isObject(value)) throw new UsageError(`${source}: expected a JSON array of records, one record object, or NDJSON`);
+  const key = WRAPPERS.find((k) => Array.isArray(value[k])) ?? (Object.keys(value).length === 1 && Array.isArray(Object.values(value)[0]) ? Object.keys(value)[0] : undefined);
+  return key === undefined ? [value] : (value[key] as unknown[]);
+}
+
+/**
+ * Reads every input form: a JSON array, one object, an object holding an array (a wrapper such as
+ * `diagnosticAnalyzers`), or NDJSON. The text is dropped once parsed, so only one copy stays in memory.
+ */
+export function parseRecords(text: string, source: string): SourceRecord[] {
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  if (text.includes('\u0000')) throw new UsageError(`${source} holds NUL bytes; it is not a JSON text file`);
+  if (text.trim() === '') throw new UsageError(`${source} is empty`);
+  let whole: unknown;
+  let wholeError: string | undefined;
+  try {
+    whole = JSON.parse(text);
+  } catch {
+    wholeError = describeJsonError(text);
+  }
+  if (wholeError === undefined) {
+    return unwrap(whole, source).map((value, i) => {
+      if (!isObject(value)) throw new UsageError(`${source} record ${i + 1}: expected a JSON object, found ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}`);
+      return { source, position: i + 1, value };
+    });
+  }
+  const lines = text.split('\n');
+  const nonEmpty = lines.filter((l) => l.trim() !== '').length;
+  // Several lines, the first a whole object: NDJSON. Anything else is one JSON text with a syntax error.
+  const firstLine = lines.find((l) => l.trim() !== '')!;
+  let firstIsObject = false;
+  try {
+    firstIsObject = isObject(JSON.parse(firstLine));
+  } catch {
+    firstIsObject = false;
+  }
+  if (nonEmpty < 2 || !firstIsObject) throw new UsageError(`${source} is not valid JSON: ${wholeError}`);
+  const out: SourceRecord[] = [];
+  lines.forEach((l, i) => {
+    if (l.trim() === '') return;
+    let value: unknown;
+    try {
+      value = JSON.parse(l);
+    } catch {
+      const at = describeJsonError(l).replace(/^line 1, /, '');
+      throw new UsageError(`${source} is not valid NDJSON: line ${i + 1}, ${at}`);
+    }
+    if (!isObject(value)) throw new UsageError(`${source} line ${i + 1}: expected a JSON object`);
+    out.push({ source, position: out.length + 1, line: i + 1, value });
+  });
+  return out;
+}
+
+export async function readRecords(ctx: Ctx, paths: string[]): Promise<SourceRecord[]> {
+  if (paths.filter((p) => p === '-').length > 1) throw new UsageError('stdin (-) can be read only once');
+  const out: SourceRecord[] = [];
+  for (const path of paths) {
+    const { text, name } = await readText(ctx, path);
+    for (const r of parseRecords(text, name)) out.push(r);
+  }
+  return out;
+}
+
+/** `file record 3 (Potassium)` or `file line 7 (Potassium)`. */
+export function where(r: SourceRecord, label?: unknown): string {
+  const at = r.line !== undefined ? `line ${r.line}` : `record ${r.position}`;
+  return `${r.source} ${at}${typeof label === 'string' && label ? ` (${label})` : ''}`;
+}

@@ -1,0 +1,28 @@
+import type { OutStream } from '../context.js';
+
+/** A progress bar with count, rate and ETA on a terminal's stderr; silent elsewhere. */
+export function progressBar(stream: OutStream, total: number, label: string) {
+  const started = performance.now();
+  let last = 0;
+  let shown = false;
+  const draw = (done: number) => {
+    const seconds = (performance.now() - started) / 1000;
+    const rate = seconds > 0 ? done / seconds : 0;
+    const eta = rate > 0 ? Math.ceil((total - done) / rate) : 0;
+    const width = 24;
+    const filled = total > 0 ? Math.round((done / total) * width) : width;
+    stream.write(`\r\x1b[2K${label} [${'='.repeat(filled)}${' '.repeat(width - filled)}] ${done}/${total} ${rate.toFixed(0)}/s ETA ${eta}s`);
+    shown = true;
+  };
+  return {
+    update(done: number) {
+      const now = performance.now();
+      if (now - last < 100 && done < total) return;
+      last = now;
+      draw(done);
+    },
+    clear() {
+      if (shown) stream.write('\r\x1b[2K');
+    },
+  };
+}

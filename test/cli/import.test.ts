@@ -1,0 +1,24 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/run-cli.js';
+import { TOKEN, testServer } from '../helpers/server.js';
+import { tempDir } from '../helpers/tmp.js';
+
+describe('import progress', () => {
+  it('draws a progress bar with count, rate and ETA on a terminal, and nothing of it in a pipe', async () => {
+    const server = await testServer();
+    const dir = await tempDir();
+    const env = { CLINADMIN_BASE_URL: server.url, CLINADMIN_TOKEN: TOKEN, CLINADMIN_CONFIG_DIR: join(dir, 'c') };
+    const records = Array.from({ length: 300 }, (_, i) => ({ test: 'tst', name: `M${i}`, type: 'text' }));
+    await writeFile(join(dir, 'm.json'), JSON.stringify(records));
+    const tty = await runCli(['measures', 'import', 'm.json', '-o', 'table'], { env, cwd: dir, interactive: true, stdoutTTY: true });
+    expect(tty.code).toBe(0);
+    expect(tty.stderr).toMatch(/measures \[=+ *\] \d+\/300 \d+\/s ETA \d+s/);
+    expect(tty.stdout).toMatch(/created\s+│ updated\s+│ unchanged\s+│ failed/);
+    expect(tty.stdout).toMatch(/│ 300\s+│ 0\s+│ 0\s+│ 0\s+│/);
+    const piped = await runCli(['measures', 'import', 'm.json'], { env, cwd: dir });
+    expect(piped.stderr).toBe('');
+    expect(JSON.parse(piped.stdout)).toMatchObject({ created: 0, unchanged: 300 });
+  });
+});
