@@ -1,0 +1,277 @@
+// npm run bench: every figure is a ratio of medians measured side by side in this one run, with each
+// server, the load generator and each CLI run in a process of its own. Rewrites BENCHMARKS.md and
+// exits 1 when a target is missed. Not part of npm test: timings never belong in a timed test.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, copyFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { measures, newMeasureBody } from './data.mjs';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const NODE = process.execPath;
+const BIN = join(root, 'bin', 'clinadmin.js');
+const AUTOCANNON = join(root, 'node_modules', 'autocannon', 'autocannon.js');
+const JSON_SERVER = join(root, 'node_modules', 'json-server', 'lib', 'cli', 'bin.js');
+const TOKEN = 'bench-token';
+const quick = process.argv.includes('--quick');
+const RUNS = quick ? 3 : 5;
+const STARTUP_RUNS = quick ? 11 : 21;
+const LOAD_SECONDS = quick ? 3 : 5;
+const CONNECTIONS = 10;
+const work = mkdtempSync(join(tmpdir(), 'clinadmin-bench-'));
+const env = { ...process.env, NO_COLOR: '1', CI: '1', CLINADMIN_CONFIG_DIR: join(work, 'config') };
+const children = new Set();
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const log = (...a) => console.error(...a);
+
+function wall(args, extraEnv = {}) {
+  const t = performance.now();
+  const r = spawnSync(NODE, args, { env: { ...env, ...extraEnv }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const ms = performance.now() - t;
+  if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+  return ms;
+}
+
+/** Runs A and B alternately and returns their medians, so drift on a shared machine hits both. */
+function sideBySide(a, b, runs) {
+  const xs = [];
+  const ys = [];
+  a();
+  b();
+  for (let i = 0; i < runs; i++) {
+    xs.push(a());
+    ys.push(b());
+  }
+  return [median(xs), median(ys)];
+}
+
+function peakRss(args, extraEnv = {}) {
+  const r = spawnSync('/usr/bin/time', ['-f', '%M', NODE, ...args], { env: { ...env, ...extraEnv }, encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] });
+  if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+  return Number(r.stderr.trim().split('\n').pop()) * 1024;
+}
+
+async function start(kind, { data, port }) {
+  const args =
+    kind === 'clinadmin'
+      ? [BIN, 'serve', '--port', '0', '--data', data, '--token', TOKEN]
+      : kind === 'json-server'
+        ? [JSON_SERVER, data, '--port', String(port), '--quiet']
+        : [join(root, 'bench', 'bare-server.mjs'), JSON.stringify(measures(1)[0])];
+  const proc = spawn(NODE, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.add(proc);
+  let err = '';
+  proc.stderr.on('data', (d) => (err += d));
+  const url = await new Promise((resolve, reject) => {
+    let out = '';
+    proc.stdout.on('data', (d) => {
+      out += d;
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m) resolve(m[1]);
+    });
+    proc.on('exit', (code) => reject(new Error(`${kind} exited ${code}: ${err}`)));
+    if (kind === 'json-server') {
+      const poll = async () => {
+        for (let i = 0; i < 200; i++) {
+          try {
+            await fetch(`http://127.0.0.1:${port}/diagnostic-measures/bm_0`);
+            return resolve(`http://127.0.0.1:${port}`);
+          } catch {
+            await new Promise((r) => setTimeout(r, 50));
+          }
+        }
+        reject(new Error('json-server did not start'));
+      };
+      void poll();
+    }
+  });
+  return {
+    url,
+    proc,
+    stop: async (signal = 'SIGTERM') => {
+      proc.kill(signal);
+      if (proc.exitCode === null) await new Promise((r) => proc.once('exit', r));
+      children.delete(proc);
+    },
+  };
+}
+
+let nextPort = 45000 + Math.floor(Math.random() * 10000);
+
+function load(url, { method = 'GET', body, auth = true, connections = CONNECTIONS } = {}) {
+  const args = [AUTOCANNON, '-j', '-c', String(connections), '-d', String(LOAD_SECONDS), '-m', method];
+  if (auth) args.push('-H', `authorization=Bearer ${TOKEN}`);
+  if (body) args.push('-H', 'content-type=application/json', '-b', JSON.stringify(body));
+  args.push(url);
+  const r = spawnSync(NODE, args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  if (r.status !== 0) throw new Error(`autocannon failed: ${r.stderr}`);
+  const j = JSON.parse(r.stdout);
+  if (j.non2xx > 0 || j.errors > 0) throw new Error(`${method} ${url}: ${j.non2xx} non-2xx and ${j.errors} errors`);
+  return { rps: j.requests.total / (j.duration || LOAD_SECONDS), ok: j['2xx'] };
+}
+
+function serveFile(n, name) {
+  const path = join(work, `${name}.json`);
+  writeFileSync(path, JSON.stringify({ diagnosticMeasures: measures(n) }));
+  return path;
+}
+function jsonServerFile(n, name) {
+  const path = join(work, `${name}.json`);
+  writeFileSync(path, JSON.stringify({ 'diagnostic-measures': measures(n) }));
+  return path;
+}
+
+const results = [];
+function record(what, measured, ratio, target, cmp, detail) {
+  const pass = cmp === '<=' ? ratio <= target : ratio >= target;
+  results.push({ what, measured, ratio, target: `${cmp} ${target}`, pass, detail });
+  log(`${pass ? 'pass' : 'MISS'}  ${what}: ${ratio.toFixed(2)} (target ${cmp} ${target}) ${measured}`);
+}
+
+async function main() {
+  log(`benchmark in ${work} (${cpus().length} cores, Node ${process.version})`);
+  // Start-up, help, and a real command, each against `node -e 0` in the same run.
+  const [v, n0] = sideBySide(() => wall([BIN, '--version']), () => wall(['-e', '0']), STARTUP_RUNS);
+  record('start-up: `clinadmin --version` / `node -e 0`', `${v.toFixed(1)} ms vs ${n0.toFixed(1)} ms`, v / n0, 1.2, '<=');
+  const [h, n1] = sideBySide(() => wall([BIN, 'measures', 'create', '--help']), () => wall(['-e', '0']), STARTUP_RUNS);
+  record('help: `clinadmin measures create --help` / `node -e 0`', `${h.toFixed(1)} ms vs ${n1.toFixed(1)} ms`, h / n1, 1.35, '<=');
+  {
+    const s = await start('clinadmin', { data: serveFile(100, 'hundred') });
+    const cliEnv = { CLINADMIN_BASE_URL: s.url, CLINADMIN_TOKEN: TOKEN };
+    const [l, n2] = sideBySide(() => wall([BIN, 'measures', 'list', '-o', 'json'], cliEnv), () => wall(['-e', '0']), STARTUP_RUNS);
+    record('a real command: `clinadmin measures list -o json` (100 measures) / `node -e 0`', `${l.toFixed(1)} ms vs ${n2.toFixed(1)} ms`, l / n2, 1.6, '<=');
+    await s.stop();
+  }
+
+  // Reads: serve against a bare node:http server and against json-server, on 10,000 measures.
+  {
+    const reads = { serve: [], bare: [], peer: [] };
+    const serve = await start('clinadmin', { data: serveFile(10_000, 'reads') });
+    const bare = await start('bare', {});
+    const port = nextPort++;
+    const peer = await start('json-server', { data: jsonServerFile(10_000, 'reads-peer'), port });
+    for (let i = 0; i < RUNS; i++) {
+      reads.serve.push(load(`${serve.url}/diagnostic-measures/bm_5000`).rps);
+      reads.bare.push(load(`${bare.url}/diagnostic-measures/bm_5000`, { auth: false }).rps);
+      reads.peer.push(load(`${peer.url}/diagnostic-measures/bm_5000`, { auth: false }).rps);
+    }
+    const [s, b, p] = [median(reads.serve), median(reads.bare), median(reads.peer)];
+    record('read throughput: GET one, `clinadmin serve` / bare node:http', `${s.toFixed(0)} vs ${b.toFixed(0)} req/s`, s / b, 0.6, '>=');
+    record('read vs peer: GET one, `clinadmin serve` / json-server 0.17 (10,000 records)', `${s.toFixed(0)} vs ${p.toFixed(0)} req/s`, s / p, 6, '>=');
+    await Promise.all([serve.stop(), bare.stop(), peer.stop()]);
+  }
+
+  // Durable writes: POST on 10,000 and on 100 measures, each run on a fresh copy of the file.
+  {
+    const big = serveFile(10_000, 'writes-10k');
+    const small = serveFile(100, 'writes-100');
+    const peerFile = jsonServerFile(10_000, 'writes-peer');
+    const body = newMeasureBody();
+    const w = { big: [], small: [], peer: [] };
+    let acknowledged = 0;
+    let onDisk = 0;
+    for (let i = 0; i < RUNS; i++) {
+      for (const [key, src] of [['big', big], ['small', small]]) {
+        const copy = join(work, `w-${key}-${i}.json`);
+        copyFileSync(src, copy);
+        const s = await start('clinadmin', { data: copy });
+        const r = load(`${s.url}/diagnostic-measures`, { method: 'POST', body });
+        w[key].push(r.rps);
+        // Every 200 is on disk: kill -9, then count what a restart finds.
+        await s.stop('SIGKILL');
+        if (key === 'big') {
+          const again = await start('clinadmin', { data: copy });
+          const count = (await (await fetch(`${again.url}/diagnostic-measures`, { headers: { authorization: `Bearer ${TOKEN}` } })).json()).length;
+          acknowledged += r.ok;
+          onDisk += count - 10_000;
+          await again.stop();
+        }
+      }
+      const peerCopy = join(work, `w-peer-${i}.json`);
+      copyFileSync(peerFile, peerCopy);
+      const port = nextPort++;
+      const p = await start('json-server', { data: peerCopy, port });
+      w.peer.push(load(`${p.url}/diagnostic-measures`, { method: 'POST', body, auth: false }).rps);
+      await p.stop();
+    }
+    const [b, s, p] = [median(w.big), median(w.small), median(w.peer)];
+    if (onDisk < acknowledged) throw new Error(`durability: ${acknowledged} POSTs acknowledged but ${onDisk} on disk after kill -9`);
+    record('durable writes: POST at 10,000 measures, `clinadmin serve` (fsync) / json-server 0.17 (no fsync)', `${b.toFixed(0)} vs ${p.toFixed(0)} req/s; ${acknowledged} acknowledged, ${onDisk} found after kill -9`, b / p, 50, '>=');
+    record('flat write cost: POST at 10,000 measures / at 100', `${b.toFixed(0)} vs ${s.toFixed(0)} req/s`, b / s, 0.8, '>=');
+  }
+
+  // Import: 10,000 measures through the CLI, against the server's own POST rate in this run.
+  {
+    const file = join(work, 'import.json');
+    writeFileSync(file, JSON.stringify(measures(10_000, 'imp').map(({ id: _i, createdBy: _b, ...m }) => m)));
+    const rates = { cli: [], server: [] };
+    const body = newMeasureBody();
+    for (let i = 0; i < Math.min(RUNS, 3); i++) {
+      const s = await start('clinadmin', { data: join(work, `import-${i}.json`) });
+      const ms = wall([BIN, 'measures', 'import', file], { CLINADMIN_BASE_URL: s.url, CLINADMIN_TOKEN: TOKEN });
+      rates.cli.push(10_000 / (ms / 1000));
+      await s.stop();
+      const s2 = await start('clinadmin', { data: join(work, `import-load-${i}.json`) });
+      rates.server.push(load(`${s2.url}/diagnostic-measures`, { method: 'POST', body }).rps);
+      await s2.stop();
+    }
+    const [c, s] = [median(rates.cli), median(rates.server)];
+    record('import: `clinadmin measures import` of 10,000 measures / server POST rate under autocannon', `${c.toFixed(0)} vs ${s.toFixed(0)} records/s`, c / s, 0.7, '>=');
+    const srv = await start('clinadmin', { data: join(work, 'import-rss.json') });
+    const rssImport = peakRss([BIN, 'measures', 'import', file], { CLINADMIN_BASE_URL: srv.url, CLINADMIN_TOKEN: TOKEN });
+    await srv.stop();
+    const rssVersion = median([0, 1, 2].map(() => peakRss([BIN, '--version'])));
+    record('import memory: peak RSS of importing 10,000 measures / of `clinadmin --version`', `${(rssImport / 2 ** 20).toFixed(0)} MiB vs ${(rssVersion / 2 ** 20).toFixed(0)} MiB`, rssImport / rssVersion, 3, '<=');
+  }
+  writeReport();
+}
+
+function writeReport() {
+  const date = new Date().toISOString().slice(0, 10);
+  const rows = results.map((r) => `| ${r.what} | ${r.measured} | ${r.ratio.toFixed(2)} | ${r.target} | ${r.pass ? 'pass' : '**miss**'} |`);
+  const text = `# Benchmarks
+
+Measured ${date} on this machine: ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version}, by \`npm run bench${quick ? ' -- --quick' : ''}\`.
+Each figure is a median of ${RUNS} runs (${STARTUP_RUNS} for start-up), A and B alternated in the same run; every server,
+the load generator (autocannon, ${CONNECTIONS} connections, ${LOAD_SECONDS} s) and each CLI run is a process of its own.
+
+| what | measured | ratio | target | result |
+| --- | --- | --- | --- | --- |
+${rows.join('\n')}
+
+Commands: \`node bin/clinadmin.js --version\`, \`node bin/clinadmin.js measures create --help\`,
+\`node bin/clinadmin.js measures list -o json\` against \`clinadmin serve\` holding 100 measures, each against \`node -e 0\`;
+GET \`/diagnostic-measures/:id\` and POST \`/diagnostic-measures\` under autocannon against \`clinadmin serve\`,
+\`bench/bare-server.mjs\` and \`json-server\` 0.17 on the same 10,000 measures (\`bench/data.mjs\`);
+\`clinadmin measures import\` of 10,000 measures into an empty server, peak RSS from \`/usr/bin/time -f %M\`.
+After each POST run at 10,000 measures the server is killed with SIGKILL and restarted, and every acknowledged
+POST must be found on disk.
+${NOTES}`;
+  writeFileSync(join(root, 'BENCHMARKS.md'), text);
+  log('wrote BENCHMARKS.md');
+}
+
+const NOTES = readNotes();
+function readNotes() {
+  try {
+    return readFileSync(join(root, 'bench', 'notes.md'), 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+try {
+  await main();
+  process.exitCode = results.every((r) => r.pass) ? 0 : 1;
+} catch (err) {
+  log(`benchmark failed: ${err.stack ?? err}`);
+  process.exitCode = 2;
+} finally {
+  for (const c of children) c.kill('SIGKILL');
+  rmSync(work, { recursive: true, force: true });
+}
