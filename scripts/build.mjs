@@ -8,7 +8,7 @@ const { version } = JSON.parse(await readFile('package.json', 'utf8'));
 await rm('dist', { recursive: true, force: true });
 await build({
   // completion.ts is an entry of its own so scripts/generate.mjs can import it.
-  entryPoints: { cli: 'src/cli.ts', completion: 'src/core/completion.ts' },
+  entryPoints: { cli: 'src/cli.ts', completion: 'src/core/completion.ts', version: 'src/version.ts' },
   outdir: 'dist',
   bundle: true,
   splitting: true,

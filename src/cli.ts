@@ -1,7 +1,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { defaultContext, type Ctx } from './context.js';
 import { CliError, EXIT } from './errors.js';
-import { commandGroups } from './commands/index.js';
+import { buildGroup, commandGroups } from './commands/index.js';
 import { VERSION } from './version.js';
 
 export const EXIT_CODES_HELP = `
@@ -18,7 +18,21 @@ export interface RunState {
   exitCode: number;
 }
 
-export function createProgram(ctx: Ctx, state: RunState = { exitCode: 0 }): Command {
+/** Global options that take a value, so the group named on a command line can be found past them. */
+const VALUE_OPTIONS = new Set(['--profile', '--base-url', '-o', '--output', '--fields', '--query', '--timeout']);
+
+function groupNamed(argv: readonly string[]): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (VALUE_OPTIONS.has(a)) i++;
+    else if (!a.startsWith('-')) return a;
+  }
+  return undefined;
+}
+
+/** The program; with `argv`, only the group it names is built in full (`undefined` builds every group). */
+export function createProgram(ctx: Ctx, state: RunState = { exitCode: 0 }, argv?: readonly string[]): Command {
+  const wanted = argv === undefined ? undefined : groupNamed(argv);
   const program = new Command('clinadmin')
     .description('Administer diagnostic measures, insurance coverages and notifications from the terminal.')
     .version(VERSION, '-V, --version', 'print the version')
@@ -42,7 +56,9 @@ ${EXIT_CODES_HELP}`,
     )
     .showSuggestionAfterError(true);
 
-  for (const make of commandGroups) program.addCommand(make(ctx, state));
+  for (const group of commandGroups) {
+    program.addCommand(buildGroup(group, ctx, state, argv === undefined || group.name === wanted), { hidden: group.hidden });
+  }
 
   const configure = (cmd: Command) => {
     cmd.exitOverride();
@@ -61,7 +77,7 @@ ${EXIT_CODES_HELP}`,
 export async function run(argv: string[], overrides: Partial<Ctx> = {}): Promise<number> {
   const ctx = defaultContext(overrides);
   const state: RunState = { exitCode: 0 };
-  const program = createProgram(ctx, state);
+  const program = createProgram(ctx, state, argv);
   try {
     await program.parseAsync(argv, { from: 'user' });
     return state.exitCode;

@@ -1,4 +1,7 @@
-import { Pool } from 'undici';
+// Only the connection pool, not undici's index: the index also loads fetch, WebSocket, EventSource
+// and the cache, which would triple the start-up of every command that makes a request.
+import Pool from 'undici/lib/dispatcher/pool.js';
+import poolRequest from 'undici/lib/api/api-request.js';
 import { ApiError, AuthError, CliError, EXIT, NotFoundError } from '../errors.js';
 
 export interface ClientOptions {
@@ -64,7 +67,7 @@ export class ApiClient {
       let headers: Record<string, string | string[] | undefined>;
       let text: string;
       try {
-        const res = await this.pool.request({
+        const res = await poolRequest.call(this.pool, {
           path: this.prefix + path,
           method: method as 'GET',
           headers: {
@@ -73,7 +76,6 @@ export class ApiClient {
             ...(payload !== undefined ? { 'content-type': 'application/json' } : {}),
           },
           body: payload,
-          signal: AbortSignal.timeout(this.o.timeoutMs),
         });
         status = res.statusCode;
         headers = res.headers;
@@ -104,8 +106,7 @@ export class ApiClient {
   }
 
   private trace(line: string): void {
-    if (!this.o.trace) return;
-    this.o.trace(this.o.token ? line.split(this.o.token).join('[redacted]') : line);
+    this.o.trace?.(this.redact(line));
   }
 
   private answer<T>(status: number, headers: Record<string, string | string[] | undefined>, text: string, method: string, path: string): T {
@@ -143,8 +144,9 @@ export class ApiClient {
     throw new ApiError(`the API refused ${method} ${path} (${status}): ${said}`, status, details);
   }
 
+  /** Hides the token wherever it appears; a token under 4 characters would garble every message, and guards nothing. */
   private redact(s: string): string {
-    return this.o.token ? s.split(this.o.token).join('[redacted]') : s;
+    return this.o.token && this.o.token.length >= 4 ? s.split(this.o.token).join('[redacted]') : s;
   }
 
   private networkError(err: unknown, code: string | undefined): ApiError {

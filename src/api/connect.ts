@@ -17,7 +17,7 @@ export function timeoutMs(flags: GlobalFlags): number {
 const LOCAL = /^(localhost|127(\.\d+){3}|\[::1\])$/i;
 
 /** Resolves where and how to connect, refusing early when the CLI is not configured. */
-export async function connect(ctx: Ctx, flags: GlobalFlags, settings: Settings = resolveSettings(flags, ctx.env)): Promise<Connection> {
+export async function connect(ctx: Ctx, flags: GlobalFlags & { connections?: number }, settings: Settings = resolveSettings(flags, ctx.env)): Promise<Connection> {
   if (!settings.baseUrl) {
     throw new AuthError(`no base URL is configured for profile ${settings.profile}`, 'run `clinadmin login --base-url URL`, or set CLINADMIN_BASE_URL');
   }
@@ -25,14 +25,25 @@ export async function connect(ctx: Ctx, flags: GlobalFlags, settings: Settings =
     throw new AuthError(`no token is configured for profile ${settings.profile}`, 'run `clinadmin login`, or set CLINADMIN_TOKEN');
   }
   warnIfPlainText(ctx, settings.baseUrl);
-  const { ApiClient } = await import('./client.js');
+  const ApiClient = await loadClient();
   const client = new ApiClient({
     baseUrl: settings.baseUrl,
     token: settings.token,
     timeoutMs: timeoutMs(flags),
+    connections: flags.connections,
     trace: flags.verbose ? (line) => ctx.stderr.write(`${line}\n`) : undefined,
   });
   return { client, settings };
+}
+
+/**
+ * Loads the HTTP client. undici parses HTTP in WebAssembly, and V8's optimising compile of it runs on
+ * threads that hold every exit ~80 ms; the baseline compiler is ample for a CLI's few requests.
+ */
+export async function loadClient(): Promise<typeof import('./client.js').ApiClient> {
+  const { setFlagsFromString } = await import('node:v8');
+  setFlagsFromString('--liftoff-only');
+  return (await import('./client.js')).ApiClient;
 }
 
 export function warnIfPlainText(ctx: Ctx, baseUrl: string): void {

@@ -7,7 +7,6 @@ const METHODS = ['GET', 'POST', 'PATCH', 'DELETE', 'PUT'];
 
 export function apiCommand(ctx: Ctx): Command {
   return new Command('api')
-    .description('Send a raw request to the API and print the response body')
     .argument('<method>', `HTTP method: ${METHODS.join(', ')}`)
     .argument('<path>', 'path under the base URL, e.g. /diagnostic-measures')
     .option('-d, --data <json>', 'request body as JSON, or @FILE (@- for stdin)')

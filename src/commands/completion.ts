@@ -5,7 +5,6 @@ import { COVERAGES, examples, MEASURES, NOTIFICATIONS, optsOf } from './shared.j
 
 export function completionCommand(ctx: Ctx): Command {
   return new Command('completion')
-    .description('Print a shell completion script (bash, zsh or fish)')
     .argument('<shell>', 'bash, zsh or fish')
     .addHelpText(
       'after',
@@ -14,8 +13,10 @@ export function completionCommand(ctx: Ctx): Command {
     )
     .action(async (shell: string, _o: unknown, cmd: Command) => {
       const gen = await import('../core/completion.js');
-      let root = cmd;
-      while (root.parent) root = root.parent;
+      // The program as run holds only this group in full; completions need every command.
+      const { createProgram } = await import('../cli.js');
+      const root = createProgram(ctx);
+      void cmd;
       const make = { bash: gen.bashCompletion, zsh: gen.zshCompletion, fish: gen.fishCompletion }[shell];
       if (!make) throw new UsageError(`unknown shell ${shell}`, 'use bash, zsh or fish');
       ctx.stdout.write(make(root));
@@ -26,9 +27,7 @@ const SPECS = { measures: MEASURES, coverages: COVERAGES, notifications: NOTIFIC
 
 /** Hidden: prints the ids of a group for shell completion; silent when the server does not answer. */
 export function completeIdsCommand(ctx: Ctx): Command {
-  const cmd = new Command('__complete');
-  (cmd as unknown as { _hidden: boolean })._hidden = true;
-  return cmd
+  return new Command('__complete')
     .argument('<group>')
     .action(async (group: string, _o: unknown, cmd: Command) => {
       const spec = SPECS[group as keyof typeof SPECS];

@@ -12,7 +12,6 @@ export function configCommand(ctx: Ctx): Command {
       await actions[name](ctx, optsOf(cmd), ...(args.slice(0, -2) as string[]));
     };
   return new Command('config')
-    .description(`Read and change the stored settings of a profile (${KEYS_HELP})`)
     .addHelpText('after', examples('clinadmin config list', 'clinadmin config set account acc_lab', 'clinadmin config use-profile staging', 'clinadmin config path'))
     .addCommand(
       new Command('get')

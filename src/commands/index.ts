@@ -1,8 +1,8 @@
-import type { Command } from 'commander';
+import { Command } from 'commander';
 import type { RunState } from '../cli.js';
 import type { Ctx } from '../context.js';
 import { apiCommand } from './api.js';
-import { completionCommand, completeIdsCommand } from './completion.js';
+import { completeIdsCommand, completionCommand } from './completion.js';
 import { configCommand } from './config.js';
 import { coveragesCommand } from './coverages/index.js';
 import { loginCommand, logoutCommand, whoamiCommand } from './login.js';
@@ -10,17 +10,34 @@ import { measuresCommand } from './measures/index.js';
 import { notificationsCommand } from './notifications/index.js';
 import { serveCommand } from './serve.js';
 
+export interface Group {
+  name: string;
+  description: string;
+  make: (ctx: Ctx, state: RunState) => Command;
+  hidden?: boolean;
+}
+
 /** The command tree, in the order `--help` lists it. */
-export const commandGroups: ((ctx: Ctx, state: RunState) => Command)[] = [
-  measuresCommand,
-  coveragesCommand,
-  notificationsCommand,
-  loginCommand,
-  logoutCommand,
-  whoamiCommand,
-  configCommand,
-  apiCommand,
-  serveCommand,
-  completionCommand,
-  completeIdsCommand,
+export const commandGroups: Group[] = [
+  { name: 'measures', description: 'Diagnostic measures: the measurable items of a medical test', make: measuresCommand },
+  { name: 'coverages', description: 'Insurance coverages: rules of a contract between insured and insurer', make: coveragesCommand },
+  { name: 'notifications', description: 'Notifications: read-only messages, and who has seen them', make: notificationsCommand },
+  { name: 'login', description: 'Check a base URL and token with one request, and store them in a profile', make: loginCommand },
+  { name: 'logout', description: 'Remove the stored token of the profile (its base URL and account stay)', make: logoutCommand },
+  { name: 'whoami', description: 'Show the profile, base URL, masked token and account in use, and whether the server answers', make: whoamiCommand },
+  { name: 'config', description: 'Read and change the stored settings of a profile (keys: base-url, token, account)', make: configCommand },
+  { name: 'api', description: 'Send a raw request to the API and print the response body', make: apiCommand },
+  { name: 'serve', description: 'Run the bundled reference API on a local JSON data file', make: serveCommand },
+  { name: 'completion', description: 'Print a shell completion script (bash, zsh or fish)', make: completionCommand },
+  { name: '__complete', description: 'Print ids for shell completion', make: completeIdsCommand, hidden: true },
 ];
+
+/**
+ * Builds the group the command line names in full and the others as name and description only:
+ * `--help` and every command then pay for one group's options, not all of them (start-up is a feature).
+ */
+export function buildGroup(group: Group, ctx: Ctx, state: RunState, full: boolean): Command {
+  const cmd = full ? group.make(ctx, state) : new Command(group.name);
+  cmd.description(group.description);
+  return cmd;
+}

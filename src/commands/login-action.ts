@@ -3,7 +3,7 @@ import { AuthError, CliError, EXIT, UsageError } from '../errors.js';
 import { readConfig } from '../config/file.js';
 import { maskToken, resolveSettings } from '../config/resolve.js';
 import { profileOf, setProfile, updateConfig } from '../config/store.js';
-import { timeoutMs, warnIfPlainText } from '../api/connect.js';
+import { loadClient, timeoutMs, warnIfPlainText } from '../api/connect.js';
 import { readStream } from '../core/input.js';
 import type { Opts } from './shared.js';
 
@@ -11,7 +11,7 @@ import type { Opts } from './shared.js';
 const PROBE = '/notifications/clinadmin-login-check';
 
 async function check(ctx: Ctx, opts: Opts, baseUrl: string, token: string): Promise<void> {
-  const { ApiClient } = await import('../api/client.js');
+  const ApiClient = await loadClient();
   const client = new ApiClient({ baseUrl, token, timeoutMs: timeoutMs(opts), retries: 1, trace: opts.verbose ? (l) => ctx.stderr.write(`${l}\n`) : undefined });
   try {
     await client.request('GET', PROBE);

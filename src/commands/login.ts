@@ -4,7 +4,6 @@ import { examples, optsOf } from './shared.js';
 
 export function loginCommand(ctx: Ctx): Command {
   return new Command('login')
-    .description('Check a base URL and token with one request, and store them in a profile')
     .option('--token <token>', 'the API token (visible in shell history; prefer --token-stdin)')
     .option('--token-stdin', 'read the token from standard input')
     .option('--account <id>', 'the account id the token acts for (used to show what it has seen)')
@@ -27,7 +26,6 @@ ${examples(
 
 export function logoutCommand(ctx: Ctx): Command {
   return new Command('logout')
-    .description("Remove the stored token of the profile (its base URL and account stay)")
     .addHelpText('after', examples('clinadmin logout', 'clinadmin logout --profile staging'))
     .action(async (_o: unknown, cmd: Command) => {
       const { logout } = await import('./login-action.js');
@@ -37,7 +35,6 @@ export function logoutCommand(ctx: Ctx): Command {
 
 export function whoamiCommand(ctx: Ctx, state: { exitCode: number }): Command {
   return new Command('whoami')
-    .description('Show the profile, base URL, masked token and account in use, and whether the server answers')
     .addHelpText('after', examples('clinadmin whoami', 'clinadmin whoami -o json'))
     .action(async (_o: unknown, cmd: Command) => {
       const { whoami } = await import('./login-action.js');

@@ -6,7 +6,6 @@ const collect = (value: string, previous: string[] = []) => [...previous, value]
 
 export function serveCommand(ctx: Ctx, _state: RunState): Command {
   return new Command('serve')
-    .description('Run the bundled reference API on a local JSON data file')
     .addOption(new Option('--port <port>', 'port to listen on; 0 picks a free one').default('4010'))
     .addOption(new Option('--host <host>', 'address to listen on').default('127.0.0.1'))
     .addOption(new Option('--data <file>', 'the JSON data file (created when missing)').default('./clinadmin-data.json'))

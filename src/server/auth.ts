@@ -25,13 +25,19 @@ const digest = (s: string) => createHash('sha256').update(s).digest();
 /** Finds the account of a bearer header, comparing every token in constant time. */
 export function createAuthenticator(entries: TokenEntry[]) {
   const known = entries.map((e) => ({ hash: digest(e.token), account: e.account }));
+  // Headers already proven valid skip the hashing; a refused one always takes the constant-time path.
+  const accepted = new Map<string, string>();
   return (header: string | undefined): string | undefined => {
+    const hit = header === undefined ? undefined : accepted.get(header);
+    if (hit !== undefined) return hit;
     const m = /^Bearer[ ]+(\S+)\s*$/i.exec(header ?? '');
     const given = digest(m ? m[1] : '');
     let account: string | undefined;
     for (const k of known) {
       if (timingSafeEqual(k.hash, given) && account === undefined) account = k.account;
     }
-    return m ? account : undefined;
+    if (!m || account === undefined) return undefined;
+    if (accepted.size < 1000) accepted.set(header!, account);
+    return account;
   };
 }

@@ -27,8 +27,21 @@ export function problem(status: number, detail: string, errors?: FieldError[]): 
   return { type: `urn:clinadmin:problem:${slug}`, title, status, detail, ...(errors && errors.length > 0 ? { errors } : {}) };
 }
 
+/** Records are replaced, never changed in place, so each one's JSON can be kept until it is replaced. */
+const serialized = new WeakMap<object, string>();
+
+export function toJsonText(body: unknown): string {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return JSON.stringify(body);
+  let text = serialized.get(body);
+  if (text === undefined) {
+    text = JSON.stringify(body);
+    serialized.set(body, text);
+  }
+  return text;
+}
+
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = JSON.stringify(body);
+  const text = Array.isArray(body) ? `[${body.map(toJsonText).join(',')}]` : toJsonText(body);
   res.writeHead(status, {
     'content-type': status >= 400 ? 'application/problem+json' : 'application/json; charset=utf-8',
     'content-length': Buffer.byteLength(text),

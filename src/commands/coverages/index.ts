@@ -11,7 +11,6 @@ import { updateCommand } from './update.js';
 
 export function coveragesCommand(ctx: Ctx, state: RunState): Command {
   return new Command('coverages')
-    .description('Insurance coverages: rules of a contract between insured and insurer')
     .addHelpText('after', examples('clinadmin coverages list', 'clinadmin coverages create --contract ctr_acme_2026 --name "CBC copay" --type deduction --amount 15'))
     .addCommand(listCommand(ctx, COVERAGES))
     .addCommand(showCommand(ctx, COVERAGES))

@@ -11,7 +11,6 @@ import { updateCommand } from './update.js';
 
 export function measuresCommand(ctx: Ctx, state: RunState): Command {
   return new Command('measures')
-    .description('Diagnostic measures: the measurable items of a medical test')
     .addHelpText('after', examples('clinadmin measures list', 'clinadmin measures show msr_hgb', 'clinadmin measures create --test tst_bmp --name Sodium --unit mmol/L'))
     .addCommand(listCommand(ctx, MEASURES))
     .addCommand(showCommand(ctx, MEASURES))

@@ -8,7 +8,6 @@ import { watchCommand } from './watch.js';
 
 export function notificationsCommand(ctx: Ctx, _state: RunState): Command {
   return new Command('notifications')
-    .description('Notifications: read-only messages, and who has seen them')
     .addHelpText('after', examples('clinadmin notifications list --unseen', 'clinadmin notifications show ntf_queue_1', 'clinadmin notifications watch'))
     .addCommand(listCommand(ctx))
     .addCommand(showCommand(ctx))

@@ -43,7 +43,7 @@ export async function runSync(ctx: Ctx, opts: Opts & SyncOptions, spec: SyncSpec
   }
   if (prep.records.length === 0) throw new UsageError(`no ${spec.plural} in the input; nothing was sent`);
 
-  await withClient(ctx, { ...opts }, async ({ client }) => {
+  await withClient(ctx, { ...opts, connections: concurrency }, async ({ client }) => {
     const existing = await client.request<Record<string, unknown>[]>('GET', spec.path);
     const items = plan(spec, prep.records, existing);
     if (opts.dryRun) {

@@ -40,6 +40,9 @@ export async function execute(items: PlanItem[], o: RunOptions): Promise<{ resul
   void o.stop.then(() => (stopped = true));
   const finish = (i: number, r: RecordResult) => {
     results[i] = r;
+    // The record is sent: let its body go, so memory shrinks as the import proceeds.
+    items[i].rec.body = {};
+    items[i].patch = undefined;
     done++;
     o.onDone?.(r, done, items.length);
   };
