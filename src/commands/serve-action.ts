@@ -15,6 +15,8 @@ const optionsSchema = z.object({
   events: z.boolean(),
   seed: z.boolean().optional(),
   maxBody: z.coerce.number().int().min(1),
+  headersTimeout: z.coerce.number().int().min(100),
+  requestTimeout: z.coerce.number().int().min(100),
 });
 
 export async function serve(ctx: Ctx, raw: Record<string, unknown>): Promise<void> {
@@ -34,7 +36,7 @@ export async function serve(ctx: Ctx, raw: Record<string, unknown>): Promise<voi
   const dataFile = resolve(ctx.cwd, o.data);
   let server;
   try {
-    server = await startServer({ dataFile, host: o.host, port: o.port, tokens, events: o.events, seed: Boolean(o.seed), maxBody: o.maxBody, warn });
+    server = await startServer({ dataFile, host: o.host, port: o.port, tokens, events: o.events, seed: Boolean(o.seed), maxBody: o.maxBody, headersTimeout: o.headersTimeout, requestTimeout: o.requestTimeout, warn });
   } catch (err) {
     if (err instanceof DataFileError) throw new UsageError(err.message);
     const code = (err as NodeJS.ErrnoException).code;

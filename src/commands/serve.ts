@@ -13,6 +13,8 @@ export function serveCommand(ctx: Ctx, _state: RunState): Command {
     .addOption(new Option('--no-events', 'do not record a notification for each change'))
     .addOption(new Option('--seed', 'fill an empty data file with demo data'))
     .addOption(new Option('--max-body <bytes>', 'largest accepted request body').default(String(1024 * 1024)))
+    .addOption(new Option('--headers-timeout <ms>', 'cut off a client whose request headers take longer').default('10000'))
+    .addOption(new Option('--request-timeout <ms>', 'cut off a client whose whole request takes longer').default('30000'))
     .addHelpText(
       'after',
       `

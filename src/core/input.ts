@@ -1,8 +1,8 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Ctx } from '../context.js';
 import { UsageError } from '../errors.js';
-import { describeJsonError } from '../schemas/json-error.js';
+import { describeJsonError, findAmbiguity, lineColumn } from '../schemas/json-error.js';
 
 export async function readStream(stream: NodeJS.ReadableStream): Promise<string> {
   const chunks: Buffer[] = [];
@@ -10,13 +10,25 @@ export async function readStream(stream: NodeJS.ReadableStream): Promise<string>
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** Reads a file, or stdin for `-`, refusing what is not UTF-8 text. */
-export async function readText(ctx: Ctx, path: string): Promise<{ text: string; name: string }> {
-  if (path === '-') return { text: await readStream(ctx.stdin), name: 'stdin' };
+/** Input files larger than this are refused rather than read into memory. */
+export const MAX_INPUT_BYTES = 256 * 1024 * 1024;
+
+async function readBytes(ctx: Ctx, path: string): Promise<Buffer> {
+  if (path === '-') {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of ctx.stdin) {
+      const b = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+      size += b.length;
+      if (size > MAX_INPUT_BYTES) throw new UsageError(`stdin is larger than ${MAX_INPUT_BYTES / 2 ** 20} MiB; split the input`);
+      chunks.push(b);
+    }
+    return Buffer.concat(chunks);
+  }
+  const full = resolve(ctx.cwd, path);
   try {
-    const buf = await readFile(resolve(ctx.cwd, path));
-    if (buf.includes(0)) throw new UsageError(`${path} holds NUL bytes; it is not a JSON text file`);
-    return { text: buf.toString('utf8'), name: path };
+    if ((await stat(full)).size > MAX_INPUT_BYTES) throw new UsageError(`${path} is larger than ${MAX_INPUT_BYTES / 2 ** 20} MiB; split it`);
+    return await readFile(full);
   } catch (err) {
     if (err instanceof UsageError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
@@ -24,14 +36,43 @@ export async function readText(ctx: Ctx, path: string): Promise<{ text: string; 
   }
 }
 
+/** Reads a file, or stdin for `-`, refusing what is not UTF-8 text: no byte is silently replaced. */
+export async function readText(ctx: Ctx, path: string): Promise<{ text: string; name: string }> {
+  const name = path === '-' ? 'stdin' : path;
+  const buf = await readBytes(ctx, path);
+  if (buf.length >= 2 && ((buf[0] === 0xff && buf[1] === 0xfe) || (buf[0] === 0xfe && buf[1] === 0xff))) {
+    throw new UsageError(`${name} is UTF-16 text; save it as UTF-8`);
+  }
+  if (buf.includes(0)) throw new UsageError(`${name} holds NUL bytes; it is not a JSON text file`);
+  try {
+    return { text: new TextDecoder('utf-8', { fatal: true }).decode(buf), name };
+  } catch {
+    const text = buf.toString('utf8');
+    const at = text.indexOf('\uFFFD');
+    const { line, column } = lineColumn(text, at);
+    throw new UsageError(`${name} is not UTF-8 text (line ${line}, column ${column}); save it as UTF-8`);
+  }
+}
+
 /** Parses JSON text, naming the source, line and column of a syntax error. */
 export function parseJson(text: string, name: string): unknown {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  let value: unknown;
   try {
-    return JSON.parse(body);
+    value = JSON.parse(body);
   } catch {
     throw new UsageError(`${name} is not valid JSON: ${describeJsonError(body)}`);
   }
+  refuseAmbiguity(body, name);
+  return value;
+}
+
+/** Duplicate keys and absurd nesting are refused by position rather than guessed at. */
+export function refuseAmbiguity(text: string, name: string, prefix = ''): void {
+  const found = findAmbiguity(text);
+  if (!found) return;
+  const { line, column } = lineColumn(text, found.offset);
+  throw new UsageError(`${name} ${prefix}line ${line}, column ${column}: ${found.message}`);
 }
 
 /** The body of create or update from --file PATH|- or --data JSON (or --data @FILE). */

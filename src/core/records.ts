@@ -1,7 +1,7 @@
 import type { Ctx } from '../context.js';
 import { UsageError } from '../errors.js';
-import { describeJsonError } from '../schemas/json-error.js';
-import { readText } from './input.js';
+import { describeJsonError, findAmbiguity } from '../schemas/json-error.js';
+import { readText, refuseAmbiguity } from './input.js';
 
 /** One record of an input file, with where it came from for error messages. */
 export interface SourceRecord {
@@ -41,6 +41,7 @@ export function parseRecords(text: string, source: string): SourceRecord[] {
     wholeError = describeJsonError(text);
   }
   if (wholeError === undefined) {
+    refuseAmbiguity(text, source);
     return unwrap(whole, source).map((value, i) => {
       if (!isObject(value)) throw new UsageError(`${source} record ${i + 1}: expected a JSON object, found ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}`);
       return { source, position: i + 1, value };
@@ -68,6 +69,8 @@ export function parseRecords(text: string, source: string): SourceRecord[] {
       throw new UsageError(`${source} is not valid NDJSON: line ${i + 1}, ${at}`);
     }
     if (!isObject(value)) throw new UsageError(`${source} line ${i + 1}: expected a JSON object`);
+    const found = findAmbiguity(l);
+    if (found) throw new UsageError(`${source} line ${i + 1}, column ${found.offset + 1}: ${found.message}`);
     out.push({ source, position: out.length + 1, line: i + 1, value });
   });
   return out;

@@ -118,3 +118,41 @@ export function describeJsonError(text: string): string {
   const { line, column } = lineColumn(text, offset);
   return `line ${line}, column ${column}: ${message}`;
 }
+
+export const MAX_DEPTH = 512;
+
+/**
+ * For a text JSON.parse accepted: the first key repeated within one object (JSON.parse silently keeps
+ * the last, which would hide a typo in clinical data) or nesting past MAX_DEPTH. Iterative, so any
+ * depth is safe to scan.
+ */
+export function findAmbiguity(text: string): { offset: number; message: string } | undefined {
+  const stack: (Set<string> | null)[] = [];
+  let expectKey = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      let j = i + 1;
+      while (j < text.length && text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
+      const keys = stack[stack.length - 1];
+      if (expectKey && keys) {
+        const raw = text.slice(i + 1, j);
+        const key = raw.includes('\\') ? (JSON.parse(`"${raw}"`) as string) : raw;
+        if (keys.has(key)) return { offset: i, message: `duplicate key "${key}" in one object` };
+        keys.add(key);
+        expectKey = false;
+      }
+      i = j;
+    } else if (c === '{' || c === '[') {
+      stack.push(c === '{' ? new Set() : null);
+      if (stack.length > MAX_DEPTH) return { offset: i, message: `nesting deeper than ${MAX_DEPTH} levels` };
+      expectKey = c === '{';
+    } else if (c === '}' || c === ']') {
+      stack.pop();
+      expectKey = false;
+    } else if (c === ',') {
+      expectKey = stack[stack.length - 1] !== null && stack.length > 0;
+    }
+  }
+  return undefined;
+}

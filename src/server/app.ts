@@ -1,5 +1,5 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { describeJsonError } from '../schemas/json-error.js';
+import { describeJsonError, findAmbiguity, lineColumn } from '../schemas/json-error.js';
 import { createAuthenticator, type TokenEntry } from './auth.js';
 import { problem, sendJson, sendProblem, type Problem } from './problem.js';
 import { RESOURCES, ServiceError, type Resource, type Service } from './service.js';
@@ -110,9 +110,16 @@ async function readJsonBody(req: IncomingMessage, maxBody: number): Promise<unkn
   }
   const text = Buffer.concat(chunks).toString('utf8').replace(/^\uFEFF/, '');
   if (text.trim() === '') throw new HttpProblem(problem(400, 'the body is empty; send a JSON object'));
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch {
     throw new HttpProblem(problem(400, `the body is not valid JSON (${describeJsonError(text)})`));
   }
+  const ambiguous = findAmbiguity(text);
+  if (ambiguous) {
+    const { line, column } = lineColumn(text, ambiguous.offset);
+    throw new HttpProblem(problem(400, `the body is ambiguous: line ${line}, column ${column}: ${ambiguous.message}`));
+  }
+  return value;
 }

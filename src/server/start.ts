@@ -15,6 +15,9 @@ export interface StartOptions {
   events: boolean;
   seed: boolean;
   maxBody: number;
+  /** Milliseconds for a request's headers, and for the whole request (slow clients are cut off). */
+  headersTimeout?: number;
+  requestTimeout?: number;
   warn: (message: string) => void;
 }
 
@@ -34,7 +37,10 @@ export async function startServer(o: StartOptions): Promise<RunningServer> {
     const app = createApp({ service, tokens: o.tokens, maxBody: o.maxBody, log: (l) => o.warn(l) });
     let inFlight = 0;
     let closing = false;
-    const server = createServer((req, res) => {
+    const headersTimeout = o.headersTimeout ?? 10_000;
+    const requestTimeout = o.requestTimeout ?? 30_000;
+    // Node checks these timeouts on an interval; keep it well under the shortest of them.
+    const server = createServer({ connectionsCheckingInterval: Math.max(100, Math.min(headersTimeout, requestTimeout) / 4) }, (req, res) => {
       inFlight++;
       res.on('close', () => {
         inFlight--;
@@ -43,8 +49,8 @@ export async function startServer(o: StartOptions): Promise<RunningServer> {
       app(req, res);
     });
     // Slow or endless headers and bodies are cut off rather than held open.
-    server.headersTimeout = 10_000;
-    server.requestTimeout = 30_000;
+    server.headersTimeout = headersTimeout;
+    server.requestTimeout = Math.max(requestTimeout, headersTimeout);
     server.keepAliveTimeout = 5_000;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
