@@ -17,7 +17,7 @@ describe('durability under kill -9', () => {
     // Ids whose DELETE was sent but never answered.
     const maybeDeleted = new Set<string>();
     let operations = 0;
-    const rounds = 5;
+    const rounds = 10;
     for (let round = 0; round < rounds; round++) {
       const { url, proc } = await serveProcess(['--data', file, '--token', 't']);
       let stop = false;

@@ -60,9 +60,11 @@ export async function runSync(ctx: Ctx, opts: Opts & SyncOptions, spec: SyncSpec
       bar?.clear();
       ctx.stderr.write('interrupted: finishing requests in flight, sending nothing more\n');
     });
-    let outcome;
+    // After a Ctrl-C the handler stays until the process exits, so a second one cannot cut the summary short.
+    let interrupted = false;
+    void interrupt.promise.then(() => (interrupted = true));
     try {
-      outcome = await execute(items, {
+      const outcome = await execute(items, {
         client,
         path: spec.path,
         concurrency,
@@ -72,14 +74,15 @@ export async function runSync(ctx: Ctx, opts: Opts & SyncOptions, spec: SyncSpec
           bar?.update(done);
         },
       });
+      bar?.clear();
+      const summary = summarize(outcome.results, outcome.interrupted);
+      if (opts.report) await writeReport(resolve(ctx.cwd, opts.report), summary);
+      await showSummary(ctx, opts, spec, summary);
+      state.exitCode = summary.interrupted ? EXIT.interrupted : summary.failed > 0 ? EXIT.failure : EXIT.ok;
     } finally {
-      interrupt.cancel();
+      if (!interrupted) interrupt.cancel();
       bar?.clear();
     }
-    const summary = summarize(outcome.results, outcome.interrupted);
-    if (opts.report) await writeReport(resolve(ctx.cwd, opts.report), summary);
-    await showSummary(ctx, opts, spec, summary);
-    state.exitCode = summary.interrupted ? EXIT.interrupted : summary.failed > 0 ? EXIT.failure : EXIT.ok;
   });
 }
 
