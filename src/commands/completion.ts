@@ -11,12 +11,11 @@ export function completionCommand(ctx: Ctx): Command {
       examples('clinadmin completion bash > /etc/bash_completion.d/clinadmin', 'clinadmin completion zsh > "${fpath[1]}/_clinadmin"', 'clinadmin completion fish > ~/.config/fish/completions/clinadmin.fish') +
         '\nIds complete too (clinadmin measures show <TAB>) when the configured server answers.\n',
     )
-    .action(async (shell: string, _o: unknown, cmd: Command) => {
+    .action(async (shell: string) => {
       const gen = await import('../core/completion.js');
       // The program as run holds only this group in full; completions need every command.
       const { createProgram } = await import('../cli.js');
       const root = createProgram(ctx);
-      void cmd;
       const make = { bash: gen.bashCompletion, zsh: gen.zshCompletion, fish: gen.fishCompletion }[shell];
       if (!make) throw new UsageError(`unknown shell ${shell}`, 'use bash, zsh or fish');
       ctx.stdout.write(make(root));
