@@ -87,18 +87,21 @@ describe('the server under random and malformed requests', () => {
 });
 
 describe('faults of the disk', () => {
-  it('answers 503 and acknowledges nothing while the disk is full, keeps serving reads, and recovers', async () => {
+  it.each([
+    ['the disk is full', 'ENOSPC', 'the disk is full'],
+    ['the folder becomes read-only', 'EROFS', 'the folder is not writable'],
+  ])('answers 503 and acknowledges nothing while %s, keeps serving reads, and recovers', async (_what, code, why) => {
     const s = await testServer({ seed: true });
     const journal = (s.store as unknown as { journal: { datasync: () => Promise<void> } }).journal;
     const real = journal.datasync.bind(journal);
     journal.datasync = async () => {
-      throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+      throw Object.assign(new Error(`${code}: injected fault, write`), { code });
     };
     const post = await s.call('POST', '/diagnostic-measures', { test: 't', name: 'Lost?' });
     expect(post.status).toBe(503);
     expect(post.headers.get('content-type')).toBe('application/problem+json');
     expect(post.headers.get('retry-after')).toBe('5');
-    expect(post.body.detail).toMatch(/could not be saved to .*: the disk is full; nothing was changed/);
+    expect(post.body.detail).toMatch(new RegExp(`could not be saved to .*: ${why}; nothing was changed`));
     const patch = await s.call('PATCH', '/diagnostic-measures/msr_k', { unit: 'mmol/L' });
     expect(patch.status).toBe(503);
     const read = await s.call('GET', '/diagnostic-measures');
