@@ -45,7 +45,7 @@ export function createApp({ service, tokens, maxBody = 1024 * 1024, log = (l) =>
       });
     }
     if (method === 'GET') {
-      return sendJson(res, 200, id === undefined ? service.list(resource) : await service.get(resource, id, account));
+      return sendJson(res, 200, id === undefined ? await service.list(resource) : await service.get(resource, id, account));
     }
     if (method === 'DELETE') return sendJson(res, 200, await service.remove(resource, id!, account));
     const body = await readJsonBody(req, maxBody);

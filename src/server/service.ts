@@ -76,10 +76,21 @@ export function createService({ store, events = true, now = Date.now }: ServiceO
     return s;
   }
 
+  /** Never answers from a change that is not on disk yet: a read waits for it, as a 200 for it would. */
+  async function durable(res: Resource, id?: string): Promise<void> {
+    if (store.isPending(res.coll, id)) await store.settle();
+  }
+
   function mustGet(res: Resource, id: string): Rec {
     const rec = store.get(res.coll, id);
     if (!rec) throw new ServiceError('not-found', `no ${res.noun} with id ${id}`);
     return rec;
+  }
+
+  /** A 404 must not come from a delete that a crash could still undo. */
+  async function mustGetDurably(res: Resource, id: string): Promise<Rec> {
+    if (!store.get(res.coll, id)) await durable(res, id);
+    return mustGet(res, id);
   }
 
   function validate(schema: z.ZodType<Record<string, unknown>>, body: unknown): Record<string, unknown> {
@@ -132,12 +143,14 @@ export function createService({ store, events = true, now = Date.now }: ServiceO
   }
 
   return {
-    list(res: Resource): Rec[] {
+    async list(res: Resource): Promise<Rec[]> {
+      await durable(res);
       return store.list(res.coll);
     },
 
     /** Reading one notification marks it seen by the caller, once; nothing else changes on read. */
     async get(res: Resource, id: string, account: string): Promise<Rec> {
+      await durable(res, id);
       const rec = mustGet(res, id);
       if (res.coll !== 'notifications') return rec;
       const seenBy = (rec.seenBy as string[] | undefined) ?? [];
@@ -163,6 +176,8 @@ export function createService({ store, events = true, now = Date.now }: ServiceO
 
     async update(res: Resource, id: string, body: unknown, account: string): Promise<Rec> {
       const s = spec(res.coll);
+      await mustGetDurably(res, id);
+      // Read again after any wait, so the merge starts from the latest state.
       const current = mustGet(res, id);
       const patch = validate(s.patch, body);
       const merged = { ...current, ...withRangeIds(patch) } as Rec;
@@ -177,6 +192,7 @@ export function createService({ store, events = true, now = Date.now }: ServiceO
     },
 
     async remove(res: Resource, id: string, account: string): Promise<Rec> {
+      await mustGetDurably(res, id);
       const rec = mustGet(res, id);
       await write(res, 'deleted', rec, account);
       return rec;

@@ -47,6 +47,8 @@ export class Store {
   private journalChanges = 0;
   private journalSize = 0;
   private closed = false;
+  /** Writes not yet on disk, by `coll` and by `coll␀id`, so reads never answer from them. */
+  private readonly pending = new Map<string, number>();
 
   private constructor(
     readonly file: string,
@@ -98,10 +100,36 @@ export class Store {
       this.applyRaw(w.coll, w.id, w.after);
       return { ...w, before };
     });
+    this.track(changes, 1);
     return new Promise<void>((resolve, reject) => {
-      this.queue.push({ changes, resolve, reject });
+      const done = () => this.track(changes, -1);
+      this.queue.push({ changes, resolve: () => (done(), resolve()), reject: (e) => (done(), reject(e)) });
       if (!this.flushing) void this.flushLoop();
     });
+  }
+
+  /** Whether a record (or any record of a collection) has a change that is not on disk yet. */
+  isPending(coll: CollectionName, id?: string): boolean {
+    return this.pending.has(id === undefined ? coll : `${coll}\u0000${id}`);
+  }
+
+  /** Resolves once every change made so far is on disk (or was undone by a failed flush). */
+  settle(): Promise<void> {
+    if (!this.flushing && this.queue.length === 0) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      this.queue.push({ changes: [], resolve, reject: () => resolve() });
+      if (!this.flushing) void this.flushLoop();
+    });
+  }
+
+  private track(changes: Change[], delta: number): void {
+    for (const c of changes) {
+      for (const key of [c.coll, `${c.coll}\u0000${c.id}`]) {
+        const n = (this.pending.get(key) ?? 0) + delta;
+        if (n > 0) this.pending.set(key, n);
+        else this.pending.delete(key);
+      }
+    }
   }
 
   /** Waits for queued writes, folds the journal into the data file, and releases the lock. */
@@ -133,9 +161,13 @@ export class Store {
       while (this.queue.length > 0) {
         const batch = this.queue;
         this.queue = [];
-        const lines = batch
-          .flatMap((p) => p.changes.map((c) => JSON.stringify({ c: c.coll, id: c.id, v: c.after ?? null })))
-          .join('\n') + '\n';
+        const entries = batch.flatMap((p) => p.changes.map((c) => JSON.stringify({ c: c.coll, id: c.id, v: c.after ?? null })));
+        if (entries.length === 0) {
+          // Only settle() markers: everything before them is already flushed.
+          for (const p of batch) p.resolve();
+          continue;
+        }
+        const lines = entries.join('\n') + '\n';
         const sizeBefore = this.journalSize;
         try {
           const buf = Buffer.from(lines);

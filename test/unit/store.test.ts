@@ -124,4 +124,18 @@ describe('Store', () => {
     const saved = JSON.parse(await readFile(file, 'utf8')).diagnosticMeasures;
     expect(saved.map((r: { name: string }) => r.name)).toEqual(['before', 'm2']);
   });
+
+  it('tells which records have changes not yet on disk, and settles once they are', async () => {
+    const file = join(await tempDir(), 'data.json');
+    const store = await open(file);
+    const write = store.commit([{ coll: 'diagnosticMeasures', id: 'm1', after: measure('m1') }]);
+    expect(store.isPending('diagnosticMeasures', 'm1')).toBe(true);
+    expect(store.isPending('diagnosticMeasures')).toBe(true);
+    expect(store.isPending('insuranceCoverages')).toBe(false);
+    await store.settle();
+    expect(store.isPending('diagnosticMeasures', 'm1')).toBe(false);
+    await write;
+    expect((await readFile(`${file}.journal`, 'utf8')).trim().split('\n')).toHaveLength(1);
+    await store.close();
+  });
 });
