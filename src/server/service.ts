@@ -18,8 +18,17 @@ export class ServiceError extends Error {
   }
 }
 
+// Random bytes drawn a page at a time: one getrandom call per 4 KiB rather than per id.
+let pool = Buffer.alloc(0);
+let offset = 0;
+
 export function newId(prefix: string): string {
-  return `${prefix}_${randomBytes(9).toString('base64url')}`;
+  if (offset + 9 > pool.length) {
+    pool = randomBytes(4096);
+    offset = 0;
+  }
+  offset += 9;
+  return `${prefix}_${pool.toString('base64url', offset - 9, offset)}`;
 }
 
 export interface Resource {
