@@ -10,7 +10,8 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 describe('the npm package', () => {
   it('packs into a tarball that installs globally and runs from any folder', async () => {
     const work = await tempDir();
-    await execa('npm', ['pack', '--pack-destination', work, '--silent'], { cwd: root });
+    // --ignore-scripts: the suite already built dist/, and prepack's rebuild would pull it from under the other tests.
+    await execa('npm', ['pack', '--ignore-scripts', '--pack-destination', work, '--silent'], { cwd: root });
     const tarball = (await readdir(work)).find((f) => f.endsWith('.tgz'))!;
     expect(tarball).toMatch(/^clinadmin-\d+\.\d+\.\d+\.tgz$/);
     const prefix = join(work, 'prefix');
