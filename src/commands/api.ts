@@ -16,13 +16,7 @@ export function apiCommand(ctx: Ctx): Command {
       const m = method.toUpperCase();
       if (!METHODS.includes(m)) throw new UsageError(`unknown method ${method}`, `use one of: ${METHODS.join(', ')}`);
       let body: unknown;
-      if (typeof opts.data === 'string') {
-        const { parseJson, readText } = await import('../core/input.js');
-        if (opts.data.startsWith('@')) {
-          const { text, name } = await readText(ctx, opts.data.slice(1));
-          body = parseJson(text, name);
-        } else body = parseJson(opts.data, '--data');
-      }
+      if (typeof opts.data === 'string') body = await (await import('../core/input.js')).readJsonArg(ctx, opts.data);
       await withClient(ctx, opts, async ({ client }) => {
         const data = await client.request(m, path.startsWith('/') ? path : `/${path}`, body);
         const { present } = await import('../output/present.js');

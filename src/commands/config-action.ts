@@ -2,27 +2,24 @@ import type { Ctx } from '../context.js';
 import { UsageError } from '../errors.js';
 import { KEYS, readConfig, type Key } from '../config/file.js';
 import { configFile } from '../config/paths.js';
-import { maskToken } from '../config/resolve.js';
+import { maskToken, profileName } from '../config/resolve.js';
 import { profileOf, setProfile, updateConfig } from '../config/store.js';
-import type { Column } from '../output/columns.js';
+import { textColumns } from '../output/columns.js';
 import type { Opts } from './shared.js';
-
-export const KEY_VALUE_COLUMNS = (keys: string[]): Column[] =>
-  keys.map((key) => ({ key, header: key, shown: true, value: (r) => (r[key] === undefined ? '' : String(r[key])) }));
 
 function keyOf(key: string): Key {
   if (!(key in KEYS)) throw new UsageError(`unknown config key ${key}`, `use one of: ${Object.keys(KEYS).join(', ')}`);
   return key as Key;
 }
 
-function profileName(ctx: Ctx, opts: Opts): string {
-  return opts.profile || ctx.env.CLINADMIN_PROFILE || readConfig(ctx.env).currentProfile || 'default';
+function profileOfRun(ctx: Ctx, opts: Opts): string {
+  return profileName(opts.profile, ctx.env, readConfig(ctx.env));
 }
 
 export async function get(ctx: Ctx, opts: Opts, key: string): Promise<void> {
   const k = keyOf(key);
-  const value = profileOf(readConfig(ctx.env), profileName(ctx, opts))[KEYS[k]];
-  if (value === undefined) throw new UsageError(`${key} is not set in profile ${profileName(ctx, opts)}`);
+  const value = profileOf(readConfig(ctx.env), profileOfRun(ctx, opts))[KEYS[k]];
+  if (value === undefined) throw new UsageError(`${key} is not set in profile ${profileOfRun(ctx, opts)}`);
   ctx.stdout.write(`${k === 'token' && !opts.showSecret ? maskToken(value) : value}\n`);
 }
 
@@ -36,7 +33,7 @@ export async function set(ctx: Ctx, opts: Opts, key: string, value: string): Pro
       throw new UsageError(`base-url must be an http:// or https:// URL (got ${value})`);
     }
   }
-  const profile = profileName(ctx, opts);
+  const profile = profileOfRun(ctx, opts);
   await updateConfig(ctx.env, (d) => {
     setProfile(d, profile, { ...profileOf(d, profile), [KEYS[k]]: value });
     d.currentProfile ??= profile;
@@ -46,7 +43,7 @@ export async function set(ctx: Ctx, opts: Opts, key: string, value: string): Pro
 
 export async function unset(ctx: Ctx, opts: Opts, key: string): Promise<void> {
   const k = keyOf(key);
-  const profile = profileName(ctx, opts);
+  const profile = profileOfRun(ctx, opts);
   await updateConfig(ctx.env, (d) => {
     const p = { ...profileOf(d, profile) };
     delete p[KEYS[k]];
@@ -66,7 +63,7 @@ export async function list(ctx: Ctx, opts: Opts): Promise<void> {
     account: p.account,
   }));
   const { present } = await import('../output/present.js');
-  await present(ctx, rows, { ...opts, columns: KEY_VALUE_COLUMNS(['profile', 'current', 'base-url', 'token', 'account']), empty: 'no profiles yet; run `clinadmin login`' });
+  await present(ctx, rows, { ...opts, columns: textColumns(['profile', 'current', 'base-url', 'token', 'account']), empty: 'no profiles yet; run `clinadmin login`' });
 }
 
 export async function path(ctx: Ctx): Promise<void> {

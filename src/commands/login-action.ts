@@ -1,7 +1,7 @@
 import type { Ctx } from '../context.js';
 import { AuthError, CliError, EXIT, UsageError } from '../errors.js';
 import { readConfig } from '../config/file.js';
-import { maskToken, resolveSettings } from '../config/resolve.js';
+import { maskToken, profileName, resolveSettings } from '../config/resolve.js';
 import { profileOf, setProfile, updateConfig } from '../config/store.js';
 import { loadClient, timeoutMs, warnIfPlainText } from '../api/connect.js';
 import { readStream } from '../core/input.js';
@@ -25,7 +25,7 @@ async function check(ctx: Ctx, opts: Opts, baseUrl: string, token: string): Prom
 export async function login(ctx: Ctx, opts: Opts): Promise<void> {
   if (opts.token !== undefined && opts.tokenStdin) throw new UsageError('give either --token or --token-stdin, not both');
   const data = readConfig(ctx.env);
-  const profile = opts.profile || ctx.env.CLINADMIN_PROFILE || data.currentProfile || 'default';
+  const profile = profileName(opts.profile, ctx.env, data);
   const stored = profileOf(data, profile);
   let baseUrl = opts.baseUrl || ctx.env.CLINADMIN_BASE_URL;
   let token = opts.tokenStdin ? (await readStream(ctx.stdin)).trim() : (opts.token as string | undefined);
@@ -52,7 +52,7 @@ export async function login(ctx: Ctx, opts: Opts): Promise<void> {
 
 export async function logout(ctx: Ctx, opts: Opts): Promise<void> {
   const data = readConfig(ctx.env);
-  const profile = opts.profile || ctx.env.CLINADMIN_PROFILE || data.currentProfile || 'default';
+  const profile = profileName(opts.profile, ctx.env, data);
   if (!profileOf(data, profile).token) {
     ctx.stderr.write(`profile ${profile} holds no token; nothing to remove\n`);
     return;
@@ -87,7 +87,7 @@ export async function whoami(ctx: Ctx, opts: Opts): Promise<number> {
     sources: s.from,
   };
   const { present } = await import('../output/present.js');
-  const { KEY_VALUE_COLUMNS } = await import('./config-action.js');
-  await present(ctx, info, { ...opts, columns: KEY_VALUE_COLUMNS(['profile', 'baseUrl', 'token', 'account', 'server']) });
+  const { textColumns } = await import('../output/columns.js');
+  await present(ctx, info, { ...opts, columns: textColumns(['profile', 'baseUrl', 'token', 'account', 'server']) });
   return code;
 }

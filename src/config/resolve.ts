@@ -20,9 +20,14 @@ export interface Settings {
   from: { baseUrl?: string; token?: string; account?: string };
 }
 
+/** Which profile is in use: --profile, then CLINADMIN_PROFILE, then the stored current one. */
+export function profileName(flag: string | undefined, env: Record<string, string | undefined>, data: ConfigData): string {
+  return flag || env.CLINADMIN_PROFILE || data.currentProfile || 'default';
+}
+
 /** Flag, then environment, then the stored profile: the only place that decides precedence. */
 export function resolveSettings(flags: GlobalFlags, env: Record<string, string | undefined>, data: ConfigData = readConfig(env)): Settings {
-  const profile = flags.profile || env.CLINADMIN_PROFILE || data.currentProfile || 'default';
+  const profile = profileName(flags.profile, env, data);
   const stored = data.profiles?.[profile] ?? {};
   const pick = (flag: string | undefined, envName: string, value: string | undefined): [string | undefined, string | undefined] => {
     if (flag) return [flag, 'flag'];

@@ -75,6 +75,13 @@ export function refuseAmbiguity(text: string, name: string, prefix = ''): void {
   throw new UsageError(`${name} ${prefix}line ${line}, column ${column}: ${found.message}`);
 }
 
+/** A `--data` value: JSON text, or @FILE (@- for stdin). */
+export async function readJsonArg(ctx: Ctx, value: string, name = '--data'): Promise<unknown> {
+  if (!value.startsWith('@')) return parseJson(value, name);
+  const { text, name: source } = await readText(ctx, value.slice(1));
+  return parseJson(text, source);
+}
+
 /** The body of create or update from --file PATH|- or --data JSON (or --data @FILE). */
 export async function readBody(ctx: Ctx, opts: { file?: unknown; data?: unknown }): Promise<Record<string, unknown>> {
   if (opts.file !== undefined && opts.data !== undefined) throw new UsageError('give either --file or --data, not both');
@@ -83,10 +90,7 @@ export async function readBody(ctx: Ctx, opts: { file?: unknown; data?: unknown 
     const { text, name } = await readText(ctx, opts.file);
     value = parseJson(text, name);
   } else if (typeof opts.data === 'string') {
-    if (opts.data.startsWith('@')) {
-      const { text, name } = await readText(ctx, opts.data.slice(1));
-      value = parseJson(text, name);
-    } else value = parseJson(opts.data, '--data');
+    value = await readJsonArg(ctx, opts.data);
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new UsageError('the body must be a JSON object');
   return value as Record<string, unknown>;

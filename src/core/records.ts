@@ -87,7 +87,7 @@ export async function readRecords(ctx: Ctx, paths: string[]): Promise<SourceReco
 }
 
 /** `file record 3 (Potassium)` or `file line 7 (Potassium)`. */
-export function where(r: SourceRecord, label?: unknown): string {
+export function where(r: Pick<SourceRecord, 'source' | 'position' | 'line'>, label?: unknown): string {
   const at = r.line !== undefined ? `line ${r.line}` : `record ${r.position}`;
   return `${r.source} ${at}${typeof label === 'string' && label ? ` (${label})` : ''}`;
 }

@@ -16,7 +16,10 @@ export interface View {
 }
 
 const text = (key: string) => (r: Rec) => (r[key] === undefined || r[key] === null ? '' : typeof r[key] === 'object' ? JSON.stringify(r[key]) : String(r[key]));
-const col = (key: string, header = key, shown = false): Column => ({ key, header, value: text(key), shown });
+export const col = (key: string, header = key, shown = false): Column => ({ key, header, value: text(key), shown });
+
+/** Columns named as their keys and all shown: for records without a column list of their own. */
+export const textColumns = (keys: string[]): Column[] => keys.map((key) => col(key, key, true));
 
 export function localTime(ms: unknown): string {
   if (typeof ms !== 'number') return '';

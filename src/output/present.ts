@@ -1,6 +1,6 @@
 import type { Ctx } from '../context.js';
 import { UsageError } from '../errors.js';
-import type { Column, View } from './columns.js';
+import { col, type Column, type View } from './columns.js';
 import { toCsv, toJson, toNdjson, toYaml } from './formats.js';
 import { colorEnabled, theme } from './theme.js';
 
@@ -79,11 +79,7 @@ export async function present(ctx: Ctx, data: unknown, o: PresentOptions): Promi
 
 function selectColumns(columns: Column[], fields: string[] | undefined, data: unknown): Column[] {
   const byKey = new Map(columns.map((c) => [c.key, c]));
-  const generic = (key: string): Column => ({
-    key,
-    header: key.toUpperCase(),
-    value: (r) => (r[key] === undefined ? '' : typeof r[key] === 'object' ? JSON.stringify(r[key]) : String(r[key])),
-  });
+  const generic = (key: string): Column => col(key, key.toUpperCase());
   if (fields) return fields.map((f) => byKey.get(f) ?? generic(f));
   const shown = columns.filter((c) => c.shown);
   if (shown.length > 0) return shown;

@@ -70,7 +70,7 @@ export async function runSync(ctx: Ctx, opts: Opts & SyncOptions, spec: SyncSpec
         concurrency,
         stop: interrupt.promise,
         onDone: (r, done) => {
-          if (opts.verbose) ctx.stderr.write(`${r.outcome.padEnd(9)} ${r.id ?? ''} ${where({ source: r.source, position: r.position, line: r.line, value: {} }, r.name)}${r.error ? `: ${r.error}` : ''}\n`);
+          if (opts.verbose) ctx.stderr.write(`${r.outcome.padEnd(9)} ${r.id ?? ''} ${where(r, r.name)}${r.error ? `: ${r.error}` : ''}\n`);
           bar?.update(done);
         },
       });
@@ -130,15 +130,15 @@ async function showPlan(ctx: Ctx, opts: Opts, spec: SyncSpec, items: PlanItem[])
 
 async function showSummary(ctx: Ctx, opts: Opts, spec: SyncSpec, s: Summary): Promise<void> {
   const failures = s.records.filter((r) => r.outcome === 'failed');
-  for (const f of listed(failures.map((r) => `${where({ source: r.source, position: r.position, line: r.line, value: {} }, r.name)}: ${r.error}`))) {
+  for (const f of listed(failures.map((r) => `${where(r, r.name)}: ${r.error}`))) {
     ctx.stderr.write(`failed: ${f}\n`);
   }
   if (s.interrupted) ctx.stderr.write(`interrupted: ${s.notSent} ${spec.plural} were not sent\n`);
   const { present } = await import('../../output/present.js');
   if (chooseFormat(ctx, opts.output) === 'table') {
-    const { KEY_VALUE_COLUMNS } = await import('../config-action.js');
+    const { textColumns } = await import('../../output/columns.js');
     const row = { created: s.created, updated: s.updated, unchanged: s.unchanged, failed: s.failed, ...(s.interrupted ? { 'not sent': s.notSent } : {}) };
-    await present(ctx, [row], { ...opts, fields: undefined, columns: KEY_VALUE_COLUMNS(Object.keys(row)) });
+    await present(ctx, [row], { ...opts, fields: undefined, columns: textColumns(Object.keys(row)) });
     return;
   }
   await present(ctx, s, { ...opts, fields: undefined });
