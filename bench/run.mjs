@@ -6,6 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync, copyFileSync } from '
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { listening } from '../scripts/listening.mjs';
 import { measures, newMeasureBody } from './data.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -65,31 +66,10 @@ async function start(kind, { data, port }) {
         : [join(root, 'bench', 'bare-server.mjs'), JSON.stringify(measures(1)[0])];
   const proc = spawn(NODE, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   children.add(proc);
-  let err = '';
-  proc.stderr.on('data', (d) => (err += d));
-  const url = await new Promise((resolve, reject) => {
-    let out = '';
-    proc.stdout.on('data', (d) => {
-      out += d;
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) resolve(m[1]);
-    });
-    proc.on('exit', (code) => reject(new Error(`${kind} exited ${code}: ${err}`)));
-    if (kind === 'json-server') {
-      const poll = async () => {
-        for (let i = 0; i < 200; i++) {
-          try {
-            await fetch(`http://127.0.0.1:${port}/diagnostic-measures/bm_0`);
-            return resolve(`http://127.0.0.1:${port}`);
-          } catch {
-            await new Promise((r) => setTimeout(r, 50));
-          }
-        }
-        reject(new Error('json-server did not start'));
-      };
-      void poll();
-    }
-  });
+  const up = listening(proc, kind);
+  // json-server prints no URL when quiet: poll it until it answers.
+  const url = kind === 'json-server' ? await Promise.race([up, answering(port)]) : await up;
+  up.catch(() => {}); // from here on, an exit is the stop below
   return {
     url,
     proc,
@@ -99,6 +79,18 @@ async function start(kind, { data, port }) {
       children.delete(proc);
     },
   };
+}
+
+async function answering(port) {
+  for (let i = 0; i < 200; i++) {
+    try {
+      await fetch(`http://127.0.0.1:${port}/diagnostic-measures/bm_0`);
+      return `http://127.0.0.1:${port}`;
+    } catch {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  throw new Error('json-server did not start');
 }
 
 let nextPort = 45000 + Math.floor(Math.random() * 10000);
@@ -244,8 +236,8 @@ the load generator (autocannon, ${CONNECTIONS} connections, ${LOAD_SECONDS} s) a
 | --- | --- | --- | --- | --- |
 ${rows.join('\n')}
 
-Commands: \`node bin/clinadmin.js --version\`, \`node bin/clinadmin.js measures create --help\`,
-\`node bin/clinadmin.js measures list -o json\` against \`clinadmin serve\` holding 100 measures, each against \`node -e 0\`;
+Commands: \`node bin/clinadmin.cjs --version\`, \`node bin/clinadmin.cjs measures create --help\`,
+\`node bin/clinadmin.cjs measures list -o json\` against \`clinadmin serve\` holding 100 measures, each against \`node -e 0\`;
 GET \`/diagnostic-measures/:id\` and POST \`/diagnostic-measures\` under autocannon against \`clinadmin serve\`,
 \`bench/bare-server.mjs\` and \`json-server\` 0.17 on the same 10,000 measures (\`bench/data.mjs\`);
 \`clinadmin measures import\` of 10,000 measures into an empty server, peak RSS from \`/usr/bin/time -f %M\`.

@@ -1,12 +1,40 @@
 // Bundles the CLI with code splitting: a small entry chunk holds the command tree, and heavy
-// dependencies land in chunks that only the commands using them import (start-up is a feature).
-import { build } from 'esbuild';
-import { readFile, rm } from 'node:fs/promises';
+// dependencies land in chunks that only the commands using them load (start-up is a feature).
+// The chunks are written as CommonJS: Node 20 spends ~4 ms setting up its ES module loader, which a
+// CommonJS entry never starts, and esbuild splits only ES modules, so each chunk is converted after.
+import { build, transform } from 'esbuild';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { trainCodeCache } from './train-code-cache.mjs';
 
 const { version } = JSON.parse(await readFile('package.json', 'utf8'));
+const lean = (name) => fileURLToPath(new URL(`./lean/${name}.cjs`, import.meta.url));
+
+/** Node built-ins that a dependency loads eagerly but clinadmin never or rarely uses; see scripts/lean/. */
+const STAND_INS = [
+  { builtin: 'node:http2', importer: /undici[\\/]lib[\\/]dispatcher[\\/]client-h2\.js$/, path: lean('http2') },
+  { builtin: 'node:child_process', importer: /commander[\\/]lib[\\/]command\.js$/, path: lean('child_process') },
+  { builtin: 'node:assert', importer: /undici[\\/]lib[\\/]/, path: lean('assert') },
+  { builtin: 'node:http', importer: /undici[\\/]lib[\\/](dispatcher[\\/]client|core[\\/]util)\.js$/, path: lean('http') },
+];
+
+const leanBuiltins = {
+  name: 'lean-builtins',
+  setup(b) {
+    b.onResolve({ filter: /^node:(http2?|child_process|assert)$/ }, (args) => {
+      const s = STAND_INS.find((x) => x.builtin === args.path && x.importer.test(args.importer));
+      return s ? { path: s.path } : undefined;
+    });
+    // The parser without WebAssembly SIMD is a fallback for old CPUs: load it from node_modules if ever.
+    b.onResolve({ filter: /llhttp-wasm\.js$/ }, (args) =>
+      args.importer === lean('llhttp-wasm') ? { path: args.path, external: true } : { path: lean('llhttp-wasm') },
+    );
+  },
+};
 
 await rm('dist', { recursive: true, force: true });
-await build({
+const result = await build({
   // completion.ts is an entry of its own so scripts/generate.mjs can import it.
   entryPoints: { cli: 'src/cli.ts', completion: 'src/core/completion.ts', version: 'src/version.ts' },
   outdir: 'dist',
@@ -18,8 +46,30 @@ await build({
   minify: true,
   legalComments: 'none',
   chunkNames: 'chunks/[name]-[hash]',
-  // Some bundled CommonJS packages call require(); ESM output has none, so give each chunk one.
-  banner: { js: "import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);" },
+  outExtension: { '.js': '.cjs' },
   define: { __CLINADMIN_VERSION__: JSON.stringify(version) },
+  plugins: [leanBuiltins],
+  metafile: true,
+  write: false,
   logLevel: 'warning',
 });
+
+// The assert stand-in is a plain assert(value); fail the build if a bundled undici file needs more.
+for (const input of Object.keys(result.metafile.inputs).filter((p) => /undici[\\/]lib[\\/]/.test(p))) {
+  const code = await readFile(input, 'utf8');
+  const used = /\bassert\.(?!ok\()\w+\(/.exec(code);
+  if (used) throw new Error(`${input} calls ${used[0]}, which scripts/lean/assert.cjs does not provide`);
+}
+
+for (const file of result.outputFiles) {
+  // dynamic-import off: import() of a chunk becomes a lazy require(), so no ES module loader starts.
+  const { code } = await transform(file.text, { format: 'cjs', platform: 'node', target: 'node20', minify: true, supported: { 'dynamic-import': false } });
+  await mkdir(dirname(file.path), { recursive: true });
+  await writeFile(file.path, code);
+}
+
+// Chunks are loaded by require(); an import() left in one would need the ES module loader after all.
+for (const file of await readdir('dist', { recursive: true })) {
+  if (file.endsWith('.cjs') && (await readFile(`dist/${file}`, 'utf8')).includes('import(')) throw new Error(`dist/${file} still calls import()`);
+}
+await trainCodeCache();

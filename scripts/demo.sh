@@ -3,12 +3,12 @@
 # log in, and administer measures, coverages and notifications. Everything lives in a temp folder.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-[ -f dist/cli.js ] || npm run build --silent
+[ -f dist/cli.cjs ] || npm run build --silent
 work=$(mktemp -d)
 export CLINADMIN_CONFIG_DIR="$work/config"
-clinadmin() { node bin/clinadmin.js "$@"; }
+clinadmin() { node bin/clinadmin.cjs "$@"; }
 token=demo-$RANDOM$RANDOM
-node bin/clinadmin.js serve --seed --port 0 --data "$work/data.json" --token "$token:acc_demo_admin" >"$work/serve.out" 2>"$work/serve.err" &
+node bin/clinadmin.cjs serve --seed --port 0 --data "$work/data.json" --token "$token:acc_demo_admin" >"$work/serve.out" 2>"$work/serve.err" &
 server=$!
 trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$work"' EXIT
 for _ in $(seq 50); do grep -q listening "$work/serve.out" 2>/dev/null && break; sleep 0.1; done

@@ -3,8 +3,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
 
-const { createProgram } = await import('../dist/cli.js');
-const { bashCompletion, zshCompletion, fishCompletion } = await import('../dist/completion.js');
+const { createProgram } = await import('../dist/cli.cjs');
+const { bashCompletion, zshCompletion, fishCompletion } = await import('../dist/completion.cjs');
 const ctx = { stdin: new PassThrough(), stdout: new PassThrough(), stderr: new PassThrough(), env: {}, cwd: '.', isInteractive: false, waitForSignal: () => ({ promise: new Promise(() => {}), cancel() {} }) };
 const program = createProgram(ctx);
 

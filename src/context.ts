@@ -33,16 +33,21 @@ export function processSignals(signals: NodeJS.Signals[]) {
 
 export function defaultContext(overrides: Partial<Ctx> = {}): Ctx {
   const env = overrides.env ?? process.env;
-  const stdin = overrides.stdin ?? process.stdin;
   const stderr = overrides.stderr ?? process.stderr;
   const ci = env.CI !== undefined && env.CI !== '' && env.CI !== '0' && env.CI !== 'false';
   return {
-    stdin,
+    // process.stdin is built on first use: building it loads fs streams or tty and net (~1-2 ms).
+    get stdin() {
+      return overrides.stdin ?? process.stdin;
+    },
     stdout: overrides.stdout ?? process.stdout,
     stderr,
     env,
     cwd: overrides.cwd ?? process.cwd(),
-    isInteractive: overrides.isInteractive ?? (Boolean(stdin.isTTY && stderr.isTTY) && !ci),
+    get isInteractive() {
+      // stderr first, so a run with stderr in a pipe or file never builds stdin.
+      return overrides.isInteractive ?? (Boolean(stderr.isTTY) && !ci && Boolean(this.stdin.isTTY));
+    },
     waitForSignal: overrides.waitForSignal ?? processSignals,
   };
 }

@@ -36,13 +36,8 @@ export async function connect(ctx: Ctx, flags: GlobalFlags & { connections?: num
   return { client, settings };
 }
 
-/**
- * Loads the HTTP client. undici parses HTTP in WebAssembly, and V8's optimising compile of it runs on
- * threads that hold every exit ~80 ms; the baseline compiler is ample for a CLI's few requests.
- */
+/** Loads the HTTP client (bin/clinadmin.cjs has already chosen how V8 compiles its WebAssembly). */
 export async function loadClient(): Promise<typeof import('./client.js').ApiClient> {
-  const { setFlagsFromString } = await import('node:v8');
-  setFlagsFromString('--liftoff-only');
   return (await import('./client.js')).ApiClient;
 }
 

@@ -1,7 +1,7 @@
 import { execa, type Options, type ResultPromise } from 'execa';
 import { fileURLToPath } from 'node:url';
 
-export const BIN = fileURLToPath(new URL('../../bin/clinadmin.js', import.meta.url));
+export const BIN = fileURLToPath(new URL('../../bin/clinadmin.cjs', import.meta.url));
 
 /** Runs the built binary as a user would, with no terminal and no inherited CLINADMIN_* settings. */
 export function clinadmin(args: string[], options: Options = {}): ResultPromise<{ reject: false }> {
