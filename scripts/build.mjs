@@ -3,7 +3,7 @@
 // The chunks are written as CommonJS: Node 20 spends ~4 ms setting up its ES module loader, which a
 // CommonJS entry never starts, and esbuild splits only ES modules, so each chunk is converted after.
 import { build, transform } from 'esbuild';
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { trainCodeCache } from './train-code-cache.mjs';
@@ -68,8 +68,4 @@ for (const file of result.outputFiles) {
   await writeFile(file.path, code);
 }
 
-// Chunks are loaded by require(); an import() left in one would need the ES module loader after all.
-for (const file of await readdir('dist', { recursive: true })) {
-  if (file.endsWith('.cjs') && (await readFile(`dist/${file}`, 'utf8')).includes('import(')) throw new Error(`dist/${file} still calls import()`);
-}
 await trainCodeCache();

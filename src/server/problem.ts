@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { FieldError } from '../schemas/common.js';
+import { recordJson } from './record-json.js';
 
 /** The one error shape of the server: RFC 9457 problem+json. */
 export interface Problem {
@@ -27,21 +28,8 @@ export function problem(status: number, detail: string, errors?: FieldError[]): 
   return { type: `urn:clinadmin:problem:${slug}`, title, status, detail, ...(errors && errors.length > 0 ? { errors } : {}) };
 }
 
-/** Records are replaced, never changed in place, so each one's JSON can be kept until it is replaced. */
-const serialized = new WeakMap<object, string>();
-
-export function toJsonText(body: unknown): string {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) return JSON.stringify(body);
-  let text = serialized.get(body);
-  if (text === undefined) {
-    text = JSON.stringify(body);
-    serialized.set(body, text);
-  }
-  return text;
-}
-
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = Array.isArray(body) ? `[${body.map(toJsonText).join(',')}]` : toJsonText(body);
+  const text = Array.isArray(body) ? `[${body.map(recordJson).join(',')}]` : recordJson(body);
   res.writeHead(status, {
     'content-type': status >= 400 ? 'application/problem+json' : 'application/json; charset=utf-8',
     'content-length': Buffer.byteLength(text),

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { open, readFile, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { open, readFile, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { COLLECTIONS, type CollectionName, type DataFile } from '../schemas/data-file.js';
 import { DataFileError, readDataFile, serializeDataFile } from './data-file.js';
 import { acquireLock } from './lock.js';
+import { recordJson } from './record-json.js';
 
 type Rec = { id: string } & Record<string, unknown>;
 
@@ -28,7 +29,7 @@ export class StoreUnavailableError extends Error {
 
 export interface StoreOptions {
   file: string;
-  /** Compact the journal into the data file after this many journalled changes. */
+  /** Fold the journal into the data file after at least this many changes, once it is as large as the file. */
   compactEvery?: number;
   warn?: (message: string) => void;
 }
@@ -38,7 +39,8 @@ export interface StoreOptions {
  * A change is applied in memory at once (so concurrent requests see each other and never lose an
  * update), appended to the journal with the others of the same tick, and acknowledged after one
  * fdatasync: the cost of a write does not grow with the number of records. The journal is folded
- * into the data file (temp file, fsync, rename, fsync of the folder) now and then and on close.
+ * into the data file (temp file, fsync, rename, fsync of the folder) once it has grown as large as
+ * the file, and on close.
  */
 export class Store {
   private readonly maps = new Map<CollectionName, Map<string, Rec>>();
@@ -46,6 +48,8 @@ export class Store {
   private flushing = false;
   private journalChanges = 0;
   private journalSize = 0;
+  /** Bytes of the data file as last written or read. */
+  private snapshotSize = 0;
   private closed = false;
   /** Writes not yet on disk, by `coll` and by `coll␀id`, so reads never answer from them. */
   private readonly pending = new Map<string, number>();
@@ -73,6 +77,7 @@ export class Store {
       for (const c of replay) store.applyRaw(c.coll, c.id, c.after);
       // Start from a complete data file and an empty journal, so the file on disk is whole on its own.
       if (data === undefined || replay.length > 0) await store.compact();
+      else store.snapshotSize = (await stat(options.file)).size;
       return store;
     } catch (err) {
       await releaseLock();
@@ -161,7 +166,7 @@ export class Store {
       while (this.queue.length > 0) {
         const batch = this.queue;
         this.queue = [];
-        const entries = batch.flatMap((p) => p.changes.map((c) => JSON.stringify({ c: c.coll, id: c.id, v: c.after ?? null })));
+        const entries = batch.flatMap((p) => p.changes.map(journalLine));
         if (entries.length === 0) {
           // Only settle() markers: everything before them is already flushed.
           for (const p of batch) p.resolve();
@@ -180,7 +185,9 @@ export class Store {
           continue;
         }
         for (const p of batch) p.resolve();
-        if (this.journalChanges >= this.compactEvery && this.queue.length === 0) {
+        // Folding rewrites the whole file, so it waits until the journal is as large as the file: the
+        // rewriting then costs at most the bytes journalled, and a write costs the same at any size.
+        if (this.journalChanges >= this.compactEvery && this.journalSize >= this.snapshotSize && this.queue.length === 0) {
           await this.compact().catch((e: Error) => this.warn(`could not compact ${this.file}: ${e.message}`));
         }
       }
@@ -210,6 +217,7 @@ export class Store {
   private async compact(): Promise<void> {
     // Serialised synchronously, so the snapshot holds exactly the changes already flushed.
     const text = serializeDataFile(Object.fromEntries(COLLECTIONS.map((n) => [n, this.maps.get(n)!.values()])) as never);
+    const size = Buffer.byteLength(text);
     const tmp = `${this.file}.${randomBytes(4).toString('hex')}.tmp`;
     const fh = await open(tmp, 'w', 0o600);
     try {
@@ -224,7 +232,13 @@ export class Store {
     await this.journal.datasync();
     this.journalSize = 0;
     this.journalChanges = 0;
+    this.snapshotSize = size;
   }
+}
+
+/** The journal's line for a change, as JSON.stringify({ c, id, v }) would write it, with v's JSON reused. */
+function journalLine(c: Change): string {
+  return `{"c":${JSON.stringify(c.coll)},"id":${JSON.stringify(c.id)},"v":${c.after === undefined ? 'null' : recordJson(c.after)}}`;
 }
 
 async function syncDir(dir: string): Promise<void> {

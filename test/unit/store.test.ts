@@ -55,6 +55,28 @@ describe('Store', () => {
     await store.close();
   });
 
+  it('waits to fold a large data file until the journal is as large, so a write costs the same at any size', async () => {
+    const file = join(await tempDir(), 'data.json');
+    await writeFile(file, JSON.stringify({ diagnosticMeasures: Array.from({ length: 300 }, (_, i) => measure(`old${i}`)) }));
+    const store = await open(file, [], 10);
+    const fileSize = (await stat(file)).size;
+    const journal = `${file}.journal`;
+    // Journal size after each commit; folding empties it (just after the commit that triggered it).
+    const sizes: number[] = [];
+    for (let i = 0; i < 2000 && !(sizes.length > 1 && sizes.at(-1)! < sizes.at(-2)!); i++) {
+      await store.commit([{ coll: 'diagnosticMeasures', id: `new${i}`, after: measure(`new${i}`) }]);
+      sizes.push((await stat(journal)).size);
+    }
+    const drop = sizes.findIndex((s, i) => i > 0 && s < sizes[i - 1]);
+    expect(drop, 'the journal was folded').toBeGreaterThan(10);
+    expect(sizes[drop - 1]).toBeGreaterThanOrEqual(fileSize);
+    expect(sizes[drop - 2]).toBeLessThan(fileSize);
+    const ids = JSON.parse(await readFile(file, 'utf8')).diagnosticMeasures.map((m: { id: string }) => m.id);
+    expect(ids).toHaveLength(300 + drop);
+    await store.close();
+    expect(JSON.parse(await readFile(file, 'utf8')).diagnosticMeasures).toHaveLength(300 + drop + 1);
+  });
+
   it('drops a torn last journal line with a warning', async () => {
     const file = join(await tempDir(), 'data.json');
     await writeFile(file, '{}');

@@ -1,0 +1,15 @@
+/**
+ * Records are replaced, never changed in place, so each one's JSON is made once and reused by the
+ * answer, the journal line and the data file snapshot until the record is replaced.
+ */
+const serialized = new WeakMap<object, string>();
+
+export function recordJson(value: unknown): string {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return JSON.stringify(value);
+  let text = serialized.get(value);
+  if (text === undefined) {
+    text = JSON.stringify(value);
+    serialized.set(value, text);
+  }
+  return text;
+}
