@@ -6,12 +6,19 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   // The version needs none of the command tree: answer it from a tiny module (start-up is a feature).
   process.stdout.write(`${require('../dist/version.cjs').VERSION}\n`);
 } else {
+  const v8 = require('node:v8');
   // undici parses HTTP in WebAssembly, and V8's optimising compile of it runs on threads that hold every
-  // exit ~80 ms; the baseline compiler is ample for a CLI's requests. Set before any code loads, since
-  // V8 accepts a code cache only under the flags it was made with.
-  require('node:v8').setFlagsFromString('--liftoff-only');
-  const { join } = require('node:path');
-  require('./code-cache.cjs').useCodeCache(join(__dirname, '..', 'dist'), require.main, process.env.CLINADMIN_TRAIN_CODE_CACHE === '1');
+  // exit ~80 ms; the baseline compiler is ample for a CLI's requests.
+  v8.setFlagsFromString('--liftoff-only');
+  if (argv[0] !== 'serve') {
+    // A command runs briefly and may hold a whole import: V8's young generation stays at its starting
+    // size instead of growing to 32 MB (peak memory of a 10,000-measure import 145 -> 117 MB, no slower).
+    // `serve` runs long and keeps V8's defaults. Both flags are set before any code loads, since V8
+    // accepts a code cache only under the flags it was made with; serve, under others, compiles as usual.
+    v8.setFlagsFromString('--semi-space-growth-factor=1');
+    const { join } = require('node:path');
+    require('./code-cache.cjs').useCodeCache(join(__dirname, '..', 'dist'), require.main, process.env.CLINADMIN_TRAIN_CODE_CACHE === '1');
+  }
   // A reader that stops early (`| head`) is not an error: stop quietly, as Unix tools do.
   process.stdout.on('error', (err) => {
     if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);

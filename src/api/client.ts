@@ -3,6 +3,7 @@
 import Pool from 'undici/lib/dispatcher/pool.js';
 import poolRequest from 'undici/lib/api/api-request.js';
 import { ApiError, AuthError, CliError, EXIT, NotFoundError } from '../errors.js';
+import { JsonText } from './json-text.js';
 
 export interface ClientOptions {
   baseUrl: string;
@@ -60,7 +61,7 @@ export class ApiClient {
 
   async request<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
     const url = this.origin + this.prefix + path;
-    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const payload = body === undefined ? undefined : body instanceof JsonText ? body.text : JSON.stringify(body);
     const mayRepeat = method !== 'POST';
     for (let attempt = 0; ; attempt++) {
       const started = Date.now();

@@ -63,13 +63,13 @@ export function parseJson(text: string, name: string): unknown {
   } catch {
     throw new UsageError(`${name} is not valid JSON: ${describeJsonError(body)}`);
   }
-  refuseAmbiguity(body, name);
+  refuseAmbiguity(body, value, name);
   return value;
 }
 
 /** Duplicate keys and absurd nesting are refused by position rather than guessed at. */
-export function refuseAmbiguity(text: string, name: string, prefix = ''): void {
-  const found = findAmbiguity(text);
+export function refuseAmbiguity(text: string, parsed: unknown, name: string, prefix = ''): void {
+  const found = findAmbiguity(text, parsed);
   if (!found) return;
   const { line, column } = lineColumn(text, found.offset);
   throw new UsageError(`${name} ${prefix}line ${line}, column ${column}: ${found.message}`);

@@ -14,9 +14,19 @@ interface MeasureLike {
 
 const decimals = (n: number) => {
   const s = String(n);
-  if (s.includes('e-')) return Number(s.split('e-')[1]);
-  return s.includes('.') ? s.split('.')[1].length : 0;
+  const e = s.indexOf('e-');
+  if (e !== -1) return Number(s.slice(e + 2));
+  const dot = s.indexOf('.');
+  return dot === -1 ? 0 : s.length - dot - 1;
 };
+
+// Each bound with its precision field, spelled once rather than built per record (an import lints thousands).
+const BOUNDS = [
+  ['min', 'minPrecision'],
+  ['max', 'maxPrecision'],
+  ['simin', 'siminPrecision'],
+  ['simax', 'simaxPrecision'],
+] as const;
 
 const ageBand = (r: RangeLike): [number, number] => [r.ageMin ?? 0, r.ageMax ?? Number.POSITIVE_INFINITY];
 const overlaps = (a: [number, number], b: [number, number]) => a[0] <= b[1] && b[0] <= a[1];
@@ -88,9 +98,9 @@ export function lintMeasure(m: MeasureLike): Warning[] {
   const precisionOf = (list: RangeLike[], name: string) =>
     list.forEach((r, i) => {
       const rr = r as Record<string, number | undefined>;
-      for (const bound of ['min', 'max', 'simin', 'simax']) {
+      for (const [bound, precisionField] of BOUNDS) {
         const value = rr[bound];
-        const precision = rr[`${bound}Precision`];
+        const precision = rr[precisionField];
         if (value !== undefined && precision !== undefined && decimals(value) > precision) {
           out.push({ field: `${name}[${i}].${bound}`, message: `${value} has more decimals than its stated precision ${precision}` });
         }

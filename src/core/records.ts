@@ -1,6 +1,6 @@
 import type { Ctx } from '../context.js';
 import { UsageError } from '../errors.js';
-import { describeJsonError, findAmbiguity } from '../schemas/json-error.js';
+import { describeJsonError, findAmbiguity, lineColumn } from '../schemas/json-error.js';
 import { readText, refuseAmbiguity } from './input.js';
 
 /** One record of an input file, with where it came from for error messages. */
@@ -33,6 +33,8 @@ export function parseRecords(text: string, source: string): SourceRecord[] {
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   if (text.includes('\u0000')) throw new UsageError(`${source} holds NUL bytes; it is not a JSON text file`);
   if (text.trim() === '') throw new UsageError(`${source} is empty`);
+  const spans = arrayOfObjects(text);
+  if (spans) return spans.map(([start, end], i) => lazyRecord(text, start, end, source, i + 1));
   let whole: unknown;
   let wholeError: string | undefined;
   try {
@@ -41,7 +43,7 @@ export function parseRecords(text: string, source: string): SourceRecord[] {
     wholeError = describeJsonError(text);
   }
   if (wholeError === undefined) {
-    refuseAmbiguity(text, source);
+    refuseAmbiguity(text, whole, source);
     return unwrap(whole, source).map((value, i) => {
       if (!isObject(value)) throw new UsageError(`${source} record ${i + 1}: expected a JSON object, found ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}`);
       return { source, position: i + 1, value };
@@ -69,11 +71,96 @@ export function parseRecords(text: string, source: string): SourceRecord[] {
       throw new UsageError(`${source} is not valid NDJSON: line ${i + 1}, ${at}`);
     }
     if (!isObject(value)) throw new UsageError(`${source} line ${i + 1}: expected a JSON object`);
-    const found = findAmbiguity(l);
+    const found = findAmbiguity(l, value);
     if (found) throw new UsageError(`${source} line ${i + 1}, column ${found.offset + 1}: ${found.message}`);
     out.push({ source, position: out.length + 1, line: i + 1, value });
   });
   return out;
+}
+
+/**
+ * Where each object of a text that is exactly a JSON array of objects starts and ends, or undefined
+ * for any other text, which is then parsed whole. Objects are parsed one at a time as the importer
+ * reaches them, so 10,000 records never stand in memory as objects all at once.
+ */
+function arrayOfObjects(text: string): [number, number][] | undefined {
+  const n = text.length;
+  const ws = (i: number) => {
+    while (i < n && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 10 || text.charCodeAt(i) === 13 || text.charCodeAt(i) === 9)) i++;
+    return i;
+  };
+  let i = ws(0);
+  if (text.charCodeAt(i) !== 91) return undefined;
+  i = ws(i + 1);
+  const spans: [number, number][] = [];
+  if (text.charCodeAt(i) === 93) return ws(i + 1) === n ? spans : undefined;
+  for (;;) {
+    if (text.charCodeAt(i) !== 123) return undefined;
+    const end = objectEnd(text, i);
+    if (end === undefined) return undefined;
+    spans.push([i, end]);
+    i = ws(end);
+    const c = text.charCodeAt(i);
+    if (c === 93) return ws(i + 1) === n ? spans : undefined;
+    if (c !== 44) return undefined;
+    i = ws(i + 1);
+  }
+}
+
+/** Offset just past the object that opens at `start`, by brackets outside strings; its grammar is JSON.parse's to judge. */
+function objectEnd(text: string, start: number): number | undefined {
+  let depth = 0;
+  for (let i = start; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 34) {
+      i = text.indexOf('"', i + 1);
+      while (i !== -1) {
+        let k = i - 1;
+        while (text.charCodeAt(k) === 92) k--;
+        if ((i - 1 - k) % 2 === 0) break;
+        i = text.indexOf('"', i + 1);
+      }
+      if (i === -1) return undefined;
+    } else if (c === 123 || c === 91) depth++;
+    else if (c === 125 || c === 93) {
+      depth--;
+      if (depth === 0) return i + 1;
+    }
+  }
+  return undefined;
+}
+
+/** A record parsed on first use; once the importer replaces its value, the parsed object is let go. */
+function lazyRecord(text: string, start: number, end: number, source: string, position: number): SourceRecord {
+  let value: Record<string, unknown> | undefined;
+  return {
+    source,
+    position,
+    get value() {
+      value ??= parseObjectAt(text, start, end, source);
+      return value;
+    },
+    set value(v) {
+      value = v;
+    },
+  };
+}
+
+function parseObjectAt(text: string, start: number, end: number, source: string): Record<string, unknown> {
+  const slice = text.slice(start, end);
+  let value: Record<string, unknown>;
+  try {
+    value = JSON.parse(slice) as Record<string, unknown>;
+  } catch {
+    // Reported against the whole text, with the line and column an editor shows.
+    throw new UsageError(`${source} is not valid JSON: ${describeJsonError(text)}`);
+  }
+  const found = findAmbiguity(slice, value, 1);
+  if (found) {
+    const { line, column } = lineColumn(text, start + found.offset);
+    throw new UsageError(`${source} line ${line}, column ${column}: ${found.message}`);
+  }
+  return value;
 }
 
 export async function readRecords(ctx: Ctx, paths: string[]): Promise<SourceRecord[]> {

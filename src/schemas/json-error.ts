@@ -122,35 +122,87 @@ export function describeJsonError(text: string): string {
 export const MAX_DEPTH = 512;
 
 /**
- * For a text JSON.parse accepted: the first key repeated within one object (JSON.parse silently keeps
- * the last, which would hide a typo in clinical data) or nesting past MAX_DEPTH. Iterative, so any
- * depth is safe to scan.
+ * For a text JSON.parse accepted, and what it gave: the first key repeated within one object
+ * (JSON.parse silently keeps the last, which would hide a typo in clinical data) or nesting past
+ * MAX_DEPTH (`depth` levels being outside `text`). Counting is cheap and allocates nothing, so it comes first: a repeated key is the only way
+ * the text can hold more keys than the parsed value, and only then is the text searched for it.
  */
-export function findAmbiguity(text: string): { offset: number; message: string } | undefined {
+export function findAmbiguity(text: string, parsed: unknown, depth = 0): { offset: number; message: string } | undefined {
+  const scan = countKeys(text, MAX_DEPTH - depth);
+  if (scan.tooDeepAt !== undefined) return { offset: scan.tooDeepAt, message: `nesting deeper than ${MAX_DEPTH} levels` };
+  return scan.keys === keysIn(parsed) ? undefined : firstRepeatedKey(text);
+}
+
+/** Offset of the closing quote of the string that opens at `i`: the next one after an even run of backslashes. */
+function stringEnd(text: string, i: number): number {
+  let j = text.indexOf('"', i + 1);
+  while (j !== -1) {
+    let k = j - 1;
+    while (text.charCodeAt(k) === 92) k--;
+    if ((j - 1 - k) % 2 === 0) return j;
+    j = text.indexOf('"', j + 1);
+  }
+  return text.length;
+}
+
+function countKeys(text: string, maxDepth: number): { keys: number; tooDeepAt?: number } {
+  const inObject: boolean[] = [];
+  let expectKey = false;
+  let keys = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 34) {
+      if (expectKey) keys++;
+      expectKey = false;
+      i = stringEnd(text, i);
+    } else if (c === 123 || c === 91) {
+      inObject.push(c === 123);
+      if (inObject.length > maxDepth) return { keys, tooDeepAt: i };
+      expectKey = c === 123;
+    } else if (c === 125 || c === 93) {
+      inObject.pop();
+      expectKey = false;
+    } else if (c === 44) {
+      expectKey = inObject.length > 0 && inObject[inObject.length - 1];
+    }
+  }
+  return { keys };
+}
+
+function keysIn(value: unknown): number {
+  if (value === null || typeof value !== 'object') return 0;
+  let n = 0;
+  if (Array.isArray(value)) {
+    for (const v of value) n += keysIn(v);
+    return n;
+  }
+  for (const k in value) n += 1 + keysIn((value as Record<string, unknown>)[k]);
+  return n;
+}
+
+function firstRepeatedKey(text: string): { offset: number; message: string } | undefined {
   const stack: (Set<string> | null)[] = [];
   let expectKey = false;
   for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (c === '"') {
-      let j = i + 1;
-      while (j < text.length && text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
+    const c = text.charCodeAt(i);
+    if (c === 34) {
+      const j = stringEnd(text, i);
       const keys = stack[stack.length - 1];
       if (expectKey && keys) {
         const raw = text.slice(i + 1, j);
         const key = raw.includes('\\') ? (JSON.parse(`"${raw}"`) as string) : raw;
         if (keys.has(key)) return { offset: i, message: `duplicate key "${key}" in one object` };
         keys.add(key);
-        expectKey = false;
       }
+      expectKey = false;
       i = j;
-    } else if (c === '{' || c === '[') {
-      stack.push(c === '{' ? new Set() : null);
-      if (stack.length > MAX_DEPTH) return { offset: i, message: `nesting deeper than ${MAX_DEPTH} levels` };
-      expectKey = c === '{';
-    } else if (c === '}' || c === ']') {
+    } else if (c === 123 || c === 91) {
+      stack.push(c === 123 ? new Set() : null);
+      expectKey = c === 123;
+    } else if (c === 125 || c === 93) {
       stack.pop();
       expectKey = false;
-    } else if (c === ',') {
+    } else if (c === 44) {
       expectKey = stack[stack.length - 1] !== null && stack.length > 0;
     }
   }

@@ -116,7 +116,7 @@ async function readJsonBody(req: IncomingMessage, maxBody: number): Promise<unkn
   } catch {
     throw new HttpProblem(problem(400, `the body is not valid JSON (${describeJsonError(text)})`));
   }
-  const ambiguous = findAmbiguity(text);
+  const ambiguous = findAmbiguity(text, value);
   if (ambiguous) {
     const { line, column } = lineColumn(text, ambiguous.offset);
     throw new HttpProblem(problem(400, `the body is ambiguous: line ${line}, column ${column}: ${ambiguous.message}`));

@@ -6,9 +6,10 @@ import { EXIT, UsageError } from '../../errors.js';
 import { readRecords, where } from '../../core/records.js';
 import { execute, summarize, type Summary } from '../../core/sync/execute.js';
 import { plan, type PlanItem } from '../../core/sync/plan.js';
-import { prepare, type SyncSpec } from '../../core/sync/prepare.js';
+import { prepare, type Preparation, type SyncSpec } from '../../core/sync/prepare.js';
 import { chooseFormat } from '../../output/present.js';
-import { withClient, type Opts } from '../shared.js';
+import type { Opts } from '../shared.js';
+import type { ApiClient } from '../../api/client.js';
 
 export interface SyncOptions {
   dryRun?: boolean;
@@ -26,25 +27,35 @@ function listed(lines: string[]): string[] {
 
 /** Validate everything, plan against the server, then send (or only show the plan): import and apply. */
 export async function runSync(ctx: Ctx, opts: Opts & SyncOptions, spec: SyncSpec, files: string[], state: RunState): Promise<void> {
-  const concurrency = Number(opts.concurrency ?? '8');
+  const concurrency = Number(opts.concurrency ?? '32');
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) throw new UsageError(`--concurrency must be a whole number from 1 to 64 (got ${opts.concurrency})`);
-  const sources = await readRecords(ctx, files);
-  const prep = prepare(spec, sources);
-  sources.length = 0;
-  if (prep.setAside.size > 0) {
-    const fields = [...prep.setAside].map(([f, n]) => `${f} (${n})`).join(', ');
-    ctx.stderr.write(`note: set aside fields the service sets: ${fields}; an id is still used to find the record\n`);
+  // The server's records are fetched while the input is read and checked (a read changes nothing);
+  // the answer, or its error, is looked at only once the input is valid.
+  const server = fetchExisting(ctx, opts, spec, concurrency);
+  server.catch(() => undefined);
+  let prep: Preparation;
+  try {
+    const sources = await readRecords(ctx, files);
+    prep = prepare(spec, sources);
+    sources.length = 0;
+    if (prep.setAside.size > 0) {
+      const fields = [...prep.setAside].map(([f, n]) => `${f} (${n})`).join(', ');
+      ctx.stderr.write(`note: set aside fields the service sets: ${fields}; an id is still used to find the record\n`);
+    }
+    for (const w of listed(prep.warnings)) ctx.stderr.write(`warning: ${w}\n`);
+    const errors = opts.strict ? [...prep.errors, ...prep.warnings.map((w) => `${w} (an error with --strict)`)] : prep.errors;
+    if (errors.length > 0) {
+      const bad = new Set(errors.map((e) => e.split(': ')[0])).size;
+      throw new UsageError(`${bad} invalid ${bad === 1 ? 'record' : 'records'}; nothing was sent`, undefined, listed(errors));
+    }
+    if (prep.records.length === 0) throw new UsageError(`no ${spec.plural} in the input; nothing was sent`);
+  } catch (err) {
+    void server.then(({ client }) => client.close(), () => undefined);
+    throw err;
   }
-  for (const w of listed(prep.warnings)) ctx.stderr.write(`warning: ${w}\n`);
-  const errors = opts.strict ? [...prep.errors, ...prep.warnings.map((w) => `${w} (an error with --strict)`)] : prep.errors;
-  if (errors.length > 0) {
-    const bad = new Set(errors.map((e) => e.split(': ')[0])).size;
-    throw new UsageError(`${bad} invalid ${bad === 1 ? 'record' : 'records'}; nothing was sent`, undefined, listed(errors));
-  }
-  if (prep.records.length === 0) throw new UsageError(`no ${spec.plural} in the input; nothing was sent`);
 
-  await withClient(ctx, { ...opts, connections: concurrency }, async ({ client }) => {
-    const existing = await client.request<Record<string, unknown>[]>('GET', spec.path);
+  const { client, existing } = await server;
+  try {
     const items = plan(spec, prep.records, existing);
     if (opts.dryRun) {
       await showPlan(ctx, opts, spec, items);
@@ -83,7 +94,20 @@ export async function runSync(ctx: Ctx, opts: Opts & SyncOptions, spec: SyncSpec
       if (!interrupted) interrupt.cancel();
       bar?.clear();
     }
-  });
+  } finally {
+    await client.close();
+  }
+}
+
+async function fetchExisting(ctx: Ctx, opts: Opts, spec: SyncSpec, connections: number): Promise<{ client: ApiClient; existing: Record<string, unknown>[] }> {
+  const { connect } = await import('../../api/connect.js');
+  const { client } = await connect(ctx, { ...opts, connections });
+  try {
+    return { client, existing: await client.request<Record<string, unknown>[]>('GET', spec.path) };
+  } catch (err) {
+    await client.close();
+    throw err;
+  }
 }
 
 /** Written beside, then renamed: a report is never left half-written. */
@@ -104,7 +128,7 @@ async function showPlan(ctx: Ctx, opts: Opts, spec: SyncSpec, items: PlanItem[])
     const planned = items.map((i) => ({
       source: i.rec.src.source,
       position: i.rec.src.position,
-      name: i.rec.body.name,
+      name: i.rec.name,
       action: i.action,
       ...(i.id ? { id: i.id } : {}),
       ...(i.changes ? { changes: i.changes } : {}),
@@ -115,7 +139,7 @@ async function showPlan(ctx: Ctx, opts: Opts, spec: SyncSpec, items: PlanItem[])
   }
   const lines: string[] = [];
   for (const i of items) {
-    const at = where(i.rec.src, i.rec.body.name);
+    const at = where(i.rec.src, i.rec.name);
     if (i.action === 'create') lines.push(`+ create     ${at}`);
     else if (i.action === 'unchanged') lines.push(`= unchanged  ${at} ${i.id}`);
     else if (i.action === 'error') lines.push(`! error      ${at}: ${i.error}`);

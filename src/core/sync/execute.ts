@@ -1,4 +1,5 @@
 import type { ApiClient } from '../../api/client.js';
+import { JsonText } from '../../api/json-text.js';
 import type { PlanItem } from './plan.js';
 
 export type Outcome = 'created' | 'updated' | 'unchanged' | 'failed' | 'not-sent';
@@ -28,7 +29,7 @@ const base = (item: PlanItem): Pick<RecordResult, 'source' | 'position' | 'line'
   source: item.rec.src.source,
   position: item.rec.src.position,
   ...(item.rec.src.line !== undefined ? { line: item.rec.src.line } : {}),
-  name: item.rec.body.name,
+  name: item.rec.name,
 });
 
 /** Sends the plan with bounded concurrency over one connection pool; one failure never stops the rest. */
@@ -41,7 +42,7 @@ export async function execute(items: PlanItem[], o: RunOptions): Promise<{ resul
   const finish = (i: number, r: RecordResult) => {
     results[i] = r;
     // The record is sent: let its body go, so memory shrinks as the import proceeds.
-    items[i].rec.body = {};
+    items[i].rec.json = '';
     items[i].patch = undefined;
     done++;
     o.onDone?.(r, done, items.length);
@@ -60,7 +61,7 @@ export async function execute(items: PlanItem[], o: RunOptions): Promise<{ resul
       }
       try {
         if (item.action === 'create') {
-          const created = await o.client.request<{ id: string }>('POST', o.path, item.rec.body);
+          const created = await o.client.request<{ id: string }>('POST', o.path, new JsonText(item.rec.json));
           finish(i, { ...base(item), outcome: 'created', id: created.id });
         } else {
           await o.client.request('PATCH', `${o.path}/${encodeURIComponent(item.id!)}`, item.patch);

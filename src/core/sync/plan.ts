@@ -1,4 +1,4 @@
-import type { Prepared, SyncSpec } from './prepare.js';
+import { bodyOf, type Prepared, type SyncSpec } from './prepare.js';
 
 type Rec = Record<string, unknown>;
 
@@ -41,11 +41,11 @@ export function plan(spec: SyncSpec, records: Prepared[], existing: Rec[]): Plan
   const byId = new Map(existing.map((r) => [r.id as string, r]));
   const byKey = new Map(existing.map((r) => [spec.key(r), r]));
   return records.map((rec): PlanItem => {
-    const current = (rec.id !== undefined ? byId.get(rec.id) : undefined) ?? byKey.get(spec.key(rec.body));
+    const current = (rec.id !== undefined ? byId.get(rec.id) : undefined) ?? byKey.get(rec.key);
     if (!current) return { rec, action: 'create' };
     const id = current.id as string;
     const changes: Change[] = [];
-    for (const [field, to] of Object.entries(rec.body)) {
+    for (const [field, to] of Object.entries(bodyOf(rec))) {
       const from = current[field];
       if (canonical(to) !== canonical(comparable(field, to, from))) changes.push({ field, from, to });
     }
