@@ -1,6 +1,6 @@
 import type { Ctx } from '../context.js';
 import { UsageError } from '../errors.js';
-import { describeJsonError, findAmbiguity, lineColumn } from '../schemas/json-error.js';
+import { describeJsonError, findAmbiguity, lineColumn, stringEnd } from '../schemas/json-error.js';
 import { readText, refuseAmbiguity } from './input.js';
 
 /** One record of an input file, with where it came from for error messages. */
@@ -113,14 +113,8 @@ function objectEnd(text: string, start: number): number | undefined {
   for (let i = start; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === 34) {
-      i = text.indexOf('"', i + 1);
-      while (i !== -1) {
-        let k = i - 1;
-        while (text.charCodeAt(k) === 92) k--;
-        if ((i - 1 - k) % 2 === 0) break;
-        i = text.indexOf('"', i + 1);
-      }
-      if (i === -1) return undefined;
+      i = stringEnd(text, i);
+      if (i === text.length) return undefined;
     } else if (c === 123 || c === 91) depth++;
     else if (c === 125 || c === 93) {
       depth--;

@@ -134,7 +134,7 @@ export function findAmbiguity(text: string, parsed: unknown, depth = 0): { offse
 }
 
 /** Offset of the closing quote of the string that opens at `i`: the next one after an even run of backslashes. */
-function stringEnd(text: string, i: number): number {
+export function stringEnd(text: string, i: number): number {
   let j = text.indexOf('"', i + 1);
   while (j !== -1) {
     let k = j - 1;

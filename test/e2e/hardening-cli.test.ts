@@ -138,6 +138,11 @@ describe('input files', () => {
       ['[{"test":"t",\n "name":"a", "name":"b"}]', /in\.json line 2, column 14: duplicate key "name" in one object/],
       [`[{"test":"t","name":"a","section":${'['.repeat(1000)}${']'.repeat(1000)}}]`, /nesting deeper than 512 levels/],
       ['{"test":"t","name":"a"}\n{"test":"t","name":"b","name":"c"}\n', /in\.json line 2, column 24: duplicate key "name"/],
+      // An array's objects are parsed one at a time; errors still point into the whole file.
+      ['[{"test":"t","name":"a"},\n {"test":"t","name":}]', /in\.json is not valid JSON: line 2, column 21: unexpected character "}"/],
+      ['[{"test":"t","name":"a"},\n {"test":"t","name":"b", "test":"u"}]', /in\.json line 2, column 26: duplicate key "test" in one object/],
+      // The 511th bracket of the second object opens level 513: column 26 + 33 + 510.
+      [`[{"test":"t","name":"a"},{"test":"t","name":"b","section":${'['.repeat(511)}${']'.repeat(511)}}]`, /in\.json line 1, column 569: nesting deeper than 512 levels/],
     ];
     for (const [content, message] of cases) {
       const r = await importOf(content);
