@@ -11,7 +11,7 @@ import { measures, newMeasureBody } from './data.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const NODE = process.execPath;
-const BIN = join(root, 'bin', 'clinadmin.js');
+const BIN = join(root, 'bin', 'clinadmin.cjs');
 const AUTOCANNON = join(root, 'node_modules', 'autocannon', 'autocannon.js');
 const JSON_SERVER = join(root, 'node_modules', 'json-server', 'lib', 'cli', 'bin.js');
 const TOKEN = 'bench-token';

@@ -24,12 +24,9 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
     if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
     throw err;
   });
-  const flushed = (stream) => new Promise((resolve) => stream.write('', resolve));
+  // run() resolves once its output is flushed; exit then, as an HTTP pool's idle timers would otherwise
+  // hold the process open.
   require('../dist/cli.cjs')
     .run(argv)
-    .then(async (code) => {
-      // Exit once the output is flushed: an HTTP pool's idle timers would otherwise hold the process open.
-      await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
-      process.exit(code);
-    });
+    .then((code) => process.exit(code));
 }

@@ -1,18 +1,18 @@
 'use strict';
 // Node 20 compiles every module from source on every run (Node 22 adds module.enableCompileCache).
 // The build runs a few commands once and saves V8's code cache for each dist/ file they loaded, the
-// functions compiled during those runs included; later runs start from it (~12 ms off a request
-// command). V8 rejects a cache made by another Node version or for other source, and the file is then
-// compiled as usual: a stale cache costs speed, never correctness. Only large files (undici's chunk)
-// use it: reading a cache costs time in proportion to its size, and for the 70 KB entry it cost help
-// ~3 ms more than compiling lazily saved.
+// functions compiled during those runs included; later runs start from it (measured: a request command
+// ~15 ms faster, help ~5 ms). V8 rejects a cache made by another Node version or for other source, and
+// the file is then compiled as usual: a stale cache costs speed, never correctness. Only large files use
+// it (the entry and the undici and zod chunks): for the many 1-4 KB chunks a vm.Script costs more than
+// it saves.
 // The loader's own class, reached without require('node:module'), which would start the ES module loader.
 const Module = module.constructor;
 const { Script } = require('node:vm');
 const { mkdirSync, readFileSync, renameSync, writeFileSync } = require('node:fs');
 const { dirname, join, relative, sep } = require('node:path');
 
-const MIN_SOURCE = 100_000;
+const MIN_SOURCE = 50_000;
 // NODE_DEBUG=clinadmin reports, per file, whether its cache was used, rejected or missing.
 const debug = /\bclinadmin\b/i.test(process.env.NODE_DEBUG ?? '') ? (m) => process.stderr.write(`CLINADMIN ${process.pid}: ${m}\n`) : undefined;
 

@@ -78,12 +78,15 @@ export async function run(argv: string[], overrides: Partial<Ctx> = {}): Promise
   const ctx = defaultContext(overrides);
   const state: RunState = { exitCode: 0 };
   const program = createProgram(ctx, state, argv);
+  let code: number;
   try {
     await program.parseAsync(argv, { from: 'user' });
-    return state.exitCode;
+    code = state.exitCode;
   } catch (err) {
-    return renderError(err, ctx, argv.includes('--verbose') || argv.includes('-v'));
+    code = renderError(err, ctx, argv.includes('--verbose') || argv.includes('-v'));
   }
+  await ctx.flush?.();
+  return code;
 }
 
 /** The one place that turns an error into words on stderr and an exit code. */

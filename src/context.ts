@@ -17,6 +17,8 @@ export interface Ctx {
    * cancel(), so a second Ctrl-C cannot cut short the summary of what was done.
    */
   waitForSignal: (signals: NodeJS.Signals[]) => { promise: Promise<NodeJS.Signals>; cancel: () => void };
+  /** Resolves once everything written to stdout and stderr has left the process. */
+  flush?: () => Promise<void>;
 }
 
 export function processSignals(signals: NodeJS.Signals[]) {
@@ -33,21 +35,28 @@ export function processSignals(signals: NodeJS.Signals[]) {
 
 export function defaultContext(overrides: Partial<Ctx> = {}): Ctx {
   const env = overrides.env ?? process.env;
-  const stderr = overrides.stderr ?? process.stderr;
   const ci = env.CI !== undefined && env.CI !== '' && env.CI !== '0' && env.CI !== 'false';
+  const stdout = overrides.stdout ?? process.stdout;
+  let stderr: OutStream | undefined;
   return {
-    // process.stdin is built on first use: building it loads fs streams or tty and net (~1-2 ms).
+    // process.stdin and process.stderr are built on first use: building one on a pipe or file loads
+    // streams, tty or net (~1-2 ms of a run that never reads input or writes a warning).
     get stdin() {
       return overrides.stdin ?? process.stdin;
     },
-    stdout: overrides.stdout ?? process.stdout,
-    stderr,
+    stdout,
+    get stderr() {
+      stderr ??= overrides.stderr ?? process.stderr;
+      return stderr;
+    },
     env,
     cwd: overrides.cwd ?? process.cwd(),
     get isInteractive() {
       // stderr first, so a run with stderr in a pipe or file never builds stdin.
-      return overrides.isInteractive ?? (Boolean(stderr.isTTY) && !ci && Boolean(this.stdin.isTTY));
+      return overrides.isInteractive ?? (Boolean(this.stderr.isTTY) && !ci && Boolean(this.stdin.isTTY));
     },
     waitForSignal: overrides.waitForSignal ?? processSignals,
+    // Before the process exits: what was written must be out (a pipe may still hold it).
+    flush: () => Promise.all([stdout, ...(stderr ? [stderr] : [])].map((s) => new Promise<void>((resolve) => s.write('', () => resolve())))).then(() => undefined),
   };
 }

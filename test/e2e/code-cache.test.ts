@@ -21,9 +21,10 @@ async function list(base: string, server: Awaited<ReturnType<typeof testServer>>
 }
 
 describe('the code cache the build ships', () => {
-  it('is used for the HTTP client chunk of a request command', async () => {
+  it('is used for the entry and the HTTP client chunk of a request command', async () => {
     const server = await testServer({ seed: true });
     const stderr = await list(root, server);
+    expect(stderr).toMatch(/^CLINADMIN \d+: code cache used for cli\.cjs$/m);
     expect(stderr).toMatch(/^CLINADMIN \d+: code cache used for chunks\/client-\w+\.cjs$/m);
     expect(stderr).not.toMatch(/rejected|missing/);
   });
