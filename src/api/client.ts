@@ -65,7 +65,8 @@ export class ApiClient {
     const mayRepeat = method !== 'POST';
     for (let attempt = 0; ; attempt++) {
       const started = Date.now();
-      this.trace(`→ ${method} ${url}${this.o.token ? ' (authorization: Bearer [redacted])' : ''}`);
+      // Trace lines are built only when asked for: an import makes thousands of requests.
+      if (this.o.trace) this.trace(`→ ${method} ${url}${this.o.token ? ' (authorization: Bearer [redacted])' : ''}`);
       let status: number;
       let headers: Record<string, string | string[] | undefined>;
       let text: string;
@@ -86,7 +87,7 @@ export class ApiClient {
       } catch (err) {
         const code = errorCode(err);
         const ms = Date.now() - started;
-        this.trace(`✗ ${method} ${url} failed after ${ms} ms: ${code ?? (err as Error).message}`);
+        if (this.o.trace) this.trace(`✗ ${method} ${url} failed after ${ms} ms: ${code ?? (err as Error).message}`);
         const repeatable = (mayRepeat && CONNECTION.has(code ?? '')) || NOT_SENT.has(code ?? '');
         if (repeatable && attempt < this.retries) {
           await this.sleep(backoff(attempt));
@@ -94,9 +95,9 @@ export class ApiClient {
         }
         throw this.networkError(err, code);
       }
-      const ms = Date.now() - started;
-      this.trace(`← ${status} ${method} ${url} (${ms} ms, ${Buffer.byteLength(text)} B)`);
-      if (RETRY_STATUS.has(status) && mayRepeat && attempt < this.retries) {
+      if (this.o.trace) this.trace(`← ${status} ${method} ${url} (${Date.now() - started} ms, ${Buffer.byteLength(text)} B)`);
+      // 429 means the request was refused unprocessed (RFC 6585), so even a POST may be sent again.
+      if (RETRY_STATUS.has(status) && (mayRepeat || status === 429) && attempt < this.retries) {
         await this.sleep(retryAfter(headers['retry-after']) ?? backoff(attempt));
         continue;
       }

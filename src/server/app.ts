@@ -55,7 +55,7 @@ export function createApp({ service, tokens, maxBody = 1024 * 1024, log = (l) =>
 
   return (req, res) => {
     handle(req, res).catch((err: unknown) => {
-      if (res.headersSent) {
+      if (res.headersSent || err instanceof ClientGone) {
         res.destroy();
         return;
       }
@@ -93,6 +93,33 @@ function route(url: string): { resource: Resource; id?: string } {
   return { resource, id };
 }
 
+/** A client that hung up before its body ended: there is no one to answer, and nothing went wrong here. */
+class ClientGone extends Error {}
+
+/** The body, read with plain events (an async iterator cost ~5 % of a POST). Stops reading at the limit. */
+function readBody(req: IncomingMessage, maxBody: number, tooLarge: () => Error): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBody) {
+        req.off('data', onData);
+        req.pause();
+        reject(tooLarge());
+        return;
+      }
+      chunks.push(chunk);
+    };
+    req.on('data', onData);
+    req.once('end', () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size)));
+    req.once('error', () => reject(new ClientGone()));
+    req.once('close', () => {
+      if (!req.complete) reject(new ClientGone());
+    });
+  });
+}
+
 async function readJsonBody(req: IncomingMessage, maxBody: number): Promise<unknown> {
   const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
   if (type !== 'application/json' && !/^application\/[a-z0-9.+-]*\+json$/.test(type)) {
@@ -101,14 +128,8 @@ async function readJsonBody(req: IncomingMessage, maxBody: number): Promise<unkn
   const tooLarge = () => new HttpProblem(problem(413, `the body is larger than the limit of ${maxBody} bytes`));
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > maxBody) throw tooLarge();
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > maxBody) throw tooLarge();
-    chunks.push(chunk);
-  }
-  const text = Buffer.concat(chunks).toString('utf8').replace(/^\uFEFF/, '');
+  const raw = (await readBody(req, maxBody, tooLarge)).toString('utf8');
+  const text = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
   if (text.trim() === '') throw new HttpProblem(problem(400, 'the body is empty; send a JSON object'));
   let value: unknown;
   try {

@@ -129,12 +129,15 @@ export class Store {
 
   private track(changes: Change[], delta: number): void {
     for (const c of changes) {
-      for (const key of [c.coll, `${c.coll}\u0000${c.id}`]) {
-        const n = (this.pending.get(key) ?? 0) + delta;
-        if (n > 0) this.pending.set(key, n);
-        else this.pending.delete(key);
-      }
+      this.count1(c.coll, delta);
+      this.count1(`${c.coll}\u0000${c.id}`, delta);
     }
+  }
+
+  private count1(key: string, delta: number): void {
+    const n = (this.pending.get(key) ?? 0) + delta;
+    if (n > 0) this.pending.set(key, n);
+    else this.pending.delete(key);
   }
 
   /** Waits for queued writes, folds the journal into the data file, and releases the lock. */

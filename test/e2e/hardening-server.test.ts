@@ -142,6 +142,21 @@ describe('slow and oversized requests', () => {
     expect(body.closedAfterMs).toBeLessThan(4000);
     const res = await fetch(`${s.url}/diagnostic-measures`, { headers: { authorization: 'Bearer t' } });
     expect(await res.json()).toEqual([]);
+    // A client cut off (or hanging up) mid-body is not a fault of the server.
+    expect(s.stderr()).not.toMatch(/unexpected fault/);
+    s.proc.kill('SIGTERM');
+    await s.proc;
+  });
+
+  it('stops reading a chunked body at the limit, answers 413 and closes', async () => {
+    const dir = await tempDir();
+    const s = await serveProcess(['--data', join(dir, 'd.json'), '--token', 't', '--max-body', '1000']);
+    const chunk = `320\r\n${'x'.repeat(800)}\r\n`;
+    const head = 'POST /diagnostic-measures HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer t\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n';
+    const r = await raw(s.url, [head, chunk, chunk], 50);
+    expect(r.reply).toMatch(/^HTTP\/1\.1 413 /);
+    expect(r.reply).toMatch(/connection: close/i);
+    expect(r.closedAfterMs).toBeLessThan(3000);
     s.proc.kill('SIGTERM');
     await s.proc;
   });

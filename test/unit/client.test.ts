@@ -48,6 +48,15 @@ describe('ApiClient', () => {
     await c.close();
   });
 
+  it('sends a POST again after 429, which the server refused unprocessed, honouring Retry-After', async () => {
+    const s = await scripted([json(429, { title: 'slow down' }, { 'retry-after': '1' }), json(200, { id: 'once' })]);
+    const { c, sleeps } = client(s.url);
+    expect(await c.request('POST', '/x', { a: 1 })).toEqual({ id: 'once' });
+    expect(s.seen).toHaveLength(2);
+    expect(sleeps).toEqual([1000]);
+    await c.close();
+  });
+
   it('does not retry a POST that reached the server', async () => {
     const s = await scripted([json(503, { detail: 'disk full' }), json(200, { id: 'dup' })]);
     const { c } = client(s.url);

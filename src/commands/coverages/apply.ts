@@ -24,7 +24,7 @@ export function applyCommand(ctx: Ctx, state: RunState): Command {
     .argument('<files...>', 'JSON array, one object, a wrapper object, or NDJSON; - for stdin')
     .option('--dry-run', 'print the plan as a diff and send nothing')
     .option('--exit-code', 'with --dry-run, exit 1 when there are changes (drift detection in CI)')
-    .option('--concurrency <n>', 'requests in flight at once', '32')
+    .option('--concurrency <n>', 'requests in flight at once', '48')
     .option('--report <path>', 'also write the outcome of every record as JSON to this file')
     .addHelpText(
       'after',

@@ -27,7 +27,7 @@ function listed(lines: string[]): string[] {
 
 /** Validate everything, plan against the server, then send (or only show the plan): import and apply. */
 export async function runSync(ctx: Ctx, opts: Opts & SyncOptions, spec: SyncSpec, files: string[], state: RunState): Promise<void> {
-  const concurrency = Number(opts.concurrency ?? '32');
+  const concurrency = Number(opts.concurrency ?? '48');
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) throw new UsageError(`--concurrency must be a whole number from 1 to 64 (got ${opts.concurrency})`);
   // The server's records are fetched while the input is read and checked (a read changes nothing);
   // the answer, or its error, is looked at only once the input is valid.
