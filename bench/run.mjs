@@ -3,6 +3,7 @@
 // exits 1 when a target is missed. Not part of npm test: timings never belong in a timed test.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, copyFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -93,7 +94,19 @@ async function answering(port) {
   throw new Error('json-server did not start');
 }
 
-let nextPort = 45000 + Math.floor(Math.random() * 10000);
+// json-server cannot listen on port 0, so it gets a port that is free now, below the ephemeral range
+// (32768+) that the load generator's own connections use.
+let nextPort = 20000 + Math.floor(Math.random() * 10000);
+async function freePort() {
+  for (;;) {
+    const port = nextPort++;
+    const free = await new Promise((resolve) => {
+      const probe = createServer().once('error', () => resolve(false));
+      probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+    });
+    if (free) return port;
+  }
+}
 
 function load(url, { method = 'GET', body, auth = true, connections = CONNECTIONS } = {}) {
   const args = [AUTOCANNON, '-j', '-c', String(connections), '-d', String(LOAD_SECONDS), '-m', method];
@@ -145,7 +158,7 @@ async function main() {
     const reads = { serve: [], bare: [], peer: [] };
     const serve = await start('clinadmin', { data: serveFile(10_000, 'reads') });
     const bare = await start('bare', {});
-    const port = nextPort++;
+    const port = await freePort();
     const peer = await start('json-server', { data: jsonServerFile(10_000, 'reads-peer'), port });
     for (let i = 0; i < RUNS; i++) {
       reads.serve.push(load(`${serve.url}/diagnostic-measures/bm_5000`).rps);
@@ -186,7 +199,7 @@ async function main() {
       }
       const peerCopy = join(work, `w-peer-${i}.json`);
       copyFileSync(peerFile, peerCopy);
-      const port = nextPort++;
+      const port = await freePort();
       const p = await start('json-server', { data: peerCopy, port });
       w.peer.push(load(`${p.url}/diagnostic-measures`, { method: 'POST', body, auth: false }).rps);
       await p.stop();

@@ -30,7 +30,12 @@ export class ApiClient {
   private readonly retries: number;
   private readonly sleep: (ms: number) => Promise<void>;
 
+  /** Request headers, made once: an import sends thousands of requests. */
+  private readonly headers: { read: Record<string, string>; write: Record<string, string> };
+
   constructor(private readonly o: ClientOptions) {
+    const read: Record<string, string> = { accept: 'application/json', ...(o.token ? { authorization: `Bearer ${o.token}` } : {}) };
+    this.headers = { read, write: { ...read, 'content-type': 'application/json' } };
     let url: URL;
     try {
       url = new URL(o.baseUrl);
@@ -74,11 +79,7 @@ export class ApiClient {
         const res = await poolRequest.call(this.pool, {
           path: this.prefix + path,
           method: method as 'GET',
-          headers: {
-            accept: 'application/json',
-            ...(this.o.token ? { authorization: `Bearer ${this.o.token}` } : {}),
-            ...(payload !== undefined ? { 'content-type': 'application/json' } : {}),
-          },
+          headers: payload === undefined ? this.headers.read : this.headers.write,
           body: payload,
         });
         status = res.statusCode;
@@ -117,7 +118,8 @@ export class ApiClient {
     const type = String(headers['content-type'] ?? '');
     let json: unknown;
     let parsed = false;
-    if (text.trim() !== '' && /json/i.test(type || 'json')) {
+    const blank = !/\S/.test(text);
+    if (!blank && /json/i.test(type || 'json')) {
       try {
         json = JSON.parse(text);
         parsed = true;
@@ -126,7 +128,7 @@ export class ApiClient {
       }
     }
     if (status >= 200 && status < 300) {
-      if (text.trim() === '') throw new ApiError(`the API answered ${method} ${path} with an empty body`, status);
+      if (blank) throw new ApiError(`the API answered ${method} ${path} with an empty body`, status);
       if (!parsed) {
         const what = /json/i.test(type) ? 'a truncated or malformed JSON body' : `a body that is not JSON (${type.split(';')[0] || 'no content type'})`;
         throw new ApiError(`the API answered ${method} ${path} with ${what}`, status, [], 'check that the base URL points at the API, not a web page');

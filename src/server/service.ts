@@ -134,7 +134,7 @@ export function createService({ store, events = true, now = Date.now }: ServiceO
       id: newId('ntf'),
       createdAt: now(),
       code: `${res.noun}-${action}`,
-      type: res.path.replace(/s$/, ''),
+      type: res.path.slice(0, -1),
       title: `${noun} ${action}: ${rec.name}`,
       body: `${noun} ${what} was ${action} by ${account}.`,
       meta: { resource: res.path, id: rec.id, action, account },

@@ -51,8 +51,9 @@ export class Store {
   /** Bytes of the data file as last written or read. */
   private snapshotSize = 0;
   private closed = false;
-  /** Writes not yet on disk, by `coll` and by `coll␀id`, so reads never answer from them. */
-  private readonly pending = new Map<string, number>();
+  /** Writes not yet on disk, by collection and by record, so reads never answer from them. */
+  private readonly pendingColl = new Map<CollectionName, number>();
+  private readonly pendingIds = new Map<CollectionName, Map<string, number>>();
 
   private constructor(
     readonly file: string,
@@ -100,22 +101,21 @@ export class Store {
   /** Puts (or with `after` undefined, deletes) records; resolves once they are on disk. */
   commit(writes: { coll: CollectionName; id: string; after: Rec | undefined }[]): Promise<void> {
     if (this.closed) return Promise.reject(new StoreUnavailableError('the server is shutting down'));
-    const changes = writes.map((w) => {
+    const changes: Change[] = writes.map((w) => {
       const before = this.get(w.coll, w.id);
       this.applyRaw(w.coll, w.id, w.after);
-      return { ...w, before };
+      return { coll: w.coll, id: w.id, before, after: w.after };
     });
     this.track(changes, 1);
     return new Promise<void>((resolve, reject) => {
-      const done = () => this.track(changes, -1);
-      this.queue.push({ changes, resolve: () => (done(), resolve()), reject: (e) => (done(), reject(e)) });
+      this.queue.push({ changes, resolve, reject });
       if (!this.flushing) void this.flushLoop();
     });
   }
 
   /** Whether a record (or any record of a collection) has a change that is not on disk yet. */
   isPending(coll: CollectionName, id?: string): boolean {
-    return this.pending.has(id === undefined ? coll : `${coll}\u0000${id}`);
+    return id === undefined ? this.pendingColl.has(coll) : (this.pendingIds.get(coll)?.has(id) ?? false);
   }
 
   /** Resolves once every change made so far is on disk (or was undone by a failed flush). */
@@ -127,17 +127,21 @@ export class Store {
     });
   }
 
+  /** Counts changes not yet on disk, by collection and by record (+1 when made, -1 once settled). */
   private track(changes: Change[], delta: number): void {
     for (const c of changes) {
-      this.count1(c.coll, delta);
-      this.count1(`${c.coll}\u0000${c.id}`, delta);
+      bump(this.pendingColl, c.coll, delta);
+      let ids = this.pendingIds.get(c.coll);
+      if (!ids) this.pendingIds.set(c.coll, (ids = new Map()));
+      bump(ids, c.id, delta);
     }
   }
 
-  private count1(key: string, delta: number): void {
-    const n = (this.pending.get(key) ?? 0) + delta;
-    if (n > 0) this.pending.set(key, n);
-    else this.pending.delete(key);
+  /** Settles a pending commit: it no longer counts as pending, then its promise is resolved or rejected. */
+  private settleOne(p: Pending, err?: Error): void {
+    this.track(p.changes, -1);
+    if (err) p.reject(err);
+    else p.resolve();
   }
 
   /** Waits for queued writes, folds the journal into the data file, and releases the lock. */
@@ -172,7 +176,7 @@ export class Store {
         const entries = batch.flatMap((p) => p.changes.map(journalLine));
         if (entries.length === 0) {
           // Only settle() markers: everything before them is already flushed.
-          for (const p of batch) p.resolve();
+          for (const p of batch) this.settleOne(p);
           continue;
         }
         const lines = entries.join('\n') + '\n';
@@ -187,7 +191,7 @@ export class Store {
           this.failFrom(batch, sizeBefore, err as Error);
           continue;
         }
-        for (const p of batch) p.resolve();
+        for (const p of batch) this.settleOne(p);
         // Folding rewrites the whole file, so it waits until the journal is as large as the file: the
         // rewriting then costs at most the bytes journalled, and a write costs the same at any size.
         if (this.journalChanges >= this.compactEvery && this.journalSize >= this.snapshotSize && this.queue.length === 0) {
@@ -213,7 +217,7 @@ export class Store {
     void this.journal.truncate(sizeBefore).catch(() => undefined);
     const reason = new StoreUnavailableError(`the change could not be saved to ${this.file}: ${describeFsError(err)}`);
     this.warn(reason.message);
-    for (const p of failed) p.reject(reason);
+    for (const p of failed) this.settleOne(p, reason);
   }
 
   /** Writes the whole state beside the data file, makes it durable, swaps it in, then empties the journal. */
@@ -251,6 +255,12 @@ async function syncDir(dir: string): Promise<void> {
   } finally {
     await fh.close();
   }
+}
+
+function bump<K>(counts: Map<K, number>, key: K, delta: number): void {
+  const n = (counts.get(key) ?? 0) + delta;
+  if (n > 0) counts.set(key, n);
+  else counts.delete(key);
 }
 
 function describeFsError(err: Error): string {
