@@ -71,25 +71,27 @@ export function lintMeasure(m: MeasureLike): Warning[] {
   });
 
   // Conventional and SI bounds must order the same way: a higher conventional bound means a higher SI one.
-  const pairs: { conv: number; si: number; field: string }[] = [];
+  // Field names are spelled out only for a warning: an import lints thousands of records.
+  const pairs: { conv: number; si: number; list: string; at: number; bound: string }[] = [];
   const collect = (list: RangeLike[], name: string) =>
     list.forEach((r, i) => {
-      if (r.min !== undefined && r.simin !== undefined) pairs.push({ conv: r.min, si: r.simin, field: `${name}[${i}].simin` });
-      if (r.max !== undefined && r.simax !== undefined) pairs.push({ conv: r.max, si: r.simax, field: `${name}[${i}].simax` });
+      if (r.min !== undefined && r.simin !== undefined) pairs.push({ conv: r.min, si: r.simin, list: name, at: i, bound: 'simin' });
+      if (r.max !== undefined && r.simax !== undefined) pairs.push({ conv: r.max, si: r.simax, list: name, at: i, bound: 'simax' });
     });
   collect(refs, 'referenceRanges');
   collect(panics, 'panicRanges');
+  const fieldOf = (p: (typeof pairs)[number]) => `${p.list}[${p.at}].${p.bound}`;
   const reported = new Set<string>();
   for (let i = 0; i < pairs.length; i++) {
     for (let j = i + 1; j < pairs.length; j++) {
       const a = pairs[i];
       const b = pairs[j];
-      if (Math.sign(a.conv - b.conv) * Math.sign(a.si - b.si) < 0 && !reported.has(b.field)) {
-        reported.add(b.field);
+      if (Math.sign(a.conv - b.conv) * Math.sign(a.si - b.si) < 0 && !reported.has(fieldOf(b))) {
+        reported.add(fieldOf(b));
         const cmp = (x: number, y: number) => (x < y ? '<' : '>');
         out.push({
-          field: b.field,
-          message: `SI and conventional bounds disagree in direction with ${a.field}: conventional ${a.conv} ${cmp(a.conv, b.conv)} ${b.conv} but SI ${a.si} ${cmp(a.si, b.si)} ${b.si}`,
+          field: fieldOf(b),
+          message: `SI and conventional bounds disagree in direction with ${fieldOf(a)}: conventional ${a.conv} ${cmp(a.conv, b.conv)} ${b.conv} but SI ${a.si} ${cmp(a.si, b.si)} ${b.si}`,
         });
       }
     }
