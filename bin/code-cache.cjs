@@ -43,9 +43,14 @@ exports.useCodeCache = function useCodeCache(distDir, main, train) {
   if (!train) return;
   process.on('exit', () => {
     for (const { script, cacheFile } of scripts) {
-      mkdirSync(dirname(cacheFile), { recursive: true });
-      writeFileSync(`${cacheFile}.tmp`, script.createCachedData());
-      renameSync(`${cacheFile}.tmp`, cacheFile);
+      try {
+        mkdirSync(dirname(cacheFile), { recursive: true });
+        writeFileSync(`${cacheFile}.tmp`, script.createCachedData());
+        renameSync(`${cacheFile}.tmp`, cacheFile);
+      } catch (err) {
+        // A cache that cannot be written costs speed later, never this command its result.
+        process.stderr.write(`warning: could not save the code cache ${cacheFile}: ${err.message}\n`);
+      }
     }
   });
 };
