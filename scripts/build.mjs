@@ -22,7 +22,7 @@ const STAND_INS = [
 const leanBuiltins = {
   name: 'lean-builtins',
   setup(b) {
-    b.onResolve({ filter: /^node:(http2?|child_process|assert)$/ }, (args) => {
+    b.onResolve({ filter: new RegExp(`^(${[...new Set(STAND_INS.map((x) => x.builtin))].join('|')})$`) }, (args) => {
       const s = STAND_INS.find((x) => x.builtin === args.path && x.importer.test(args.importer));
       return s ? { path: s.path } : undefined;
     });

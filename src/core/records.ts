@@ -1,6 +1,6 @@
 import type { Ctx } from '../context.js';
 import { UsageError } from '../errors.js';
-import { describeJsonError, findAmbiguity, lineColumn, stringEnd } from '../schemas/json-error.js';
+import { describeJsonError, findAmbiguity, lineColumn, MAX_DEPTH, repeatedKey, scanValue } from '../schemas/json-error.js';
 import { readText, refuseAmbiguity } from './input.js';
 
 /** One record of an input file, with where it came from for error messages. */
@@ -34,7 +34,7 @@ export function parseRecords(text: string, source: string): SourceRecord[] {
   if (text.includes('\u0000')) throw new UsageError(`${source} holds NUL bytes; it is not a JSON text file`);
   if (text.trim() === '') throw new UsageError(`${source} is empty`);
   const spans = arrayOfObjects(text);
-  if (spans) return spans.map(([start, end], i) => lazyRecord(text, start, end, source, i + 1));
+  if (spans) return spans.map((span, i) => lazyRecord(text, span, source, i + 1));
   let whole: unknown;
   let wholeError: string | undefined;
   try {
@@ -79,11 +79,12 @@ export function parseRecords(text: string, source: string): SourceRecord[] {
 }
 
 /**
- * Where each object of a text that is exactly a JSON array of objects starts and ends, or undefined
- * for any other text, which is then parsed whole. Objects are parsed one at a time as the importer
- * reaches them, so 10,000 records never stand in memory as objects all at once.
+ * Where each object of a text that is exactly a JSON array of objects starts and ends, and how many
+ * keys it holds, or undefined for any other text (or one nested too deep), which is then parsed whole.
+ * Objects are parsed one at a time as the importer reaches them, so 10,000 records never stand in
+ * memory as objects all at once.
  */
-function arrayOfObjects(text: string): [number, number][] | undefined {
+function arrayOfObjects(text: string): Span[] | undefined {
   const n = text.length;
   const ws = (i: number) => {
     while (i < n && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 10 || text.charCodeAt(i) === 13 || text.charCodeAt(i) === 9)) i++;
@@ -92,13 +93,14 @@ function arrayOfObjects(text: string): [number, number][] | undefined {
   let i = ws(0);
   if (text.charCodeAt(i) !== 91) return undefined;
   i = ws(i + 1);
-  const spans: [number, number][] = [];
+  const spans: Span[] = [];
   if (text.charCodeAt(i) === 93) return ws(i + 1) === n ? spans : undefined;
   for (;;) {
     if (text.charCodeAt(i) !== 123) return undefined;
-    const end = objectEnd(text, i);
+    // One level is the array's.
+    const { end, keys } = scanValue(text, i, MAX_DEPTH - 1);
     if (end === undefined) return undefined;
-    spans.push([i, end]);
+    spans.push({ start: i, end, keys });
     i = ws(end);
     const c = text.charCodeAt(i);
     if (c === 93) return ws(i + 1) === n ? spans : undefined;
@@ -107,31 +109,20 @@ function arrayOfObjects(text: string): [number, number][] | undefined {
   }
 }
 
-/** Offset just past the object that opens at `start`, by brackets outside strings; its grammar is JSON.parse's to judge. */
-function objectEnd(text: string, start: number): number | undefined {
-  let depth = 0;
-  for (let i = start; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 34) {
-      i = stringEnd(text, i);
-      if (i === text.length) return undefined;
-    } else if (c === 123 || c === 91) depth++;
-    else if (c === 125 || c === 93) {
-      depth--;
-      if (depth === 0) return i + 1;
-    }
-  }
-  return undefined;
+interface Span {
+  start: number;
+  end: number;
+  keys: number;
 }
 
 /** A record parsed on first use; once the importer replaces its value, the parsed object is let go. */
-function lazyRecord(text: string, start: number, end: number, source: string, position: number): SourceRecord {
+function lazyRecord(text: string, span: Span, source: string, position: number): SourceRecord {
   let value: Record<string, unknown> | undefined;
   return {
     source,
     position,
     get value() {
-      value ??= parseObjectAt(text, start, end, source);
+      value ??= parseObjectAt(text, span, source);
       return value;
     },
     set value(v) {
@@ -140,7 +131,7 @@ function lazyRecord(text: string, start: number, end: number, source: string, po
   };
 }
 
-function parseObjectAt(text: string, start: number, end: number, source: string): Record<string, unknown> {
+function parseObjectAt(text: string, { start, end, keys }: Span, source: string): Record<string, unknown> {
   const slice = text.slice(start, end);
   let value: Record<string, unknown>;
   try {
@@ -149,7 +140,7 @@ function parseObjectAt(text: string, start: number, end: number, source: string)
     // Reported against the whole text, with the line and column an editor shows.
     throw new UsageError(`${source} is not valid JSON: ${describeJsonError(text)}`);
   }
-  const found = findAmbiguity(slice, value, 1);
+  const found = repeatedKey(slice, value, keys);
   if (found) {
     const { line, column } = lineColumn(text, start + found.offset);
     throw new UsageError(`${source} line ${line}, column ${column}: ${found.message}`);

@@ -124,17 +124,25 @@ export const MAX_DEPTH = 512;
 /**
  * For a text JSON.parse accepted, and what it gave: the first key repeated within one object
  * (JSON.parse silently keeps the last, which would hide a typo in clinical data) or nesting past
- * MAX_DEPTH (`depth` levels being outside `text`). Counting is cheap and allocates nothing, so it comes first: a repeated key is the only way
+ * MAX_DEPTH. Counting is cheap and allocates nothing, so it comes first: a repeated key is the only way
  * the text can hold more keys than the parsed value, and only then is the text searched for it.
  */
-export function findAmbiguity(text: string, parsed: unknown, depth = 0): { offset: number; message: string } | undefined {
-  const scan = countKeys(text, MAX_DEPTH - depth);
+export function findAmbiguity(text: string, parsed: unknown): { offset: number; message: string } | undefined {
+  const start = text.search(/\S/);
+  const c = text.charCodeAt(start);
+  if (c !== 123 && c !== 91) return undefined; // a lone string, number or literal holds neither
+  const scan = scanValue(text, start);
   if (scan.tooDeepAt !== undefined) return { offset: scan.tooDeepAt, message: `nesting deeper than ${MAX_DEPTH} levels` };
-  return scan.keys === keysIn(parsed) ? undefined : firstRepeatedKey(text);
+  return repeatedKey(text, parsed, scan.keys);
+}
+
+/** The first repeated key of `text`, given how many keys a scan of it counted; undefined when none. */
+export function repeatedKey(text: string, parsed: unknown, keys: number): { offset: number; message: string } | undefined {
+  return keys === keysIn(parsed) ? undefined : firstRepeatedKey(text);
 }
 
 /** Offset of the closing quote of the string that opens at `i`: the next one after an even run of backslashes. */
-export function stringEnd(text: string, i: number): number {
+function stringEnd(text: string, i: number): number {
   let j = text.indexOf('"', i + 1);
   while (j !== -1) {
     let k = j - 1;
@@ -145,11 +153,16 @@ export function stringEnd(text: string, i: number): number {
   return text.length;
 }
 
-function countKeys(text: string, maxDepth: number): { keys: number; tooDeepAt?: number } {
+/**
+ * Walks the object or array that opens at `start` by its brackets outside strings (its grammar is
+ * JSON.parse's to judge): where it ends, how many keys its objects hold, and where it first nests
+ * deeper than `maxDepth` (the walk stops there; `end` is then unknown, as for an unclosed text).
+ */
+export function scanValue(text: string, start: number, maxDepth = MAX_DEPTH): { end?: number; keys: number; tooDeepAt?: number } {
   const inObject: boolean[] = [];
   let expectKey = false;
   let keys = 0;
-  for (let i = 0; i < text.length; i++) {
+  for (let i = start; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === 34) {
       if (expectKey) keys++;
@@ -162,6 +175,7 @@ function countKeys(text: string, maxDepth: number): { keys: number; tooDeepAt?: 
     } else if (c === 125 || c === 93) {
       inObject.pop();
       expectKey = false;
+      if (inObject.length === 0) return { end: i + 1, keys };
     } else if (c === 44) {
       expectKey = inObject.length > 0 && inObject[inObject.length - 1];
     }
