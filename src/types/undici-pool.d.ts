@@ -3,9 +3,3 @@ declare module 'undici/lib/dispatcher/pool.js' {
   import { Pool } from 'undici';
   export default Pool;
 }
-
-declare module 'undici/lib/api/api-request.js' {
-  import type { Dispatcher } from 'undici';
-  const request: (this: Dispatcher, options: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
-  export default request;
-}
