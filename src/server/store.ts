@@ -68,11 +68,12 @@ export class Store {
   static async open(options: StoreOptions): Promise<Store> {
     const warn = options.warn ?? ((m: string) => process.stderr.write(`warning: ${m}\n`));
     const releaseLock = await acquireLock(options.file);
+    let journal: FileHandle | undefined;
     try {
       const data = await readDataFile(options.file);
       const journalPath = `${options.file}.journal`;
       const replay = await readJournal(journalPath, warn);
-      const journal = await open(journalPath, 'a', 0o600);
+      journal = await open(journalPath, 'a', 0o600);
       const store = new Store(options.file, journal, releaseLock, options.compactEvery ?? 2000, warn);
       for (const name of COLLECTIONS) for (const r of data?.[name] ?? []) store.maps.get(name)!.set(r.id, r as Rec);
       for (const c of replay) store.applyRaw(c.coll, c.id, c.after);
@@ -81,6 +82,7 @@ export class Store {
       else store.snapshotSize = (await stat(options.file)).size;
       return store;
     } catch (err) {
+      await journal?.close().catch(() => undefined);
       await releaseLock();
       throw err;
     }

@@ -35,6 +35,8 @@ describe('Store', () => {
     // Start-up folds the journal into the data file.
     expect(JSON.parse(await readFile(file, 'utf8')).diagnosticMeasures).toEqual([measure('m2')]);
     await again.close();
+    // What the process's death would have done to the abandoned store's descriptor.
+    await (store as unknown as { journal: { close: () => Promise<void> } }).journal.close();
   });
 
   it('shares one flush among writes of the same tick', async () => {
