@@ -39,6 +39,21 @@ describe('ApiClient', () => {
     await c.close();
   });
 
+  it('reads a body that arrives in pieces, with a character split between two of them', async () => {
+    const body = Buffer.from(JSON.stringify([{ id: 'a', name: 'Kalium (Säuglinge) – 血清' }]));
+    const cut = body.indexOf(Buffer.from('ä')) + 1; // inside the two bytes of ä
+    const s = await scripted([
+      (_q, r) => {
+        r.writeHead(200, { 'content-type': 'application/json' });
+        r.write(body.subarray(0, cut));
+        setTimeout(() => r.end(body.subarray(cut)), 50);
+      },
+    ]);
+    const { c } = client(s.url);
+    expect(await c.request('GET', '/diagnostic-measures')).toEqual([{ id: 'a', name: 'Kalium (Säuglinge) – 血清' }]);
+    await c.close();
+  });
+
   it('retries a GET on 503, honouring Retry-After', async () => {
     const s = await scripted([json(503, { title: 'busy' }, { 'retry-after': '2' }), json(429, {}), json(200, { ok: true })]);
     const { c, sleeps } = client(s.url);
