@@ -4,27 +4,28 @@ import type { Ctx } from '../context.js';
 import { UsageError } from '../errors.js';
 import { describeJsonError, findAmbiguity, lineColumn } from '../schemas/json-error.js';
 
-export async function readStream(stream: NodeJS.ReadableStream): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-  return Buffer.concat(chunks).toString('utf8');
-}
-
 /** Input files larger than this are refused rather than read into memory. */
 export const MAX_INPUT_BYTES = 256 * 1024 * 1024;
 
-async function readBytes(ctx: Ctx, path: string): Promise<Buffer> {
-  if (path === '-') {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of ctx.stdin) {
-      const b = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
-      size += b.length;
-      if (size > MAX_INPUT_BYTES) throw new UsageError(`stdin is larger than ${MAX_INPUT_BYTES / 2 ** 20} MiB; split the input`);
-      chunks.push(b);
-    }
-    return Buffer.concat(chunks);
+/** Everything a stream (stdin) holds, refused once it passes MAX_INPUT_BYTES. */
+async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    const b = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    size += b.length;
+    if (size > MAX_INPUT_BYTES) throw new UsageError(`stdin is larger than ${MAX_INPUT_BYTES / 2 ** 20} MiB; split the input`);
+    chunks.push(b);
   }
+  return Buffer.concat(chunks);
+}
+
+export async function readStream(stream: NodeJS.ReadableStream): Promise<string> {
+  return (await readAll(stream)).toString('utf8');
+}
+
+async function readBytes(ctx: Ctx, path: string): Promise<Buffer> {
+  if (path === '-') return readAll(ctx.stdin);
   const full = resolve(ctx.cwd, path);
   try {
     if ((await stat(full)).size > MAX_INPUT_BYTES) throw new UsageError(`${path} is larger than ${MAX_INPUT_BYTES / 2 ** 20} MiB; split it`);

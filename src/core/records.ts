@@ -27,11 +27,10 @@ function unwrap(value: unknown, source: string): unknown[] {
 
 /**
  * Reads every input form: a JSON array, one object, an object holding an array (a wrapper such as
- * `diagnosticAnalyzers`), or NDJSON. The text is dropped once parsed, so only one copy stays in memory.
+ * `diagnosticAnalyzers`), or NDJSON. The text is as readText gives it: UTF-8 without a BOM or NUL
+ * bytes. It is dropped once parsed, so only one copy stays in memory.
  */
 export function parseRecords(text: string, source: string): SourceRecord[] {
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  if (text.includes('\u0000')) throw new UsageError(`${source} holds NUL bytes; it is not a JSON text file`);
   if (text.trim() === '') throw new UsageError(`${source} is empty`);
   const spans = arrayOfObjects(text);
   if (spans) return spans.map((span, i) => lazyRecord(text, span, source, i + 1));
