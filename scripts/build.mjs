@@ -2,11 +2,12 @@
 // dependencies land in chunks that only the commands using them load (start-up is a feature).
 // The chunks are written as CommonJS: Node 20 spends ~4 ms setting up its ES module loader, which a
 // CommonJS entry never starts, and esbuild splits only ES modules, so each chunk is converted after.
-import { build, transform } from 'esbuild';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+
+import { copyFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { trainCodeCache } from './train-code-cache.mjs';
+import { build, transform } from 'esbuild';
 
 const { version } = JSON.parse(await readFile('package.json', 'utf8'));
 const lean = (name) => fileURLToPath(new URL(`./lean/${name}.cjs`, import.meta.url));
@@ -16,7 +17,11 @@ const STAND_INS = [
   { builtin: 'node:http2', importer: /undici[\\/]lib[\\/]dispatcher[\\/]client-h2\.js$/, path: lean('http2') },
   { builtin: 'node:child_process', importer: /commander[\\/]lib[\\/]command\.js$/, path: lean('child_process') },
   { builtin: 'node:assert', importer: /undici[\\/]lib[\\/]/, path: lean('assert') },
-  { builtin: 'node:http', importer: /undici[\\/]lib[\\/](dispatcher[\\/]client|core[\\/]util)\.js$/, path: lean('http') },
+  {
+    builtin: 'node:http',
+    importer: /undici[\\/]lib[\\/](dispatcher[\\/]client|core[\\/]util)\.js$/,
+    path: lean('http'),
+  },
 ];
 
 const leanBuiltins = {
@@ -26,8 +31,8 @@ const leanBuiltins = {
       const s = STAND_INS.find((x) => x.builtin === args.path && x.importer.test(args.importer));
       return s ? { path: s.path } : undefined;
     });
-    // The parser without WebAssembly SIMD is a fallback for old CPUs: load it from node_modules if ever.
-    b.onResolve({ filter: /llhttp-wasm\.js$/ }, (args) =>
+    // The parser without WebAssembly SIMD is a fallback for old CPUs: a file of its own, loaded if ever.
+    b.onResolve({ filter: /llhttp-wasm\.(js|cjs)$/ }, (args) =>
       args.importer === lean('llhttp-wasm') ? { path: args.path, external: true } : { path: lean('llhttp-wasm') },
     );
   },
@@ -63,9 +68,32 @@ for (const input of Object.keys(result.metafile.inputs).filter((p) => /undici[\\
 
 for (const file of result.outputFiles) {
   // dynamic-import off: import() of a chunk becomes a lazy require(), so no ES module loader starts.
-  const { code } = await transform(file.text, { format: 'cjs', platform: 'node', target: 'node20', minify: true, supported: { 'dynamic-import': false } });
+  const { code } = await transform(file.text, {
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    minify: true,
+    supported: { 'dynamic-import': false },
+  });
   await mkdir(dirname(file.path), { recursive: true });
   await writeFile(file.path, code);
 }
 
-await trainCodeCache();
+// The fallback parser, as undici ships it (a self-contained CommonJS file), for scripts/lean/llhttp-wasm.cjs.
+const require = createRequire(import.meta.url);
+await copyFile(require.resolve('undici/lib/llhttp/llhttp-wasm.js'), 'dist/llhttp-wasm.cjs');
+
+// Everything is bundled, so the package ships the licences of what it bundles.
+const packages = new Map();
+for (const input of [...Object.keys(result.metafile.inputs), 'node_modules/undici/lib/llhttp/llhttp-wasm.js']) {
+  const m = /node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)/.exec(input);
+  if (m) packages.set(m[1].replace(/\\/g, '/'), `node_modules/${m[1]}`);
+}
+const notices = [];
+for (const [name, dir] of [...packages].sort(([a], [b]) => a.localeCompare(b))) {
+  const { version: v, license } = JSON.parse(await readFile(`${dir}/package.json`, 'utf8'));
+  const file = (await readdir(dir)).find((f) => /^licen[cs]e/i.test(f));
+  if (!file) throw new Error(`${name} ships no licence file: say in scripts/build.mjs how its licence is met`);
+  notices.push(`${name} ${v} (${license})\n\n${(await readFile(`${dir}/${file}`, 'utf8')).trim()}\n`);
+}
+await writeFile('dist/THIRD-PARTY-LICENSES.txt', notices.join(`\n${'-'.repeat(72)}\n\n`));

@@ -8,7 +8,8 @@ work=$(mktemp -d)
 export CLINADMIN_CONFIG_DIR="$work/config"
 clinadmin() { node bin/clinadmin.cjs "$@"; }
 token=demo-$RANDOM$RANDOM
-node bin/clinadmin.cjs serve --seed --port 0 --data "$work/data.json" --token "$token:acc_demo_admin" >"$work/serve.out" 2>"$work/serve.err" &
+node bin/clinadmin.cjs serve --seed --port 0 --data "$work/data.json" --token "$token:acc_demo_admin" \
+  >"$work/serve.out" 2>"$work/serve.err" &
 server=$!
 trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$work"' EXIT
 for _ in $(seq 50); do grep -q listening "$work/serve.out" 2>/dev/null && break; sleep 0.1; done
@@ -19,8 +20,9 @@ step login --base-url "$url" --token-stdin --account acc_demo_admin
 echo "$token" | clinadmin login --base-url "$url" --token-stdin --account acc_demo_admin
 step measures list -o table
 clinadmin measures list -o table
-step measures create --test tst_bmp --name Sodium --type numeric --unit mmol/L --reference-range '"135-145 age=18-120"' --panic-range '"..120"' -o table
-clinadmin measures create --test tst_bmp --name Sodium --type numeric --unit mmol/L --reference-range "135-145 age=18-120" --panic-range "..120" -o table
+sodium=(--test tst_bmp --name Sodium --type numeric --unit mmol/L)
+step measures create "${sodium[@]}" --reference-range '"135-145 age=18-120"' --panic-range '"..120"' -o table
+clinadmin measures create "${sodium[@]}" --reference-range "135-145 age=18-120" --panic-range "..120" -o table
 step coverages list -o table
 clinadmin coverages list -o table
 step notifications list -o table

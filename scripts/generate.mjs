@@ -5,7 +5,15 @@ import { PassThrough } from 'node:stream';
 
 const { createProgram } = await import('../dist/cli.cjs');
 const { bashCompletion, zshCompletion, fishCompletion } = await import('../dist/completion.cjs');
-const ctx = { stdin: new PassThrough(), stdout: new PassThrough(), stderr: new PassThrough(), env: {}, cwd: '.', isInteractive: false, waitForSignal: () => ({ promise: new Promise(() => {}), cancel() {} }) };
+const ctx = {
+  stdin: new PassThrough(),
+  stdout: new PassThrough(),
+  stderr: new PassThrough(),
+  env: {},
+  cwd: '.',
+  isInteractive: false,
+  waitForSignal: () => ({ promise: new Promise(() => {}), cancel() {} }),
+};
 const program = createProgram(ctx);
 
 function reference() {
@@ -21,7 +29,8 @@ function reference() {
         out.push('| option | meaning |', '| --- | --- |');
         for (const o of options) {
           const choices = o.argChoices ? ` (${o.argChoices.join(', ')})` : '';
-          const def = o.defaultValue !== undefined && typeof o.defaultValue !== 'boolean' ? ` (default ${o.defaultValue})` : '';
+          const def =
+            o.defaultValue !== undefined && typeof o.defaultValue !== 'boolean' ? ` (default ${o.defaultValue})` : '';
           out.push(`| \`${o.flags.replace(/\|/g, '\\|')}\` | ${o.description.replace(/\|/g, '\\|')}${choices}${def} |`);
         }
         out.push('');
@@ -30,8 +39,24 @@ function reference() {
     for (const sub of cmd.commands) walk(sub, [...path, sub.name()]);
   };
   walk(program, []);
-  const globals = program.options.filter((o) => !o.hidden).map((o) => `| \`${o.flags}\` | ${o.description}${o.argChoices ? ` (${o.argChoices.join(', ')})` : ''}${typeof o.defaultValue === 'string' ? ` (default ${o.defaultValue})` : ''} |`);
-  return ['Global options, accepted by every command:', '', '| option | meaning |', '| --- | --- |', ...globals, '', ...out].join('\n').trim();
+  const globals = program.options
+    .filter((o) => !o.hidden)
+    .map(
+      (o) =>
+        `| \`${o.flags}\` | ${o.description}${o.argChoices ? ` (${o.argChoices.join(', ')})` : ''}` +
+        `${typeof o.defaultValue === 'string' ? ` (default ${o.defaultValue})` : ''} |`,
+    );
+  return [
+    'Global options, accepted by every command:',
+    '',
+    '| option | meaning |',
+    '| --- | --- |',
+    ...globals,
+    '',
+    ...out,
+  ]
+    .join('\n')
+    .trim();
 }
 
 const targets = [

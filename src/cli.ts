@@ -1,7 +1,7 @@
 import { Command, CommanderError, Option } from 'commander';
-import { defaultContext, type Ctx } from './context.js';
-import { CliError, EXIT } from './errors.js';
 import { buildGroup, commandGroups } from './commands/index.js';
+import { type Ctx, defaultContext } from './context.js';
+import { CliError, EXIT } from './errors.js';
 import { VERSION } from './version.js';
 
 export const EXIT_CODES_HELP = `
@@ -38,7 +38,15 @@ export function createProgram(ctx: Ctx, state: RunState = { exitCode: 0 }, argv?
     .version(VERSION, '-V, --version', 'print the version')
     .addOption(new Option('--profile <name>', 'config profile to use (env CLINADMIN_PROFILE)'))
     .addOption(new Option('--base-url <url>', 'API base URL (env CLINADMIN_BASE_URL)'))
-    .addOption(new Option('-o, --output <format>', 'output format; table at a terminal, json otherwise').choices(['table', 'json', 'ndjson', 'csv', 'yaml']))
+    .addOption(
+      new Option('-o, --output <format>', 'output format; table at a terminal, json otherwise').choices([
+        'table',
+        'json',
+        'ndjson',
+        'csv',
+        'yaml',
+      ]),
+    )
     .addOption(new Option('--fields <list>', 'comma-separated fields to show (columns and JSON keys)'))
     .addOption(new Option('--query <expr>', 'JMESPath expression applied to JSON output'))
     .addOption(new Option('--timeout <seconds>', 'request timeout in seconds').default('30'))
@@ -57,7 +65,9 @@ ${EXIT_CODES_HELP}`,
     .showSuggestionAfterError(true);
 
   for (const group of commandGroups) {
-    program.addCommand(buildGroup(group, ctx, state, argv === undefined || group.name === wanted), { hidden: group.hidden });
+    program.addCommand(buildGroup(group, ctx, state, argv === undefined || group.name === wanted), {
+      hidden: group.hidden,
+    });
   }
 
   const configure = (cmd: Command) => {

@@ -57,6 +57,9 @@ export function defaultContext(overrides: Partial<Ctx> = {}): Ctx {
     },
     waitForSignal: overrides.waitForSignal ?? processSignals,
     // Before the process exits: what was written must be out (a pipe may still hold it).
-    flush: () => Promise.all([stdout, ...(stderr ? [stderr] : [])].map((s) => new Promise<void>((resolve) => s.write('', () => resolve())))).then(() => undefined),
+    flush: () =>
+      Promise.all(
+        [stdout, ...(stderr ? [stderr] : [])].map((s) => new Promise<void>((resolve) => s.write('', () => resolve()))),
+      ).then(() => undefined),
   };
 }

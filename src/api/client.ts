@@ -35,13 +35,20 @@ export class ApiClient {
   private readonly headers: { read: Record<string, string>; write: Record<string, string> };
 
   constructor(private readonly o: ClientOptions) {
-    const read: Record<string, string> = { accept: 'application/json', ...(o.token ? { authorization: `Bearer ${o.token}` } : {}) };
+    const read: Record<string, string> = {
+      accept: 'application/json',
+      ...(o.token ? { authorization: `Bearer ${o.token}` } : {}),
+    };
     this.headers = { read, write: { ...read, 'content-type': 'application/json' } };
     let url: URL;
     try {
       url = new URL(o.baseUrl);
     } catch {
-      throw new CliError(`the base URL ${o.baseUrl} is not a valid URL`, EXIT.usage, 'use a form like http://127.0.0.1:4010');
+      throw new CliError(
+        `the base URL ${o.baseUrl} is not a valid URL`,
+        EXIT.usage,
+        'use a form like http://127.0.0.1:4010',
+      );
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
       throw new CliError(`the base URL ${o.baseUrl} must start with http:// or https://`, EXIT.usage);
@@ -89,7 +96,8 @@ export class ApiClient {
         }
         throw this.networkError(err, code);
       }
-      if (this.o.trace) this.trace(`← ${status} ${method} ${url} (${Date.now() - started} ms, ${Buffer.byteLength(text)} B)`);
+      if (this.o.trace)
+        this.trace(`← ${status} ${method} ${url} (${Date.now() - started} ms, ${Buffer.byteLength(text)} B)`);
       // 429 means the request was refused unprocessed (RFC 6585), so even a POST may be sent again.
       if (RETRY_STATUS.has(status) && (mayRepeat || status === 429) && attempt < this.retries) {
         await this.sleep(retryAfter(headers['retry-after']) ?? backoff(attempt));
@@ -107,7 +115,11 @@ export class ApiClient {
    * One exchange through undici's handler interface, the body gathered as bytes: its stream-based
    * request() costs about a third more CPU per request, which an import of thousands pays in full.
    */
-  private send(method: string, path: string, body: string | undefined): Promise<{ status: number; headers: Headers; text: string }> {
+  private send(
+    method: string,
+    path: string,
+    body: string | undefined,
+  ): Promise<{ status: number; headers: Headers; text: string }> {
     return new Promise((resolve, reject) => {
       let status = 0;
       let headers: Headers = {};
@@ -125,7 +137,11 @@ export class ApiClient {
             chunks.push(chunk);
           },
           onResponseEnd() {
-            resolve({ status, headers, text: (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)).toString('utf8') });
+            resolve({
+              status,
+              headers,
+              text: (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)).toString('utf8'),
+            });
           },
           onResponseError(_c, err) {
             reject(err);
@@ -155,8 +171,15 @@ export class ApiClient {
     if (status >= 200 && status < 300) {
       if (blank) throw new ApiError(`the API answered ${method} ${path} with an empty body`, status);
       if (!parsed) {
-        const what = /json/i.test(type) ? 'a truncated or malformed JSON body' : `a body that is not JSON (${type.split(';')[0] || 'no content type'})`;
-        throw new ApiError(`the API answered ${method} ${path} with ${what}`, status, [], 'check that the base URL points at the API, not a web page');
+        const what = /json/i.test(type)
+          ? 'a truncated or malformed JSON body'
+          : `a body that is not JSON (${type.split(';')[0] || 'no content type'})`;
+        throw new ApiError(
+          `the API answered ${method} ${path} with ${what}`,
+          status,
+          [],
+          'check that the base URL points at the API, not a web page',
+        );
       }
       return json as T;
     }
@@ -166,12 +189,18 @@ export class ApiClient {
       errors?: { path?: string; message?: string }[];
     };
     const said = this.redact(problem.detail ?? problem.title ?? `HTTP ${status}`);
-    const details = Array.isArray(problem.errors) ? problem.errors.map((e) => this.redact(`${e.path ?? '(body)'}: ${e.message ?? 'invalid'}`)) : [];
+    const details = Array.isArray(problem.errors)
+      ? problem.errors.map((e) => this.redact(`${e.path ?? '(body)'}: ${e.message ?? 'invalid'}`))
+      : [];
     if (status === 401 || status === 403) {
-      throw new AuthError(`the API refused the token (${status}): ${said}`, 'run `clinadmin login` or set CLINADMIN_TOKEN');
+      throw new AuthError(
+        `the API refused the token (${status}): ${said}`,
+        'run `clinadmin login` or set CLINADMIN_TOKEN',
+      );
     }
     if (status === 404) throw new NotFoundError(said);
-    if (!parsed && status >= 500) throw new ApiError(`the API failed with HTTP ${status} and no problem details`, status);
+    if (!parsed && status >= 500)
+      throw new ApiError(`the API failed with HTTP ${status} and no problem details`, status);
     throw new ApiError(`the API refused ${method} ${path} (${status}): ${said}`, status, details);
   }
 
@@ -182,11 +211,28 @@ export class ApiClient {
 
   private networkError(err: unknown, code: string | undefined): ApiError {
     const at = this.baseUrl;
-    if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'TimeoutError' || code === 'UND_ERR_CONNECT_TIMEOUT') {
-      return new ApiError(`the API at ${at} did not answer within ${this.o.timeoutMs / 1000} s`, undefined, [], 'try again, or raise --timeout');
+    if (
+      code === 'UND_ERR_HEADERS_TIMEOUT' ||
+      code === 'UND_ERR_BODY_TIMEOUT' ||
+      code === 'TimeoutError' ||
+      code === 'UND_ERR_CONNECT_TIMEOUT'
+    ) {
+      return new ApiError(
+        `the API at ${at} did not answer within ${this.o.timeoutMs / 1000} s`,
+        undefined,
+        [],
+        'try again, or raise --timeout',
+      );
     }
-    if (code === 'ECONNREFUSED') return new ApiError(`cannot connect to the API at ${at}: connection refused`, undefined, [], 'is the server running? check the base URL with `clinadmin whoami`');
-    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new ApiError(`cannot find the host of ${at}`, undefined, [], 'check the base URL with `clinadmin whoami`');
+    if (code === 'ECONNREFUSED')
+      return new ApiError(
+        `cannot connect to the API at ${at}: connection refused`,
+        undefined,
+        [],
+        'is the server running? check the base URL with `clinadmin whoami`',
+      );
+    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+      return new ApiError(`cannot find the host of ${at}`, undefined, [], 'check the base URL with `clinadmin whoami`');
     const message = this.redact((err as Error)?.message ?? String(err));
     return new ApiError(`the connection to ${at} failed: ${message}`);
   }

@@ -1,6 +1,6 @@
+import { type GlobalFlags, resolveSettings, type Settings } from '../config/resolve.js';
 import type { Ctx } from '../context.js';
 import { AuthError, UsageError } from '../errors.js';
-import { resolveSettings, type GlobalFlags, type Settings } from '../config/resolve.js';
 import type { ApiClient } from './client.js';
 
 export interface Connection {
@@ -10,19 +10,30 @@ export interface Connection {
 
 export function timeoutMs(flags: GlobalFlags): number {
   const seconds = Number(flags.timeout ?? '30');
-  if (!Number.isFinite(seconds) || seconds <= 0) throw new UsageError(`invalid option --timeout: must be a positive number of seconds (got ${flags.timeout})`);
+  if (!Number.isFinite(seconds) || seconds <= 0)
+    throw new UsageError(`invalid option --timeout: must be a positive number of seconds (got ${flags.timeout})`);
   return seconds * 1000;
 }
 
 const LOCAL = /^(localhost|127(\.\d+){3}|\[::1\])$/i;
 
 /** Resolves where and how to connect, refusing early when the CLI is not configured. */
-export async function connect(ctx: Ctx, flags: GlobalFlags & { connections?: number }, settings: Settings = resolveSettings(flags, ctx.env)): Promise<Connection> {
+export async function connect(
+  ctx: Ctx,
+  flags: GlobalFlags & { connections?: number },
+  settings: Settings = resolveSettings(flags, ctx.env),
+): Promise<Connection> {
   if (!settings.baseUrl) {
-    throw new AuthError(`no base URL is configured for profile ${settings.profile}`, 'run `clinadmin login --base-url URL`, or set CLINADMIN_BASE_URL');
+    throw new AuthError(
+      `no base URL is configured for profile ${settings.profile}`,
+      'run `clinadmin login --base-url URL`, or set CLINADMIN_BASE_URL',
+    );
   }
   if (!settings.token) {
-    throw new AuthError(`no token is configured for profile ${settings.profile}`, 'run `clinadmin login`, or set CLINADMIN_TOKEN');
+    throw new AuthError(
+      `no token is configured for profile ${settings.profile}`,
+      'run `clinadmin login`, or set CLINADMIN_TOKEN',
+    );
   }
   warnIfPlainText(ctx, settings.baseUrl);
   const ApiClient = await loadClient();

@@ -10,7 +10,14 @@ export function apiCommand(ctx: Ctx): Command {
     .argument('<method>', `HTTP method: ${METHODS.join(', ')}`)
     .argument('<path>', 'path under the base URL, e.g. /diagnostic-measures')
     .option('-d, --data <json>', 'request body as JSON, or @FILE (@- for stdin)')
-    .addHelpText('after', examples('clinadmin api GET /notifications', 'clinadmin api PATCH /diagnostic-measures/ID --data \'{"unit":"mmol/L"}\'', 'clinadmin api POST /insurance-coverages --data @coverage.json'))
+    .addHelpText(
+      'after',
+      examples(
+        'clinadmin api GET /notifications',
+        'clinadmin api PATCH /diagnostic-measures/ID --data \'{"unit":"mmol/L"}\'',
+        'clinadmin api POST /insurance-coverages --data @coverage.json',
+      ),
+    )
     .action(async (method: string, path: string, _o: unknown, cmd: Command) => {
       const opts = optsOf(cmd);
       const m = method.toUpperCase();

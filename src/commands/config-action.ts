@@ -1,9 +1,9 @@
-import type { Ctx } from '../context.js';
-import { UsageError } from '../errors.js';
-import { KEYS, readConfig, type Key } from '../config/file.js';
+import { KEYS, type Key, readConfig } from '../config/file.js';
 import { configFile } from '../config/paths.js';
 import { maskToken, profileName } from '../config/resolve.js';
 import { profileOf, setProfile, updateConfig } from '../config/store.js';
+import type { Ctx } from '../context.js';
+import { UsageError } from '../errors.js';
 import { textColumns } from '../output/columns.js';
 import type { Opts } from './shared.js';
 
@@ -63,7 +63,11 @@ export async function list(ctx: Ctx, opts: Opts): Promise<void> {
     account: p.account,
   }));
   const { present } = await import('../output/present.js');
-  await present(ctx, rows, { ...opts, columns: textColumns(['profile', 'current', 'base-url', 'token', 'account']), empty: 'no profiles yet; run `clinadmin login`' });
+  await present(ctx, rows, {
+    ...opts,
+    columns: textColumns(['profile', 'current', 'base-url', 'token', 'account']),
+    empty: 'no profiles yet; run `clinadmin login`',
+  });
 }
 
 export async function path(ctx: Ctx): Promise<void> {

@@ -1,24 +1,39 @@
 import { Command } from 'commander';
 import type { Ctx } from '../context.js';
-import { examples, optsOf, type Opts } from './shared.js';
+import { examples, type Opts, optsOf } from './shared.js';
 
 const KEYS_HELP = 'keys: base-url, token, account';
 
 export function configCommand(ctx: Ctx): Command {
-  const act = (name: 'get' | 'set' | 'unset' | 'list' | 'path' | 'useProfile') =>
+  const act =
+    (name: 'get' | 'set' | 'unset' | 'list' | 'path' | 'useProfile') =>
     async (...args: unknown[]) => {
       const cmd = args[args.length - 1] as Command;
-      const actions = (await import('./config-action.js')) as unknown as Record<string, (ctx: Ctx, opts: Opts, ...a: string[]) => Promise<void>>;
+      const actions = (await import('./config-action.js')) as unknown as Record<
+        string,
+        (ctx: Ctx, opts: Opts, ...a: string[]) => Promise<void>
+      >;
       await actions[name](ctx, optsOf(cmd), ...(args.slice(0, -2) as string[]));
     };
   return new Command('config')
-    .addHelpText('after', examples('clinadmin config list', 'clinadmin config set account acc_lab', 'clinadmin config use-profile staging', 'clinadmin config path'))
+    .addHelpText(
+      'after',
+      examples(
+        'clinadmin config list',
+        'clinadmin config set account acc_lab',
+        'clinadmin config use-profile staging',
+        'clinadmin config path',
+      ),
+    )
     .addCommand(
       new Command('get')
         .description(`Print one setting of the profile (${KEYS_HELP}); the token only with --show-secret`)
         .argument('<key>')
         .option('--show-secret', 'print the token itself rather than a masked form')
-        .addHelpText('after', examples('clinadmin config get base-url', 'clinadmin config get token --show-secret | pbcopy'))
+        .addHelpText(
+          'after',
+          examples('clinadmin config get base-url', 'clinadmin config get token --show-secret | pbcopy'),
+        )
         .action(act('get')),
     )
     .addCommand(
@@ -26,7 +41,13 @@ export function configCommand(ctx: Ctx): Command {
         .description(`Store one setting in the profile (${KEYS_HELP})`)
         .argument('<key>')
         .argument('<value>')
-        .addHelpText('after', examples('clinadmin config set base-url https://api.example.org', 'clinadmin --profile staging config set account acc_lab'))
+        .addHelpText(
+          'after',
+          examples(
+            'clinadmin config set base-url https://api.example.org',
+            'clinadmin --profile staging config set account acc_lab',
+          ),
+        )
         .action(act('set')),
     )
     .addCommand(

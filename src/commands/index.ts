@@ -19,13 +19,41 @@ export interface Group {
 
 /** The command tree, in the order `--help` lists it. */
 export const commandGroups: Group[] = [
-  { name: 'measures', description: 'Diagnostic measures: the measurable items of a medical test', make: measuresCommand },
-  { name: 'coverages', description: 'Insurance coverages: rules of a contract between insured and insurer', make: coveragesCommand },
-  { name: 'notifications', description: 'Notifications: read-only messages, and who has seen them', make: notificationsCommand },
-  { name: 'login', description: 'Check a base URL and token with one request, and store them in a profile', make: loginCommand },
-  { name: 'logout', description: 'Remove the stored token of the profile (its base URL and account stay)', make: logoutCommand },
-  { name: 'whoami', description: 'Show the profile, base URL, masked token and account in use, and whether the server answers', make: whoamiCommand },
-  { name: 'config', description: 'Read and change the stored settings of a profile (keys: base-url, token, account)', make: configCommand },
+  {
+    name: 'measures',
+    description: 'Diagnostic measures: the measurable items of a medical test',
+    make: measuresCommand,
+  },
+  {
+    name: 'coverages',
+    description: 'Insurance coverages: rules of a contract between insured and insurer',
+    make: coveragesCommand,
+  },
+  {
+    name: 'notifications',
+    description: 'Notifications: read-only messages, and who has seen them',
+    make: notificationsCommand,
+  },
+  {
+    name: 'login',
+    description: 'Check a base URL and token with one request, and store them in a profile',
+    make: loginCommand,
+  },
+  {
+    name: 'logout',
+    description: 'Remove the stored token of the profile (its base URL and account stay)',
+    make: logoutCommand,
+  },
+  {
+    name: 'whoami',
+    description: 'Show the profile, base URL, masked token and account in use, and whether the server answers',
+    make: whoamiCommand,
+  },
+  {
+    name: 'config',
+    description: 'Read and change the stored settings of a profile (keys: base-url, token, account)',
+    make: configCommand,
+  },
   { name: 'api', description: 'Send a raw request to the API and print the response body', make: apiCommand },
   { name: 'serve', description: 'Run the bundled reference API on a local JSON data file', make: serveCommand },
   { name: 'completion', description: 'Print a shell completion script (bash, zsh or fish)', make: completionCommand },

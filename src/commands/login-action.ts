@@ -1,10 +1,10 @@
-import type { Ctx } from '../context.js';
-import { AuthError, CliError, EXIT, UsageError } from '../errors.js';
+import { loadClient, timeoutMs, warnIfPlainText } from '../api/connect.js';
 import { readConfig } from '../config/file.js';
 import { maskToken, profileName, resolveSettings } from '../config/resolve.js';
 import { profileOf, setProfile, updateConfig } from '../config/store.js';
-import { loadClient, timeoutMs, warnIfPlainText } from '../api/connect.js';
+import type { Ctx } from '../context.js';
 import { readStream } from '../core/input.js';
+import { AuthError, CliError, EXIT, UsageError } from '../errors.js';
 import type { Opts } from './shared.js';
 
 /** An id no record has: GET of it proves the token (401 versus 404) without reading any data. */
@@ -12,7 +12,13 @@ const PROBE = '/notifications/clinadmin-login-check';
 
 async function check(ctx: Ctx, opts: Opts, baseUrl: string, token: string): Promise<void> {
   const ApiClient = await loadClient();
-  const client = new ApiClient({ baseUrl, token, timeoutMs: timeoutMs(opts), retries: 1, trace: opts.verbose ? (l) => ctx.stderr.write(`${l}\n`) : undefined });
+  const client = new ApiClient({
+    baseUrl,
+    token,
+    timeoutMs: timeoutMs(opts),
+    retries: 1,
+    trace: opts.verbose ? (l) => ctx.stderr.write(`${l}\n`) : undefined,
+  });
   try {
     await client.request('GET', PROBE);
   } catch (err) {
@@ -23,7 +29,8 @@ async function check(ctx: Ctx, opts: Opts, baseUrl: string, token: string): Prom
 }
 
 export async function login(ctx: Ctx, opts: Opts): Promise<void> {
-  if (opts.token !== undefined && opts.tokenStdin) throw new UsageError('give either --token or --token-stdin, not both');
+  if (opts.token !== undefined && opts.tokenStdin)
+    throw new UsageError('give either --token or --token-stdin, not both');
   const data = readConfig(ctx.env);
   const profile = profileName(opts.profile, ctx.env, data);
   const stored = profileOf(data, profile);
@@ -33,11 +40,15 @@ export async function login(ctx: Ctx, opts: Opts): Promise<void> {
   if (!baseUrl || !token) {
     if (!ctx.isInteractive) {
       const missing = [!baseUrl && '--base-url', !token && '--token or --token-stdin'].filter(Boolean).join(' and ');
-      throw new UsageError(`missing ${missing}: no terminal to ask at`, 'for example: clinadmin login --base-url URL --token-stdin < token.txt');
+      throw new UsageError(
+        `missing ${missing}: no terminal to ask at`,
+        'for example: clinadmin login --base-url URL --token-stdin < token.txt',
+      );
     }
     const { prompter } = await import('../core/prompts.js');
     const ask = await prompter(ctx);
-    if (!baseUrl) baseUrl = await ask.text('API base URL:', { required: true, default: stored.baseUrl ?? 'http://127.0.0.1:4010' });
+    if (!baseUrl)
+      baseUrl = await ask.text('API base URL:', { required: true, default: stored.baseUrl ?? 'http://127.0.0.1:4010' });
     if (!token) token = await ask.secret('API token:');
   }
   warnIfPlainText(ctx, baseUrl);
@@ -47,7 +58,10 @@ export async function login(ctx: Ctx, opts: Opts): Promise<void> {
     setProfile(d, profile, { ...profileOf(d, profile), baseUrl, token, ...(account ? { account } : {}) });
     if (!d.currentProfile || opts.profile) d.currentProfile = profile;
   });
-  ctx.stderr.write(`Logged in to ${baseUrl} (profile ${profile}${account ? `, account ${account}` : ''}); token ${maskToken(token)} stored.\n`);
+  ctx.stderr.write(
+    `Logged in to ${baseUrl} (profile ${profile}${account ? `, account ${account}` : ''}); ` +
+      `token ${maskToken(token)} stored.\n`,
+  );
 }
 
 export async function logout(ctx: Ctx, opts: Opts): Promise<void> {
@@ -74,7 +88,8 @@ export async function whoami(ctx: Ctx, opts: Opts): Promise<number> {
       await check(ctx, opts, s.baseUrl, s.token);
       server = `answers, token accepted (${Math.round(performance.now() - started)} ms)`;
     } catch (err) {
-      server = err instanceof AuthError ? 'answers, but refuses the token' : `does not answer: ${(err as Error).message}`;
+      server =
+        err instanceof AuthError ? 'answers, but refuses the token' : `does not answer: ${(err as Error).message}`;
       code = err instanceof CliError ? err.exitCode : EXIT.failure;
     }
   }

@@ -4,7 +4,7 @@ import type { Ctx } from '../context.js';
 import { UsageError } from '../errors.js';
 import { generateToken, parseTokenSpec, type TokenEntry } from '../server/auth.js';
 import { DataFileError } from '../server/data-file.js';
-import { startServer } from '../server/start.js';
+import { type RunningServer, startServer } from '../server/start.js';
 import { zodUsageError } from './options.js';
 
 const optionsSchema = z.object({
@@ -34,13 +34,28 @@ export async function serve(ctx: Ctx, raw: Record<string, unknown>): Promise<voi
   if (generated) tokens = [{ token: generateToken(), account: 'local-admin' }];
   const warn = (m: string) => ctx.stderr.write(m.startsWith('error:') ? `${m}\n` : `warning: ${m}\n`);
   const dataFile = resolve(ctx.cwd, o.data);
-  let server;
+  let server: RunningServer;
   try {
-    server = await startServer({ dataFile, host: o.host, port: o.port, tokens, events: o.events, seed: Boolean(o.seed), maxBody: o.maxBody, headersTimeout: o.headersTimeout, requestTimeout: o.requestTimeout, warn });
+    server = await startServer({
+      dataFile,
+      host: o.host,
+      port: o.port,
+      tokens,
+      events: o.events,
+      seed: Boolean(o.seed),
+      maxBody: o.maxBody,
+      headersTimeout: o.headersTimeout,
+      requestTimeout: o.requestTimeout,
+      warn,
+    });
   } catch (err) {
     if (err instanceof DataFileError) throw new UsageError(err.message);
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') throw new UsageError(`port ${o.port} on ${o.host} is already in use`, 'choose another with --port, or --port 0 for a free one');
+    if (code === 'EADDRINUSE')
+      throw new UsageError(
+        `port ${o.port} on ${o.host} is already in use`,
+        'choose another with --port, or --port 0 for a free one',
+      );
     throw err;
   }
   const signals = ctx.waitForSignal(['SIGINT', 'SIGTERM']);

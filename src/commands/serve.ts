@@ -8,13 +8,24 @@ export function serveCommand(ctx: Ctx, _state: RunState): Command {
   return new Command('serve')
     .addOption(new Option('--port <port>', 'port to listen on; 0 picks a free one').default('4010'))
     .addOption(new Option('--host <host>', 'address to listen on').default('127.0.0.1'))
-    .addOption(new Option('--data <file>', 'the JSON data file (created when missing)').default('./clinadmin-data.json'))
-    .addOption(new Option('--token <token[:account]>', 'accepted API token, repeatable (env CLINADMIN_SERVE_TOKENS, comma-separated); account defaults to local-admin').argParser(collect))
+    .addOption(
+      new Option('--data <file>', 'the JSON data file (created when missing)').default('./clinadmin-data.json'),
+    )
+    .addOption(
+      new Option(
+        '--token <token[:account]>',
+        'accepted API token, repeatable (env CLINADMIN_SERVE_TOKENS, comma-separated); account defaults to local-admin',
+      ).argParser(collect),
+    )
     .addOption(new Option('--no-events', 'do not record a notification for each change'))
     .addOption(new Option('--seed', 'fill an empty data file with demo data'))
     .addOption(new Option('--max-body <bytes>', 'largest accepted request body').default(String(1024 * 1024)))
-    .addOption(new Option('--headers-timeout <ms>', 'cut off a client whose request headers take longer').default('10000'))
-    .addOption(new Option('--request-timeout <ms>', 'cut off a client whose whole request takes longer').default('30000'))
+    .addOption(
+      new Option('--headers-timeout <ms>', 'cut off a client whose request headers take longer').default('10000'),
+    )
+    .addOption(
+      new Option('--request-timeout <ms>', 'cut off a client whose whole request takes longer').default('30000'),
+    )
     .addHelpText(
       'after',
       `

@@ -47,7 +47,11 @@ export const NOTIFICATIONS: ResourceSpec = {
 };
 
 /** Connects, runs `fn` with the client, and always closes the connection pool. */
-export async function withClient<T>(ctx: Ctx, opts: Opts & { connections?: number }, fn: (c: import('../api/connect.js').Connection) => Promise<T>): Promise<T> {
+export async function withClient<T>(
+  ctx: Ctx,
+  opts: Opts & { connections?: number },
+  fn: (c: import('../api/connect.js').Connection) => Promise<T>,
+): Promise<T> {
   const { connect } = await import('../api/connect.js');
   const conn = await connect(ctx, opts);
   try {

@@ -1,4 +1,4 @@
-import { readConfig, type ConfigData } from './file.js';
+import { type ConfigData, readConfig } from './file.js';
 
 export interface GlobalFlags {
   profile?: string;
@@ -21,15 +21,27 @@ export interface Settings {
 }
 
 /** Which profile is in use: --profile, then CLINADMIN_PROFILE, then the stored current one. */
-export function profileName(flag: string | undefined, env: Record<string, string | undefined>, data: ConfigData): string {
+export function profileName(
+  flag: string | undefined,
+  env: Record<string, string | undefined>,
+  data: ConfigData,
+): string {
   return flag || env.CLINADMIN_PROFILE || data.currentProfile || 'default';
 }
 
 /** Flag, then environment, then the stored profile: the only place that decides precedence. */
-export function resolveSettings(flags: GlobalFlags, env: Record<string, string | undefined>, data: ConfigData = readConfig(env)): Settings {
+export function resolveSettings(
+  flags: GlobalFlags,
+  env: Record<string, string | undefined>,
+  data: ConfigData = readConfig(env),
+): Settings {
   const profile = profileName(flags.profile, env, data);
   const stored = data.profiles?.[profile] ?? {};
-  const pick = (flag: string | undefined, envName: string, value: string | undefined): [string | undefined, string | undefined] => {
+  const pick = (
+    flag: string | undefined,
+    envName: string,
+    value: string | undefined,
+  ): [string | undefined, string | undefined] => {
     if (flag) return [flag, 'flag'];
     if (env[envName]) return [env[envName], `env ${envName}`];
     if (value) return [value, `profile ${profile}`];

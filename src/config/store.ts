@@ -7,7 +7,10 @@ import { configDir, configFile } from './paths.js';
  * Writes go through conf, which writes atomically (temp file and rename), so two `login` runs at
  * once leave a valid file; the mode is owner-only whatever the umask.
  */
-export async function updateConfig(env: Record<string, string | undefined>, change: (data: ConfigData) => void): Promise<void> {
+export async function updateConfig(
+  env: Record<string, string | undefined>,
+  change: (data: ConfigData) => void,
+): Promise<void> {
   readConfig(env); // refuses, with the path, a file that does not parse, before conf could touch it
   const { default: Conf } = await import('conf');
   const conf = new Conf<ConfigData>({

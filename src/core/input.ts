@@ -14,7 +14,8 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
   for await (const chunk of stream) {
     const b = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
     size += b.length;
-    if (size > MAX_INPUT_BYTES) throw new UsageError(`stdin is larger than ${MAX_INPUT_BYTES / 2 ** 20} MiB; split the input`);
+    if (size > MAX_INPUT_BYTES)
+      throw new UsageError(`stdin is larger than ${MAX_INPUT_BYTES / 2 ** 20} MiB; split the input`);
     chunks.push(b);
   }
   return Buffer.concat(chunks);
@@ -28,12 +29,15 @@ async function readBytes(ctx: Ctx, path: string): Promise<Buffer> {
   if (path === '-') return readAll(ctx.stdin);
   const full = resolve(ctx.cwd, path);
   try {
-    if ((await stat(full)).size > MAX_INPUT_BYTES) throw new UsageError(`${path} is larger than ${MAX_INPUT_BYTES / 2 ** 20} MiB; split it`);
+    if ((await stat(full)).size > MAX_INPUT_BYTES)
+      throw new UsageError(`${path} is larger than ${MAX_INPUT_BYTES / 2 ** 20} MiB; split it`);
     return await readFile(full);
   } catch (err) {
     if (err instanceof UsageError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
-    throw new UsageError(code === 'ENOENT' ? `${path} does not exist` : `cannot read ${path}: ${(err as Error).message}`);
+    throw new UsageError(
+      code === 'ENOENT' ? `${path} does not exist` : `cannot read ${path}: ${(err as Error).message}`,
+    );
   }
 }
 
@@ -85,7 +89,8 @@ export async function readJsonArg(ctx: Ctx, value: string, name = '--data'): Pro
 
 /** The body of create or update from --file PATH|- or --data JSON (or --data @FILE). */
 export async function readBody(ctx: Ctx, opts: { file?: unknown; data?: unknown }): Promise<Record<string, unknown>> {
-  if (opts.file !== undefined && opts.data !== undefined) throw new UsageError('give either --file or --data, not both');
+  if (opts.file !== undefined && opts.data !== undefined)
+    throw new UsageError('give either --file or --data, not both');
   let value: unknown = {};
   if (typeof opts.file === 'string') {
     const { text, name } = await readText(ctx, opts.file);
@@ -93,6 +98,7 @@ export async function readBody(ctx: Ctx, opts: { file?: unknown; data?: unknown 
   } else if (typeof opts.data === 'string') {
     value = await readJsonArg(ctx, opts.data);
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new UsageError('the body must be a JSON object');
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new UsageError('the body must be a JSON object');
   return value as Record<string, unknown>;
 }

@@ -43,7 +43,10 @@ export function lintMeasure(m: MeasureLike): Warning[] {
   for (let i = 0; i < refs.length; i++) {
     for (let j = i + 1; j < refs.length; j++) {
       if ((refs[i].sex ?? 'all') === (refs[j].sex ?? 'all') && overlaps(ageBand(refs[i]), ageBand(refs[j]))) {
-        out.push({ field: `referenceRanges[${j}]`, message: `its age band overlaps referenceRanges[${i}] for sex ${refs[i].sex ?? 'all'}` });
+        out.push({
+          field: `referenceRanges[${j}]`,
+          message: `its age band overlaps referenceRanges[${i}] for sex ${refs[i].sex ?? 'all'}`,
+        });
       }
     }
   }
@@ -51,7 +54,10 @@ export function lintMeasure(m: MeasureLike): Warning[] {
   panics.forEach((p, pi) => {
     refs.forEach((r, ri) => {
       if (!sexMatches(p.sex, r.sex) || !overlaps(ageBand(p), ageBand(r))) return;
-      for (const [lo, hi] of [['min', 'max'], ['simin', 'simax']] as const) {
+      for (const [lo, hi] of [
+        ['min', 'max'],
+        ['simin', 'simax'],
+      ] as const) {
         const pl = p[lo];
         const ph = p[hi];
         const rl = r[lo];
@@ -62,9 +68,17 @@ export function lintMeasure(m: MeasureLike): Warning[] {
         const inside =
           (low && rl !== undefined && ph! > rl) ||
           (high && rh !== undefined && pl! < rh) ||
-          (pl !== undefined && ph !== undefined && pl < (rh ?? Number.POSITIVE_INFINITY) && ph > (rl ?? Number.NEGATIVE_INFINITY));
+          (pl !== undefined &&
+            ph !== undefined &&
+            pl < (rh ?? Number.POSITIVE_INFINITY) &&
+            ph > (rl ?? Number.NEGATIVE_INFINITY));
         if (inside) {
-          out.push({ field: `panicRanges[${pi}].${low ? hi : lo}`, message: `the panic range does not lie outside referenceRanges[${ri}] (${rl ?? ''}–${rh ?? ''} ${lo === 'min' ? 'conventional' : 'SI'})` });
+          out.push({
+            field: `panicRanges[${pi}].${low ? hi : lo}`,
+            message:
+              `the panic range does not lie outside referenceRanges[${ri}] ` +
+              `(${rl ?? ''}–${rh ?? ''} ${lo === 'min' ? 'conventional' : 'SI'})`,
+          });
         }
       }
     });
@@ -75,8 +89,10 @@ export function lintMeasure(m: MeasureLike): Warning[] {
   const pairs: { conv: number; si: number; list: string; at: number; bound: string }[] = [];
   const collect = (list: RangeLike[], name: string) =>
     list.forEach((r, i) => {
-      if (r.min !== undefined && r.simin !== undefined) pairs.push({ conv: r.min, si: r.simin, list: name, at: i, bound: 'simin' });
-      if (r.max !== undefined && r.simax !== undefined) pairs.push({ conv: r.max, si: r.simax, list: name, at: i, bound: 'simax' });
+      if (r.min !== undefined && r.simin !== undefined)
+        pairs.push({ conv: r.min, si: r.simin, list: name, at: i, bound: 'simin' });
+      if (r.max !== undefined && r.simax !== undefined)
+        pairs.push({ conv: r.max, si: r.simax, list: name, at: i, bound: 'simax' });
     });
   collect(refs, 'referenceRanges');
   collect(panics, 'panicRanges');
@@ -91,7 +107,9 @@ export function lintMeasure(m: MeasureLike): Warning[] {
         const cmp = (x: number, y: number) => (x < y ? '<' : '>');
         out.push({
           field: fieldOf(b),
-          message: `SI and conventional bounds disagree in direction with ${fieldOf(a)}: conventional ${a.conv} ${cmp(a.conv, b.conv)} ${b.conv} but SI ${a.si} ${cmp(a.si, b.si)} ${b.si}`,
+          message:
+            `SI and conventional bounds disagree in direction with ${fieldOf(a)}: ` +
+            `conventional ${a.conv} ${cmp(a.conv, b.conv)} ${b.conv} but SI ${a.si} ${cmp(a.si, b.si)} ${b.si}`,
         });
       }
     }
@@ -104,7 +122,10 @@ export function lintMeasure(m: MeasureLike): Warning[] {
         const value = rr[bound];
         const precision = rr[precisionField];
         if (value !== undefined && precision !== undefined && decimals(value) > precision) {
-          out.push({ field: `${name}[${i}].${bound}`, message: `${value} has more decimals than its stated precision ${precision}` });
+          out.push({
+            field: `${name}[${i}].${bound}`,
+            message: `${value} has more decimals than its stated precision ${precision}`,
+          });
         }
       }
     });

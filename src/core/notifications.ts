@@ -16,7 +16,10 @@ export function parseSince(value: string, now = Date.now()): number {
   const m = /^(\d+(?:\.\d+)?)([smhdw])$/.exec(value.trim());
   if (m) return now - Number(m[1]) * UNITS[m[2]];
   const t = Date.parse(value);
-  if (Number.isNaN(t)) throw new UsageError(`--since "${value}" is neither a duration (30m, 2h, 7d) nor a date (2026-11-20, 2026-11-20T08:00)`);
+  if (Number.isNaN(t))
+    throw new UsageError(
+      `--since "${value}" is neither a duration (30m, 2h, 7d) nor a date (2026-11-20, 2026-11-20T08:00)`,
+    );
   return t;
 }
 
@@ -51,6 +54,7 @@ export function age(ms: number, now = Date.now()): string {
 export function parseLimit(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new UsageError(`--limit must be a whole number of at least 1 (got ${value})`);
+  if (!Number.isInteger(n) || n < 1)
+    throw new UsageError(`--limit must be a whole number of at least 1 (got ${value})`);
   return n;
 }

@@ -13,7 +13,8 @@ export interface RangeLike {
   maxPrecision?: number;
 }
 
-const num = (n: number | undefined, precision?: number) => (n === undefined ? '' : precision !== undefined ? n.toFixed(precision) : String(n));
+const num = (n: number | undefined, precision?: number) =>
+  n === undefined ? '' : precision !== undefined ? n.toFixed(precision) : String(n);
 
 function span(lo: string, hi: string): string {
   if (lo && hi) return `${lo}–${hi}`;
@@ -42,7 +43,8 @@ function bounds(text: string, what: string): [number | undefined, number | undef
   // "3.5-5.1", "3.5..5.1", "..5.1", "3.5.."; a lone number is an exact value.
   if (new RegExp(`^${NUMBER}$`).test(text)) return [Number(text), Number(text)];
   const m = BOUNDS.exec(text);
-  if (!m || (m[1] === undefined && m[2] === undefined)) throw new UsageError(`${what} "${text}" is not a range; write it as MIN-MAX, MIN.. or ..MAX`);
+  if (!m || (m[1] === undefined && m[2] === undefined))
+    throw new UsageError(`${what} "${text}" is not a range; write it as MIN-MAX, MIN.. or ..MAX`);
   return [m[1] === undefined ? undefined : Number(m[1]), m[2] === undefined ? undefined : Number(m[2])];
 }
 

@@ -1,6 +1,13 @@
 import type { Ctx } from '../context.js';
 import { UsageError } from '../errors.js';
-import { describeJsonError, findAmbiguity, lineColumn, MAX_DEPTH, repeatedKey, scanValue } from '../schemas/json-error.js';
+import {
+  describeJsonError,
+  findAmbiguity,
+  lineColumn,
+  MAX_DEPTH,
+  repeatedKey,
+  scanValue,
+} from '../schemas/json-error.js';
 import { readText, refuseAmbiguity } from './input.js';
 
 /** One record of an input file, with where it came from for error messages. */
@@ -14,14 +21,25 @@ export interface SourceRecord {
 }
 
 /** Wrapper keys an exported collection may come under, as the seed's `diagnosticAnalyzers`. */
-const WRAPPERS = ['diagnosticAnalyzers', 'diagnosticMeasures', 'measures', 'insuranceCoverages', 'coverages', 'items', 'data'];
+const WRAPPERS = [
+  'diagnosticAnalyzers',
+  'diagnosticMeasures',
+  'measures',
+  'insuranceCoverages',
+  'coverages',
+  'items',
+  'data',
+];
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 function unwrap(value: unknown, source: string): unknown[] {
   if (Array.isArray(value)) return value;
-  if (!isObject(value)) throw new UsageError(`${source}: expected a JSON array of records, one record object, or NDJSON`);
-  const key = WRAPPERS.find((k) => Array.isArray(value[k])) ?? (Object.keys(value).length === 1 && Array.isArray(Object.values(value)[0]) ? Object.keys(value)[0] : undefined);
+  if (!isObject(value))
+    throw new UsageError(`${source}: expected a JSON array of records, one record object, or NDJSON`);
+  const key =
+    WRAPPERS.find((k) => Array.isArray(value[k])) ??
+    (Object.keys(value).length === 1 && Array.isArray(Object.values(value)[0]) ? Object.keys(value)[0] : undefined);
   return key === undefined ? [value] : (value[key] as unknown[]);
 }
 
@@ -44,7 +62,11 @@ export function parseRecords(text: string, source: string): SourceRecord[] {
   if (wholeError === undefined) {
     refuseAmbiguity(text, whole, source);
     return unwrap(whole, source).map((value, i) => {
-      if (!isObject(value)) throw new UsageError(`${source} record ${i + 1}: expected a JSON object, found ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}`);
+      if (!isObject(value))
+        throw new UsageError(
+          `${source} record ${i + 1}: expected a JSON object, ` +
+            `found ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}`,
+        );
       return { source, position: i + 1, value };
     });
   }
@@ -86,7 +108,11 @@ export function parseRecords(text: string, source: string): SourceRecord[] {
 function arrayOfObjects(text: string): Span[] | undefined {
   const n = text.length;
   const ws = (i: number) => {
-    while (i < n && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 10 || text.charCodeAt(i) === 13 || text.charCodeAt(i) === 9)) i++;
+    while (
+      i < n &&
+      (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 10 || text.charCodeAt(i) === 13 || text.charCodeAt(i) === 9)
+    )
+      i++;
     return i;
   };
   let i = ws(0);

@@ -15,7 +15,8 @@ export interface View {
   seenMark: (seen: boolean | undefined) => string;
 }
 
-const text = (key: string) => (r: Rec) => (r[key] === undefined || r[key] === null ? '' : typeof r[key] === 'object' ? JSON.stringify(r[key]) : String(r[key]));
+const text = (key: string) => (r: Rec) =>
+  r[key] === undefined || r[key] === null ? '' : typeof r[key] === 'object' ? JSON.stringify(r[key]) : String(r[key]);
 export const col = (key: string, header = key, shown = false): Column => ({ key, header, value: text(key), shown });
 
 /** Columns named as their keys and all shown: for records without a column list of their own. */
@@ -38,12 +39,18 @@ export const MEASURE_COLUMNS: Column[] = [
     key: 'referenceRanges',
     header: 'REFERENCE RANGES',
     shown: true,
-    value: (r) => ((r.referenceRanges as RangeLike[] | undefined) ?? []).map((x) => formatRange(x, r.unit as string | undefined, r.siunit as string | undefined)).join('\n'),
+    value: (r) =>
+      ((r.referenceRanges as RangeLike[] | undefined) ?? [])
+        .map((x) => formatRange(x, r.unit as string | undefined, r.siunit as string | undefined))
+        .join('\n'),
   },
   {
     key: 'panicRanges',
     header: 'PANIC RANGES',
-    value: (r) => ((r.panicRanges as RangeLike[] | undefined) ?? []).map((x) => formatRange(x, r.unit as string | undefined, r.siunit as string | undefined)).join('\n'),
+    value: (r) =>
+      ((r.panicRanges as RangeLike[] | undefined) ?? [])
+        .map((x) => formatRange(x, r.unit as string | undefined, r.siunit as string | undefined))
+        .join('\n'),
   },
   col('siunit', 'SI UNIT'),
   col('set', 'SET'),
@@ -71,7 +78,10 @@ export const COVERAGE_COLUMNS: Column[] = [
     key: 'amount',
     header: 'AMOUNT / %',
     shown: true,
-    value: (r) => [r.amount !== undefined ? String(r.amount) : '', r.percentage !== undefined ? `${r.percentage} %` : ''].filter(Boolean).join(' + '),
+    value: (r) =>
+      [r.amount !== undefined ? String(r.amount) : '', r.percentage !== undefined ? `${r.percentage} %` : '']
+        .filter(Boolean)
+        .join(' + '),
   },
   { key: 'ref', header: 'APPLIES TO', shown: true, value: (r) => (r.ref ? `${r.refType ?? 'ref'}: ${r.ref}` : '') },
   col('percentage', 'PERCENTAGE'),
@@ -94,7 +104,8 @@ export const NOTIFICATION_COLUMNS: Column[] = [
     key: 'seenBy',
     header: 'SEEN',
     shown: true,
-    value: (r, view) => view.seenMark(view.account ? ((r.seenBy as string[] | undefined) ?? []).includes(view.account) : undefined),
+    value: (r, view) =>
+      view.seenMark(view.account ? ((r.seenBy as string[] | undefined) ?? []).includes(view.account) : undefined),
   },
   col('body', 'BODY'),
   col('meta', 'META'),

@@ -1,7 +1,7 @@
 /** Plain serialisers: no dependency, so piping JSON costs no start-up. */
 
 export function toJson(data: unknown): string {
-  return JSON.stringify(data, null, 2) + '\n';
+  return `${JSON.stringify(data, null, 2)}\n`;
 }
 
 export function toNdjson(data: unknown): string {
@@ -18,10 +18,10 @@ function csvCell(v: unknown): string {
 export function toCsv(rows: Record<string, unknown>[], keys: string[]): string {
   const lines = [keys.map(csvCell).join(',')];
   for (const r of rows) lines.push(keys.map((k) => csvCell(r[k])).join(','));
-  return lines.join('\r\n') + '\r\n';
+  return `${lines.join('\r\n')}\r\n`;
 }
 
-const PLAIN = /^[A-Za-z_][\w .\/@-]*$/;
+const PLAIN = /^[A-Za-z_][\w ./@-]*$/;
 const RESERVED = /^(true|false|null|yes|no|on|off|~)$/i;
 
 function yamlScalar(v: unknown): string {
@@ -38,7 +38,7 @@ export function toYaml(data: unknown, indent = ''): string {
     return data
       .map((item) => {
         if (item !== null && typeof item === 'object' && Object.keys(item).length > 0) {
-          const body = toYaml(item, indent + '  ');
+          const body = toYaml(item, `${indent}  `);
           return `${indent}- ${body.slice(indent.length + 2)}`;
         }
         return `${indent}- ${yamlInline(item)}\n`;
@@ -52,7 +52,7 @@ export function toYaml(data: unknown, indent = ''): string {
       .map(([k, v]) => {
         const key = yamlScalar(k);
         if (v !== null && typeof v === 'object' && (Array.isArray(v) ? v.length > 0 : Object.keys(v).length > 0)) {
-          return `${indent}${key}:\n${toYaml(v, Array.isArray(v) ? indent : indent + '  ')}`;
+          return `${indent}${key}:\n${toYaml(v, Array.isArray(v) ? indent : `${indent}  `)}`;
         }
         return `${indent}${key}: ${yamlInline(v)}\n`;
       })

@@ -1,6 +1,6 @@
 import type { Ctx } from '../context.js';
 import { UsageError } from '../errors.js';
-import { col, type Column, type View } from './columns.js';
+import { type Column, col, type View } from './columns.js';
 import { toCsv, toJson, toNdjson, toYaml } from './formats.js';
 import { colorEnabled, theme } from './theme.js';
 
@@ -25,27 +25,40 @@ export function chooseFormat(ctx: Ctx, output: string | undefined): Format {
 
 export function parseFields(fields: string | undefined): string[] | undefined {
   if (fields === undefined) return undefined;
-  const list = fields.split(',').map((f) => f.trim()).filter(Boolean);
+  const list = fields
+    .split(',')
+    .map((f) => f.trim())
+    .filter(Boolean);
   if (list.length === 0) throw new UsageError('--fields needs at least one field name, as in --fields id,name');
   return list;
 }
 
 function pick(data: unknown, fields: string[]): unknown {
-  const one = (r: unknown) => (r !== null && typeof r === 'object' && !Array.isArray(r) ? Object.fromEntries(fields.filter((f) => f in (r as Rec)).map((f) => [f, (r as Rec)[f]])) : r);
+  const one = (r: unknown) =>
+    r !== null && typeof r === 'object' && !Array.isArray(r)
+      ? Object.fromEntries(fields.filter((f) => f in (r as Rec)).map((f) => [f, (r as Rec)[f]]))
+      : r;
   return Array.isArray(data) ? data.map(one) : one(data);
 }
 
 async function query(data: unknown, expr: string): Promise<unknown> {
-  const mod = (await import('jmespath')) as unknown as { search?: typeof import('jmespath').search; default: typeof import('jmespath') };
+  const mod = (await import('jmespath')) as unknown as {
+    search?: typeof import('jmespath').search;
+    default: typeof import('jmespath');
+  };
   const search = mod.search ?? mod.default.search;
   try {
     return search(data as never, expr);
   } catch (err) {
-    throw new UsageError(`invalid --query expression: ${(err as Error).message}`, 'see https://jmespath.org for the syntax');
+    throw new UsageError(
+      `invalid --query expression: ${(err as Error).message}`,
+      'see https://jmespath.org for the syntax',
+    );
   }
 }
 
-const isRecordList = (d: unknown): d is Rec[] => Array.isArray(d) && d.every((r) => r !== null && typeof r === 'object' && !Array.isArray(r));
+const isRecordList = (d: unknown): d is Rec[] =>
+  Array.isArray(d) && d.every((r) => r !== null && typeof r === 'object' && !Array.isArray(r));
 
 /** Hands data to the chosen format on stdout; the only place that formats command results. */
 export async function present(ctx: Ctx, data: unknown, o: PresentOptions): Promise<void> {
@@ -59,10 +72,18 @@ export async function present(ctx: Ctx, data: unknown, o: PresentOptions): Promi
   const columns = selectColumns(o.columns ?? [], fields, shaped);
   if (format === 'csv') {
     const rows = isRecordList(shaped) ? shaped : [shaped as Rec];
-    return void ctx.stdout.write(toCsv(rows, columns.map((c) => c.key)));
+    return void ctx.stdout.write(
+      toCsv(
+        rows,
+        columns.map((c) => c.key),
+      ),
+    );
   }
   const t = await theme(colorEnabled(ctx, ctx.stdout, o.color));
-  const view: View = { account: o.account, seenMark: (seen) => (seen === undefined ? '' : seen ? t.green('seen') : t.yellow('new')) };
+  const view: View = {
+    account: o.account,
+    seenMark: (seen) => (seen === undefined ? '' : seen ? t.green('seen') : t.yellow('new')),
+  };
   const width = ctx.stdout.columns ?? 120;
   const { renderRecord, renderTable } = await import('./table.js');
   if (Array.isArray(shaped)) {
@@ -70,10 +91,16 @@ export async function present(ctx: Ctx, data: unknown, o: PresentOptions): Promi
       ctx.stderr.write(`${o.empty ?? 'nothing to show'}\n`);
       return;
     }
-    if (!isRecordList(shaped)) return void ctx.stdout.write(shaped.map((v) => (typeof v === 'object' ? JSON.stringify(v) : String(v))).join('\n') + '\n');
+    if (!isRecordList(shaped))
+      return void ctx.stdout.write(
+        `${shaped.map((v) => (typeof v === 'object' ? JSON.stringify(v) : String(v))).join('\n')}\n`,
+      );
     return void ctx.stdout.write(await renderTable(shaped, columns, view, t, width));
   }
-  if (shaped !== null && typeof shaped === 'object') return void ctx.stdout.write(await renderRecord(shaped as Rec, fields ? columns : o.columns ?? [], view, t, width));
+  if (shaped !== null && typeof shaped === 'object')
+    return void ctx.stdout.write(
+      await renderRecord(shaped as Rec, fields ? columns : (o.columns ?? []), view, t, width),
+    );
   ctx.stdout.write(`${shaped === undefined || shaped === null ? '' : String(shaped)}\n`);
 }
 

@@ -11,7 +11,10 @@ export function progressBar(stream: OutStream, total: number, label: string) {
     const eta = rate > 0 ? Math.ceil((total - done) / rate) : 0;
     const width = 24;
     const filled = total > 0 ? Math.round((done / total) * width) : width;
-    stream.write(`\r\x1b[2K${label} [${'='.repeat(filled)}${' '.repeat(width - filled)}] ${done}/${total} ${rate.toFixed(0)}/s ETA ${eta}s`);
+    stream.write(
+      `\r\x1b[2K${label} [${'='.repeat(filled)}${' '.repeat(width - filled)}] ` +
+        `${done}/${total} ${rate.toFixed(0)}/s ETA ${eta}s`,
+    );
     shown = true;
   };
   return {

@@ -3,12 +3,18 @@ import { z } from 'zod';
 // Shared building blocks: every rule is written here once and used by the server and the CLI.
 
 export const nonEmpty = (what = 'value') =>
-  z.string({ error: `must be a string` }).trim().min(1, { error: `${what} must not be empty` });
+  z
+    .string({ error: `must be a string` })
+    .trim()
+    .min(1, { error: `${what} must not be empty` });
 
 export const finite = () => z.number({ error: 'must be a finite number' });
 
 export const precision = () =>
-  z.int({ error: 'must be a whole number from 0 to 10' }).min(0, { error: 'must be a whole number from 0 to 10' }).max(10, { error: 'must be a whole number from 0 to 10' });
+  z
+    .int({ error: 'must be a whole number from 0 to 10' })
+    .min(0, { error: 'must be a whole number from 0 to 10' })
+    .max(10, { error: 'must be a whole number from 0 to 10' });
 
 export const timestamp = () =>
   z.int({ error: 'must be a whole number of milliseconds since the epoch' }).min(0, { error: 'must not be negative' });

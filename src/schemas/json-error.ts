@@ -10,7 +10,8 @@ export function locateJsonError(text: string): { offset: number; message: string
   const ws = () => {
     while (i < text.length && (text[i] === ' ' || text[i] === '\t' || text[i] === '\n' || text[i] === '\r')) i++;
   };
-  const describe = () => (i >= text.length ? 'unexpected end of input' : `unexpected character ${JSON.stringify(text[i])}`);
+  const describe = () =>
+    i >= text.length ? 'unexpected end of input' : `unexpected character ${JSON.stringify(text[i])}`;
   const literal = (word: string) => {
     if (text.startsWith(word, i)) i += word.length;
     else fail(describe());
@@ -50,7 +51,8 @@ export function locateJsonError(text: string): { offset: number; message: string
       }
       for (;;) {
         ws();
-        if (text[i] !== '"') fail(`expected a property name in double quotes, found ${describe().replace('unexpected ', '')}`);
+        if (text[i] !== '"')
+          fail(`expected a property name in double quotes, found ${describe().replace('unexpected ', '')}`);
         string();
         ws();
         if (text[i] !== ':') fail(`expected ":" after a property name, found ${describe().replace('unexpected ', '')}`);
@@ -81,12 +83,12 @@ export function locateJsonError(text: string): { offset: number; message: string
         } else fail(`expected "," or "]", found ${describe().replace('unexpected ', '')}`);
       }
     }
-    if (c === '"') return string();
-    if (c === 't') return literal('true');
-    if (c === 'f') return literal('false');
-    if (c === 'n') return literal('null');
-    if (c === '-' || (c !== undefined && c >= '0' && c <= '9')) return number();
-    fail(describe());
+    if (c === '"') string();
+    else if (c === 't') literal('true');
+    else if (c === 'f') literal('false');
+    else if (c === 'n') literal('null');
+    else if (c === '-' || (c !== undefined && c >= '0' && c <= '9')) number();
+    else fail(describe());
   };
   try {
     value(0);
@@ -132,12 +134,17 @@ export function findAmbiguity(text: string, parsed: unknown): { offset: number; 
   const c = text.charCodeAt(start);
   if (c !== 123 && c !== 91) return undefined; // a lone string, number or literal holds neither
   const scan = scanValue(text, start);
-  if (scan.tooDeepAt !== undefined) return { offset: scan.tooDeepAt, message: `nesting deeper than ${MAX_DEPTH} levels` };
+  if (scan.tooDeepAt !== undefined)
+    return { offset: scan.tooDeepAt, message: `nesting deeper than ${MAX_DEPTH} levels` };
   return repeatedKey(text, parsed, scan.keys);
 }
 
 /** The first repeated key of `text`, given how many keys a scan of it counted; undefined when none. */
-export function repeatedKey(text: string, parsed: unknown, keys: number): { offset: number; message: string } | undefined {
+export function repeatedKey(
+  text: string,
+  parsed: unknown,
+  keys: number,
+): { offset: number; message: string } | undefined {
   return keys === keysIn(parsed) ? undefined : firstRepeatedKey(text);
 }
 
@@ -158,7 +165,11 @@ function stringEnd(text: string, i: number): number {
  * JSON.parse's to judge): where it ends, how many keys its objects hold, and where it first nests
  * deeper than `maxDepth` (the walk stops there; `end` is then unknown, as for an unclosed text).
  */
-export function scanValue(text: string, start: number, maxDepth = MAX_DEPTH): { end?: number; keys: number; tooDeepAt?: number } {
+export function scanValue(
+  text: string,
+  start: number,
+  maxDepth = MAX_DEPTH,
+): { end?: number; keys: number; tooDeepAt?: number } {
   const inObject: boolean[] = [];
   let expectKey = false;
   let keys = 0;

@@ -58,7 +58,9 @@ export function checkMeasure(m: MeasureRulesInput, ctx: z.RefinementCtx): void {
   ) {
     ctx.addIssue({
       code: 'custom',
-      message: `numericBreakdownMin (${m.numericBreakdownMin}) must not be greater than numericBreakdownMax (${m.numericBreakdownMax})`,
+      message:
+        `numericBreakdownMin (${m.numericBreakdownMin}) must not be greater than ` +
+        `numericBreakdownMax (${m.numericBreakdownMax})`,
       path: ['numericBreakdownMax'],
     });
   }

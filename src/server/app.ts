@@ -1,8 +1,8 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { describeJsonError, findAmbiguity, lineColumn } from '../schemas/json-error.js';
 import { createAuthenticator, type TokenEntry } from './auth.js';
-import { problem, sendJson, sendProblem, type Problem } from './problem.js';
-import { RESOURCES, ServiceError, type Resource, type Service } from './service.js';
+import { type Problem, problem, sendJson, sendProblem } from './problem.js';
+import { RESOURCES, type Resource, type Service, ServiceError } from './service.js';
 import { StoreUnavailableError } from './store.js';
 
 export interface AppOptions {
@@ -25,7 +25,12 @@ class HttpProblem extends Error {
 const byPath = new Map(RESOURCES.map((r) => [r.path, r]));
 
 /** The whole API as a request handler; it does not listen, so tests and `serve` share it. */
-export function createApp({ service, tokens, maxBody = 1024 * 1024, log = (l) => process.stderr.write(l + '\n') }: AppOptions): RequestListener {
+export function createApp({
+  service,
+  tokens,
+  maxBody = 1024 * 1024,
+  log = (l) => process.stderr.write(`${l}\n`),
+}: AppOptions): RequestListener {
   const authenticate = createAuthenticator(tokens);
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -45,11 +50,18 @@ export function createApp({ service, tokens, maxBody = 1024 * 1024, log = (l) =>
       });
     }
     if (method === 'GET') {
-      return sendJson(res, 200, id === undefined ? await service.list(resource) : await service.get(resource, id, account));
+      return sendJson(
+        res,
+        200,
+        id === undefined ? await service.list(resource) : await service.get(resource, id, account),
+      );
     }
     if (method === 'DELETE') return sendJson(res, 200, await service.remove(resource, id!, account));
     const body = await readJsonBody(req, maxBody);
-    const rec = method === 'POST' ? await service.create(resource, body, account) : await service.update(resource, id!, body, account);
+    const rec =
+      method === 'POST'
+        ? await service.create(resource, body, account)
+        : await service.update(resource, id!, body, account);
     sendJson(res, 200, rec);
   }
 
@@ -73,9 +85,13 @@ function toProblem(err: unknown, log: (l: string) => void): { p: Problem; header
     const status = err.kind === 'not-found' ? 404 : err.kind === 'unknown-contract' ? 422 : 400;
     return { p: problem(status, err.message, err.errors), headers: {} };
   }
-  if (err instanceof StoreUnavailableError) return { p: problem(503, `${err.message}; nothing was changed`), headers: { 'retry-after': '5' } };
+  if (err instanceof StoreUnavailableError)
+    return { p: problem(503, `${err.message}; nothing was changed`), headers: { 'retry-after': '5' } };
   log(`error: unexpected fault: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-  return { p: problem(500, 'the server met an unexpected fault; it was logged and the server keeps serving'), headers: {} };
+  return {
+    p: problem(500, 'the server met an unexpected fault; it was logged and the server keeps serving'),
+    headers: {},
+  };
 }
 
 function route(url: string): { resource: Resource; id?: string } {
@@ -123,7 +139,9 @@ function readBody(req: IncomingMessage, maxBody: number, tooLarge: () => Error):
 async function readJsonBody(req: IncomingMessage, maxBody: number): Promise<unknown> {
   const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
   if (type !== 'application/json' && !/^application\/[a-z0-9.+-]*\+json$/.test(type)) {
-    throw new HttpProblem(problem(415, `send the body as JSON with "Content-Type: application/json" (got ${type || 'none'})`));
+    throw new HttpProblem(
+      problem(415, `send the body as JSON with "Content-Type: application/json" (got ${type || 'none'})`),
+    );
   }
   const tooLarge = () => new HttpProblem(problem(413, `the body is larger than the limit of ${maxBody} bytes`));
   const declared = Number(req.headers['content-length']);

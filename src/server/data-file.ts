@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { formatPath, toFieldErrors } from '../schemas/common.js';
+import { COLLECTIONS, type CollectionName, type DataFile, dataFileSchema } from '../schemas/data-file.js';
 import { describeJsonError } from '../schemas/json-error.js';
-import { COLLECTIONS, dataFileSchema, type CollectionName, type DataFile } from '../schemas/data-file.js';
 import { recordJson } from './record-json.js';
 
 /** Raised when the data file or its journal cannot be trusted; `serve` refuses to start with it. */
@@ -52,7 +52,7 @@ export async function readDataFile(file: string): Promise<DataFile | undefined> 
 /** One record a line, so the file stays readable and diffable by hand while the server is stopped. */
 export function serializeDataFile(data: { [K in CollectionName]: Iterable<unknown> }): string {
   const parts = COLLECTIONS.map((name) => {
-    const lines = Array.from(data[name], (r) => '    ' + recordJson(r));
+    const lines = Array.from(data[name], (r) => `    ${recordJson(r)}`);
     return lines.length === 0 ? `  "${name}": []` : `  "${name}": [\n${lines.join(',\n')}\n  ]`;
   });
   return `{\n${parts.join(',\n')}\n}\n`;

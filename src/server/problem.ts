@@ -25,10 +25,21 @@ const TITLES: Record<number, [slug: string, title: string]> = {
 
 export function problem(status: number, detail: string, errors?: FieldError[]): Problem {
   const [slug, title] = TITLES[status] ?? ['error', 'Error'];
-  return { type: `urn:clinadmin:problem:${slug}`, title, status, detail, ...(errors && errors.length > 0 ? { errors } : {}) };
+  return {
+    type: `urn:clinadmin:problem:${slug}`,
+    title,
+    status,
+    detail,
+    ...(errors && errors.length > 0 ? { errors } : {}),
+  };
 }
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = Array.isArray(body) ? `[${body.map(recordJson).join(',')}]` : recordJson(body);
   res.writeHead(status, {
     'content-type': status >= 400 ? 'application/problem+json' : 'application/json; charset=utf-8',

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { z } from 'zod';
-import { parseWith, toFieldErrors, type FieldError } from '../schemas/common.js';
-import { coverageCreateSchema, coveragePatchSchema, coverageSchema, type Contract } from '../schemas/coverages.js';
+import type { z } from 'zod';
+import { type FieldError, parseWith, toFieldErrors } from '../schemas/common.js';
+import { type Contract, coverageCreateSchema, coveragePatchSchema, coverageSchema } from '../schemas/coverages.js';
 import type { CollectionName } from '../schemas/data-file.js';
 import { measureCreateSchema, measurePatchSchema, measureSchema } from '../schemas/measures.js';
 import type { Rec, Store } from './store.js';
@@ -120,7 +120,8 @@ export function createService({ store, events = true, now = Date.now }: ServiceO
     if (!c) {
       throw new ServiceError(
         'unknown-contract',
-        `contract ${id} is not on file; add it to the "contracts" collection of the server's data file (with id, insured and insurer) and restart the server`,
+        `contract ${id} is not on file; add it to the "contracts" collection of the server's data file ` +
+          '(with id, insured and insurer) and restart the server',
         [{ path: 'contract', message: `unknown contract ${id}` }],
       );
     }

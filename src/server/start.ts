@@ -40,14 +40,17 @@ export async function startServer(o: StartOptions): Promise<RunningServer> {
     const headersTimeout = o.headersTimeout ?? 10_000;
     const requestTimeout = o.requestTimeout ?? 30_000;
     // Node checks these timeouts on an interval; keep it well under the shortest of them.
-    const server = createServer({ connectionsCheckingInterval: Math.max(100, Math.min(headersTimeout, requestTimeout) / 4) }, (req, res) => {
-      inFlight++;
-      res.on('close', () => {
-        inFlight--;
-        if (closing && inFlight === 0) server.closeAllConnections();
-      });
-      app(req, res);
-    });
+    const server = createServer(
+      { connectionsCheckingInterval: Math.max(100, Math.min(headersTimeout, requestTimeout) / 4) },
+      (req, res) => {
+        inFlight++;
+        res.on('close', () => {
+          inFlight--;
+          if (closing && inFlight === 0) server.closeAllConnections();
+        });
+        app(req, res);
+      },
+    );
     // Slow or endless headers and bodies are cut off rather than held open.
     server.headersTimeout = headersTimeout;
     server.requestTimeout = Math.max(requestTimeout, headersTimeout);
@@ -87,7 +90,11 @@ async function seed(store: Store, warn: (m: string) => void): Promise<void> {
   }
   const data = seedData();
   const writes = COLLECTIONS.flatMap((coll: CollectionName) =>
-    (data[coll] as { id: string }[]).map((r) => ({ coll, id: r.id, after: r as { id: string } & Record<string, unknown> })),
+    (data[coll] as { id: string }[]).map((r) => ({
+      coll,
+      id: r.id,
+      after: r as { id: string } & Record<string, unknown>,
+    })),
   );
   await store.commit(writes);
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { open, readFile, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { type FileHandle, open, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { COLLECTIONS, type CollectionName, type DataFile } from '../schemas/data-file.js';
 import { DataFileError, readDataFile, serializeDataFile } from './data-file.js';
@@ -27,8 +27,18 @@ export class StoreUnavailableError extends Error {
   override name = 'StoreUnavailableError';
 }
 
+/** The file operations the store makes, so a test can make the platform refuse one (a filesystem seam). */
+export interface StoreFs {
+  open: typeof open;
+  rename: typeof rename;
+}
+
+const nodeFs: StoreFs = { open, rename };
+
 export interface StoreOptions {
   file: string;
+  /** Defaults to node:fs/promises. */
+  fs?: StoreFs;
   /** Fold the journal into the data file after at least this many changes, once it is as large as the file. */
   compactEvery?: number;
   warn?: (message: string) => void;
@@ -61,6 +71,7 @@ export class Store {
     private readonly releaseLock: () => Promise<void>,
     private readonly compactEvery: number,
     private readonly warn: (message: string) => void,
+    private readonly fs: StoreFs,
   ) {
     for (const name of COLLECTIONS) this.maps.set(name, new Map());
   }
@@ -73,8 +84,9 @@ export class Store {
       const data = await readDataFile(options.file);
       const journalPath = `${options.file}.journal`;
       const replay = await readJournal(journalPath, warn);
-      journal = await open(journalPath, 'a', 0o600);
-      const store = new Store(options.file, journal, releaseLock, options.compactEvery ?? 2000, warn);
+      const fs = options.fs ?? nodeFs;
+      journal = await fs.open(journalPath, 'a', 0o600);
+      const store = new Store(options.file, journal, releaseLock, options.compactEvery ?? 2000, warn, fs);
       for (const name of COLLECTIONS) for (const r of data?.[name] ?? []) store.maps.get(name)!.set(r.id, r as Rec);
       for (const c of replay) store.applyRaw(c.coll, c.id, c.after);
       // Start from a complete data file and an empty journal, so the file on disk is whole on its own.
@@ -134,7 +146,10 @@ export class Store {
     for (const c of changes) {
       bump(this.pendingColl, c.coll, delta);
       let ids = this.pendingIds.get(c.coll);
-      if (!ids) this.pendingIds.set(c.coll, (ids = new Map()));
+      if (!ids) {
+        ids = new Map();
+        this.pendingIds.set(c.coll, ids);
+      }
       bump(ids, c.id, delta);
     }
   }
@@ -181,7 +196,7 @@ export class Store {
           for (const p of batch) this.settleOne(p);
           continue;
         }
-        const lines = entries.join('\n') + '\n';
+        const lines = `${entries.join('\n')}\n`;
         const sizeBefore = this.journalSize;
         try {
           const buf = Buffer.from(lines);
@@ -196,7 +211,11 @@ export class Store {
         for (const p of batch) this.settleOne(p);
         // Folding rewrites the whole file, so it waits until the journal is as large as the file: the
         // rewriting then costs at most the bytes journalled, and a write costs the same at any size.
-        if (this.journalChanges >= this.compactEvery && this.journalSize >= this.snapshotSize && this.queue.length === 0) {
+        if (
+          this.journalChanges >= this.compactEvery &&
+          this.journalSize >= this.snapshotSize &&
+          this.queue.length === 0
+        ) {
           await this.compact().catch((e: Error) => this.warn(`could not compact ${this.file}: ${e.message}`));
         }
       }
@@ -225,18 +244,20 @@ export class Store {
   /** Writes the whole state beside the data file, makes it durable, swaps it in, then empties the journal. */
   private async compact(): Promise<void> {
     // Serialised synchronously, so the snapshot holds exactly the changes already flushed.
-    const text = serializeDataFile(Object.fromEntries(COLLECTIONS.map((n) => [n, this.maps.get(n)!.values()])) as never);
+    const text = serializeDataFile(
+      Object.fromEntries(COLLECTIONS.map((n) => [n, this.maps.get(n)!.values()])) as never,
+    );
     const size = Buffer.byteLength(text);
     const tmp = `${this.file}.${randomBytes(4).toString('hex')}.tmp`;
-    const fh = await open(tmp, 'w', 0o600);
+    const fh = await this.fs.open(tmp, 'w', 0o600);
     try {
       await fh.writeFile(text);
       await fh.sync();
     } finally {
       await fh.close();
     }
-    await rename(tmp, this.file);
-    await syncDir(dirname(this.file));
+    await this.fs.rename(tmp, this.file);
+    await syncDir(this.fs, dirname(this.file));
     await this.journal.truncate(0);
     await this.journal.datasync();
     this.journalSize = 0;
@@ -247,15 +268,23 @@ export class Store {
 
 /** The journal's line for a change, as JSON.stringify({ c, id, v }) would write it, with v's JSON reused. */
 function journalLine(c: Change): string {
-  return `{"c":${JSON.stringify(c.coll)},"id":${JSON.stringify(c.id)},"v":${c.after === undefined ? 'null' : recordJson(c.after)}}`;
+  const value = c.after === undefined ? 'null' : recordJson(c.after);
+  return `{"c":${JSON.stringify(c.coll)},"id":${JSON.stringify(c.id)},"v":${value}}`;
 }
 
-async function syncDir(dir: string): Promise<void> {
-  const fh = await open(dir, 'r');
+/** Codes with which a platform refuses to open or fsync a folder (Windows): there is nothing to sync. */
+const DIR_SYNC_REFUSED = new Set(['EPERM', 'EISDIR', 'EINVAL']);
+
+/** Makes a rename in `dir` durable; skipped only where the platform refuses to sync a folder at all. */
+export async function syncDir(fs: Pick<StoreFs, 'open'>, dir: string): Promise<void> {
+  let fh: FileHandle | undefined;
   try {
+    fh = await fs.open(dir, 'r');
     await fh.sync();
+  } catch (err) {
+    if (!DIR_SYNC_REFUSED.has((err as NodeJS.ErrnoException).code ?? '')) throw err;
   } finally {
-    await fh.close();
+    await fh?.close();
   }
 }
 
@@ -306,11 +335,17 @@ async function readJournal(
         warn(`dropped a torn last line of ${path} left by a crash (that change was never acknowledged)`);
         break;
       }
-      throw new DataFileError(`${path} line ${i + 1} is damaged; the data cannot be trusted, so the server will not start`);
+      throw new DataFileError(
+        `${path} line ${i + 1} is damaged; the data cannot be trusted, so the server will not start`,
+      );
     }
-    out.push({ coll: entry!.c as CollectionName, id: entry!.id as string, after: (entry!.v ?? undefined) as Rec | undefined });
+    out.push({
+      coll: entry!.c as CollectionName,
+      id: entry!.id as string,
+      after: (entry!.v ?? undefined) as Rec | undefined,
+    });
   }
   return out;
 }
 
-export type { Rec, DataFile };
+export type { DataFile, Rec };

@@ -2,18 +2,20 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
-import { TOKEN, testServer, type TestServer } from '../helpers/server.js';
+import { type TestServer, TOKEN, testServer } from '../helpers/server.js';
 import { tempDir } from '../helpers/tmp.js';
 
 async function setup(seed = true) {
   const server = await testServer({ seed });
   const dir = await tempDir();
   const env = { CLINADMIN_BASE_URL: server.url, CLINADMIN_TOKEN: TOKEN, CLINADMIN_CONFIG_DIR: join(dir, 'config') };
-  const cli = (argv: string[], o: Parameters<typeof runCli>[1] = {}) => runCli(argv, { ...o, env: { ...env, ...o.env }, cwd: dir });
+  const cli = (argv: string[], o: Parameters<typeof runCli>[1] = {}) =>
+    runCli(argv, { ...o, env: { ...env, ...o.env }, cwd: dir });
   return { server, dir, env, cli };
 }
 
-const measures = async (s: TestServer) => (await s.call('GET', '/diagnostic-measures')).body as Record<string, unknown>[];
+const measures = async (s: TestServer) =>
+  (await s.call('GET', '/diagnostic-measures')).body as Record<string, unknown>[];
 
 describe('measures commands', () => {
   it('lists as JSON when piped, exactly what the API returned', async () => {
@@ -37,11 +39,16 @@ describe('measures commands', () => {
     const { cli } = await setup();
     const forced = await cli(['measures', 'list', '-o', 'table'], { env: { NO_COLOR: undefined, FORCE_COLOR: '1' } });
     expect(forced.stdout).toMatch(/\x1b\[1mID/);
-    const flag = await cli(['measures', 'list', '-o', 'table', '--no-color'], { env: { NO_COLOR: undefined, FORCE_COLOR: '1' } });
+    const flag = await cli(['measures', 'list', '-o', 'table', '--no-color'], {
+      env: { NO_COLOR: undefined, FORCE_COLOR: '1' },
+    });
     expect(flag.stdout).not.toMatch(/\x1b\[/);
     const noColor = await cli(['measures', 'list'], { stdoutTTY: true, env: { NO_COLOR: '1' } });
     expect(noColor.stdout).not.toMatch(/\x1b\[/);
-    const tty = await cli(['notifications', 'list'], { stdoutTTY: true, env: { NO_COLOR: undefined, CLINADMIN_ACCOUNT: 'acc_support' } });
+    const tty = await cli(['notifications', 'list'], {
+      stdoutTTY: true,
+      env: { NO_COLOR: undefined, CLINADMIN_ACCOUNT: 'acc_support' },
+    });
     expect(tty.stdout).toMatch(/\x1b\[32mseen/);
   });
 
@@ -50,7 +57,12 @@ describe('measures commands', () => {
     const json = await cli(['measures', 'list', '-o', 'json', '--fields', 'id,name']);
     expect(JSON.parse(json.stdout)[0]).toEqual({ id: 'msr_hgb', name: 'Hemoglobin' });
     const csv = await cli(['measures', 'list', '-o', 'csv', '--fields', 'id,name']);
-    expect(csv.stdout.split('\r\n').slice(0, 4)).toEqual(['id,name', 'msr_hgb,Hemoglobin', 'msr_wbc,White blood cells', 'msr_k,Potassium']);
+    expect(csv.stdout.split('\r\n').slice(0, 4)).toEqual([
+      'id,name',
+      'msr_hgb,Hemoglobin',
+      'msr_wbc,White blood cells',
+      'msr_k,Potassium',
+    ]);
     const q = await cli(['measures', 'list', '--query', "[?test=='tst_bmp'].name"]);
     expect(JSON.parse(q.stdout)).toEqual(['Potassium', 'Glucose, fasting']);
     const bad = await cli(['measures', 'list', '--query', '[?']);
@@ -72,13 +84,55 @@ describe('measures commands', () => {
 
   it('creates from flags, with ranges in the short form', async () => {
     const { server, cli } = await setup(false);
-    const r = await cli(['measures', 'create', '--test', 'tst_bmp', '--name', 'Potassium', '--type', 'numeric', '--unit', 'mEq/L', '--reference-range', '3.5-5.1 sex=male age=18-65', '--reference-range', '3.4..5.0', '--panic-range', '..2.5', '--sets', 'a,b', '--sets', 'c', '--hl7-code', '2823-3', '--breakdown-min', '1', '--breakdown-max', '2', '--account', 'acc_x', '--facility', 'fac_y']);
+    const r = await cli([
+      'measures',
+      'create',
+      '--test',
+      'tst_bmp',
+      '--name',
+      'Potassium',
+      '--type',
+      'numeric',
+      '--unit',
+      'mEq/L',
+      '--reference-range',
+      '3.5-5.1 sex=male age=18-65',
+      '--reference-range',
+      '3.4..5.0',
+      '--panic-range',
+      '..2.5',
+      '--sets',
+      'a,b',
+      '--sets',
+      'c',
+      '--hl7-code',
+      '2823-3',
+      '--breakdown-min',
+      '1',
+      '--breakdown-max',
+      '2',
+      '--account',
+      'acc_x',
+      '--facility',
+      'fac_y',
+    ]);
     expect(r.code).toBe(0);
     const created = JSON.parse(r.stdout);
     expect(created).toMatchObject({
-      test: 'tst_bmp', name: 'Potassium', type: 'numeric', unit: 'mEq/L', sets: ['a', 'b', 'c'], hl7IdentifierCod: '2823-3',
-      numericBreakdownMin: 1, numericBreakdownMax: 2, account: 'acc_x', facility: 'fac_y',
-      referenceRanges: [{ min: 3.5, max: 5.1, sex: 'male', ageMin: 18, ageMax: 65 }, { min: 3.4, max: 5, sex: 'all' }],
+      test: 'tst_bmp',
+      name: 'Potassium',
+      type: 'numeric',
+      unit: 'mEq/L',
+      sets: ['a', 'b', 'c'],
+      hl7IdentifierCod: '2823-3',
+      numericBreakdownMin: 1,
+      numericBreakdownMax: 2,
+      account: 'acc_x',
+      facility: 'fac_y',
+      referenceRanges: [
+        { min: 3.5, max: 5.1, sex: 'male', ageMin: 18, ageMax: 65 },
+        { min: 3.4, max: 5, sex: 'all' },
+      ],
       panicRanges: [{ max: 2.5, sex: 'all' }],
     });
     expect(await measures(server)).toEqual([created]);
@@ -91,7 +145,9 @@ describe('measures commands', () => {
     expect(JSON.parse(fromFile.stdout)).toMatchObject({ test: 'tst_1', name: 'Overridden', unit: 'g/L' });
     const fromData = await cli(['measures', 'create', '--data', '{"test":"tst_2","name":"From data"}']);
     expect(JSON.parse(fromData.stdout).name).toBe('From data');
-    const fromStdin = await cli(['measures', 'create', '--file', '-'], { stdin: '{"test":"tst_3","name":"From stdin"}' });
+    const fromStdin = await cli(['measures', 'create', '--file', '-'], {
+      stdin: '{"test":"tst_3","name":"From stdin"}',
+    });
     expect(JSON.parse(fromStdin.stdout).name).toBe('From stdin');
     expect((await measures(server)).map((m) => m.name)).toEqual(['Overridden', 'From data', 'From stdin']);
   });
@@ -150,7 +206,10 @@ describe('measures commands', () => {
     expect((await server.call('GET', '/diagnostic-measures/msr_k')).status).toBe(200);
     const r = await cli(['measures', 'delete', 'msr_k', 'msr_glu', '--yes', '-o', 'json']);
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual([{ id: 'msr_k', status: 'deleted' }, { id: 'msr_glu', status: 'deleted' }]);
+    expect(JSON.parse(r.stdout)).toEqual([
+      { id: 'msr_k', status: 'deleted' },
+      { id: 'msr_glu', status: 'deleted' },
+    ]);
     expect(r.stderr).toBe('deleted measure msr_k\ndeleted measure msr_glu\n');
     const partial = await cli(['measures', 'delete', 'msr_hgb', 'msr_nope', '--yes']);
     expect(partial.code).toBe(3);
@@ -162,10 +221,32 @@ describe('measures commands', () => {
 describe('coverages and notifications commands', () => {
   it('creates, updates and deletes a coverage', async () => {
     const { server, cli } = await setup();
-    const c = await cli(['coverages', 'create', '--contract', 'ctr_acme_2026', '--name', 'Lipid panel', '--type', 'override', '--payment-method', 'prepaid', '--percentage', '50', '--ref', 'svc_lipid', '--ref-type', 'services']);
+    const c = await cli([
+      'coverages',
+      'create',
+      '--contract',
+      'ctr_acme_2026',
+      '--name',
+      'Lipid panel',
+      '--type',
+      'override',
+      '--payment-method',
+      'prepaid',
+      '--percentage',
+      '50',
+      '--ref',
+      'svc_lipid',
+      '--ref-type',
+      'services',
+    ]);
     expect(c.code).toBe(0);
     const created = JSON.parse(c.stdout);
-    expect(created).toMatchObject({ contract: 'ctr_acme_2026', insurer: 'org_acme_health', percentage: 50, refType: 'services' });
+    expect(created).toMatchObject({
+      contract: 'ctr_acme_2026',
+      insurer: 'org_acme_health',
+      percentage: 50,
+      refType: 'services',
+    });
     const u = await cli(['coverages', 'update', created.id, '--amount', '12.5']);
     expect(JSON.parse(u.stdout).amount).toBe(12.5);
     const bad = await cli(['coverages', 'update', created.id, '--percentage', '150']);
@@ -180,7 +261,9 @@ describe('coverages and notifications commands', () => {
     const { cli } = await setup();
     const r = await cli(['coverages', 'create', '--contract', 'ctr_nope', '--name', 'x', '--type', 'deduction']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^error: the API refused POST \/insurance-coverages \(422\): contract ctr_nope is not on file/);
+    expect(r.stderr).toMatch(
+      /^error: the API refused POST \/insurance-coverages \(422\): contract ctr_nope is not on file/,
+    );
     expect(r.stderr).toContain('  - contract: unknown contract ctr_nope');
   });
 

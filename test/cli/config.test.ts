@@ -1,4 +1,4 @@
-import { readFile, stat, writeFile, mkdir } from 'node:fs/promises';
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
@@ -9,7 +9,8 @@ async function setup() {
   const server = await testServer({ seed: true });
   const dir = join(await tempDir(), 'config');
   const env = { CLINADMIN_CONFIG_DIR: dir };
-  const cli = (argv: string[], o: Parameters<typeof runCli>[1] = {}) => runCli(argv, { ...o, env: { ...env, ...o.env } });
+  const cli = (argv: string[], o: Parameters<typeof runCli>[1] = {}) =>
+    runCli(argv, { ...o, env: { ...env, ...o.env } });
   const file = async () => JSON.parse(await readFile(join(dir, 'config.json'), 'utf8'));
   return { server, dir, cli, file };
 }
@@ -17,11 +18,18 @@ async function setup() {
 describe('login, logout and whoami', () => {
   it('checks the pair, stores it owner-only, and then commands work without flags', async () => {
     const { server, dir, cli, file } = await setup();
-    const r = await cli(['login', '--base-url', server.url, '--token-stdin', '--account', 'acc_support'], { stdin: `${TOKEN}\n` });
+    const r = await cli(['login', '--base-url', server.url, '--token-stdin', '--account', 'acc_support'], {
+      stdin: `${TOKEN}\n`,
+    });
     expect(r.code).toBe(0);
-    expect(r.stderr).toBe(`Logged in to ${server.url} (profile default, account acc_support); token test…6789 stored.\n`);
+    expect(r.stderr).toBe(
+      `Logged in to ${server.url} (profile default, account acc_support); token test…6789 stored.\n`,
+    );
     expect(r.stdout).toBe('');
-    expect(await file()).toEqual({ currentProfile: 'default', profiles: { default: { baseUrl: server.url, token: TOKEN, account: 'acc_support' } } });
+    expect(await file()).toEqual({
+      currentProfile: 'default',
+      profiles: { default: { baseUrl: server.url, token: TOKEN, account: 'acc_support' } },
+    });
     expect((await stat(join(dir, 'config.json'))).mode & 0o777).toBe(0o600);
     const list = await cli(['measures', 'list', '--fields', 'id']);
     expect(JSON.parse(list.stdout)[0]).toEqual({ id: 'msr_hgb' });

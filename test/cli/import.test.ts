@@ -12,7 +12,12 @@ describe('import progress', () => {
     const env = { CLINADMIN_BASE_URL: server.url, CLINADMIN_TOKEN: TOKEN, CLINADMIN_CONFIG_DIR: join(dir, 'c') };
     const records = Array.from({ length: 300 }, (_, i) => ({ test: 'tst', name: `M${i}`, type: 'text' }));
     await writeFile(join(dir, 'm.json'), JSON.stringify(records));
-    const tty = await runCli(['measures', 'import', 'm.json', '-o', 'table'], { env, cwd: dir, interactive: true, stdoutTTY: true });
+    const tty = await runCli(['measures', 'import', 'm.json', '-o', 'table'], {
+      env,
+      cwd: dir,
+      interactive: true,
+      stdoutTTY: true,
+    });
     expect(tty.code).toBe(0);
     expect(tty.stderr).toMatch(/measures \[=+ *\] \d+\/300 \d+\/s ETA \d+s/);
     expect(tty.stdout).toMatch(/created\s+│ updated\s+│ unchanged\s+│ failed/);

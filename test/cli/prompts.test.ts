@@ -16,19 +16,36 @@ async function setup() {
 }
 
 describe('prompts at a terminal', () => {
-  it('asks for a measure\'s missing fields, with a select for the type and a loop for ranges', async () => {
+  it("asks for a measure's missing fields, with a select for the type and a loop for ranges", async () => {
     const { server, env } = await setup();
     const r = await runCli(['measures', 'create', '--unit', 'mmol/L'], {
       env,
       interactive: true,
-      keys: ['tst_bmp', ENTER, 'Sodium', ENTER, ENTER /* numeric, the default */, ENTER /* add a range? yes */, '135-145 age=18-99', ENTER, 'n', ENTER],
+      keys: [
+        'tst_bmp',
+        ENTER,
+        'Sodium',
+        ENTER,
+        ENTER /* numeric, the default */,
+        ENTER /* add a range? yes */,
+        '135-145 age=18-99',
+        ENTER,
+        'n',
+        ENTER,
+      ],
     });
     expect(r.stderr).toContain('Medical test id (--test):');
     expect(r.stderr).toContain('Result type (--type):');
     expect(r.stderr).toContain('added 135–145 mmol/L (18–99 y)');
     expect(r.code).toBe(0);
     const created = JSON.parse(r.stdout);
-    expect(created).toMatchObject({ test: 'tst_bmp', name: 'Sodium', type: 'numeric', unit: 'mmol/L', referenceRanges: [{ min: 135, max: 145, ageMin: 18, ageMax: 99, sex: 'all' }] });
+    expect(created).toMatchObject({
+      test: 'tst_bmp',
+      name: 'Sodium',
+      type: 'numeric',
+      unit: 'mmol/L',
+      referenceRanges: [{ min: 135, max: 145, ageMin: 18, ageMax: 99, sex: 'all' }],
+    });
     expect((await server.call('GET', `/diagnostic-measures/${created.id}`)).status).toBe(200);
   });
 

@@ -1,6 +1,6 @@
+import { readFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../src/server/app.js';
@@ -22,7 +22,10 @@ const potassium = {
   name: 'Potassium',
   type: 'numeric',
   unit: 'mEq/L',
-  referenceRanges: [{ min: 3.5, max: 5.1, sex: 'male', ageMin: 18, ageMax: 65 }, { min: 3.4, max: 5 }],
+  referenceRanges: [
+    { min: 3.5, max: 5.1, sex: 'male', ageMin: 18, ageMax: 65 },
+    { min: 3.4, max: 5 },
+  ],
   panicRanges: [{ max: 2.5 }],
 };
 
@@ -61,7 +64,12 @@ describe('diagnostic measures over HTTP', () => {
 
   it('keeps a supplied createdAt and reference range ids', async () => {
     const s = await testServer();
-    const r = await s.call('POST', '/diagnostic-measures', { test: 't', name: 'n', createdAt: 1600000000000, referenceRanges: [{ id: 'mine', min: 1 }] });
+    const r = await s.call('POST', '/diagnostic-measures', {
+      test: 't',
+      name: 'n',
+      createdAt: 1600000000000,
+      referenceRanges: [{ id: 'mine', min: 1 }],
+    });
     expect(r.body.createdAt).toBe(1600000000000);
     expect(r.body.referenceRanges[0].id).toBe('mine');
   });
@@ -87,25 +95,45 @@ describe('diagnostic measures over HTTP', () => {
     const { body: m } = await s.call('POST', '/diagnostic-measures', { test: 't', name: 'n', numericBreakdownMin: 1 });
     const choices = await s.call('PATCH', `/diagnostic-measures/${m.id}`, { type: 'checklist' });
     expect(choices.status).toBe(400);
-    expect(choices.body.errors).toEqual([{ path: 'choices', message: 'a checklist measure needs at least one choice' }]);
+    expect(choices.body.errors).toEqual([
+      { path: 'choices', message: 'a checklist measure needs at least one choice' },
+    ]);
     const breakdown = await s.call('PATCH', `/diagnostic-measures/${m.id}`, { numericBreakdownMax: 0 });
     expect(breakdown.body.errors[0].path).toBe('numericBreakdownMax');
   });
 
   it('names the field path of an invalid range', async () => {
     const s = await testServer();
-    const r = await s.call('POST', '/diagnostic-measures', { ...potassium, referenceRanges: [{ min: 1, max: 2 }, { min: 3, max: 2 }] });
+    const r = await s.call('POST', '/diagnostic-measures', {
+      ...potassium,
+      referenceRanges: [
+        { min: 1, max: 2 },
+        { min: 3, max: 2 },
+      ],
+    });
     expect(r.status).toBe(400);
-    expect(r.body).toMatchObject({ type: 'urn:clinadmin:problem:invalid-body', title: 'Invalid request body', status: 400 });
+    expect(r.body).toMatchObject({
+      type: 'urn:clinadmin:problem:invalid-body',
+      title: 'Invalid request body',
+      status: 400,
+    });
     expect(r.body.detail).toContain('referenceRanges[1].max');
-    expect(r.body.errors).toEqual([{ path: 'referenceRanges[1].max', message: 'min (3) must not be greater than max (2)' }]);
+    expect(r.body.errors).toEqual([
+      { path: 'referenceRanges[1].max', message: 'min (3) must not be greater than max (2)' },
+    ]);
   });
 
   it('never loses an update among concurrent patches', async () => {
     const s = await testServer();
     const { body: m } = await s.call('POST', '/diagnostic-measures', { test: 't', name: 'n' });
-    await Promise.all(Array.from({ length: 20 }, (_, i) => s.call('PATCH', `/diagnostic-measures/${m.id}`, { sets: [`s${i}`], [`${i % 2 ? 'unit' : 'siunit'}`]: `u${i}` })));
-    const created = await Promise.all(Array.from({ length: 40 }, (_, i) => s.call('POST', '/diagnostic-measures', { test: 't', name: `c${i}` })));
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        s.call('PATCH', `/diagnostic-measures/${m.id}`, { sets: [`s${i}`], [`${i % 2 ? 'unit' : 'siunit'}`]: `u${i}` }),
+      ),
+    );
+    const created = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => s.call('POST', '/diagnostic-measures', { test: 't', name: `c${i}` })),
+    );
     expect(new Set(created.map((r) => r.body.id)).size).toBe(40);
     expect((await s.call('GET', '/diagnostic-measures')).body).toHaveLength(41);
     await s.close();
@@ -116,9 +144,24 @@ describe('diagnostic measures over HTTP', () => {
 describe('insurance coverages over HTTP', () => {
   it('creates a coverage with the parties of its contract, patches and deletes it', async () => {
     const s = await withContract();
-    const c = await s.call('POST', '/insurance-coverages', { contract: 'ctr_1', name: 'CBC copay', type: 'deduction', paymentMethod: 'prepaid', amount: 15, ref: 'svc_cbc', refType: 'services' });
+    const c = await s.call('POST', '/insurance-coverages', {
+      contract: 'ctr_1',
+      name: 'CBC copay',
+      type: 'deduction',
+      paymentMethod: 'prepaid',
+      amount: 15,
+      ref: 'svc_cbc',
+      refType: 'services',
+    });
     expect(c.status).toBe(200);
-    expect(c.body).toMatchObject({ contract: 'ctr_1', insured: 'org_lab', insurer: 'org_ins', insurerType: 'private', insurerSubtype: 'hmo', createdBy: ACCOUNT });
+    expect(c.body).toMatchObject({
+      contract: 'ctr_1',
+      insured: 'org_lab',
+      insurer: 'org_ins',
+      insurerType: 'private',
+      insurerSubtype: 'hmo',
+      createdBy: ACCOUNT,
+    });
     expect(c.body.id).toMatch(/^cov_/);
     const p = await s.call('PATCH', `/insurance-coverages/${c.body.id}`, { name: 'CBC copay 2026', percentage: 20 });
     expect(p.body).toEqual({ ...c.body, name: 'CBC copay 2026', percentage: 20 });
@@ -152,8 +195,17 @@ describe('notifications over HTTP', () => {
     await s.call('PATCH', `/diagnostic-measures/${m.id}`, { unit: 'mmol/L' });
     await s.call('DELETE', `/diagnostic-measures/${m.id}`);
     const list = (await s.call('GET', '/notifications')).body;
-    expect(list.map((n: { code: string }) => n.code)).toEqual(['measure-created', 'measure-updated', 'measure-deleted']);
-    expect(list[0]).toMatchObject({ type: 'diagnostic-measure', title: 'Measure created: Potassium', meta: { resource: 'diagnostic-measures', id: m.id, action: 'created' }, seenBy: [] });
+    expect(list.map((n: { code: string }) => n.code)).toEqual([
+      'measure-created',
+      'measure-updated',
+      'measure-deleted',
+    ]);
+    expect(list[0]).toMatchObject({
+      type: 'diagnostic-measure',
+      title: 'Measure created: Potassium',
+      meta: { resource: 'diagnostic-measures', id: m.id, action: 'created' },
+      seenBy: [],
+    });
     expect(list[0].body).toContain(ACCOUNT);
   });
 
@@ -169,8 +221,13 @@ describe('notifications over HTTP', () => {
     expect((await s.call('GET', '/notifications')).body.find((n: { id: string }) => n.id === id).seenBy).toEqual([]);
     expect((await s.call('GET', `/notifications/${id}`)).body.seenBy).toEqual([ACCOUNT]);
     expect((await s.call('GET', `/notifications/${id}`)).body.seenBy).toEqual([ACCOUNT]);
-    expect((await s.call('GET', `/notifications/${id}`, undefined, { authorization: 'Bearer other-token' })).body.seenBy).toEqual([ACCOUNT, 'acc_other']);
-    expect((await s.call('GET', '/notifications')).body.find((n: { id: string }) => n.id === id).seenBy).toEqual([ACCOUNT, 'acc_other']);
+    expect(
+      (await s.call('GET', `/notifications/${id}`, undefined, { authorization: 'Bearer other-token' })).body.seenBy,
+    ).toEqual([ACCOUNT, 'acc_other']);
+    expect((await s.call('GET', '/notifications')).body.find((n: { id: string }) => n.id === id).seenBy).toEqual([
+      ACCOUNT,
+      'acc_other',
+    ]);
   });
 
   it('is read-only: writes get 405 with Allow', async () => {
@@ -185,9 +242,20 @@ describe('notifications over HTTP', () => {
 describe('errors', () => {
   it('answers 401 with WWW-Authenticate on every path without a valid token, leaking nothing', async () => {
     const s = await testServer({ seed: true });
-    for (const [method, path] of [['GET', '/diagnostic-measures'], ['GET', '/diagnostic-measures/msr_hgb'], ['DELETE', '/insurance-coverages/cov_acme_cbc'], ['GET', '/no/such/path'], ['PUT', '/']]) {
+    for (const [method, path] of [
+      ['GET', '/diagnostic-measures'],
+      ['GET', '/diagnostic-measures/msr_hgb'],
+      ['DELETE', '/insurance-coverages/cov_acme_cbc'],
+      ['GET', '/no/such/path'],
+      ['PUT', '/'],
+    ]) {
       for (const auth of [undefined, 'Bearer wrong', `Basic ${TOKEN}`, `Bearer ${TOKEN}x`, 'Bearer']) {
-        const r = await s.call(method, path, undefined, auth === undefined ? { authorization: '' } : { authorization: auth });
+        const r = await s.call(
+          method,
+          path,
+          undefined,
+          auth === undefined ? { authorization: '' } : { authorization: auth },
+        );
         expect(r.status, `${method} ${path} ${auth}`).toBe(401);
         expect(r.headers.get('www-authenticate')).toMatch(/^Bearer/);
         expect(r.body.title).toBe('Authentication required');
@@ -201,7 +269,11 @@ describe('errors', () => {
     const s = await testServer();
     const id = await s.call('GET', '/diagnostic-measures/msr_nope');
     expect(id.status).toBe(404);
-    expect(id.body).toMatchObject({ type: 'urn:clinadmin:problem:not-found', status: 404, detail: 'no measure with id msr_nope' });
+    expect(id.body).toMatchObject({
+      type: 'urn:clinadmin:problem:not-found',
+      status: 404,
+      detail: 'no measure with id msr_nope',
+    });
     expect((await s.call('PATCH', '/insurance-coverages/cov_nope', { name: 'x' })).status).toBe(404);
     expect((await s.call('DELETE', '/diagnostic-measures/msr_nope')).status).toBe(404);
     expect((await s.call('GET', '/nowhere')).status).toBe(404);
@@ -222,12 +294,16 @@ describe('errors', () => {
     expect(r.status).toBe(400);
     expect(r.body.detail).toMatch(/not valid JSON \(line 3, column 11/);
     expect((await s.call('POST', '/diagnostic-measures', '')).body.detail).toMatch(/empty/);
-    expect((await s.call('POST', '/diagnostic-measures', '[1]')).body.errors).toEqual([{ path: '(body)', message: 'must be a JSON object' }]);
+    expect((await s.call('POST', '/diagnostic-measures', '[1]')).body.errors).toEqual([
+      { path: '(body)', message: 'must be a JSON object' },
+    ]);
   });
 
   it('answers 415 for a body that is not JSON', async () => {
     const s = await testServer();
-    const r = await s.call('POST', '/diagnostic-measures', 'test=t', { 'content-type': 'application/x-www-form-urlencoded' });
+    const r = await s.call('POST', '/diagnostic-measures', 'test=t', {
+      'content-type': 'application/x-www-form-urlencoded',
+    });
     expect(r.status).toBe(415);
     expect(r.body.title).toBe('Unsupported media type');
   });
@@ -247,7 +323,9 @@ describe('errors', () => {
         throw new Error('boom at /secret/path/store.ts');
       },
     } as unknown as Service;
-    const server = createServer(createApp({ service, tokens: [{ token: 't', account: 'a' }], log: (l) => logged.push(l) }));
+    const server = createServer(
+      createApp({ service, tokens: [{ token: 't', account: 'a' }], log: (l) => logged.push(l) }),
+    );
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     try {

@@ -1,24 +1,14 @@
-import { execa } from 'execa';
-import { chmod, readFile, stat, writeFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { BIN, clinadmin, serveProcess } from '../helpers/bin.js';
+import { BIN, clinadmin } from '../helpers/bin.js';
+import { binOnPath, E2E_TOKEN, loggedIn } from '../helpers/logged-in.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const TOKEN = 'e2e-secret-token-7f3a9c';
-
-/** A real server process and an isolated config dir, logged in through the binary. */
-async function loggedIn() {
-  const dir = await tempDir();
-  const server = await serveProcess(['--seed', '--data', join(dir, 'data.json'), '--token', `${TOKEN}:acc_e2e`]);
-  const env = { CLINADMIN_CONFIG_DIR: join(dir, 'config') };
-  const login = await clinadmin(['login', '--base-url', server.url, '--token-stdin', '--account', 'acc_e2e'], { env, input: TOKEN });
-  expect(login.exitCode).toBe(0);
-  const run = (args: string[], extra: Record<string, string> = {}) => clinadmin(args, { env: { ...env, ...extra } });
-  return { dir, server, env, run };
-}
+const TOKEN = E2E_TOKEN;
 
 describe('the built binary', () => {
   it('prints its version and help without a server', async () => {
@@ -33,11 +23,39 @@ describe('the built binary', () => {
 
   it('gives every command a description and at least one example in --help', async () => {
     const paths = [
-      [], ['measures'], ['measures', 'list'], ['measures', 'show'], ['measures', 'create'], ['measures', 'update'], ['measures', 'delete'], ['measures', 'import'], ['measures', 'lint'], ['coverages', 'apply'], ['notifications', 'watch'],
-      ['coverages'], ['coverages', 'list'], ['coverages', 'show'], ['coverages', 'create'], ['coverages', 'update'], ['coverages', 'delete'],
-      ['notifications'], ['notifications', 'list'], ['notifications', 'show'], ['login'], ['logout'], ['whoami'],
-      ['config'], ['config', 'get'], ['config', 'set'], ['config', 'unset'], ['config', 'list'], ['config', 'path'], ['config', 'use-profile'],
-      ['api'], ['serve'], ['completion'],
+      [],
+      ['measures'],
+      ['measures', 'list'],
+      ['measures', 'show'],
+      ['measures', 'create'],
+      ['measures', 'update'],
+      ['measures', 'delete'],
+      ['measures', 'import'],
+      ['measures', 'lint'],
+      ['coverages', 'apply'],
+      ['notifications', 'watch'],
+      ['coverages'],
+      ['coverages', 'list'],
+      ['coverages', 'show'],
+      ['coverages', 'create'],
+      ['coverages', 'update'],
+      ['coverages', 'delete'],
+      ['notifications'],
+      ['notifications', 'list'],
+      ['notifications', 'show'],
+      ['login'],
+      ['logout'],
+      ['whoami'],
+      ['config'],
+      ['config', 'get'],
+      ['config', 'set'],
+      ['config', 'unset'],
+      ['config', 'list'],
+      ['config', 'path'],
+      ['config', 'use-profile'],
+      ['api'],
+      ['serve'],
+      ['completion'],
     ];
     for (const p of paths) {
       const r = await clinadmin([...p, '--help']);
@@ -54,7 +72,18 @@ describe('the built binary', () => {
     expect(list.exitCode).toBe(0);
     expect(JSON.parse(list.stdout).length).toBe(6);
     expect(list.stderr).toBe('');
-    const created = await run(['coverages', 'create', '--contract', 'ctr_state_2026', '--name', 'Swabs', '--type', 'deduction', '--percentage', '100']);
+    const created = await run([
+      'coverages',
+      'create',
+      '--contract',
+      'ctr_state_2026',
+      '--name',
+      'Swabs',
+      '--type',
+      'deduction',
+      '--percentage',
+      '100',
+    ]);
     expect(created.exitCode).toBe(0);
     const { id, createdBy } = JSON.parse(created.stdout);
     expect(createdBy).toBe('acc_e2e');
@@ -65,7 +94,9 @@ describe('the built binary', () => {
     expect((await run(['coverages', 'delete', id, '--yes'])).exitCode).toBe(0);
     expect((await run(['coverages', 'show', id])).exitCode).toBe(3);
     const notes = await run(['notifications', 'list', '-o', 'csv', '--fields', 'code']);
-    expect(notes.stdout.split('\r\n')).toEqual(expect.arrayContaining(['code', 'coverage-created', 'coverage-updated', 'coverage-deleted']));
+    expect(notes.stdout.split('\r\n')).toEqual(
+      expect.arrayContaining(['code', 'coverage-created', 'coverage-updated', 'coverage-deleted']),
+    );
     expect(JSON.parse((await run(['notifications', 'show', 'ntf_stock_low'])).stdout).seenBy).toEqual(['acc_e2e']);
   });
 
@@ -83,7 +114,9 @@ describe('the built binary', () => {
       run(['measures', 'list', '-v'], { CLINADMIN_TOKEN: 'wrong' }),
     ]);
     const verbose = outputs[0];
-    expect(verbose.stderr).toMatch(/→ GET http:\/\/127\.0\.0\.1:\d+\/diagnostic-measures \(authorization: Bearer \[redacted\]\)/);
+    expect(verbose.stderr).toMatch(
+      /→ GET http:\/\/127\.0\.0\.1:\d+\/diagnostic-measures \(authorization: Bearer \[redacted\]\)/,
+    );
     expect(verbose.stderr).toMatch(/← 200 GET .* \(\d+ ms, \d+ B\)/);
     for (const r of outputs) {
       expect(r.stdout).not.toContain(TOKEN);
@@ -93,8 +126,12 @@ describe('the built binary', () => {
   });
 
   it('warns when a token would travel over plain http to another host', async () => {
-    const r = await clinadmin(['measures', 'list', '--timeout', '1'], { env: { CLINADMIN_BASE_URL: 'http://192.0.2.1:9', CLINADMIN_TOKEN: 'x', CLINADMIN_CONFIG_DIR: await tempDir() } });
-    expect(r.stderr).toContain('warning: http://192.0.2.1:9 uses plain http, so the token travels unencrypted; use https');
+    const r = await clinadmin(['measures', 'list', '--timeout', '1'], {
+      env: { CLINADMIN_BASE_URL: 'http://192.0.2.1:9', CLINADMIN_TOKEN: 'x', CLINADMIN_CONFIG_DIR: await tempDir() },
+    });
+    expect(r.stderr).toContain(
+      'warning: http://192.0.2.1:9 uses plain http, so the token travels unencrypted; use https',
+    );
     expect(r.exitCode).toBe(1);
   });
 
@@ -108,22 +145,42 @@ describe('the built binary', () => {
 
   it('completes commands, and ids from the configured server, in bash', async () => {
     const { env } = await loggedIn();
-    const binDir = await tempDir();
-    await writeFile(join(binDir, 'clinadmin'), `#!/bin/sh\nexec node ${BIN} "$@"\n`);
-    await chmod(join(binDir, 'clinadmin'), 0o755);
+    const binDir = await binOnPath();
     const complete = async (words: string[]) => {
-      const script = `source ${join(root, 'completions', 'clinadmin.bash')}; COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _clinadmin; echo "\${COMPREPLY[*]}"`;
-      const r = await execa('bash', ['-c', script], { env: { ...env, PATH: `${binDir}:${process.env.PATH}` }, reject: false });
+      const script =
+        `source ${join(root, 'completions', 'clinadmin.bash')}; ` +
+        `COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; ` +
+        `_clinadmin; echo "\${COMPREPLY[*]}"`;
+      const r = await execa('bash', ['-c', script], {
+        env: { ...env, PATH: `${binDir}:${process.env.PATH}` },
+        reject: false,
+      });
       return r.stdout.trim().split(' ');
     };
     expect(await complete(['clinadmin', 'mea'])).toEqual(['measures']);
-    expect(await complete(['clinadmin', 'measures', ''])).toEqual(['list', 'show', 'create', 'update', 'delete', 'import', 'lint']);
+    expect(await complete(['clinadmin', 'measures', ''])).toEqual([
+      'list',
+      'show',
+      'create',
+      'update',
+      'delete',
+      'import',
+      'lint',
+    ]);
     expect(await complete(['clinadmin', 'measures', 'show', 'msr_h'])).toEqual(['msr_hgb', 'msr_hcg']);
     expect(await complete(['clinadmin', 'coverages', 'create', '--ref-'])).toEqual(['--ref-type']);
-    const silent = await execa('bash', ['-c', `source ${join(root, 'completions', 'clinadmin.bash')}; COMP_WORDS=(clinadmin measures show ''); COMP_CWORD=3; _clinadmin; echo "[\${COMPREPLY[*]}]"`], {
-      env: { CLINADMIN_CONFIG_DIR: await tempDir(), PATH: `${binDir}:${process.env.PATH}` },
-      reject: false,
-    });
+    const silent = await execa(
+      'bash',
+      [
+        '-c',
+        `source ${join(root, 'completions', 'clinadmin.bash')}; ` +
+          `COMP_WORDS=(clinadmin measures show ''); COMP_CWORD=3; _clinadmin; echo "[\${COMPREPLY[*]}]"`,
+      ],
+      {
+        env: { CLINADMIN_CONFIG_DIR: await tempDir(), PATH: `${binDir}:${process.env.PATH}` },
+        reject: false,
+      },
+    );
     expect(silent.stdout).toBe('[]');
     expect(silent.stderr).toBe('');
   });
@@ -132,7 +189,11 @@ describe('the built binary', () => {
     const { env, server } = await loggedIn();
     const cmd = `node ${BIN} coverages create --contract ctr_acme_2026 --name Pty -o json`;
     // script(1) runs the command on a pseudo-terminal and forwards what we write as keystrokes.
-    const proc = execa('script', ['-qfec', cmd, '/dev/null'], { env: { ...process.env, ...env, CI: '', TERM: 'xterm' }, reject: false, timeout: 20_000 });
+    const proc = execa('script', ['-qfec', cmd, '/dev/null'], {
+      env: { ...process.env, ...env, CI: '', TERM: 'xterm' },
+      reject: false,
+      timeout: 20_000,
+    });
     let screen = '';
     proc.stdout!.on('data', (d: Buffer) => (screen += d.toString()));
     const choose = async (question: string) => {
@@ -147,7 +208,9 @@ describe('the built binary', () => {
     expect(r.exitCode).toBe(0);
     const created = JSON.parse(screen.slice(screen.indexOf('{')).replace(/\r/g, ''));
     expect(created).toMatchObject({ name: 'Pty', type: 'override', paymentMethod: 'postpaid' });
-    const stored = await fetch(`${server.url}/insurance-coverages/${created.id}`, { headers: { authorization: `Bearer ${TOKEN}` } });
+    const stored = await fetch(`${server.url}/insurance-coverages/${created.id}`, {
+      headers: { authorization: `Bearer ${TOKEN}` },
+    });
     expect((await stored.json()).paymentMethod).toBe('postpaid');
   });
 });

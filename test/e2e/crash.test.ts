@@ -30,7 +30,11 @@ describe('durability under kill -9', () => {
               const value = `r${round}w${w}i${i}`;
               if (!unanswered.has(id)) unanswered.set(id, new Set());
               unanswered.get(id)!.add(value);
-              const r = await fetch(`${url}/diagnostic-measures/${id}`, { method: 'PATCH', headers, body: JSON.stringify({ description: value }) });
+              const r = await fetch(`${url}/diagnostic-measures/${id}`, {
+                method: 'PATCH',
+                headers,
+                body: JSON.stringify({ description: value }),
+              });
               if (r.status === 200) {
                 unanswered.get(id)!.delete(value);
                 if (acked.has(id)) acked.set(id, value);
@@ -46,7 +50,11 @@ describe('durability under kill -9', () => {
               }
               maybeDeleted.delete(id);
             } else {
-              const r = await fetch(`${url}/diagnostic-measures`, { method: 'POST', headers, body: JSON.stringify({ test: 'tst', name: `r${round}w${w}i${i}`, description: 'new' }) });
+              const r = await fetch(`${url}/diagnostic-measures`, {
+                method: 'POST',
+                headers,
+                body: JSON.stringify({ test: 'tst', name: `r${round}w${w}i${i}`, description: 'new' }),
+              });
               if (r.status === 200) acked.set((await r.json()).id, 'new');
             }
             operations++;
@@ -63,7 +71,9 @@ describe('durability under kill -9', () => {
       await proc;
     }
     const { url, proc } = await serveProcess(['--data', file, '--token', 't']);
-    const list: { id: string; description: string }[] = await (await fetch(`${url}/diagnostic-measures`, { headers })).json();
+    const list: { id: string; description: string }[] = await (
+      await fetch(`${url}/diagnostic-measures`, { headers })
+    ).json();
     const byId = new Map(list.map((m) => [m.id, m.description]));
     for (const [id, description] of acked) {
       if (maybeDeleted.has(id) && !byId.has(id)) continue;

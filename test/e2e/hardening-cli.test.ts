@@ -1,8 +1,8 @@
-import { execa } from 'execa';
+import { open, readFile, stat, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { open, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BIN, clinadmin, serveProcess } from '../helpers/bin.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -10,7 +10,10 @@ import { tempDir } from '../helpers/tmp.js';
 const TOKEN = 'hardening-secret-token-42';
 const servers: ReturnType<typeof createServer>[] = [];
 afterEach(() => {
-  for (const s of servers.splice(0)) s.closeAllConnections(), s.close();
+  for (const s of servers.splice(0)) {
+    s.closeAllConnections();
+    s.close();
+  }
 });
 
 async function fake(handler: (req: IncomingMessage, res: ServerResponse) => void) {
@@ -25,15 +28,43 @@ async function fake(handler: (req: IncomingMessage, res: ServerResponse) => void
 }
 
 const cli = async (url: string, args: string[], extra: Record<string, string> = {}) =>
-  clinadmin(args, { env: { CLINADMIN_BASE_URL: url, CLINADMIN_TOKEN: TOKEN, CLINADMIN_CONFIG_DIR: await tempDir(), ...extra } });
+  clinadmin(args, {
+    env: { CLINADMIN_BASE_URL: url, CLINADMIN_TOKEN: TOKEN, CLINADMIN_CONFIG_DIR: await tempDir(), ...extra },
+  });
 
 describe('the CLI against a server that misbehaves', () => {
   const cases: [string, (req: IncomingMessage, res: ServerResponse) => void, RegExp, number][] = [
-    ['HTML', (_q, r) => r.writeHead(200, { 'content-type': 'text/html' }).end('<html>Sign in</html>'), /^error: the API answered GET \/diagnostic-measures with a body that is not JSON \(text\/html\)\nhint: /, 1],
-    ['an empty body', (_q, r) => r.writeHead(200, { 'content-type': 'application/json' }).end(), /^error: the API answered GET \/diagnostic-measures with an empty body$/, 1],
-    ['a truncated body', (_q, r) => r.writeHead(200, { 'content-type': 'application/json' }).end('[{"id": "msr_'), /^error: the API answered GET \/diagnostic-measures with a truncated or malformed JSON body\nhint: /, 1],
-    ['a 500 without problem details', (_q, r) => r.writeHead(500, { 'content-type': 'text/plain' }).end('Internal Server Error'), /^error: the API failed with HTTP 500 and no problem details$/, 1],
-    ['a 401 problem', (_q, r) => r.writeHead(401, { 'content-type': 'application/problem+json' }).end('{"title":"Unauthorized","status":401}'), /^error: the API refused the token \(401\): Unauthorized\nhint: /, 4],
+    [
+      'HTML',
+      (_q, r) => r.writeHead(200, { 'content-type': 'text/html' }).end('<html>Sign in</html>'),
+      /^error: the API answered GET \/diagnostic-measures with a body that is not JSON \(text\/html\)\nhint: /,
+      1,
+    ],
+    [
+      'an empty body',
+      (_q, r) => r.writeHead(200, { 'content-type': 'application/json' }).end(),
+      /^error: the API answered GET \/diagnostic-measures with an empty body$/,
+      1,
+    ],
+    [
+      'a truncated body',
+      (_q, r) => r.writeHead(200, { 'content-type': 'application/json' }).end('[{"id": "msr_'),
+      /^error: the API answered GET \/diagnostic-measures with a truncated or malformed JSON body\nhint: /,
+      1,
+    ],
+    [
+      'a 500 without problem details',
+      (_q, r) => r.writeHead(500, { 'content-type': 'text/plain' }).end('Internal Server Error'),
+      /^error: the API failed with HTTP 500 and no problem details$/,
+      1,
+    ],
+    [
+      'a 401 problem',
+      (_q, r) =>
+        r.writeHead(401, { 'content-type': 'application/problem+json' }).end('{"title":"Unauthorized","status":401}'),
+      /^error: the API refused the token \(401\): Unauthorized\nhint: /,
+      4,
+    ],
   ];
   for (const [what, handler, message, code] of cases) {
     it(`ends ${what} in one sentence and exit ${code}`, async () => {
@@ -65,13 +96,18 @@ describe('the CLI against a server that misbehaves', () => {
     let calls = 0;
     const flaky = await fake((_q, r) => {
       calls++;
-      if (calls < 3) r.writeHead(503, { 'retry-after': '0', 'content-type': 'application/problem+json' }).end('{"title":"busy","status":503}');
+      if (calls < 3)
+        r.writeHead(503, { 'retry-after': '0', 'content-type': 'application/problem+json' }).end(
+          '{"title":"busy","status":503}',
+        );
       else r.writeHead(200, { 'content-type': 'application/json' }).end('[]');
     });
     expect((await cli(flaky.url, ['coverages', 'list'])).exitCode).toBe(0);
     expect(calls).toBe(3);
     const elsewhere = await fake((_q, r) => r.writeHead(200, { 'content-type': 'application/json' }).end('[]'));
-    const redirect = await fake((_q, r) => r.writeHead(302, { location: `${elsewhere.url}/diagnostic-measures` }).end());
+    const redirect = await fake((_q, r) =>
+      r.writeHead(302, { location: `${elsewhere.url}/diagnostic-measures` }).end(),
+    );
     const r = await cli(redirect.url, ['measures', 'list']);
     expect(r.exitCode).toBe(1);
     expect(elsewhere.seen).toEqual([]);
@@ -85,7 +121,11 @@ describe('secrets', () => {
     const s = await serveProcess(['--data', join(dir, 'd.json'), '--token', TOKEN]);
     const config = join(dir, 'config');
     const login = (profile: string) =>
-      execa('sh', ['-c', `umask 000; node ${BIN} login --profile ${profile} --base-url ${s.url} --token-stdin`], { env: { ...process.env, CLINADMIN_CONFIG_DIR: config }, input: TOKEN, reject: false });
+      execa('sh', ['-c', `umask 000; node ${BIN} login --profile ${profile} --base-url ${s.url} --token-stdin`], {
+        env: { ...process.env, CLINADMIN_CONFIG_DIR: config },
+        input: TOKEN,
+        reject: false,
+      });
     const [a, b] = await Promise.all([login('one'), login('two')]);
     expect(a.exitCode).toBe(0);
     expect(b.exitCode).toBe(0);
@@ -100,7 +140,13 @@ describe('secrets', () => {
     const dir = await tempDir();
     const s = await serveProcess(['--seed', '--data', join(dir, 'd.json'), '--token', TOKEN, '--max-body', '2000']);
     const env = { CLINADMIN_BASE_URL: s.url, CLINADMIN_TOKEN: TOKEN, CLINADMIN_CONFIG_DIR: join(dir, 'c') };
-    await writeFile(join(dir, 'in.json'), JSON.stringify([{ test: 't', name: 'ok' }, { test: 't', name: 'too big', description: 'x'.repeat(3000) }]));
+    await writeFile(
+      join(dir, 'in.json'),
+      JSON.stringify([
+        { test: 't', name: 'ok' },
+        { test: 't', name: 'too big', description: 'x'.repeat(3000) },
+      ]),
+    );
     const runs = await Promise.all([
       clinadmin(['measures', 'import', 'in.json', '-v', '--report', 'report.json'], { env, cwd: dir }),
       clinadmin(['api', 'GET', `/diagnostic-measures/${TOKEN}`, '-v'], { env }),
@@ -121,7 +167,10 @@ describe('input files', () => {
   async function importOf(content: Buffer | string) {
     const dir = await tempDir();
     await writeFile(join(dir, 'in.json'), content);
-    return clinadmin(['measures', 'import', 'in.json', '--dry-run'], { env: { CLINADMIN_BASE_URL: 'http://127.0.0.1:9', CLINADMIN_TOKEN: TOKEN, CLINADMIN_CONFIG_DIR: dir }, cwd: dir });
+    return clinadmin(['measures', 'import', 'in.json', '--dry-run'], {
+      env: { CLINADMIN_BASE_URL: 'http://127.0.0.1:9', CLINADMIN_TOKEN: TOKEN, CLINADMIN_CONFIG_DIR: dir },
+      cwd: dir,
+    });
   }
 
   it('reads a UTF-8 BOM as nothing', async () => {
@@ -134,15 +183,30 @@ describe('input files', () => {
     const cases: [Buffer | string, RegExp][] = [
       ['[{"test":"t","name":"a\u0000"}]', /in\.json holds NUL bytes; it is not a JSON text file/],
       [utf16, /in\.json is UTF-16 text; save it as UTF-8/],
-      [Buffer.from('[{"test":"t","name":"Na\xefve"}]', 'latin1'), /in\.json is not UTF-8 text \(line 1, column 24\); save it as UTF-8/],
+      [
+        Buffer.from('[{"test":"t","name":"Na\xefve"}]', 'latin1'),
+        /in\.json is not UTF-8 text \(line 1, column 24\); save it as UTF-8/,
+      ],
       ['[{"test":"t",\n "name":"a", "name":"b"}]', /in\.json line 2, column 14: duplicate key "name" in one object/],
       [`[{"test":"t","name":"a","section":${'['.repeat(1000)}${']'.repeat(1000)}}]`, /nesting deeper than 512 levels/],
-      ['{"test":"t","name":"a"}\n{"test":"t","name":"b","name":"c"}\n', /in\.json line 2, column 24: duplicate key "name"/],
+      [
+        '{"test":"t","name":"a"}\n{"test":"t","name":"b","name":"c"}\n',
+        /in\.json line 2, column 24: duplicate key "name"/,
+      ],
       // An array's objects are parsed one at a time; errors still point into the whole file.
-      ['[{"test":"t","name":"a"},\n {"test":"t","name":}]', /in\.json is not valid JSON: line 2, column 21: unexpected character "}"/],
-      ['[{"test":"t","name":"a"},\n {"test":"t","name":"b", "test":"u"}]', /in\.json line 2, column 26: duplicate key "test" in one object/],
+      [
+        '[{"test":"t","name":"a"},\n {"test":"t","name":}]',
+        /in\.json is not valid JSON: line 2, column 21: unexpected character "}"/,
+      ],
+      [
+        '[{"test":"t","name":"a"},\n {"test":"t","name":"b", "test":"u"}]',
+        /in\.json line 2, column 26: duplicate key "test" in one object/,
+      ],
       // The 511th bracket of the second object opens level 513: column 26 + 33 + 510.
-      [`[{"test":"t","name":"a"},{"test":"t","name":"b","section":${'['.repeat(511)}${']'.repeat(511)}}]`, /in\.json line 1, column 569: nesting deeper than 512 levels/],
+      [
+        `[{"test":"t","name":"a"},{"test":"t","name":"b","section":${'['.repeat(511)}${']'.repeat(511)}}]`,
+        /in\.json line 1, column 569: nesting deeper than 512 levels/,
+      ],
     ];
     for (const [content, message] of cases) {
       const r = await importOf(content);
@@ -157,7 +221,10 @@ describe('input files', () => {
     const fh = await open(join(dir, 'huge.json'), 'w');
     await fh.truncate(300 * 1024 * 1024); // sparse: costs no disk
     await fh.close();
-    const r = await clinadmin(['measures', 'import', 'huge.json'], { env: { CLINADMIN_BASE_URL: 'http://127.0.0.1:9', CLINADMIN_TOKEN: TOKEN, CLINADMIN_CONFIG_DIR: dir }, cwd: dir });
+    const r = await clinadmin(['measures', 'import', 'huge.json'], {
+      env: { CLINADMIN_BASE_URL: 'http://127.0.0.1:9', CLINADMIN_TOKEN: TOKEN, CLINADMIN_CONFIG_DIR: dir },
+      cwd: dir,
+    });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toBe('error: huge.json is larger than 256 MiB; split it');
   });

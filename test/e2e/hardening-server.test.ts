@@ -1,12 +1,15 @@
-import fc from 'fast-check';
 import { readFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { Pool } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { serveProcess } from '../helpers/bin.js';
 import { TOKEN, testServer } from '../helpers/server.js';
 import { tempDir } from '../helpers/tmp.js';
+
+const POST_HEAD =
+  'POST /diagnostic-measures HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer t\r\nContent-Type: application/json\r\n';
 
 /** Opens a raw socket, writes what is given, and resolves when the server closes it, with what it said. */
 function raw(url: string, chunks: string[], gapMs = 0): Promise<{ closedAfterMs: number; reply: string }> {
@@ -31,18 +34,79 @@ describe('the server under random and malformed requests', () => {
     const s = await testServer({ seed: true, maxBody: 4096 });
     const methods = fc.constantFrom('GET', 'POST', 'PATCH', 'DELETE', 'PUT', 'OPTIONS', 'HEAD', 'TRACE');
     const paths = fc.oneof(
-      fc.constantFrom('/diagnostic-measures', '/insurance-coverages', '/notifications', '/diagnostic-measures/msr_hgb', '/insurance-coverages/cov_acme_cbc', '/notifications/ntf_queue_1', '/', '/diagnostic-measures/'),
-      fc.array(fc.oneof(fc.constantFrom('diagnostic-measures', 'insurance-coverages', 'notifications', '..', '%00', '%E0%A4%A', '?x=1'), fc.string()), { maxLength: 4 }).map((p) => '/' + p.map(encodeURI).join('/')),
+      fc.constantFrom(
+        '/diagnostic-measures',
+        '/insurance-coverages',
+        '/notifications',
+        '/diagnostic-measures/msr_hgb',
+        '/insurance-coverages/cov_acme_cbc',
+        '/notifications/ntf_queue_1',
+        '/',
+        '/diagnostic-measures/',
+      ),
+      fc
+        .array(
+          fc.oneof(
+            fc.constantFrom(
+              'diagnostic-measures',
+              'insurance-coverages',
+              'notifications',
+              '..',
+              '%00',
+              '%E0%A4%A',
+              '?x=1',
+            ),
+            fc.string(),
+          ),
+          { maxLength: 4 },
+        )
+        .map((p) => `/${p.map(encodeURI).join('/')}`),
     );
     const bodies = fc.oneof(
       fc.constant(undefined),
       fc.json(),
       fc.string(),
-      fc.record({ test: fc.string(), name: fc.string(), type: fc.string(), referenceRanges: fc.array(fc.dictionary(fc.string(), fc.jsonValue()), { maxLength: 3 }) }, { requiredKeys: [] }).map((o) => JSON.stringify(o)),
-      fc.record({ contract: fc.constantFrom('ctr_acme_2026', 'nope'), name: fc.string(), type: fc.constantFrom('deduction', 'override', 'x'), percentage: fc.double(), amount: fc.double() }, { requiredKeys: [] }).map((o) => JSON.stringify(o)),
+      fc
+        .record(
+          {
+            test: fc.string(),
+            name: fc.string(),
+            type: fc.string(),
+            referenceRanges: fc.array(fc.dictionary(fc.string(), fc.jsonValue()), { maxLength: 3 }),
+          },
+          { requiredKeys: [] },
+        )
+        .map((o) => JSON.stringify(o)),
+      fc
+        .record(
+          {
+            contract: fc.constantFrom('ctr_acme_2026', 'nope'),
+            name: fc.string(),
+            type: fc.constantFrom('deduction', 'override', 'x'),
+            percentage: fc.double(),
+            amount: fc.double(),
+          },
+          { requiredKeys: [] },
+        )
+        .map((o) => JSON.stringify(o)),
     );
-    const types = fc.constantFrom('application/json', 'application/problem+json', 'text/plain', '', 'application/json; charset=utf-8', 'multipart/form-data');
-    const auths = fc.constantFrom(`Bearer ${TOKEN}`, `Bearer ${TOKEN}`, `Bearer ${TOKEN}`, 'Bearer nope', '', `bearer ${TOKEN}`, 'Basic abc');
+    const types = fc.constantFrom(
+      'application/json',
+      'application/problem+json',
+      'text/plain',
+      '',
+      'application/json; charset=utf-8',
+      'multipart/form-data',
+    );
+    const auths = fc.constantFrom(
+      `Bearer ${TOKEN}`,
+      `Bearer ${TOKEN}`,
+      `Bearer ${TOKEN}`,
+      'Bearer nope',
+      '',
+      `bearer ${TOKEN}`,
+      'Basic abc',
+    );
     let requests = 0;
     await fc.assert(
       fc.asyncProperty(methods, paths, bodies, types, auths, async (method, path, body, type, auth) => {
@@ -51,7 +115,11 @@ describe('the server under random and malformed requests', () => {
         if (type) headers['content-type'] = type;
         let res: Response;
         try {
-          res = await fetch(s.url + path, { method, headers, body: method === 'GET' || method === 'HEAD' ? undefined : body });
+          res = await fetch(s.url + path, {
+            method,
+            headers,
+            body: method === 'GET' || method === 'HEAD' ? undefined : body,
+          });
         } catch {
           return; // fetch itself refuses some methods and URLs before sending: nothing reached the server
         }
@@ -80,7 +148,11 @@ describe('the server under random and malformed requests', () => {
     const dup = await s.call('POST', '/diagnostic-measures', '{"test":"t","name":"a","name":"b"}');
     expect(dup.status).toBe(400);
     expect(dup.body.detail).toContain('line 1, column 24: duplicate key "name" in one object');
-    const deep = await s.call('POST', '/diagnostic-measures', `{"test":"t","name":"a","section":${'['.repeat(600)}${']'.repeat(600)}}`);
+    const deep = await s.call(
+      'POST',
+      '/diagnostic-measures',
+      `{"test":"t","name":"a","section":${'['.repeat(600)}${']'.repeat(600)}}`,
+    );
     expect(deep.status).toBe(400);
     expect(deep.body.detail).toContain('nesting deeper than 512 levels');
   });
@@ -112,7 +184,9 @@ describe('faults of the disk', () => {
     const again = await s.call('POST', '/diagnostic-measures', { test: 't', name: 'Kept' });
     expect(again.status).toBe(200);
     await s.close();
-    const names = JSON.parse(await readFile(s.dataFile, 'utf8')).diagnosticMeasures.map((m: { name: string }) => m.name);
+    const names = JSON.parse(await readFile(s.dataFile, 'utf8')).diagnosticMeasures.map(
+      (m: { name: string }) => m.name,
+    );
     expect(names).toContain('Kept');
     expect(names).not.toContain('Lost?');
   });
@@ -124,7 +198,8 @@ describe('faults of the disk', () => {
     store.compact = async () => {
       throw Object.assign(new Error('EROFS: read-only file system, open'), { code: 'EROFS' });
     };
-    for (let i = 0; i < 3; i++) expect((await s.call('POST', '/diagnostic-measures', { test: 't', name: `M${i}` })).status).toBe(200);
+    for (let i = 0; i < 3; i++)
+      expect((await s.call('POST', '/diagnostic-measures', { test: 't', name: `M${i}` })).status).toBe(200);
     store.compact = realCompact;
     await s.close();
     expect(JSON.parse(await readFile(s.dataFile, 'utf8')).diagnosticMeasures).toHaveLength(3);
@@ -134,11 +209,20 @@ describe('faults of the disk', () => {
 describe('slow and oversized requests', () => {
   it('cuts off endless headers and a body that never finishes', async () => {
     const dir = await tempDir();
-    const s = await serveProcess(['--data', join(dir, 'd.json'), '--token', 't', '--headers-timeout', '500', '--request-timeout', '1000']);
+    const s = await serveProcess([
+      '--data',
+      join(dir, 'd.json'),
+      '--token',
+      't',
+      '--headers-timeout',
+      '500',
+      '--request-timeout',
+      '1000',
+    ]);
     const headers = await raw(s.url, ['GET /notifications HTTP/1.1\r\nHost: x\r\n', 'X-Slow: 1\r\n'], 50);
     expect(headers.closedAfterMs).toBeLessThan(3000);
     expect(headers.reply).toMatch(/^HTTP\/1\.1 408|^$/);
-    const body = await raw(s.url, ['POST /diagnostic-measures HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer t\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"test":']);
+    const body = await raw(s.url, [`${POST_HEAD}Content-Length: 100\r\n\r\n{"test":`]);
     expect(body.closedAfterMs).toBeLessThan(4000);
     const res = await fetch(`${s.url}/diagnostic-measures`, { headers: { authorization: 'Bearer t' } });
     expect(await res.json()).toEqual([]);
@@ -152,7 +236,7 @@ describe('slow and oversized requests', () => {
     const dir = await tempDir();
     const s = await serveProcess(['--data', join(dir, 'd.json'), '--token', 't', '--max-body', '1000']);
     const chunk = `320\r\n${'x'.repeat(800)}\r\n`;
-    const head = 'POST /diagnostic-measures HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer t\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n';
+    const head = `${POST_HEAD}Transfer-Encoding: chunked\r\n\r\n`;
     const r = await raw(s.url, [head, chunk, chunk], 50);
     expect(r.reply).toMatch(/^HTTP\/1\.1 413 /);
     expect(r.reply).toMatch(/connection: close/i);
@@ -164,7 +248,7 @@ describe('slow and oversized requests', () => {
   it('refuses a body over the limit from its declared length, before reading it', async () => {
     const dir = await tempDir();
     const s = await serveProcess(['--data', join(dir, 'd.json'), '--token', 't', '--max-body', '1000']);
-    const r = await raw(s.url, ['POST /diagnostic-measures HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer t\r\nContent-Type: application/json\r\nContent-Length: 50000000\r\n\r\n{"test":']);
+    const r = await raw(s.url, [`${POST_HEAD}Content-Length: 50000000\r\n\r\n{"test":`]);
     expect(r.reply).toMatch(/^HTTP\/1\.1 413 /);
     expect(r.reply).toContain('the body is larger than the limit of 1000 bytes');
     expect(r.closedAfterMs).toBeLessThan(3000);
@@ -180,7 +264,8 @@ describe('under load', () => {
     const s = await serveProcess(['--seed', '--no-events', '--data', join(dir, 'd.json'), '--token', 't']);
     const pool = new Pool(s.url, { connections: 200 });
     const headers = { authorization: 'Bearer t', 'content-type': 'application/json' };
-    const rss = async () => Number(/VmRSS:\s+(\d+)/.exec(await readFile(`/proc/${s.proc.pid}/status`, 'utf8'))![1]) * 1024;
+    const rss = async () =>
+      Number(/VmRSS:\s+(\d+)/.exec(await readFile(`/proc/${s.proc.pid}/status`, 'utf8'))![1]) * 1024;
     const alive = new Set<string>();
     const gone = new Set<string>();
     let ops = 0;
@@ -196,11 +281,21 @@ describe('under load', () => {
             await r.body.text();
             if (r.statusCode !== 200) failures++;
           } else if (kind < 8) {
-            const r = await pool.request({ path: '/diagnostic-measures/msr_k', method: 'PATCH', headers, body: JSON.stringify({ description: `w${w}i${i}` }) });
+            const r = await pool.request({
+              path: '/diagnostic-measures/msr_k',
+              method: 'PATCH',
+              headers,
+              body: JSON.stringify({ description: `w${w}i${i}` }),
+            });
             await r.body.text();
             if (r.statusCode !== 200) failures++;
           } else if (kind === 8) {
-            const r = await pool.request({ path: '/diagnostic-measures', method: 'POST', headers, body: JSON.stringify({ test: 'load', name: `w${w}i${i}` }) });
+            const r = await pool.request({
+              path: '/diagnostic-measures',
+              method: 'POST',
+              headers,
+              body: JSON.stringify({ test: 'load', name: `w${w}i${i}` }),
+            });
             const body = JSON.parse(await r.body.text());
             if (r.statusCode === 200) alive.add(body.id);
             else failures++;
@@ -228,11 +323,17 @@ describe('under load', () => {
     const late = await rss();
     await pool.close();
     expect(failures).toBe(0);
-    const list = (await (await fetch(`${s.url}/diagnostic-measures`, { headers })).json()) as { id: string; test: string }[];
+    const list = (await (await fetch(`${s.url}/diagnostic-measures`, { headers })).json()) as {
+      id: string;
+      test: string;
+    }[];
     const loadIds = new Set(list.filter((m) => m.test === 'load').map((m) => m.id));
     expect(loadIds).toEqual(alive);
     for (const id of gone) expect(loadIds.has(id)).toBe(false);
-    console.log(`load test: ${ops} operations on 200 connections in 30 s; RSS ${(early / 2 ** 20).toFixed(0)} MiB at 8 s, ${(late / 2 ** 20).toFixed(0)} MiB at the end`);
+    console.log(
+      `load test: ${ops} operations on 200 connections in 30 s; ` +
+        `RSS ${(early / 2 ** 20).toFixed(0)} MiB at 8 s, ${(late / 2 ** 20).toFixed(0)} MiB at the end`,
+    );
     expect(late - early).toBeLessThan(64 * 2 ** 20);
     s.proc.kill('SIGTERM');
     expect((await s.proc).exitCode).toBe(0);

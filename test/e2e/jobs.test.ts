@@ -10,12 +10,21 @@ async function server(args: string[] = ['--seed']) {
   const dir = await tempDir();
   const s = await serveProcess([...args, '--data', join(dir, 'data.json'), '--token', `${TOKEN}:acc_jobs`]);
   const env = { CLINADMIN_BASE_URL: s.url, CLINADMIN_TOKEN: TOKEN, CLINADMIN_CONFIG_DIR: join(dir, 'config') };
-  const run = (a: string[], o: { input?: string; cwd?: string } = {}) => clinadmin(a, { env, cwd: o.cwd ?? dir, ...(o.input !== undefined ? { input: o.input } : {}) });
-  const get = async (path: string) => (await fetch(`${s.url}${path}`, { headers: { authorization: `Bearer ${TOKEN}` } })).json();
+  const run = (a: string[], o: { input?: string; cwd?: string } = {}) =>
+    clinadmin(a, { env, cwd: o.cwd ?? dir, ...(o.input !== undefined ? { input: o.input } : {}) });
+  const get = async (path: string) =>
+    (await fetch(`${s.url}${path}`, { headers: { authorization: `Bearer ${TOKEN}` } })).json();
   return { ...s, dir, env, run, get };
 }
 
-const m = (name: string, extra: Record<string, unknown> = {}) => ({ test: 'tst_lipid', name, type: 'numeric', unit: 'mg/dL', referenceRanges: [{ max: 200 }], ...extra });
+const m = (name: string, extra: Record<string, unknown> = {}) => ({
+  test: 'tst_lipid',
+  name,
+  type: 'numeric',
+  unit: 'mg/dL',
+  referenceRanges: [{ max: 200 }],
+  ...extra,
+});
 
 describe('measures import', () => {
   it('reads every input form: array, object, wrapper, NDJSON, stdin and several files', async () => {
@@ -24,15 +33,32 @@ describe('measures import', () => {
     await writeFile(join(s.dir, 'one.json'), JSON.stringify(m('C')));
     await writeFile(join(s.dir, 'wrapped.json'), JSON.stringify({ diagnosticAnalyzers: [m('D')] }));
     await writeFile(join(s.dir, 'lines.ndjson'), `${JSON.stringify(m('E'))}\n\n${JSON.stringify(m('F'))}\n`);
-    const r = await s.run(['measures', 'import', 'array.json', 'one.json', 'wrapped.json', 'lines.ndjson', '-', '-o', 'json'], { input: JSON.stringify([m('G')]) });
+    const r = await s.run(
+      ['measures', 'import', 'array.json', 'one.json', 'wrapped.json', 'lines.ndjson', '-', '-o', 'json'],
+      { input: JSON.stringify([m('G')]) },
+    );
     expect(r.exitCode).toBe(0);
     const summary = JSON.parse(r.stdout);
     expect(summary).toMatchObject({ created: 7, updated: 0, unchanged: 0, failed: 0 });
     expect(summary.records.map((x: { source: string; outcome: string }) => `${x.source}:${x.outcome}`)).toEqual([
-      'array.json:created', 'array.json:created', 'one.json:created', 'wrapped.json:created', 'lines.ndjson:created', 'lines.ndjson:created', 'stdin:created',
+      'array.json:created',
+      'array.json:created',
+      'one.json:created',
+      'wrapped.json:created',
+      'lines.ndjson:created',
+      'lines.ndjson:created',
+      'stdin:created',
     ]);
     expect(summary.records[5]).toMatchObject({ line: 3, name: 'F' });
-    expect(((await s.get('/diagnostic-measures')) as { name: string }[]).map((x) => x.name).sort()).toEqual(['A', 'B', 'C', 'D', 'E', 'F', 'G']);
+    expect(((await s.get('/diagnostic-measures')) as { name: string }[]).map((x) => x.name).sort()).toEqual([
+      'A',
+      'B',
+      'C',
+      'D',
+      'E',
+      'F',
+      'G',
+    ]);
   });
 
   it('copies a facility: list -o json from one server imports into another as it is', async () => {
@@ -42,13 +68,16 @@ describe('measures import', () => {
     const r = await b.run(['measures', 'import', '-'], { input: exported.stdout });
     expect(r.exitCode).toBe(0);
     expect(r.stderr).toContain('note: set aside fields the service sets: id (6), createdBy (6)');
-    const strip = (list: Record<string, unknown>[]) => list.map(({ id: _i, createdBy: _c, ...rest }) => rest).sort((x, y) => String(x.name).localeCompare(String(y.name)));
+    const strip = (list: Record<string, unknown>[]) =>
+      list
+        .map(({ id: _i, createdBy: _c, ...rest }) => rest)
+        .sort((x, y) => String(x.name).localeCompare(String(y.name)));
     expect(strip(await b.get('/diagnostic-measures'))).toEqual(strip(JSON.parse(exported.stdout)));
     const again = await b.run(['measures', 'import', '-', '-o', 'json'], { input: exported.stdout });
     expect(JSON.parse(again.stdout)).toMatchObject({ created: 0, updated: 0, unchanged: 6 });
   });
 
-  it('names file, line and column of a syntax error, and file, record, name and field of an invalid record; sends nothing', async () => {
+  it('names file, line and column of a syntax error, and file, record, name and field of a bad record', async () => {
     const s = await server();
     const before = { m: await s.get('/diagnostic-measures'), n: await s.get('/notifications') };
     await writeFile(join(s.dir, 'syntax.json'), '[\n  {"test": "t", "name": "ok"},\n  {"test": "t" "name": "x"}\n]');
@@ -56,36 +85,73 @@ describe('measures import', () => {
     expect(syntax.exitCode).toBe(2);
     expect(syntax.stderr).toContain('error: syntax.json is not valid JSON: line 3, column 16: expected "," or "}"');
     await writeFile(join(s.dir, 'bad.ndjson'), '{"test":"t","name":"ok"}\n{"test":"t","name":\n');
-    expect((await s.run(['measures', 'import', 'bad.ndjson'])).stderr).toContain('bad.ndjson is not valid NDJSON: line 2, column 20');
+    expect((await s.run(['measures', 'import', 'bad.ndjson'])).stderr).toContain(
+      'bad.ndjson is not valid NDJSON: line 2, column 20',
+    );
     await writeFile(join(s.dir, 'good.json'), JSON.stringify([m('Fine')]));
-    await writeFile(join(s.dir, 'invalid.json'), JSON.stringify([m('Fine too'), m('Reversed', { referenceRanges: [{ min: 1, max: 2 }, { min: 9, max: 3 }] }), { name: 'No test' }]));
+    await writeFile(
+      join(s.dir, 'invalid.json'),
+      JSON.stringify([
+        m('Fine too'),
+        m('Reversed', {
+          referenceRanges: [
+            { min: 1, max: 2 },
+            { min: 9, max: 3 },
+          ],
+        }),
+        { name: 'No test' },
+      ]),
+    );
     const invalid = await s.run(['measures', 'import', 'good.json', 'invalid.json']);
     expect(invalid.exitCode).toBe(2);
     expect(invalid.stderr).toContain('error: 2 invalid records; nothing was sent');
-    expect(invalid.stderr).toContain('  - invalid.json record 2 (Reversed): referenceRanges[1].max: min (9) must not be greater than max (3)');
+    expect(invalid.stderr).toContain(
+      '  - invalid.json record 2 (Reversed): referenceRanges[1].max: min (9) must not be greater than max (3)',
+    );
     expect(invalid.stderr).toContain('  - invalid.json record 3 (No test): test: is required');
     const dup = await s.run(['measures', 'import', 'good.json', 'good.json']);
     expect(dup.exitCode).toBe(2);
-    expect(dup.stderr).toContain('good.json record 1 (Fine): the same test tst_lipid and name Fine as good.json record 1 (Fine)');
+    expect(dup.stderr).toContain(
+      'good.json record 1 (Fine): the same test tst_lipid and name Fine as good.json record 1 (Fine)',
+    );
     expect({ m: await s.get('/diagnostic-measures'), n: await s.get('/notifications') }).toEqual(before);
   });
 
   it('is repeatable: the second run creates nothing, and a changed record updates only what differs', async () => {
     const s = await server([]);
     await writeFile(join(s.dir, 'lipids.json'), JSON.stringify([m('HDL'), m('LDL')]));
-    expect(JSON.parse((await s.run(['measures', 'import', 'lipids.json', '-o', 'json'])).stdout)).toMatchObject({ created: 2 });
-    expect(JSON.parse((await s.run(['measures', 'import', 'lipids.json', '-o', 'json'])).stdout)).toMatchObject({ created: 0, updated: 0, unchanged: 2 });
+    expect(JSON.parse((await s.run(['measures', 'import', 'lipids.json', '-o', 'json'])).stdout)).toMatchObject({
+      created: 2,
+    });
+    expect(JSON.parse((await s.run(['measures', 'import', 'lipids.json', '-o', 'json'])).stdout)).toMatchObject({
+      created: 0,
+      updated: 0,
+      unchanged: 2,
+    });
     await writeFile(join(s.dir, 'lipids.json'), JSON.stringify([m('HDL', { unit: 'mmol/L' }), m('LDL')]));
     const dry = await s.run(['measures', 'import', 'lipids.json', '--dry-run']);
     expect(dry.exitCode).toBe(0);
-    expect(dry.stdout).toMatch(/~ update {5}lipids\.json record 1 \(HDL\) msr_\S+\n {4}unit: "mg\/dL" → "mmol\/L"\n= unchanged {2}lipids\.json record 2 \(LDL\)/);
+    expect(dry.stdout).toMatch(
+      new RegExp(
+        String.raw`~ update {5}lipids\.json record 1 \(HDL\) msr_\S+\n {4}unit: "mg/dL" → "mmol/L"\n` +
+          String.raw`= unchanged {2}lipids\.json record 2 \(LDL\)`,
+      ),
+    );
     expect(dry.stdout).toContain('dry run: 0 to create, 1 to update, 1 unchanged, 0 in error; nothing was sent');
-    expect(((await s.get('/diagnostic-measures')) as { unit: string }[]).map((x) => x.unit)).toEqual(['mg/dL', 'mg/dL']);
-    const r = JSON.parse((await s.run(['measures', 'import', 'lipids.json', '-o', 'json', '--report', 'report.json'])).stdout);
+    expect(((await s.get('/diagnostic-measures')) as { unit: string }[]).map((x) => x.unit)).toEqual([
+      'mg/dL',
+      'mg/dL',
+    ]);
+    const r = JSON.parse(
+      (await s.run(['measures', 'import', 'lipids.json', '-o', 'json', '--report', 'report.json'])).stdout,
+    );
     expect(r).toMatchObject({ created: 0, updated: 1, unchanged: 1 });
     expect(r.records[0]).toMatchObject({ outcome: 'updated', changed: ['unit'] });
     expect(JSON.parse(await readFile(join(s.dir, 'report.json'), 'utf8'))).toEqual(r);
-    expect(((await s.get('/diagnostic-measures')) as { unit: string }[]).map((x) => x.unit)).toEqual(['mmol/L', 'mg/dL']);
+    expect(((await s.get('/diagnostic-measures')) as { unit: string }[]).map((x) => x.unit)).toEqual([
+      'mmol/L',
+      'mg/dL',
+    ]);
   });
 
   it('lets the other records through when one fails on the server, lists the failure and exits 1', async () => {
@@ -94,7 +160,10 @@ describe('measures import', () => {
     await writeFile(join(s.dir, 'mixed.json'), JSON.stringify(records));
     const r = await s.run(['measures', 'import', 'mixed.json', '--concurrency', '1']);
     expect(r.exitCode).toBe(1);
-    expect(r.stderr).toMatch(/failed: mixed\.json record 2 \(Too big\): the API refused POST \/diagnostic-measures \(413\): the body is larger than the limit of 3000 bytes/);
+    expect(r.stderr).toMatch(
+      'failed: mixed.json record 2 (Too big): the API refused POST /diagnostic-measures (413): ' +
+        'the body is larger than the limit of 3000 bytes',
+    );
     expect(JSON.parse(r.stdout)).toMatchObject({ created: 2, failed: 1 });
     expect(((await s.get('/diagnostic-measures')) as { name: string }[]).map((x) => x.name)).toEqual(['One', 'Three']);
   });
@@ -103,7 +172,10 @@ describe('measures import', () => {
     const s = await server([]);
     const lines = Array.from({ length: 3000 }, (_, i) => JSON.stringify(m(`M${i}`))).join('\n');
     await writeFile(join(s.dir, 'many.ndjson'), lines);
-    const proc = clinadmin(['measures', 'import', 'many.ndjson', '--concurrency', '2', '--verbose', '-o', 'json'], { env: s.env, cwd: s.dir });
+    const proc = clinadmin(['measures', 'import', 'many.ndjson', '--concurrency', '2', '--verbose', '-o', 'json'], {
+      env: s.env,
+      cwd: s.dir,
+    });
     let err = '';
     let signalled = 0;
     proc.stderr!.on('data', (d: Buffer) => {
@@ -125,13 +197,19 @@ describe('measures import', () => {
     expect(summary.created + summary.notSent + summary.failed).toBe(3000);
     const onServer = (await s.get('/diagnostic-measures')) as { id: string }[];
     expect(onServer.length).toBe(summary.created);
-    expect(new Set(onServer.map((x) => x.id))).toEqual(new Set(summary.records.filter((x: { outcome: string }) => x.outcome === 'created').map((x: { id: string }) => x.id)));
+    expect(new Set(onServer.map((x) => x.id))).toEqual(
+      new Set(
+        summary.records.filter((x: { outcome: string }) => x.outcome === 'created').map((x: { id: string }) => x.id),
+      ),
+    );
   });
 
   it('warns about clinical sense, and --strict makes warnings errors', async () => {
     const s = await server([]);
     const record = {
-      test: 'tst_k', name: 'Potassium', type: 'numeric',
+      test: 'tst_k',
+      name: 'Potassium',
+      type: 'numeric',
       referenceRanges: [
         { min: 3.5, max: 5.1, simin: 3.5, simax: 5.1, sex: 'male', ageMin: 18, ageMax: 65 },
         { min: 3.4, max: 5.0, sex: 'male', ageMin: 60, ageMax: 120 },
@@ -146,7 +224,10 @@ describe('measures import', () => {
     expect(w).toContain('warning: k.json record 1 (Potassium): unit: a numeric measure has no unit');
     expect(w).toContain('referenceRanges[1]: its age band overlaps referenceRanges[0] for sex male');
     expect(w).toContain('panicRanges[0].max: the panic range does not lie outside referenceRanges[0]');
-    expect(w).toContain('referenceRanges[2].simin: SI and conventional bounds disagree in direction with referenceRanges[0].simax: conventional 5.1 > 3.55 but SI 5.1 < 5.2');
+    expect(w).toContain(
+      'referenceRanges[2].simin: SI and conventional bounds disagree in direction with referenceRanges[0].simax: ' +
+        'conventional 5.1 > 3.55 but SI 5.1 < 5.2',
+    );
     expect(w).toContain('panicRanges[0].max: the panic range does not lie outside referenceRanges[1]');
     expect(w).toContain('referenceRanges[2].min: 3.55 has more decimals than its stated precision 1');
     expect(w).toContain('1 measures checked: 6 warnings');
@@ -162,11 +243,21 @@ describe('measures import', () => {
 });
 
 describe('coverages apply', () => {
-  const cov = (name: string, extra: Record<string, unknown> = {}) => ({ contract: 'ctr_acme_2026', name, type: 'deduction', paymentMethod: 'postpaid', amount: 10, ...extra });
+  const cov = (name: string, extra: Record<string, unknown> = {}) => ({
+    contract: 'ctr_acme_2026',
+    name,
+    type: 'deduction',
+    paymentMethod: 'postpaid',
+    amount: 10,
+    ...extra,
+  });
 
   it('converges: creates, updates, leaves alone, and reports zero changes the second time', async () => {
     const s = await server();
-    await writeFile(join(s.dir, 'seed.json'), JSON.stringify([cov('CBC copay', { amount: 20 }), cov('New rule'), cov('Tubes', { contract: 'ctr_state_2026' })]));
+    await writeFile(
+      join(s.dir, 'seed.json'),
+      JSON.stringify([cov('CBC copay', { amount: 20 }), cov('New rule'), cov('Tubes', { contract: 'ctr_state_2026' })]),
+    );
     const dry = await s.run(['coverages', 'apply', 'seed.json', '--dry-run', '--exit-code']);
     expect(dry.exitCode).toBe(1);
     expect(dry.stdout).toMatch(/~ update {5}seed\.json record 1 \(CBC copay\) cov_acme_cbc\n {4}amount: 15 → 20\n/);
@@ -185,10 +276,16 @@ describe('coverages apply', () => {
 
   it('reports a change to the create-only contract as an error for that record, applying the rest', async () => {
     const s = await server();
-    await writeFile(join(s.dir, 'moved.json'), JSON.stringify([{ id: 'cov_acme_cbc', ...cov('CBC copay', { contract: 'ctr_state_2026' }) }, cov('Other')]));
+    await writeFile(
+      join(s.dir, 'moved.json'),
+      JSON.stringify([{ id: 'cov_acme_cbc', ...cov('CBC copay', { contract: 'ctr_state_2026' }) }, cov('Other')]),
+    );
     const r = await s.run(['coverages', 'apply', 'moved.json']);
     expect(r.exitCode).toBe(1);
-    expect(r.stderr).toContain('failed: moved.json record 1 (CBC copay): contract ("ctr_acme_2026" → "ctr_state_2026") is create-only and cannot be changed on coverage cov_acme_cbc');
+    expect(r.stderr).toContain(
+      'failed: moved.json record 1 (CBC copay): contract ("ctr_acme_2026" → "ctr_state_2026") ' +
+        'is create-only and cannot be changed on coverage cov_acme_cbc',
+    );
     expect(((await s.get('/insurance-coverages/cov_acme_cbc')) as { contract: string }).contract).toBe('ctr_acme_2026');
     expect(((await s.get('/insurance-coverages')) as { name: string }[]).map((c) => c.name)).toContain('Other');
   });
@@ -198,7 +295,11 @@ describe('notifications at a terminal', () => {
   it('filters in the client, newest first, and --unseen needs an account', async () => {
     const s = await server();
     const all = await s.run(['notifications', 'list', '--fields', 'id']);
-    expect(JSON.parse(all.stdout).map((n: { id: string }) => n.id)).toEqual(['ntf_stock_low', 'ntf_queue_2', 'ntf_queue_1']);
+    expect(JSON.parse(all.stdout).map((n: { id: string }) => n.id)).toEqual([
+      'ntf_stock_low',
+      'ntf_queue_2',
+      'ntf_queue_1',
+    ]);
     const code = await s.run(['notifications', 'list', '--code', 'new-queue-item', '--limit', '1', '--fields', 'id']);
     expect(JSON.parse(code.stdout)).toEqual([{ id: 'ntf_queue_2' }]);
     const since = await s.run(['notifications', 'list', '--since', '12h', '--fields', 'id']);
@@ -245,12 +346,25 @@ describe('notifications at a terminal', () => {
     s.proc.kill('SIGTERM');
     await s.proc;
     await expect.poll(() => err, { timeout: 15_000 }).toContain('lost the server');
-    s = await serveProcess(['--data', data, '--port', port, '--token', TOKEN].filter((a, i, all) => !(a === '--port' && all.indexOf('--port') !== i)), {});
+    s = await serveProcess(
+      ['--data', data, '--port', port, '--token', TOKEN].filter(
+        (a, i, all) => !(a === '--port' && all.indexOf('--port') !== i),
+      ),
+      {},
+    );
     await expect.poll(() => err, { timeout: 40_000 }).toContain('the server is back; watching again');
-    await clinadmin(['coverages', 'create', '--contract', 'ctr_acme_2026', '--name', 'After restart', '--type', 'unknown'], { env });
+    await clinadmin(
+      ['coverages', 'create', '--contract', 'ctr_acme_2026', '--name', 'After restart', '--type', 'unknown'],
+      { env },
+    );
     await expect.poll(() => out, { timeout: 10_000 }).toContain('"title":"Coverage created: After restart"');
     expect(err.match(/lost the server/g)).toHaveLength(1);
-    expect(out.trim().split('\n').map((l) => JSON.parse(l).code)).toEqual(['measure-created', 'coverage-created']);
+    expect(
+      out
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).code),
+    ).toEqual(['measure-created', 'coverage-created']);
     watch.kill('SIGINT');
     expect((await watch).exitCode).toBe(0);
     s.proc.kill('SIGTERM');

@@ -1,39 +1,94 @@
-import { execa } from 'execa';
-import { readdir } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/tmp.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
+/** What the installed package may weigh: the bundle, its licences, completions and the README. */
+const MAX_INSTALLED_BYTES = 3 * 1024 * 1024;
+
+async function treeSize(dir: string): Promise<number> {
+  let total = 0;
+  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) total += (await stat(join(entry.parentPath, entry.name))).size;
+  }
+  return total;
+}
 
 describe('the npm package', () => {
-  it('packs into a tarball that installs globally and runs from any folder', async () => {
+  it('installs offline from the tarball alone, with no dependencies, and runs from any folder', async () => {
     const work = await tempDir();
     // --ignore-scripts: the suite already built dist/, and prepack's rebuild would pull it from under the other tests.
     await execa('npm', ['pack', '--ignore-scripts', '--pack-destination', work, '--silent'], { cwd: root });
     const tarball = (await readdir(work)).find((f) => f.endsWith('.tgz'))!;
     expect(tarball).toMatch(/^clinadmin-\d+\.\d+\.\d+\.tgz$/);
     const prefix = join(work, 'prefix');
-    await execa('npm', ['install', '-g', '--prefix', prefix, '--no-audit', '--no-fund', join(work, tarball)], { cwd: work });
+    // --offline with an empty cache: anything the tarball does not hold would fail the install.
+    const cache = join(work, 'npm-cache');
+    await execa(
+      'npm',
+      [
+        'install',
+        '-g',
+        '--offline',
+        '--cache',
+        cache,
+        '--prefix',
+        prefix,
+        '--no-audit',
+        '--no-fund',
+        join(work, tarball),
+      ],
+      { cwd: work },
+    );
+
+    const modules = join(prefix, 'lib', 'node_modules');
+    expect(await readdir(modules)).toEqual(['clinadmin']);
+    const installed = join(modules, 'clinadmin');
+    expect(await readdir(installed)).not.toContain('node_modules');
+    expect(await treeSize(installed)).toBeLessThan(MAX_INSTALLED_BYTES);
+
     const bin = join(prefix, 'bin', 'clinadmin');
     const elsewhere = await tempDir();
-    const version = await execa(bin, ['--version'], { cwd: elsewhere, reject: false });
+    const env = {
+      CLINADMIN_CONFIG_DIR: join(elsewhere, 'config'),
+      XDG_CACHE_HOME: join(elsewhere, 'cache'),
+      NO_COLOR: '1',
+      CI: '1',
+    };
+    const version = await execa(bin, ['--version'], { cwd: elsewhere, reject: false, env });
     expect(version.exitCode).toBe(0);
     expect(version.stdout).toMatch(/^\d+\.\d+\.\d+$/);
 
-    const serve = execa(bin, ['serve', '--port', '0', '--token', 'pkg'], { cwd: elsewhere, reject: false });
-    const url = await new Promise<string>((resolve) => {
+    const completion = await execa(bin, ['completion', 'bash'], { cwd: elsewhere, reject: false, env });
+    expect(completion.exitCode, completion.stderr).toBe(0);
+    expect(completion.stdout).toContain('complete -F _clinadmin clinadmin');
+
+    const serve = execa(bin, ['serve', '--port', '0', '--seed', '--token', 'pkg'], {
+      cwd: elsewhere,
+      reject: false,
+      env,
+    });
+    const url = await new Promise<string>((resolve, reject) => {
       let out = '';
       serve.stdout!.on('data', (d: Buffer) => {
         out += d.toString();
         const m = /listening on (\S+)/.exec(out);
         if (m) resolve(m[1]);
       });
+      void serve.then((r) => reject(new Error(`serve exited ${r.exitCode}: ${r.stderr}`)));
     });
-    const res = await fetch(`${url}/insurance-coverages`, { headers: { authorization: 'Bearer pkg' } });
-    expect(res.status).toBe(200);
-    expect(await res.json()).toEqual([]);
+    const list = await execa(bin, ['measures', 'list', '-o', 'json'], {
+      cwd: elsewhere,
+      reject: false,
+      env: { ...env, CLINADMIN_BASE_URL: url, CLINADMIN_TOKEN: 'pkg' },
+    });
+    expect(list.exitCode, list.stderr).toBe(0);
+    expect(list.stderr).toBe('');
+    const names = (JSON.parse(list.stdout) as Array<{ name: string }>).map((m) => m.name);
+    expect(names).toContain('Hemoglobin');
     serve.kill('SIGTERM');
     expect((await serve).exitCode).toBe(0);
     expect(await readdir(elsewhere)).toContain('clinadmin-data.json');

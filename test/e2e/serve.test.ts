@@ -5,7 +5,7 @@ import { clinadmin, serveProcess } from '../helpers/bin.js';
 import { tempDir } from '../helpers/tmp.js';
 
 describe('clinadmin serve', () => {
-  it('prints its URL and a generated token with the login command, and exits 0 on SIGTERM with the file saved', async () => {
+  it('prints its URL and a generated token with the login command; exits 0 on SIGTERM, the file saved', async () => {
     const dir = await tempDir();
     const { url, proc, stderr } = await serveProcess(['--seed'], { cwd: dir });
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
@@ -32,9 +32,15 @@ describe('clinadmin serve', () => {
 
   it('takes tokens and accounts from CLINADMIN_SERVE_TOKENS', async () => {
     const dir = await tempDir();
-    const { url, proc } = await serveProcess(['--data', join(dir, 'd.json')], { env: { CLINADMIN_SERVE_TOKENS: 'tokA:acc_a,tokB' } });
+    const { url, proc } = await serveProcess(['--data', join(dir, 'd.json')], {
+      env: { CLINADMIN_SERVE_TOKENS: 'tokA:acc_a,tokB' },
+    });
     const post = (token: string) =>
-      fetch(`${url}/diagnostic-measures`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{"test":"t","name":"n"}' }).then((r) => r.json());
+      fetch(`${url}/diagnostic-measures`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: '{"test":"t","name":"n"}',
+      }).then((r) => r.json());
     expect((await post('tokA')).createdBy).toBe('acc_a');
     expect((await post('tokB')).createdBy).toBe('local-admin');
     proc.kill('SIGINT');

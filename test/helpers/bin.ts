@@ -1,5 +1,5 @@
-import { execa, type Options, type ResultPromise } from 'execa';
 import { fileURLToPath } from 'node:url';
+import { execa, type Options, type ResultPromise } from 'execa';
 
 export const BIN = fileURLToPath(new URL('../../bin/clinadmin.cjs', import.meta.url));
 
@@ -7,11 +7,20 @@ export const BIN = fileURLToPath(new URL('../../bin/clinadmin.cjs', import.meta.
 export function clinadmin(args: string[], options: Options = {}): ResultPromise<{ reject: false }> {
   const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1', CI: '1' };
   for (const key of Object.keys(env)) if (key.startsWith('CLINADMIN_')) delete env[key];
-  return execa('node', [BIN, ...args], { reject: false, ...(options.input === undefined ? { stdin: 'ignore' as const } : {}), ...options, env: { ...env, ...(options.env as Record<string, string> | undefined) }, extendEnv: false }) as unknown as ResultPromise<{ reject: false }>;
+  return execa('node', [BIN, ...args], {
+    reject: false,
+    ...(options.input === undefined ? { stdin: 'ignore' as const } : {}),
+    ...options,
+    env: { ...env, ...(options.env as Record<string, string> | undefined) },
+    extendEnv: false,
+  }) as unknown as ResultPromise<{ reject: false }>;
 }
 
 /** Starts `clinadmin serve` as its own process and resolves once it prints its URL. */
-export async function serveProcess(args: string[], options: Options = {}): Promise<{ url: string; proc: ResultPromise; stderr: () => string }> {
+export async function serveProcess(
+  args: string[],
+  options: Options = {},
+): Promise<{ url: string; proc: ResultPromise; stderr: () => string }> {
   const proc = clinadmin(['serve', '--port', '0', ...args], { ...options, buffer: true }) as unknown as ResultPromise;
   let err = '';
   proc.stderr?.on('data', (d: Buffer) => (err += d.toString()));

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
-import { startServer, type RunningServer } from '../../src/server/start.js';
+import { type RunningServer, startServer } from '../../src/server/start.js';
 import { tempDir } from './tmp.js';
 
 export const TOKEN = 'test-token-0123456789';
@@ -12,11 +12,19 @@ export interface TestServer extends RunningServer {
   dataFile: string;
   dir: string;
   /** fetch against the server with the test token unless headers say otherwise. */
-  call: (method: string, path: string, body?: unknown, headers?: Record<string, string>) => Promise<{ status: number; headers: Headers; body: any }>;
+  call: (
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+    // biome-ignore lint/suspicious/noExplicitAny: tests read answers of every shape and assert on them.
+  ) => Promise<{ status: number; headers: Headers; body: any }>;
 }
 
 /** The real server on 127.0.0.1 and port 0, over a temporary data file. */
-export async function testServer(options: { seed?: boolean; events?: boolean; maxBody?: number; dataFile?: string } = {}): Promise<TestServer> {
+export async function testServer(
+  options: { seed?: boolean; events?: boolean; maxBody?: number; dataFile?: string } = {},
+): Promise<TestServer> {
   const dir = await tempDir();
   const dataFile = options.dataFile ?? join(dir, 'data.json');
   const warnings: string[] = [];
@@ -24,7 +32,10 @@ export async function testServer(options: { seed?: boolean; events?: boolean; ma
     dataFile,
     host: '127.0.0.1',
     port: 0,
-    tokens: [{ token: TOKEN, account: ACCOUNT }, { token: 'other-token', account: 'acc_other' }],
+    tokens: [
+      { token: TOKEN, account: ACCOUNT },
+      { token: 'other-token', account: 'acc_other' },
+    ],
     events: options.events ?? true,
     seed: options.seed ?? false,
     maxBody: options.maxBody ?? 1024 * 1024,

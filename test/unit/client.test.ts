@@ -21,12 +21,20 @@ async function scripted(answers: ((req: IncomingMessage, res: ServerResponse) =>
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
 }
 
-const json = (status: number, body: unknown, headers: Record<string, string> = {}) => (_q: IncomingMessage, r: ServerResponse) =>
-  r.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
+const json =
+  (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  (_q: IncomingMessage, r: ServerResponse) =>
+    r.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
 
 function client(url: string, trace?: string[], timeoutMs = 5000) {
   const sleeps: number[] = [];
-  const c = new ApiClient({ baseUrl: url, token: 'secret-token-123456', timeoutMs, trace: trace ? (l) => trace.push(l) : undefined, sleep: async (ms) => void sleeps.push(ms) });
+  const c = new ApiClient({
+    baseUrl: url,
+    token: 'secret-token-123456',
+    timeoutMs,
+    trace: trace ? (l) => trace.push(l) : undefined,
+    sleep: async (ms) => void sleeps.push(ms),
+  });
   return { c, sleeps };
 }
 
@@ -55,7 +63,11 @@ describe('ApiClient', () => {
   });
 
   it('retries a GET on 503, honouring Retry-After', async () => {
-    const s = await scripted([json(503, { title: 'busy' }, { 'retry-after': '2' }), json(429, {}), json(200, { ok: true })]);
+    const s = await scripted([
+      json(503, { title: 'busy' }, { 'retry-after': '2' }),
+      json(429, {}),
+      json(200, { ok: true }),
+    ]);
     const { c, sleeps } = client(s.url);
     expect(await c.request('GET', '/x')).toEqual({ ok: true });
     expect(s.seen).toHaveLength(3);
@@ -82,7 +94,11 @@ describe('ApiClient', () => {
 
   it('turns problem+json into typed errors with field details', async () => {
     const s = await scripted([
-      json(400, { title: 'Invalid', detail: 'the body is invalid', errors: [{ path: 'referenceRanges[1].max', message: 'too small' }] }),
+      json(400, {
+        title: 'Invalid',
+        detail: 'the body is invalid',
+        errors: [{ path: 'referenceRanges[1].max', message: 'too small' }],
+      }),
       json(401, { detail: 'no' }),
       json(404, { detail: 'no measure with id x' }),
     ]);
@@ -104,7 +120,9 @@ describe('ApiClient', () => {
       (_q, r) => r.writeHead(500, { 'content-type': 'text/plain' }).end('oops'),
     ]);
     const { c } = client(s.url);
-    await expect(c.request('POST', '/x', {})).rejects.toThrow('the API answered POST /x with a body that is not JSON (text/html)');
+    await expect(c.request('POST', '/x', {})).rejects.toThrow(
+      'the API answered POST /x with a body that is not JSON (text/html)',
+    );
     await expect(c.request('POST', '/x', {})).rejects.toThrow('with an empty body');
     await expect(c.request('POST', '/x', {})).rejects.toThrow('with a truncated or malformed JSON body');
     await expect(c.request('POST', '/x', {})).rejects.toThrow('the API failed with HTTP 500 and no problem details');
@@ -124,7 +142,9 @@ describe('ApiClient', () => {
     const { c } = client(`${s.url}/secret-token-123456`, trace);
     await c.request('GET', '/x');
     expect(trace.join('\n')).not.toContain('secret-token-123456');
-    expect(trace[0]).toMatch(/^→ GET http:\/\/127\.0\.0\.1:\d+\/\[redacted\]\/x \(authorization: Bearer \[redacted\]\)$/);
+    expect(trace[0]).toMatch(
+      /^→ GET http:\/\/127\.0\.0\.1:\d+\/\[redacted\]\/x \(authorization: Bearer \[redacted\]\)$/,
+    );
     expect(trace[1]).toMatch(/^← 200 GET .* \(\d+ ms, 2 B\)$/);
     await c.close();
   });

@@ -35,14 +35,12 @@ function reference(text: string): { offset: number; message: string } | undefine
 }
 
 /** JSON text with, now and then, a key written twice (as JSON.parse would accept it). */
-const jsonText = fc
-  .tuple(fc.jsonValue(), fc.boolean(), fc.string())
-  .map(([v, dup, key]) => {
-    const text = JSON.stringify(v);
-    if (!dup || !text.startsWith('{') || text === '{}') return text;
-    const k = JSON.stringify(key);
-    return `{${k}:1,${text.slice(1, -1)},${k}:2}`;
-  });
+const jsonText = fc.tuple(fc.jsonValue(), fc.boolean(), fc.string()).map(([v, dup, key]) => {
+  const text = JSON.stringify(v);
+  if (!dup || !text.startsWith('{') || text === '{}') return text;
+  const k = JSON.stringify(key);
+  return `{${k}:1,${text.slice(1, -1)},${k}:2}`;
+});
 
 describe('findAmbiguity', () => {
   it('agrees with a plain scan on arbitrary JSON, escapes and repeated keys included', () => {
@@ -56,13 +54,20 @@ describe('findAmbiguity', () => {
 
   it('finds a repeated key after escaped quotes and backslashes', () => {
     const text = '{"a\\\\":1,"b\\"c":2,"b\\"c":3}';
-    expect(findAmbiguity(text, JSON.parse(text))).toEqual({ offset: text.lastIndexOf('"b'), message: 'duplicate key "b"c" in one object' });
+    expect(findAmbiguity(text, JSON.parse(text))).toEqual({
+      offset: text.lastIndexOf('"b'),
+      message: 'duplicate key "b"c" in one object',
+    });
     const distinct = '{"a\\\\":1,"a\\\\\\\\":2}';
     expect(findAmbiguity(distinct, JSON.parse(distinct))).toBeUndefined();
   });
 
   it('counts keys JSON.parse keeps in unusual forms: __proto__, and numbers, which objects reorder', () => {
-    for (const text of ['{"__proto__":1,"__proto__":2}', '{"b":{"x":1},"1":{"y":2},"1":3}', '[{"2":1,"10":2},{"2":3,"2":4}]']) {
+    for (const text of [
+      '{"__proto__":1,"__proto__":2}',
+      '{"b":{"x":1},"1":{"y":2},"1":3}',
+      '[{"2":1,"10":2},{"2":3,"2":4}]',
+    ]) {
       expect(findAmbiguity(text, JSON.parse(text)), text).toEqual(reference(text));
       expect(findAmbiguity(text, JSON.parse(text)), text).toBeDefined();
     }

@@ -11,14 +11,33 @@ const file = {
 
 describe('resolveSettings', () => {
   it('takes the stored current profile when nothing else is given', () => {
-    expect(resolveSettings({}, {}, file)).toMatchObject({ profile: 'lab', baseUrl: 'http://file-lab', token: 'file-lab-token', account: 'acc_file' });
+    expect(resolveSettings({}, {}, file)).toMatchObject({
+      profile: 'lab',
+      baseUrl: 'http://file-lab',
+      token: 'file-lab-token',
+      account: 'acc_file',
+    });
   });
 
   it('prefers the environment over the profile, and the flag over both', () => {
-    const env = { CLINADMIN_BASE_URL: 'http://env', CLINADMIN_TOKEN: 'env-token', CLINADMIN_ACCOUNT: 'acc_env', CLINADMIN_PROFILE: 'staging' };
+    const env = {
+      CLINADMIN_BASE_URL: 'http://env',
+      CLINADMIN_TOKEN: 'env-token',
+      CLINADMIN_ACCOUNT: 'acc_env',
+      CLINADMIN_PROFILE: 'staging',
+    };
     const fromEnv = resolveSettings({}, env, file);
-    expect(fromEnv).toMatchObject({ profile: 'staging', baseUrl: 'http://env', token: 'env-token', account: 'acc_env' });
-    expect(fromEnv.from).toEqual({ baseUrl: 'env CLINADMIN_BASE_URL', token: 'env CLINADMIN_TOKEN', account: 'env CLINADMIN_ACCOUNT' });
+    expect(fromEnv).toMatchObject({
+      profile: 'staging',
+      baseUrl: 'http://env',
+      token: 'env-token',
+      account: 'acc_env',
+    });
+    expect(fromEnv.from).toEqual({
+      baseUrl: 'env CLINADMIN_BASE_URL',
+      token: 'env CLINADMIN_TOKEN',
+      account: 'env CLINADMIN_ACCOUNT',
+    });
     const fromFlag = resolveSettings({ baseUrl: 'http://flag', profile: 'lab' }, env, file);
     expect(fromFlag).toMatchObject({ profile: 'lab', baseUrl: 'http://flag', token: 'env-token' });
   });

@@ -5,12 +5,20 @@ import { dataFileSchema } from '../../src/schemas/data-file.js';
 import { measureCreateSchema, measurePatchSchema } from '../../src/schemas/measures.js';
 
 const paths = (r: ReturnType<typeof parseWith>) => (r.ok ? [] : r.errors.map((e) => e.path).sort());
-const messageAt = (r: ReturnType<typeof parseWith>, path: string) => (r.ok ? undefined : r.errors.find((e) => e.path === path)?.message);
+const messageAt = (r: ReturnType<typeof parseWith>, path: string) =>
+  r.ok ? undefined : r.errors.find((e) => e.path === path)?.message;
 
 describe('measure schemas', () => {
   it('accepts a minimal measure and defaults the sex of a range to all', () => {
-    const r = parseWith(measureCreateSchema, { test: 'tst_1', name: 'Potassium', referenceRanges: [{ min: 3.5, max: 5.1 }] });
-    expect(r).toEqual({ ok: true, value: { test: 'tst_1', name: 'Potassium', referenceRanges: [{ min: 3.5, max: 5.1, sex: 'all' }] } });
+    const r = parseWith(measureCreateSchema, {
+      test: 'tst_1',
+      name: 'Potassium',
+      referenceRanges: [{ min: 3.5, max: 5.1 }],
+    });
+    expect(r).toEqual({
+      ok: true,
+      value: { test: 'tst_1', name: 'Potassium', referenceRanges: [{ min: 3.5, max: 5.1, sex: 'all' }] },
+    });
   });
 
   it('requires test and name, non-empty', () => {
@@ -19,19 +27,42 @@ describe('measure schemas', () => {
   });
 
   it('names the path of a reversed bound inside a range', () => {
-    const r = parseWith(measureCreateSchema, { test: 't', name: 'n', referenceRanges: [{ min: 1, max: 2 }, { min: 5, max: 4 }] });
+    const r = parseWith(measureCreateSchema, {
+      test: 't',
+      name: 'n',
+      referenceRanges: [
+        { min: 1, max: 2 },
+        { min: 5, max: 4 },
+      ],
+    });
     expect(paths(r)).toEqual(['referenceRanges[1].max']);
     expect(messageAt(r, 'referenceRanges[1].max')).toBe('min (5) must not be greater than max (4)');
   });
 
   it('checks simin ≤ simax and ageMin ≤ ageMax in panic ranges too', () => {
-    const r = parseWith(measureCreateSchema, { test: 't', name: 'n', panicRanges: [{ min: 1, simin: 9, simax: 3, ageMin: 60, ageMax: 18 }] });
+    const r = parseWith(measureCreateSchema, {
+      test: 't',
+      name: 'n',
+      panicRanges: [{ min: 1, simin: 9, simax: 3, ageMin: 60, ageMax: 18 }],
+    });
     expect(paths(r)).toEqual(['panicRanges[0].ageMax', 'panicRanges[0].simax']);
   });
 
   it('refuses a range without any bound, precisions outside 0..10 and unknown sexes', () => {
-    const r = parseWith(measureCreateSchema, { test: 't', name: 'n', referenceRanges: [{ sex: 'other', ageMin: 1 }, { min: 1, minPrecision: 11 }, { max: 1, maxPrecision: 1.5 }] });
-    expect(paths(r)).toEqual(['referenceRanges[0].sex', 'referenceRanges[1].minPrecision', 'referenceRanges[2].maxPrecision']);
+    const r = parseWith(measureCreateSchema, {
+      test: 't',
+      name: 'n',
+      referenceRanges: [
+        { sex: 'other', ageMin: 1 },
+        { min: 1, minPrecision: 11 },
+        { max: 1, maxPrecision: 1.5 },
+      ],
+    });
+    expect(paths(r)).toEqual([
+      'referenceRanges[0].sex',
+      'referenceRanges[1].minPrecision',
+      'referenceRanges[2].maxPrecision',
+    ]);
     const noBound = parseWith(measureCreateSchema, { test: 't', name: 'n', referenceRanges: [{ ageMin: 1 }] });
     expect(noBound.ok ? '' : noBound.errors[0].message).toMatch(/at least one of min, max, simin, simax/);
   });
@@ -42,8 +73,12 @@ describe('measure schemas', () => {
   });
 
   it('keeps numericBreakdownMin ≤ numericBreakdownMax and refuses unknown types', () => {
-    expect(paths(parseWith(measureCreateSchema, { test: 't', name: 'n', numericBreakdownMin: 5, numericBreakdownMax: 1 }))).toEqual(['numericBreakdownMax']);
-    expect(messageAt(parseWith(measureCreateSchema, { test: 't', name: 'n', type: 'Numeric' }), 'type')).toMatch(/must be one of: numeric, posneg/);
+    expect(
+      paths(parseWith(measureCreateSchema, { test: 't', name: 'n', numericBreakdownMin: 5, numericBreakdownMax: 1 })),
+    ).toEqual(['numericBreakdownMax']);
+    expect(messageAt(parseWith(measureCreateSchema, { test: 't', name: 'n', type: 'Numeric' }), 'type')).toMatch(
+      /must be one of: numeric, posneg/,
+    );
   });
 
   it('refuses unknown and service-set fields by name', () => {
@@ -61,14 +96,23 @@ describe('measure schemas', () => {
   });
 
   it('refuses a body that is not an object', () => {
-    expect(parseWith(measureCreateSchema, [])).toEqual({ ok: false, errors: [{ path: '(body)', message: 'must be a JSON object' }] });
+    expect(parseWith(measureCreateSchema, [])).toEqual({
+      ok: false,
+      errors: [{ path: '(body)', message: 'must be a JSON object' }],
+    });
   });
 });
 
 describe('coverage schemas', () => {
   it('requires type, contract and name and checks enums exactly', () => {
     expect(paths(parseWith(coverageCreateSchema, {}))).toEqual(['contract', 'name', 'type']);
-    const r = parseWith(coverageCreateSchema, { contract: 'c', name: 'n', type: 'Deduction', paymentMethod: 'credit', refType: 'service' });
+    const r = parseWith(coverageCreateSchema, {
+      contract: 'c',
+      name: 'n',
+      type: 'Deduction',
+      paymentMethod: 'credit',
+      refType: 'service',
+    });
     expect(paths(r)).toEqual(['paymentMethod', 'refType', 'type']);
   });
 
@@ -81,14 +125,23 @@ describe('coverage schemas', () => {
   });
 
   it('refuses insured and insurer on input and contract on patch', () => {
-    expect(paths(parseWith(coverageCreateSchema, { contract: 'c', name: 'n', type: 'unknown', insured: 'a', insurer: 'b' }))).toEqual(['insured', 'insurer']);
-    expect(messageAt(parseWith(coveragePatchSchema, { contract: 'c2' }), 'contract')).toBe('contract is create-only; it cannot be changed by update');
+    expect(
+      paths(parseWith(coverageCreateSchema, { contract: 'c', name: 'n', type: 'unknown', insured: 'a', insurer: 'b' })),
+    ).toEqual(['insured', 'insurer']);
+    expect(messageAt(parseWith(coveragePatchSchema, { contract: 'c2' }), 'contract')).toBe(
+      'contract is create-only; it cannot be changed by update',
+    );
     expect(parseWith(coveragePatchSchema, { name: 'renamed' }).ok).toBe(true);
   });
 });
 
 describe('data file schema', () => {
   it('treats a missing key as an empty collection', () => {
-    expect(dataFileSchema.parse({})).toEqual({ diagnosticMeasures: [], insuranceCoverages: [], notifications: [], contracts: [] });
+    expect(dataFileSchema.parse({})).toEqual({
+      diagnosticMeasures: [],
+      insuranceCoverages: [],
+      notifications: [],
+      contracts: [],
+    });
   });
 });

@@ -20,7 +20,9 @@ async function coverageSyncSpec(): Promise<SyncSpec> {
 
 export function applyCommand(ctx: Ctx, state: RunState): Command {
   return new Command('apply')
-    .description('Make the server hold the coverages of a file: create missing ones, update differing ones, never duplicate')
+    .description(
+      'Make the server hold the coverages of a file: create missing ones, update differing ones, never duplicate',
+    )
     .argument('<files...>', 'JSON array, one object, a wrapper object, or NDJSON; - for stdin')
     .option('--dry-run', 'print the plan as a diff and send nothing')
     .option('--exit-code', 'with --dry-run, exit 1 when there are changes (drift detection in CI)')
@@ -31,7 +33,11 @@ export function applyCommand(ctx: Ctx, state: RunState): Command {
       `
 Each coverage is found by (contract, name), or by its id when the input carries one of this server.
 Never prompts: it is made to run unattended. Exit codes as for \`measures import\`.
-${examples('clinadmin coverages apply coverages.json', 'clinadmin coverages apply coverages.json --dry-run --exit-code', 'clinadmin coverages apply - -o json < seed.ndjson')}`,
+${examples(
+  'clinadmin coverages apply coverages.json',
+  'clinadmin coverages apply coverages.json --dry-run --exit-code',
+  'clinadmin coverages apply - -o json < seed.ndjson',
+)}`,
     )
     .action(async (files: string[], _o: unknown, cmd: Command) => {
       const { runSync } = await import('../resource/sync-action.js');

@@ -11,7 +11,13 @@ import { updateCommand } from './update.js';
 
 export function coveragesCommand(ctx: Ctx, state: RunState): Command {
   return new Command('coverages')
-    .addHelpText('after', examples('clinadmin coverages list', 'clinadmin coverages create --contract ctr_acme_2026 --name "CBC copay" --type deduction --amount 15'))
+    .addHelpText(
+      'after',
+      examples(
+        'clinadmin coverages list',
+        'clinadmin coverages create --contract ctr_acme_2026 --name "CBC copay" --type deduction --amount 15',
+      ),
+    )
     .addCommand(listCommand(ctx, COVERAGES))
     .addCommand(showCommand(ctx, COVERAGES))
     .addCommand(createCommand(ctx))

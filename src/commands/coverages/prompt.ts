@@ -9,6 +9,7 @@ export async function promptCoverage(ctx: Ctx, body: Record<string, unknown>): P
   if (!out.contract) out.contract = await ask.text('Contract id (--contract):', { required: true });
   if (!out.name) out.name = await ask.text('Coverage name (--name):', { required: true });
   if (!out.type) out.type = await ask.choose('Type (--type):', COVERAGE_TYPE_VALUES);
-  if (out.paymentMethod === undefined) out.paymentMethod = await ask.choose('Payment method (--payment-method):', PAYMENT_METHOD_VALUES);
+  if (out.paymentMethod === undefined)
+    out.paymentMethod = await ask.choose('Payment method (--payment-method):', PAYMENT_METHOD_VALUES);
   return out;
 }

@@ -8,9 +8,15 @@ export function updateCommand(ctx: Ctx): Command {
   return writeCommand(ctx, COVERAGES, {
     verb: 'update',
     flags: COVERAGE_FLAGS,
-    examples: examples('clinadmin coverages update ID --percentage 80', 'clinadmin coverages update ID --name "CBC copay 2027" --payment-method prepaid'),
+    examples: examples(
+      'clinadmin coverages update ID --percentage 80',
+      'clinadmin coverages update ID --name "CBC copay 2027" --payment-method prepaid',
+    ),
     validate: async (body) => {
-      const [{ parseWith }, { coveragePatchSchema }] = await Promise.all([import('../../schemas/common.js'), import('../../schemas/coverages.js')]);
+      const [{ parseWith }, { coveragePatchSchema }] = await Promise.all([
+        import('../../schemas/common.js'),
+        import('../../schemas/coverages.js'),
+      ]);
       return parseWith(coveragePatchSchema, body);
     },
   });

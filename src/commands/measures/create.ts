@@ -9,12 +9,16 @@ export function createCommand(ctx: Ctx): Command {
     verb: 'create',
     flags: MEASURE_FLAGS,
     examples: examples(
-      'clinadmin measures create --test tst_bmp --name Potassium --type numeric --unit mEq/L --reference-range "3.5-5.1 age=18-120"',
+      'clinadmin measures create --test tst_bmp --name Potassium --type numeric --unit mEq/L ' +
+        '--reference-range "3.5-5.1 age=18-120"',
       'clinadmin measures create --file potassium.json --name "Potassium (serum)"',
       'clinadmin measures create   # at a terminal: asks for what is missing',
     ),
     validate: async (body) => {
-      const [{ parseWith }, { measureCreateSchema }] = await Promise.all([import('../../schemas/common.js'), import('../../schemas/measures.js')]);
+      const [{ parseWith }, { measureCreateSchema }] = await Promise.all([
+        import('../../schemas/common.js'),
+        import('../../schemas/measures.js'),
+      ]);
       return parseWith(measureCreateSchema, body);
     },
     prompt: async (ctx, body) => (await import('./prompt.js')).promptMeasure(ctx, body),

@@ -6,7 +6,10 @@ import { examples, optsOf } from '../shared.js';
 export function importCommand(ctx: Ctx, state: RunState): Command {
   return new Command('import')
     .description('Create or update measures from JSON or NDJSON files; repeatable: equal records are left alone')
-    .argument('<files...>', 'JSON array, one object, a wrapper object such as {"diagnosticAnalyzers": [...]}, or NDJSON; - for stdin')
+    .argument(
+      '<files...>',
+      'JSON array, one object, a wrapper object such as {"diagnosticAnalyzers": [...]}, or NDJSON; - for stdin',
+    )
     .option('--dry-run', 'print the plan (create, update with the changed fields, unchanged) and send nothing')
     .addOption(new Option('--concurrency <n>', 'requests in flight at once').default('48'))
     .option('--report <path>', 'also write the outcome of every record as JSON to this file')
@@ -17,10 +20,18 @@ export function importCommand(ctx: Ctx, state: RunState): Command {
 Every record is validated before the first request; with any invalid record nothing is sent (exit 2).
 A record whose (test, name), or id, matches an existing measure updates it when something differs.
 Exit 0 when all went through, 1 when a record failed on the server, 130 when interrupted.
-${examples('clinadmin measures import cbc.json bmp.ndjson', 'clinadmin measures import export.json --dry-run', 'clinadmin --base-url https://lab-b.example.org measures import - < <(clinadmin measures list -o json)', 'clinadmin measures import big.ndjson --concurrency 16 --report import-report.json')}`,
+${examples(
+  'clinadmin measures import cbc.json bmp.ndjson',
+  'clinadmin measures import export.json --dry-run',
+  'clinadmin --base-url https://lab-b.example.org measures import - < <(clinadmin measures list -o json)',
+  'clinadmin measures import big.ndjson --concurrency 16 --report import-report.json',
+)}`,
     )
     .action(async (files: string[], _o: unknown, cmd: Command) => {
-      const [{ runSync }, { measureSyncSpec }] = await Promise.all([import('../resource/sync-action.js'), import('./sync.js')]);
+      const [{ runSync }, { measureSyncSpec }] = await Promise.all([
+        import('../resource/sync-action.js'),
+        import('./sync.js'),
+      ]);
       await runSync(ctx, optsOf(cmd), await measureSyncSpec(), files, state);
     });
 }

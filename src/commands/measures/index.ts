@@ -11,7 +11,14 @@ import { updateCommand } from './update.js';
 
 export function measuresCommand(ctx: Ctx, state: RunState): Command {
   return new Command('measures')
-    .addHelpText('after', examples('clinadmin measures list', 'clinadmin measures show msr_hgb', 'clinadmin measures create --test tst_bmp --name Sodium --unit mmol/L'))
+    .addHelpText(
+      'after',
+      examples(
+        'clinadmin measures list',
+        'clinadmin measures show msr_hgb',
+        'clinadmin measures create --test tst_bmp --name Sodium --unit mmol/L',
+      ),
+    )
     .addCommand(listCommand(ctx, MEASURES))
     .addCommand(showCommand(ctx, MEASURES))
     .addCommand(createCommand(ctx))

@@ -25,11 +25,19 @@ export async function promptMeasure(ctx: Ctx, body: Record<string, unknown>): Pr
   }
   if ((out.type === 'multiplechoice' || out.type === 'checklist') && !out.choices) {
     const choices = await ask.text('Choices, comma-separated (--choices):', { required: true });
-    out.choices = choices.split(',').map((c) => c.trim()).filter(Boolean);
+    out.choices = choices
+      .split(',')
+      .map((c) => c.trim())
+      .filter(Boolean);
   }
   if (out.type === 'numeric' && out.referenceRanges === undefined) {
     const ranges: Record<string, unknown>[] = [];
-    while (await ask.confirm(ranges.length === 0 ? 'Add a reference range?' : 'Add another reference range?', ranges.length === 0)) {
+    while (
+      await ask.confirm(
+        ranges.length === 0 ? 'Add a reference range?' : 'Add another reference range?',
+        ranges.length === 0,
+      )
+    ) {
       const spec = await ask.text('Range, e.g. 3.5-5.1 sex=male age=18-65:', { validate: trySpec });
       const range = parseRangeSpec(spec);
       ranges.push(range as Record<string, unknown>);

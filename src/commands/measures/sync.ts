@@ -2,7 +2,10 @@ import type { SyncSpec } from '../../core/sync/prepare.js';
 
 /** Measures are found by (test, name); the import checks clinical sense with lint. */
 export async function measureSyncSpec(): Promise<SyncSpec> {
-  const [{ measureCreateSchema }, { lintMeasure }] = await Promise.all([import('../../schemas/measures.js'), import('../../core/lint.js')]);
+  const [{ measureCreateSchema }, { lintMeasure }] = await Promise.all([
+    import('../../schemas/measures.js'),
+    import('../../core/lint.js'),
+  ]);
   return {
     noun: 'measure',
     plural: 'measures',

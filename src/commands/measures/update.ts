@@ -14,7 +14,10 @@ export function updateCommand(ctx: Ctx): Command {
       'clinadmin measures update ID --data \'{"description": "serum"}\'',
     ),
     validate: async (body) => {
-      const [{ parseWith }, { measurePatchSchema }] = await Promise.all([import('../../schemas/common.js'), import('../../schemas/measures.js')]);
+      const [{ parseWith }, { measurePatchSchema }] = await Promise.all([
+        import('../../schemas/common.js'),
+        import('../../schemas/measures.js'),
+      ]);
       return parseWith(measurePatchSchema, body);
     },
   });

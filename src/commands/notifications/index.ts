@@ -8,7 +8,14 @@ import { watchCommand } from './watch.js';
 
 export function notificationsCommand(ctx: Ctx, _state: RunState): Command {
   return new Command('notifications')
-    .addHelpText('after', examples('clinadmin notifications list --unseen', 'clinadmin notifications show ntf_queue_1', 'clinadmin notifications watch'))
+    .addHelpText(
+      'after',
+      examples(
+        'clinadmin notifications list --unseen',
+        'clinadmin notifications show ntf_queue_1',
+        'clinadmin notifications watch',
+      ),
+    )
     .addCommand(listCommand(ctx))
     .addCommand(showCommand(ctx))
     .addCommand(watchCommand(ctx));

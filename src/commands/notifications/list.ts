@@ -17,7 +17,11 @@ export function listCommand(ctx: Ctx): Command {
       `
 The current account comes from the profile (clinadmin login --account ID, or clinadmin config set
 account ID) or CLINADMIN_ACCOUNT.
-${examples('clinadmin notifications list --unseen', 'clinadmin notifications list --type warehouse --since 2h', 'clinadmin notifications list --code new-queue-item --limit 5 -o json')}`,
+${examples(
+  'clinadmin notifications list --unseen',
+  'clinadmin notifications list --type warehouse --since 2h',
+  'clinadmin notifications list --code new-queue-item --limit 5 -o json',
+)}`,
     )
     .action(async (_o: unknown, cmd: Command) => {
       const opts = optsOf(cmd);
@@ -26,12 +30,26 @@ ${examples('clinadmin notifications list --unseen', 'clinadmin notifications lis
       const limit = parseLimit(opts.limit as string | undefined);
       await withClient(ctx, opts, async ({ client, settings }) => {
         if (opts.unseen && !settings.account) {
-          throw new UsageError('--unseen needs to know your account', 'set it with `clinadmin config set account ID` (or `clinadmin login --account ID`), or CLINADMIN_ACCOUNT');
+          throw new UsageError(
+            '--unseen needs to know your account',
+            'set it with `clinadmin config set account ID` (or `clinadmin login --account ID`), or CLINADMIN_ACCOUNT',
+          );
         }
         const all = await client.request<{ id: string }[]>('GET', NOTIFICATIONS.path);
-        const data = filterNotifications(all, { type: opts.type as string | undefined, code: opts.code as string | undefined, since, limit, unseenBy: opts.unseen ? settings.account : undefined });
+        const data = filterNotifications(all, {
+          type: opts.type as string | undefined,
+          code: opts.code as string | undefined,
+          since,
+          limit,
+          unseenBy: opts.unseen ? settings.account : undefined,
+        });
         const { present } = await import('../../output/present.js');
-        await present(ctx, data, { ...opts, account: settings.account, columns: await NOTIFICATIONS.columns(), empty: 'no notifications' });
+        await present(ctx, data, {
+          ...opts,
+          account: settings.account,
+          columns: await NOTIFICATIONS.columns(),
+          empty: 'no notifications',
+        });
       });
     });
 }

@@ -33,7 +33,15 @@ export async function readable(ctx: Ctx, n: Record<string, unknown>, color: bool
     wrap(String(n.body ?? ''), width),
     '',
   ];
-  if (n.meta !== undefined) lines.push(t.bold('meta'), JSON.stringify(n.meta, null, 2).split('\n').map((l) => `  ${l}`).join('\n'), '');
+  if (n.meta !== undefined)
+    lines.push(
+      t.bold('meta'),
+      JSON.stringify(n.meta, null, 2)
+        .split('\n')
+        .map((l) => `  ${l}`)
+        .join('\n'),
+      '',
+    );
   lines.push(`${t.bold('seen by')} ${seenBy.length > 0 ? seenBy.join(', ') : 'nobody yet'}`);
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }

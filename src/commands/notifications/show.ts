@@ -7,7 +7,10 @@ export function showCommand(ctx: Ctx): Command {
     .alias('get')
     .description('Show one notification laid out for reading (reading it marks it seen by your account)')
     .argument('<id>', "the notification's id")
-    .addHelpText('after', examples('clinadmin notifications show ntf_queue_1', 'clinadmin notifications show ntf_queue_1 -o json'))
+    .addHelpText(
+      'after',
+      examples('clinadmin notifications show ntf_queue_1', 'clinadmin notifications show ntf_queue_1 -o json'),
+    )
     .action(async (id: string, _o: unknown, cmd: Command) => {
       const opts = optsOf(cmd);
       await withClient(ctx, opts, async ({ client, settings }) => {

@@ -1,16 +1,18 @@
-import type { Ctx } from '../../context.js';
-import { UsageError } from '../../errors.js';
 import { connect } from '../../api/connect.js';
+import type { Ctx } from '../../context.js';
 import { filterNotifications, type NotificationLike } from '../../core/notifications.js';
+import { UsageError } from '../../errors.js';
 import { localTime } from '../../output/columns.js';
 import { NOTIFICATIONS, type Opts } from '../shared.js';
 
 /** Polls the list and prints what is new; the API documents no push, so polling is the honest way. */
 export async function watch(ctx: Ctx, opts: Opts): Promise<void> {
   const interval = Number(opts.interval ?? '2');
-  if (!Number.isFinite(interval) || interval <= 0) throw new UsageError(`--interval must be a positive number of seconds (got ${opts.interval})`);
+  if (!Number.isFinite(interval) || interval <= 0)
+    throw new UsageError(`--interval must be a positive number of seconds (got ${opts.interval})`);
   const format = opts.output ?? (ctx.stdout.isTTY ? 'table' : 'ndjson');
-  if (!['table', 'ndjson', 'json'].includes(format)) throw new UsageError(`watch prints lines: use -o table or -o ndjson (got ${format})`);
+  if (!['table', 'ndjson', 'json'].includes(format))
+    throw new UsageError(`watch prints lines: use -o table or -o ndjson (got ${format})`);
   const { client } = await connect(ctx, opts);
   const stop = ctx.waitForSignal(['SIGINT', 'SIGTERM']);
   let stopped = false;
@@ -20,8 +22,9 @@ export async function watch(ctx: Ctx, opts: Opts): Promise<void> {
   let down = false;
   let delay = interval * 1000;
   const print = (n: NotificationLike & Record<string, unknown>) => {
-    if (format === 'table') ctx.stdout.write(`${localTime(n.createdAt)}  ${n.type ?? ''}  ${n.code ?? ''}  ${n.title ?? ''}  (${n.id})\n`);
-    else ctx.stdout.write(JSON.stringify(n) + '\n');
+    if (format === 'table')
+      ctx.stdout.write(`${localTime(n.createdAt)}  ${n.type ?? ''}  ${n.code ?? ''}  ${n.title ?? ''}  (${n.id})\n`);
+    else ctx.stdout.write(`${JSON.stringify(n)}\n`);
   };
   try {
     if (format === 'table') ctx.stderr.write('watching for notifications; Ctrl-C to stop\n');
@@ -35,7 +38,10 @@ export async function watch(ctx: Ctx, opts: Opts): Promise<void> {
         for (const n of fresh) seen.add(n.id);
         // What was there before we started is history, not news.
         if (!first) {
-          const shown = filterNotifications(fresh, { type: opts.type as string | undefined, code: opts.code as string | undefined }).reverse();
+          const shown = filterNotifications(fresh, {
+            type: opts.type as string | undefined,
+            code: opts.code as string | undefined,
+          }).reverse();
           for (const n of shown) print(n);
         }
         first = false;

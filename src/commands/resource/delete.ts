@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import type { RunState } from '../../cli.js';
 import type { Ctx } from '../../context.js';
 import { CliError, EXIT, UsageError } from '../../errors.js';
-import { enc, examples, optsOf, withClient, type ResourceSpec } from '../shared.js';
+import { enc, examples, optsOf, type ResourceSpec, withClient } from '../shared.js';
 
 interface Outcome {
   id: string;
@@ -20,11 +20,14 @@ export function deleteCommand(ctx: Ctx, spec: ResourceSpec, state: RunState): Co
     .action(async (ids: string[], _o: unknown, cmd: Command) => {
       const opts = optsOf(cmd);
       await withClient(ctx, opts, async ({ client, settings }) => {
-        const target = `${ids.length === 1 ? `${spec.noun} ${ids[0]}` : `${ids.length} ${spec.plural} (${ids.join(', ')})`}`;
+        const target = ids.length === 1 ? `${spec.noun} ${ids[0]}` : `${ids.length} ${spec.plural} (${ids.join(', ')})`;
         const where = `${client.baseUrl} (profile ${settings.profile})`;
         if (!opts.yes) {
           if (!ctx.isInteractive) {
-            throw new UsageError(`refusing to delete ${target} without --yes: no terminal to confirm at`, 'add --yes to delete without asking');
+            throw new UsageError(
+              `refusing to delete ${target} without --yes: no terminal to confirm at`,
+              'add --yes to delete without asking',
+            );
           }
           const { prompter } = await import('../../core/prompts.js');
           const ok = await (await prompter(ctx)).confirm(`Delete ${target} on ${where}?`, false);
@@ -40,7 +43,9 @@ export function deleteCommand(ctx: Ctx, spec: ResourceSpec, state: RunState): Co
             if (!(err instanceof CliError) || err.exitCode === EXIT.auth) throw err;
             const status = err.exitCode === EXIT.notFound ? 'not-found' : 'failed';
             outcomes.push({ id, status, error: err.message });
-            ctx.stderr.write(`${status === 'not-found' ? 'not found' : 'failed'}: ${spec.noun} ${id}: ${err.message}\n`);
+            ctx.stderr.write(
+              `${status === 'not-found' ? 'not found' : 'failed'}: ${spec.noun} ${id}: ${err.message}\n`,
+            );
           }
         }
         if (opts.output === 'json' || opts.output === 'ndjson' || opts.output === 'yaml') {
@@ -48,7 +53,8 @@ export function deleteCommand(ctx: Ctx, spec: ResourceSpec, state: RunState): Co
           await present(ctx, outcomes, opts);
         }
         const failed = outcomes.filter((o) => o.status !== 'deleted');
-        if (failed.length > 0) state.exitCode = failed.every((o) => o.status === 'not-found') ? EXIT.notFound : EXIT.failure;
+        if (failed.length > 0)
+          state.exitCode = failed.every((o) => o.status === 'not-found') ? EXIT.notFound : EXIT.failure;
       });
     });
 }

@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import type { Ctx } from '../../context.js';
-import { enc, examples, optsOf, withClient, type ResourceSpec } from '../shared.js';
+import { enc, examples, optsOf, type ResourceSpec, withClient } from '../shared.js';
 
 export function showCommand(ctx: Ctx, spec: ResourceSpec): Command {
   return new Command('show')

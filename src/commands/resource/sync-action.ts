@@ -1,15 +1,15 @@
 import { rename, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import type { ApiClient } from '../../api/client.js';
 import type { RunState } from '../../cli.js';
 import type { Ctx } from '../../context.js';
-import { EXIT, UsageError } from '../../errors.js';
 import { readRecords, where } from '../../core/records.js';
-import { execute, summarize, type Summary } from '../../core/sync/execute.js';
-import { plan, type PlanItem } from '../../core/sync/plan.js';
-import { prepare, type Preparation, type SyncSpec } from '../../core/sync/prepare.js';
+import { execute, type Summary, summarize } from '../../core/sync/execute.js';
+import { type PlanItem, plan } from '../../core/sync/plan.js';
+import { type Preparation, prepare, type SyncSpec } from '../../core/sync/prepare.js';
+import { EXIT, UsageError } from '../../errors.js';
 import { chooseFormat } from '../../output/present.js';
 import type { Opts } from '../shared.js';
-import type { ApiClient } from '../../api/client.js';
 
 export interface SyncOptions {
   dryRun?: boolean;
@@ -22,13 +22,22 @@ export interface SyncOptions {
 const MAX_LISTED = 50;
 
 function listed(lines: string[]): string[] {
-  return lines.length <= MAX_LISTED ? lines : [...lines.slice(0, MAX_LISTED), `… and ${lines.length - MAX_LISTED} more`];
+  return lines.length <= MAX_LISTED
+    ? lines
+    : [...lines.slice(0, MAX_LISTED), `… and ${lines.length - MAX_LISTED} more`];
 }
 
 /** Validate everything, plan against the server, then send (or only show the plan): import and apply. */
-export async function runSync(ctx: Ctx, opts: Opts & SyncOptions, spec: SyncSpec, files: string[], state: RunState): Promise<void> {
+export async function runSync(
+  ctx: Ctx,
+  opts: Opts & SyncOptions,
+  spec: SyncSpec,
+  files: string[],
+  state: RunState,
+): Promise<void> {
   const concurrency = Number(opts.concurrency ?? '48');
-  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) throw new UsageError(`--concurrency must be a whole number from 1 to 64 (got ${opts.concurrency})`);
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64)
+    throw new UsageError(`--concurrency must be a whole number from 1 to 64 (got ${opts.concurrency})`);
   // The server's records are fetched while the input is read and checked (a read changes nothing);
   // the answer, or its error, is looked at only once the input is valid.
   const server = fetchExisting(ctx, opts, spec, concurrency);
@@ -43,14 +52,23 @@ export async function runSync(ctx: Ctx, opts: Opts & SyncOptions, spec: SyncSpec
       ctx.stderr.write(`note: set aside fields the service sets: ${fields}; an id is still used to find the record\n`);
     }
     for (const w of listed(prep.warnings)) ctx.stderr.write(`warning: ${w}\n`);
-    const errors = opts.strict ? [...prep.errors, ...prep.warnings.map((w) => `${w} (an error with --strict)`)] : prep.errors;
+    const errors = opts.strict
+      ? [...prep.errors, ...prep.warnings.map((w) => `${w} (an error with --strict)`)]
+      : prep.errors;
     if (errors.length > 0) {
       const bad = new Set(errors.map((e) => e.split(': ')[0])).size;
-      throw new UsageError(`${bad} invalid ${bad === 1 ? 'record' : 'records'}; nothing was sent`, undefined, listed(errors));
+      throw new UsageError(
+        `${bad} invalid ${bad === 1 ? 'record' : 'records'}; nothing was sent`,
+        undefined,
+        listed(errors),
+      );
     }
     if (prep.records.length === 0) throw new UsageError(`no ${spec.plural} in the input; nothing was sent`);
   } catch (err) {
-    void server.then(({ client }) => client.close(), () => undefined);
+    void server.then(
+      ({ client }) => client.close(),
+      () => undefined,
+    );
     throw err;
   }
 
@@ -81,7 +99,10 @@ export async function runSync(ctx: Ctx, opts: Opts & SyncOptions, spec: SyncSpec
         concurrency,
         stop: interrupt.promise,
         onDone: (r, done) => {
-          if (opts.verbose) ctx.stderr.write(`${r.outcome.padEnd(9)} ${r.id ?? ''} ${where(r, r.name)}${r.error ? `: ${r.error}` : ''}\n`);
+          if (opts.verbose)
+            ctx.stderr.write(
+              `${r.outcome.padEnd(9)} ${r.id ?? ''} ${where(r, r.name)}${r.error ? `: ${r.error}` : ''}\n`,
+            );
           bar?.update(done);
         },
       });
@@ -99,7 +120,12 @@ export async function runSync(ctx: Ctx, opts: Opts & SyncOptions, spec: SyncSpec
   }
 }
 
-async function fetchExisting(ctx: Ctx, opts: Opts, spec: SyncSpec, connections: number): Promise<{ client: ApiClient; existing: Record<string, unknown>[] }> {
+async function fetchExisting(
+  ctx: Ctx,
+  opts: Opts,
+  spec: SyncSpec,
+  connections: number,
+): Promise<{ client: ApiClient; existing: Record<string, unknown>[] }> {
   const { connect } = await import('../../api/connect.js');
   const { client } = await connect(ctx, { ...opts, connections });
   try {
@@ -113,13 +139,13 @@ async function fetchExisting(ctx: Ctx, opts: Opts, spec: SyncSpec, connections: 
 /** Written beside, then renamed: a report is never left half-written. */
 async function writeReport(path: string, summary: Summary): Promise<void> {
   const tmp = `${path}.${process.pid}.tmp`;
-  await writeFile(tmp, JSON.stringify(summary, null, 2) + '\n');
+  await writeFile(tmp, `${JSON.stringify(summary, null, 2)}\n`);
   await rename(tmp, path);
 }
 
 const show = (v: unknown) => (v === undefined ? '(unset)' : JSON.stringify(v));
 
-async function showPlan(ctx: Ctx, opts: Opts, spec: SyncSpec, items: PlanItem[]): Promise<void> {
+async function showPlan(ctx: Ctx, opts: Opts, _spec: SyncSpec, items: PlanItem[]): Promise<void> {
   const counts = { create: 0, update: 0, unchanged: 0, error: 0 };
   for (const i of items) counts[i.action]++;
   // The plan reads as a diff, in a pipe too; JSON only when asked for.
@@ -148,8 +174,11 @@ async function showPlan(ctx: Ctx, opts: Opts, spec: SyncSpec, items: PlanItem[])
       for (const c of i.changes!) lines.push(`    ${c.field}: ${show(c.from)} → ${show(c.to)}`);
     }
   }
-  lines.push(`dry run: ${counts.create} to create, ${counts.update} to update, ${counts.unchanged} unchanged, ${counts.error} in error; nothing was sent`);
-  ctx.stdout.write(lines.join('\n') + '\n');
+  lines.push(
+    `dry run: ${counts.create} to create, ${counts.update} to update, ${counts.unchanged} unchanged, ` +
+      `${counts.error} in error; nothing was sent`,
+  );
+  ctx.stdout.write(`${lines.join('\n')}\n`);
 }
 
 async function showSummary(ctx: Ctx, opts: Opts, spec: SyncSpec, s: Summary): Promise<void> {
@@ -161,7 +190,13 @@ async function showSummary(ctx: Ctx, opts: Opts, spec: SyncSpec, s: Summary): Pr
   const { present } = await import('../../output/present.js');
   if (chooseFormat(ctx, opts.output) === 'table') {
     const { textColumns } = await import('../../output/columns.js');
-    const row = { created: s.created, updated: s.updated, unchanged: s.unchanged, failed: s.failed, ...(s.interrupted ? { 'not sent': s.notSent } : {}) };
+    const row = {
+      created: s.created,
+      updated: s.updated,
+      unchanged: s.unchanged,
+      failed: s.failed,
+      ...(s.interrupted ? { 'not sent': s.notSent } : {}),
+    };
     await present(ctx, [row], { ...opts, fields: undefined, columns: textColumns(Object.keys(row)) });
     return;
   }

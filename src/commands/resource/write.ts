@@ -1,22 +1,26 @@
 import { Command, Option } from 'commander';
 import type { Ctx } from '../../context.js';
+import { type FieldFlag, flagName, optionKey } from '../../core/fields.js';
 import { UsageError } from '../../errors.js';
-import { flagName, optionKey, type FieldFlag } from '../../core/fields.js';
 import type { FieldError } from '../../schemas/common.js';
-import { collect, enc, optsOf, withClient, type ResourceSpec } from '../shared.js';
+import { collect, enc, optsOf, type ResourceSpec, withClient } from '../shared.js';
 
 export interface WriteSpec {
   verb: 'create' | 'update';
   flags: FieldFlag[];
   examples: string;
   /** Validates the body with the shared zod schema. */
-  validate: (body: Record<string, unknown>) => Promise<{ ok: true; value: unknown } | { ok: false; errors: FieldError[] }>;
+  validate: (
+    body: Record<string, unknown>,
+  ) => Promise<{ ok: true; value: unknown } | { ok: false; errors: FieldError[] }>;
   /** Asks a person at the terminal for what is missing (create only). */
   prompt?: (ctx: Ctx, body: Record<string, unknown>) => Promise<Record<string, unknown>>;
 }
 
 export function writeCommand(ctx: Ctx, spec: ResourceSpec, w: WriteSpec): Command {
-  const cmd = new Command(w.verb).description(w.verb === 'create' ? `Create a ${spec.noun}` : `Update fields of a ${spec.noun}`);
+  const cmd = new Command(w.verb).description(
+    w.verb === 'create' ? `Create a ${spec.noun}` : `Update fields of a ${spec.noun}`,
+  );
   if (w.verb === 'update') cmd.argument('<id>', `the ${spec.noun}'s id`);
   for (const f of w.flags) {
     const option = new Option(f.flags, f.description);
@@ -34,17 +38,28 @@ export function writeCommand(ctx: Ctx, spec: ResourceSpec, w: WriteSpec): Comman
       const command = args[args.length - 1] as Command;
       const id = w.verb === 'update' ? (args[0] as string) : undefined;
       const opts = optsOf(command);
-      const createOnly = w.verb === 'update' ? w.flags.filter((f) => !f.update && opts[optionKey(f.flags)] !== undefined) : [];
+      const createOnly =
+        w.verb === 'update' ? w.flags.filter((f) => !f.update && opts[optionKey(f.flags)] !== undefined) : [];
       if (createOnly.length > 0) {
-        throw new UsageError(`${createOnly.map(flagName).join(', ')} set${createOnly.length === 1 ? 's a' : ''} create-only field${createOnly.length === 1 ? '' : 's'}; ${createOnly.length === 1 ? 'it' : 'they'} cannot be changed by update`);
+        throw new UsageError(
+          createOnly.length === 1
+            ? `${flagName(createOnly[0])} sets a create-only field; it cannot be changed by update`
+            : `${createOnly.map(flagName).join(', ')} set create-only fields; they cannot be changed by update`,
+        );
       }
       const { readBody } = await import('../../core/input.js');
       const { applyFlags } = await import('../../core/fields.js');
       let body = applyFlags(await readBody(ctx, { file: opts.file, data: opts.data }), opts, w.flags);
-      const missing = w.verb === 'create' ? w.flags.filter((f) => f.required && (body[f.field] === undefined || body[f.field] === '')) : [];
+      const missing =
+        w.verb === 'create'
+          ? w.flags.filter((f) => f.required && (body[f.field] === undefined || body[f.field] === ''))
+          : [];
       if (missing.length > 0) {
         if (!ctx.isInteractive || !w.prompt) {
-          throw new UsageError(`missing required ${missing.map(flagName).join(', ')}; nothing was sent`, 'give the flags, or a body with --file or --data');
+          throw new UsageError(
+            `missing required ${missing.map(flagName).join(', ')}; nothing was sent`,
+            'give the flags, or a body with --file or --data',
+          );
         }
         body = await w.prompt(ctx, body);
       }
@@ -60,7 +75,10 @@ export function writeCommand(ctx: Ctx, spec: ResourceSpec, w: WriteSpec): Comman
         );
       }
       await withClient(ctx, opts, async ({ client, settings }) => {
-        const data = w.verb === 'create' ? await client.request('POST', spec.path, body) : await client.request('PATCH', `${spec.path}/${enc(id!)}`, body);
+        const data =
+          w.verb === 'create'
+            ? await client.request('POST', spec.path, body)
+            : await client.request('PATCH', `${spec.path}/${enc(id!)}`, body);
         const { present } = await import('../../output/present.js');
         await present(ctx, data, { ...opts, account: settings.account, columns: await spec.columns() });
       });

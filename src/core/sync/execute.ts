@@ -33,7 +33,10 @@ const base = (item: PlanItem): Pick<RecordResult, 'source' | 'position' | 'line'
 });
 
 /** Sends the plan with bounded concurrency over one connection pool; one failure never stops the rest. */
-export async function execute(items: PlanItem[], o: RunOptions): Promise<{ results: RecordResult[]; interrupted: boolean }> {
+export async function execute(
+  items: PlanItem[],
+  o: RunOptions,
+): Promise<{ results: RecordResult[]; interrupted: boolean }> {
   const results: RecordResult[] = new Array(items.length);
   let next = 0;
   let done = 0;
@@ -75,7 +78,8 @@ export async function execute(items: PlanItem[], o: RunOptions): Promise<{ resul
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(o.concurrency, items.length)) }, worker));
-  for (let i = 0; i < items.length; i++) if (!results[i]) results[i] = { ...base(items[i]), outcome: 'not-sent', id: items[i].id };
+  for (let i = 0; i < items.length; i++)
+    if (!results[i]) results[i] = { ...base(items[i]), outcome: 'not-sent', id: items[i].id };
   return { results, interrupted: stopped };
 }
 
@@ -91,5 +95,13 @@ export interface Summary {
 
 export function summarize(results: RecordResult[], interrupted: boolean): Summary {
   const count = (o: Outcome) => results.filter((r) => r.outcome === o).length;
-  return { created: count('created'), updated: count('updated'), unchanged: count('unchanged'), failed: count('failed'), notSent: count('not-sent'), interrupted, records: results };
+  return {
+    created: count('created'),
+    updated: count('updated'),
+    unchanged: count('unchanged'),
+    failed: count('failed'),
+    notSent: count('not-sent'),
+    interrupted,
+    records: results,
+  };
 }

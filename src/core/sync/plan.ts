@@ -52,7 +52,13 @@ export function plan(spec: SyncSpec, records: Prepared[], existing: Rec[]): Plan
     const blocked = changes.filter((c) => spec.createOnly.includes(c.field));
     if (blocked.length > 0) {
       const list = blocked.map((c) => `${c.field} (${JSON.stringify(c.from)} → ${JSON.stringify(c.to)})`).join(', ');
-      return { rec, action: 'error', id, changes, error: `${list} ${blocked.length === 1 ? 'is' : 'are'} create-only and cannot be changed on ${spec.noun} ${id}` };
+      return {
+        rec,
+        action: 'error',
+        id,
+        changes,
+        error: `${list} ${blocked.length === 1 ? 'is' : 'are'} create-only and cannot be changed on ${spec.noun} ${id}`,
+      };
     }
     if (changes.length === 0) return { rec, action: 'unchanged', id };
     return { rec, action: 'update', id, changes, patch: Object.fromEntries(changes.map((c) => [c.field, c.to])) };

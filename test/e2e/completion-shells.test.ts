@@ -1,0 +1,66 @@
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execa } from 'execa';
+import { afterEach, describe, expect, it } from 'vitest';
+import { binOnPath, loggedIn } from '../helpers/logged-in.js';
+
+const completions = fileURLToPath(new URL('../../completions', import.meta.url));
+
+describe('fish completion', () => {
+  it('completes a command, a flag and a live id', async () => {
+    const { env } = await loggedIn();
+    const path = `${await binOnPath()}:${process.env.PATH}`;
+    const complete = async (line: string) => {
+      const script = `source ${join(completions, 'clinadmin.fish')}; complete -C ${JSON.stringify(line)}`;
+      const r = await execa('fish', ['--no-config', '-c', script], { env: { ...env, PATH: path }, reject: false });
+      expect(r.stderr).toBe('');
+      return r.stdout.split('\n').map((l) => l.split('\t')[0]);
+    };
+    expect(await complete('clinadmin mea')).toEqual(['measures']);
+    expect(await complete('clinadmin coverages create --ref-')).toEqual(['--ref-type']);
+    expect((await complete('clinadmin measures show msr_h')).sort()).toEqual(['msr_hcg', 'msr_hgb']);
+  });
+});
+
+/**
+ * An interactive zsh in tmux, as a person has it: completion runs only inside zsh's line editor. Each
+ * test has a tmux server of its own (-L), so the shell gets this test's environment, not a server's.
+ */
+const sockets: string[] = [];
+afterEach(async () => {
+  for (const s of sockets.splice(0)) await execa('tmux', ['-L', s, 'kill-server'], { reject: false });
+});
+
+describe('zsh completion', () => {
+  it('completes a command, a flag and a live id at a terminal', async () => {
+    const { env, dir } = await loggedIn();
+    const socket = `clinadmin-zsh-${process.pid}-${Date.now()}`;
+    sockets.push(socket);
+    const path = `${await binOnPath()}:${process.env.PATH}`;
+    const shellEnv = { ...process.env, ...env, PATH: path, ZDOTDIR: dir, TERM: 'xterm' };
+    const tmux = (...args: string[]) => execa('tmux', ['-L', socket, ...args], { env: shellEnv });
+    await tmux('-f', '/dev/null', 'new-session', '-d', '-x', '120', '-y', '30', 'zsh', '-f');
+    const screen = async () => (await tmux('capture-pane', '-p')).stdout;
+    const type = (...keys: string[]) => tmux('send-keys', ...keys);
+    /** Types a line, presses Tab, and waits for the screen to show `expected`; then clears the line. */
+    const tab = async (line: string, expected: RegExp) => {
+      await type('-l', line);
+      await type('Tab');
+      await expect.poll(screen, { timeout: 10_000 }).toMatch(expected);
+      await type('C-c');
+      await type('clear', 'Enter');
+      await expect.poll(screen, { timeout: 10_000 }).not.toMatch(expected);
+    };
+
+    await type(
+      `autoload -Uz compinit && compinit -u -D && source ${join(completions, '_clinadmin')} && echo READY`,
+      'Enter',
+    );
+    await expect.poll(screen, { timeout: 10_000 }).toMatch(/^READY$/m);
+    await type('clear', 'Enter');
+    await tab('clinadmin mea', /clinadmin measures *$/m);
+    await tab('clinadmin coverages create --ref-', /clinadmin coverages create --ref-type *$/m);
+    // Two ids match: zsh completes their common part and lists both below the line.
+    await tab('clinadmin measures show msr_h', /msr_hcg\s+msr_hgb|msr_hgb\s+msr_hcg/);
+  });
+});
