@@ -179,7 +179,10 @@ async function main() {
     const [h, n1] = pair([BIN, 'measures', 'create', '--help']);
     record(`help on ${label}: \`clinadmin measures create --help\` / \`node -e 0\``, ms(h, n1), h / n1, 1.35, '<=');
     const s = await start('clinadmin', { data: serveFile(100, 'hundred') });
-    const [l, n2] = pair([BIN, 'measures', 'list', '-o', 'json'], { CLINADMIN_BASE_URL: s.url, CLINADMIN_TOKEN: TOKEN });
+    const [l, n2] = pair([BIN, 'measures', 'list', '-o', 'json'], {
+      CLINADMIN_BASE_URL: s.url,
+      CLINADMIN_TOKEN: TOKEN,
+    });
     record(
       `a real command on ${label}: \`clinadmin measures list -o json\` (100 measures) / \`node -e 0\``,
       ms(l, n2),

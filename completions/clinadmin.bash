@@ -20,7 +20,7 @@ _clinadmin() {
 _clinadmin_node() {
   _clinadmin_found=1
   case "$1" in
-    "") subs="measures coverages notifications login logout whoami config api serve completion"; opts="--base-url --fields --help --no-color --output --profile --query --timeout --verbose --version -V -o -v"; ids="" ;;
+    "") subs="measures coverages notifications login logout whoami config api serve completion help"; opts="--base-url --fields --help --no-color --output --profile --query --timeout --verbose --version -V -o -v"; ids="" ;;
     "measures") subs="list show create update delete import lint"; opts="--base-url --fields --help --no-color --output --profile --query --timeout --verbose --version -V -o -v"; ids="" ;;
     "measures list") subs=""; opts="--base-url --fields --help --no-color --output --profile --query --timeout --verbose --version -V -o -v"; ids="" ;;
     "measures show") subs=""; opts="--base-url --fields --help --no-color --output --profile --query --timeout --verbose --version -V -o -v"; ids="measures" ;;
@@ -53,6 +53,7 @@ _clinadmin_node() {
     "api") subs=""; opts="--base-url --data --fields --help --no-color --output --profile --query --timeout --verbose --version -V -d -o -v"; ids="" ;;
     "serve") subs=""; opts="--base-url --data --fields --headers-timeout --help --host --max-body --no-color --no-events --output --port --profile --query --request-timeout --seed --timeout --token --verbose --version -V -o -v"; ids="" ;;
     "completion") subs=""; opts="--base-url --fields --help --no-color --output --profile --query --timeout --verbose --version -V -o -v"; ids="" ;;
+    "help") subs=""; opts="--base-url --fields --help --no-color --output --profile --query --timeout --verbose --version -V -o -v"; ids="" ;;
     *) _clinadmin_found="" ;;
   esac
 }

@@ -10,6 +10,7 @@ complete -c clinadmin -n '__fish_use_subcommand' -a config -d 'Read and change t
 complete -c clinadmin -n '__fish_use_subcommand' -a api -d 'Send a raw request to the API and print the response body'
 complete -c clinadmin -n '__fish_use_subcommand' -a serve -d 'Run the bundled reference API on a local JSON data file'
 complete -c clinadmin -n '__fish_use_subcommand' -a completion -d 'Print a shell completion script (bash, zsh or fish)'
+complete -c clinadmin -n '__fish_use_subcommand' -a help -d 'Show help for a command'
 complete -c clinadmin -l version -s V -d 'print the version'
 complete -c clinadmin -l profile -r -d 'config profile to use (env CLINADMIN_PROFILE)'
 complete -c clinadmin -l base-url -r -d 'API base URL (env CLINADMIN_BASE_URL)'

@@ -14,7 +14,7 @@ const ctx = {
   isInteractive: false,
   waitForSignal: () => ({ promise: new Promise(() => {}), cancel() {} }),
 };
-const program = createProgram(ctx);
+const program = createProgram(ctx, undefined, true);
 
 function reference() {
   const out = [];

@@ -1,7 +1,7 @@
 import { Command, CommanderError, Option } from 'commander';
-import { buildGroup, commandGroups } from './commands/index.js';
-import { type Ctx, defaultContext } from './context.js';
-import { CliError, EXIT } from './errors.js';
+import { commandGroups, type Group } from './commands/index.js';
+import { type Ctx, defaultContext, type RunState } from './context.js';
+import { CliError, EXIT, UsageError } from './errors.js';
 import { VERSION } from './version.js';
 
 export const EXIT_CODES_HELP = `
@@ -13,26 +13,13 @@ Exit codes:
   4    authentication refused or not configured
   130  interrupted`;
 
-/** Where an action leaves its exit code when it finishes without an error (import's partial failure). */
-export interface RunState {
-  exitCode: number;
-}
-
-/** Global options that take a value, so the group named on a command line can be found past them. */
-const VALUE_OPTIONS = new Set(['--profile', '--base-url', '-o', '--output', '--fields', '--query', '--timeout']);
-
-function groupNamed(argv: readonly string[]): string | undefined {
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (VALUE_OPTIONS.has(a)) i++;
-    else if (!a.startsWith('-')) return a;
-  }
-  return undefined;
-}
-
-/** The program; with `argv`, only the group it names is built in full (`undefined` builds every group). */
-export function createProgram(ctx: Ctx, state: RunState = { exitCode: 0 }, argv?: readonly string[]): Command {
-  const wanted = argv === undefined ? undefined : groupNamed(argv);
+/**
+ * The program. Each group starts as its name and description; the one commander dispatches to is
+ * filled in its preSubcommand hook, so `--help` and every command pay for one group's options, not
+ * all of them (start-up is a feature), and commander stays the only parser of the command line.
+ * `full` fills every group at once (completion scripts and the README reference).
+ */
+export function createProgram(ctx: Ctx, state: RunState = { exitCode: 0 }, full = false): Command {
   const program = new Command('clinadmin')
     .description('Administer diagnostic measures, insurance coverages and notifications from the terminal.')
     .version(VERSION, '-V, --version', 'print the version')
@@ -64,11 +51,49 @@ ${EXIT_CODES_HELP}`,
     )
     .showSuggestionAfterError(true);
 
+  const filled = new Set<string>();
+  const fill = (group: Group) => {
+    if (filled.has(group.name)) return;
+    filled.add(group.name);
+    const cmd = program.commands.find((c) => c.name() === group.name)!;
+    group.make(cmd, ctx, state);
+    configure(cmd);
+  };
+  const fillAll = () => {
+    for (const group of commandGroups) fill(group);
+  };
   for (const group of commandGroups) {
-    program.addCommand(buildGroup(group, ctx, state, argv === undefined || group.name === wanted), {
-      hidden: group.hidden,
-    });
+    program.addCommand(new Command(group.name).description(group.description), { hidden: group.hidden });
   }
+  program.hook('preSubcommand', (_root, sub) => {
+    // `help` is the program's own command and fills what it names itself.
+    const group = commandGroups.find((g) => g.name === sub.name());
+    if (group?.wantsAllGroups) fillAll();
+    else if (group) fill(group);
+  });
+  // `help GROUP [VERB]` fills the group first, so it shows the same help as `GROUP [VERB] --help`.
+  program.helpCommand(false);
+  program.addCommand(
+    new Command('help')
+      .description('Show help for a command')
+      .argument('[command...]', 'the command, e.g. measures create')
+      .addHelpText('after', '\nExamples:\n  $ clinadmin help measures\n  $ clinadmin help measures create\n')
+      .action((words: string[]) => {
+        let cmd = program;
+        for (const [i, word] of words.entries()) {
+          const next = cmd.commands.find((c) => c.name() === word || c.aliases().includes(word));
+          if (!next) {
+            const known = cmd.commands
+              .filter((c) => !(c as unknown as { _hidden?: boolean })._hidden)
+              .map((c) => c.name());
+            throw new UsageError(`unknown command ${words.slice(0, i + 1).join(' ')}`, suggest(word, known));
+          }
+          if (cmd === program) fill(commandGroups.find((g) => g.name === next.name())!);
+          cmd = next;
+        }
+        cmd.outputHelp();
+      }),
+  );
 
   const configure = (cmd: Command) => {
     cmd.exitOverride();
@@ -81,13 +106,32 @@ ${EXIT_CODES_HELP}`,
     for (const sub of cmd.commands) configure(sub);
   };
   configure(program);
+  if (full) fillAll();
   return program;
+}
+
+/** "did you mean" for a word among known names: the closest by edit distance, if close enough. */
+function suggest(word: string, known: string[]): string {
+  const distance = (a: string, b: string) => {
+    const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array(b.length).fill(0)]);
+    for (let j = 1; j <= b.length; j++) d[0][j] = j;
+    for (let i = 1; i <= a.length; i++) {
+      for (let j = 1; j <= b.length; j++) {
+        d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      }
+    }
+    return d[a.length][b.length];
+  };
+  const best = known.map((k) => ({ k, d: distance(word, k) })).sort((x, y) => x.d - y.d)[0];
+  return best && best.d <= Math.max(2, Math.floor(word.length / 3))
+    ? `did you mean ${best.k}?`
+    : `commands: ${known.join(', ')}`;
 }
 
 export async function run(argv: string[], overrides: Partial<Ctx> = {}): Promise<number> {
   const ctx = defaultContext(overrides);
   const state: RunState = { exitCode: 0 };
-  const program = createProgram(ctx, state, argv);
+  const program = createProgram(ctx, state);
   let code: number;
   try {
     await program.parseAsync(argv, { from: 'user' });

@@ -3,6 +3,11 @@ import type { Readable, Writable } from 'node:stream';
 export type OutStream = Writable & { isTTY?: boolean; columns?: number };
 export type InStream = Readable & { isTTY?: boolean };
 
+/** Where an action leaves its exit code when it finishes without an error (import's partial failure). */
+export interface RunState {
+  exitCode: number;
+}
+
 /** Everything a command touches in the outside world arrives here, so a test can build its own. */
 export interface Ctx {
   stdin: InStream;

@@ -2,7 +2,7 @@
 // and the cache, which would triple the start-up of every command that makes a request.
 import Pool from 'undici/lib/dispatcher/pool.js';
 import { ApiError, AuthError, CliError, EXIT, NotFoundError } from '../errors.js';
-import { JsonText } from './json-text.js';
+import { JsonText } from '../json/json-text.js';
 
 export interface ClientOptions {
   baseUrl: string;

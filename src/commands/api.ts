@@ -1,12 +1,12 @@
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import type { Ctx } from '../context.js';
 import { UsageError } from '../errors.js';
 import { examples, optsOf, withClient } from './shared.js';
 
 const METHODS = ['GET', 'POST', 'PATCH', 'DELETE', 'PUT'];
 
-export function apiCommand(ctx: Ctx): Command {
-  return new Command('api')
+export function apiCommand(cmd: Command, ctx: Ctx): Command {
+  return cmd
     .argument('<method>', `HTTP method: ${METHODS.join(', ')}`)
     .argument('<path>', 'path under the base URL, e.g. /diagnostic-measures')
     .option('-d, --data <json>', 'request body as JSON, or @FILE (@- for stdin)')

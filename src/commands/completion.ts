@@ -1,10 +1,10 @@
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import type { Ctx } from '../context.js';
 import { UsageError } from '../errors.js';
 import { COVERAGES, examples, MEASURES, NOTIFICATIONS, optsOf } from './shared.js';
 
-export function completionCommand(ctx: Ctx): Command {
-  return new Command('completion')
+export function completionCommand(cmd: Command, ctx: Ctx): Command {
+  return cmd
     .argument('<shell>', 'bash, zsh or fish')
     .addHelpText(
       'after',
@@ -15,11 +15,10 @@ export function completionCommand(ctx: Ctx): Command {
         'clinadmin completion fish > ~/.config/fish/completions/clinadmin.fish',
       )}\nIds complete too (clinadmin measures show <TAB>) when the configured server answers.\n`,
     )
-    .action(async (shell: string) => {
+    .action(async (shell: string, _o: unknown, self: Command) => {
       const gen = await import('../core/completion.js');
-      // The program as run holds only this group in full; completions need every command.
-      const { createProgram } = await import('../cli.js');
-      const root = createProgram(ctx);
+      // This group asks for every group in full (wantsAllGroups), so the root holds the whole tree.
+      const root = self.parent!;
       const make = { bash: gen.bashCompletion, zsh: gen.zshCompletion, fish: gen.fishCompletion }[shell];
       if (!make) throw new UsageError(`unknown shell ${shell}`, 'use bash, zsh or fish');
       ctx.stdout.write(make(root));
@@ -29,12 +28,12 @@ export function completionCommand(ctx: Ctx): Command {
 const SPECS = { measures: MEASURES, coverages: COVERAGES, notifications: NOTIFICATIONS };
 
 /** Hidden: prints the ids of a group for shell completion; silent when the server does not answer. */
-export function completeIdsCommand(ctx: Ctx): Command {
-  return new Command('__complete').argument('<group>').action(async (group: string, _o: unknown, cmd: Command) => {
+export function completeIdsCommand(cmd: Command, ctx: Ctx): Command {
+  return cmd.argument('<group>').action(async (group: string, _o: unknown, cmd: Command) => {
     const spec = SPECS[group as keyof typeof SPECS];
     if (!spec) return;
     try {
-      const { connect } = await import('../api/connect.js');
+      const { connect } = await import('./connect.js');
       const { PassThrough } = await import('node:stream');
       const { client } = await connect(
         { ...ctx, stderr: new PassThrough() },

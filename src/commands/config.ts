@@ -4,7 +4,7 @@ import { examples, type Opts, optsOf } from './shared.js';
 
 const KEYS_HELP = 'keys: base-url, token, account';
 
-export function configCommand(ctx: Ctx): Command {
+export function configCommand(cmd: Command, ctx: Ctx): Command {
   const act =
     (name: 'get' | 'set' | 'unset' | 'list' | 'path' | 'useProfile') =>
     async (...args: unknown[]) => {
@@ -15,7 +15,7 @@ export function configCommand(ctx: Ctx): Command {
       >;
       await actions[name](ctx, optsOf(cmd), ...(args.slice(0, -2) as string[]));
     };
-  return new Command('config')
+  return cmd
     .addHelpText(
       'after',
       examples(

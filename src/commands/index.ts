@@ -1,6 +1,5 @@
-import { Command } from 'commander';
-import type { RunState } from '../cli.js';
-import type { Ctx } from '../context.js';
+import type { Command } from 'commander';
+import type { Ctx, RunState } from '../context.js';
 import { apiCommand } from './api.js';
 import { completeIdsCommand, completionCommand } from './completion.js';
 import { configCommand } from './config.js';
@@ -13,8 +12,11 @@ import { serveCommand } from './serve.js';
 export interface Group {
   name: string;
   description: string;
-  make: (ctx: Ctx, state: RunState) => Command;
+  /** Fills the group's command (already named and described) with its options, verbs and action. */
+  make: (cmd: Command, ctx: Ctx, state: RunState) => Command;
   hidden?: boolean;
+  /** Needs every group in full when it runs (completion prints the whole tree). */
+  wantsAllGroups?: boolean;
 }
 
 /** The command tree, in the order `--help` lists it. */
@@ -56,16 +58,11 @@ export const commandGroups: Group[] = [
   },
   { name: 'api', description: 'Send a raw request to the API and print the response body', make: apiCommand },
   { name: 'serve', description: 'Run the bundled reference API on a local JSON data file', make: serveCommand },
-  { name: 'completion', description: 'Print a shell completion script (bash, zsh or fish)', make: completionCommand },
+  {
+    name: 'completion',
+    description: 'Print a shell completion script (bash, zsh or fish)',
+    make: completionCommand,
+    wantsAllGroups: true,
+  },
   { name: '__complete', description: 'Print ids for shell completion', make: completeIdsCommand, hidden: true },
 ];
-
-/**
- * Builds the group the command line names in full and the others as name and description only:
- * `--help` and every command then pay for one group's options, not all of them (start-up is a feature).
- */
-export function buildGroup(group: Group, ctx: Ctx, state: RunState, full: boolean): Command {
-  const cmd = full ? group.make(ctx, state) : new Command(group.name);
-  cmd.description(group.description);
-  return cmd;
-}

@@ -1,10 +1,10 @@
-import { loadClient, timeoutMs, warnIfPlainText } from '../api/connect.js';
 import { readConfig } from '../config/file.js';
 import { maskToken, profileName, resolveSettings } from '../config/resolve.js';
 import { profileOf, setProfile, updateConfig } from '../config/store.js';
 import type { Ctx } from '../context.js';
 import { readStream } from '../core/input.js';
 import { AuthError, CliError, EXIT, UsageError } from '../errors.js';
+import { loadClient, timeoutMs, warnIfPlainText } from './connect.js';
 import type { Opts } from './shared.js';
 
 /** An id no record has: GET of it proves the token (401 versus 404) without reading any data. */

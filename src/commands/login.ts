@@ -1,9 +1,9 @@
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import type { Ctx } from '../context.js';
 import { examples, optsOf } from './shared.js';
 
-export function loginCommand(ctx: Ctx): Command {
-  return new Command('login')
+export function loginCommand(cmd: Command, ctx: Ctx): Command {
+  return cmd
     .option('--token <token>', 'the API token (visible in shell history; prefer --token-stdin)')
     .option('--token-stdin', 'read the token from standard input')
     .option('--account <id>', 'the account id the token acts for (used to show what it has seen)')
@@ -24,8 +24,8 @@ ${examples(
     });
 }
 
-export function logoutCommand(ctx: Ctx): Command {
-  return new Command('logout')
+export function logoutCommand(cmd: Command, ctx: Ctx): Command {
+  return cmd
     .addHelpText('after', examples('clinadmin logout', 'clinadmin logout --profile staging'))
     .action(async (_o: unknown, cmd: Command) => {
       const { logout } = await import('./login-action.js');
@@ -33,8 +33,8 @@ export function logoutCommand(ctx: Ctx): Command {
     });
 }
 
-export function whoamiCommand(ctx: Ctx, state: { exitCode: number }): Command {
-  return new Command('whoami')
+export function whoamiCommand(cmd: Command, ctx: Ctx, state: { exitCode: number }): Command {
+  return cmd
     .addHelpText('after', examples('clinadmin whoami', 'clinadmin whoami -o json'))
     .action(async (_o: unknown, cmd: Command) => {
       const { whoami } = await import('./login-action.js');

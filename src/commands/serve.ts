@@ -1,11 +1,10 @@
-import { Command, Option } from 'commander';
-import type { RunState } from '../cli.js';
-import type { Ctx } from '../context.js';
+import { type Command, Option } from 'commander';
+import type { Ctx, RunState } from '../context.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
-export function serveCommand(ctx: Ctx, _state: RunState): Command {
-  return new Command('serve')
+export function serveCommand(cmd: Command, ctx: Ctx, _state: RunState): Command {
+  return cmd
     .addOption(new Option('--port <port>', 'port to listen on; 0 picks a free one').default('4010'))
     .addOption(new Option('--host <host>', 'address to listen on').default('127.0.0.1'))
     .addOption(

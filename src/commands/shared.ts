@@ -50,9 +50,9 @@ export const NOTIFICATIONS: ResourceSpec = {
 export async function withClient<T>(
   ctx: Ctx,
   opts: Opts & { connections?: number },
-  fn: (c: import('../api/connect.js').Connection) => Promise<T>,
+  fn: (c: import('./connect.js').Connection) => Promise<T>,
 ): Promise<T> {
-  const { connect } = await import('../api/connect.js');
+  const { connect } = await import('./connect.js');
   const conn = await connect(ctx, opts);
   try {
     return await fn(conn);

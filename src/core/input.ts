@@ -2,7 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Ctx } from '../context.js';
 import { UsageError } from '../errors.js';
-import { describeJsonError, findAmbiguity, lineColumn } from '../schemas/json-error.js';
+import { describeJsonError, findAmbiguity, lineColumn } from '../json/json-error.js';
 
 /** Input files larger than this are refused rather than read into memory. */
 export const MAX_INPUT_BYTES = 256 * 1024 * 1024;

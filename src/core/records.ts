@@ -1,13 +1,6 @@
 import type { Ctx } from '../context.js';
 import { UsageError } from '../errors.js';
-import {
-  describeJsonError,
-  findAmbiguity,
-  lineColumn,
-  MAX_DEPTH,
-  repeatedKey,
-  scanValue,
-} from '../schemas/json-error.js';
+import { describeJsonError, findAmbiguity, lineColumn, MAX_DEPTH, repeatedKey, scanValue } from '../json/json-error.js';
 import { readText, refuseAmbiguity } from './input.js';
 
 /** One record of an input file, with where it came from for error messages. */

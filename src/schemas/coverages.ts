@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { COVERAGE_TYPE_VALUES, PAYMENT_METHOD_VALUES, REF_TYPE_VALUES } from '../core/enums.js';
 import { createOnly, finite, nonEmpty, serviceSet, timestamp } from './common.js';
+import { COVERAGE_TYPE_VALUES, PAYMENT_METHOD_VALUES, REF_TYPE_VALUES } from './values.js';
 
 export const COVERAGE_TYPES = COVERAGE_TYPE_VALUES;
 export const PAYMENT_METHODS = PAYMENT_METHOD_VALUES;

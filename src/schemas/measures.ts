@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { MEASURE_TYPE_VALUES } from '../core/enums.js';
 import {
   createOnly,
   finite,
@@ -9,6 +8,7 @@ import {
   serviceSet,
   timestamp,
 } from './common.js';
+import { MEASURE_TYPE_VALUES } from './values.js';
 
 export const MEASURE_TYPES = MEASURE_TYPE_VALUES;
 export const measureTypeSchema = z.enum(MEASURE_TYPES, { error: `must be one of: ${MEASURE_TYPES.join(', ')}` });

@@ -1,5 +1,5 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { describeJsonError, findAmbiguity, lineColumn } from '../schemas/json-error.js';
+import { describeJsonError, findAmbiguity, lineColumn } from '../json/json-error.js';
 import { createAuthenticator, type TokenEntry } from './auth.js';
 import { type Problem, problem, sendJson, sendProblem } from './problem.js';
 import { RESOURCES, type Resource, type Service, ServiceError } from './service.js';

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
+import { describeJsonError } from '../json/json-error.js';
 import { formatPath, toFieldErrors } from '../schemas/common.js';
 import { COLLECTIONS, type CollectionName, type DataFile, dataFileSchema } from '../schemas/data-file.js';
-import { describeJsonError } from '../schemas/json-error.js';
 import { recordJson } from './record-json.js';
 
 /** Raised when the data file or its journal cannot be trusted; `serve` refuses to start with it. */

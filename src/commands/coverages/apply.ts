@@ -1,6 +1,5 @@
 import { Command } from 'commander';
-import type { RunState } from '../../cli.js';
-import type { Ctx } from '../../context.js';
+import type { Ctx, RunState } from '../../context.js';
 import type { SyncSpec } from '../../core/sync/prepare.js';
 import { examples, optsOf } from '../shared.js';
 

@@ -1,5 +1,5 @@
-import { COVERAGE_TYPE_VALUES, PAYMENT_METHOD_VALUES, REF_TYPE_VALUES } from '../../core/enums.js';
 import type { FieldFlag } from '../../core/fields.js';
+import { COVERAGE_TYPE_VALUES, PAYMENT_METHOD_VALUES, REF_TYPE_VALUES } from '../../schemas/values.js';
 
 export const COVERAGE_FLAGS: FieldFlag[] = [
   {

@@ -1,6 +1,5 @@
-import { Command } from 'commander';
-import type { RunState } from '../../cli.js';
-import type { Ctx } from '../../context.js';
+import type { Command } from 'commander';
+import type { Ctx, RunState } from '../../context.js';
 import { deleteCommand } from '../resource/delete.js';
 import { listCommand } from '../resource/list.js';
 import { showCommand } from '../resource/show.js';
@@ -9,8 +8,8 @@ import { applyCommand } from './apply.js';
 import { createCommand } from './create.js';
 import { updateCommand } from './update.js';
 
-export function coveragesCommand(ctx: Ctx, state: RunState): Command {
-  return new Command('coverages')
+export function coveragesCommand(cmd: Command, ctx: Ctx, state: RunState): Command {
+  return cmd
     .addHelpText(
       'after',
       examples(

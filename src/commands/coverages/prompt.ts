@@ -1,6 +1,6 @@
 import type { Ctx } from '../../context.js';
-import { COVERAGE_TYPE_VALUES, PAYMENT_METHOD_VALUES } from '../../core/enums.js';
 import { prompter } from '../../core/prompts.js';
+import { COVERAGE_TYPE_VALUES, PAYMENT_METHOD_VALUES } from '../../schemas/values.js';
 
 /** Asks for what a coverage still needs: selects for the value sets. */
 export async function promptCoverage(ctx: Ctx, body: Record<string, unknown>): Promise<Record<string, unknown>> {

@@ -1,5 +1,5 @@
-import { MEASURE_TYPE_VALUES } from '../../core/enums.js';
 import type { FieldFlag } from '../../core/fields.js';
+import { MEASURE_TYPE_VALUES } from '../../schemas/values.js';
 
 const RANGE_HELP = 'e.g. "3.5-5.1 sex=male age=18-65 si=3.5-5.1"';
 

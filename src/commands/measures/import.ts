@@ -1,6 +1,5 @@
 import { Command, Option } from 'commander';
-import type { RunState } from '../../cli.js';
-import type { Ctx } from '../../context.js';
+import type { Ctx, RunState } from '../../context.js';
 import { examples, optsOf } from '../shared.js';
 
 export function importCommand(ctx: Ctx, state: RunState): Command {

@@ -1,6 +1,5 @@
-import { Command } from 'commander';
-import type { RunState } from '../../cli.js';
-import type { Ctx } from '../../context.js';
+import type { Command } from 'commander';
+import type { Ctx, RunState } from '../../context.js';
 import { deleteCommand } from '../resource/delete.js';
 import { listCommand } from '../resource/list.js';
 import { showCommand } from '../resource/show.js';
@@ -9,8 +8,8 @@ import { createCommand } from './create.js';
 import { importCommand, lintCommand } from './import.js';
 import { updateCommand } from './update.js';
 
-export function measuresCommand(ctx: Ctx, state: RunState): Command {
-  return new Command('measures')
+export function measuresCommand(cmd: Command, ctx: Ctx, state: RunState): Command {
+  return cmd
     .addHelpText(
       'after',
       examples(

@@ -1,7 +1,7 @@
 import type { Ctx } from '../../context.js';
-import { MEASURE_TYPE_VALUES } from '../../core/enums.js';
 import { prompter } from '../../core/prompts.js';
 import { formatRange, parseRangeSpec } from '../../core/ranges.js';
+import { MEASURE_TYPE_VALUES } from '../../schemas/values.js';
 
 const trySpec = (v: string) => {
   try {

@@ -1,13 +1,12 @@
-import { Command } from 'commander';
-import type { RunState } from '../../cli.js';
-import type { Ctx } from '../../context.js';
+import type { Command } from 'commander';
+import type { Ctx, RunState } from '../../context.js';
 import { examples } from '../shared.js';
 import { listCommand } from './list.js';
 import { showCommand } from './show.js';
 import { watchCommand } from './watch.js';
 
-export function notificationsCommand(ctx: Ctx, _state: RunState): Command {
-  return new Command('notifications')
+export function notificationsCommand(cmd: Command, ctx: Ctx, _state: RunState): Command {
+  return cmd
     .addHelpText(
       'after',
       examples(

@@ -1,8 +1,8 @@
-import { connect } from '../../api/connect.js';
 import type { Ctx } from '../../context.js';
 import { filterNotifications, type NotificationLike } from '../../core/notifications.js';
-import { UsageError } from '../../errors.js';
+import { CliError, EXIT, UsageError } from '../../errors.js';
 import { localTime } from '../../output/columns.js';
+import { connect } from '../connect.js';
 import { NOTIFICATIONS, type Opts } from '../shared.js';
 
 /** Polls the list and prints what is new; the API documents no push, so polling is the honest way. */
@@ -46,7 +46,7 @@ export async function watch(ctx: Ctx, opts: Opts): Promise<void> {
         }
         first = false;
       } catch (err) {
-        if ((err as { exitCode?: number }).exitCode === 4) throw err;
+        if (err instanceof CliError && err.exitCode === EXIT.auth) throw err;
         if (!down) ctx.stderr.write(`lost the server (${(err as Error).message}); retrying with backoff\n`);
         down = true;
         delay = Math.min(delay * 2, 30_000);

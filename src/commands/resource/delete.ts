@@ -1,6 +1,5 @@
 import { Command } from 'commander';
-import type { RunState } from '../../cli.js';
-import type { Ctx } from '../../context.js';
+import type { Ctx, RunState } from '../../context.js';
 import { CliError, EXIT, UsageError } from '../../errors.js';
 import { enc, examples, optsOf, type ResourceSpec, withClient } from '../shared.js';
 

@@ -1,8 +1,7 @@
 import { rename, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { ApiClient } from '../../api/client.js';
-import type { RunState } from '../../cli.js';
-import type { Ctx } from '../../context.js';
+import type { Ctx, RunState } from '../../context.js';
 import { readRecords, where } from '../../core/records.js';
 import { execute, type Summary, summarize } from '../../core/sync/execute.js';
 import { type PlanItem, plan } from '../../core/sync/plan.js';
@@ -126,7 +125,7 @@ async function fetchExisting(
   spec: SyncSpec,
   connections: number,
 ): Promise<{ client: ApiClient; existing: Record<string, unknown>[] }> {
-  const { connect } = await import('../../api/connect.js');
+  const { connect } = await import('../connect.js');
   const { client } = await connect(ctx, { ...opts, connections });
   try {
     return { client, existing: await client.request<Record<string, unknown>[]>('GET', spec.path) };

@@ -1,5 +1,5 @@
 import type { ApiClient } from '../../api/client.js';
-import { JsonText } from '../../api/json-text.js';
+import { JsonText } from '../../json/json-text.js';
 import type { PlanItem } from './plan.js';
 
 export type Outcome = 'created' | 'updated' | 'unchanged' | 'failed' | 'not-sent';

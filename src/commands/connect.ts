@@ -1,7 +1,7 @@
+import type { ApiClient } from '../api/client.js';
 import { type GlobalFlags, resolveSettings, type Settings } from '../config/resolve.js';
 import type { Ctx } from '../context.js';
 import { AuthError, UsageError } from '../errors.js';
-import type { ApiClient } from './client.js';
 
 export interface Connection {
   client: ApiClient;
@@ -48,8 +48,8 @@ export async function connect(
 }
 
 /** Loads the HTTP client (bin/clinadmin.cjs has already chosen how V8 compiles its WebAssembly). */
-export async function loadClient(): Promise<typeof import('./client.js').ApiClient> {
-  return (await import('./client.js')).ApiClient;
+export async function loadClient(): Promise<typeof import('../api/client.js').ApiClient> {
+  return (await import('../api/client.js')).ApiClient;
 }
 
 export function warnIfPlainText(ctx: Ctx, baseUrl: string): void {

@@ -1,0 +1,38 @@
+import { PassThrough } from 'node:stream';
+import type { Command } from 'commander';
+import { createProgram } from '../../src/cli.js';
+import type { Ctx } from '../../src/context.js';
+
+/** A context whose streams go nowhere: for building the program, never for running it against a server. */
+export function quietCtx(): Ctx {
+  return {
+    stdin: new PassThrough(),
+    stdout: new PassThrough(),
+    stderr: new PassThrough(),
+    env: {},
+    cwd: process.cwd(),
+    isInteractive: false,
+    waitForSignal: () => ({ promise: new Promise(() => {}), cancel() {} }),
+  };
+}
+
+export interface CommandPath {
+  words: string[];
+  command: Command;
+  /** Values for the command's required arguments, so that a parse reaches its action. */
+  args: string[];
+}
+
+const hidden = (c: Command) => Boolean((c as unknown as { _hidden?: boolean })._hidden);
+
+/** Every visible command of the full tree, the program itself first (walked, never listed by hand). */
+export function commandPaths(): CommandPath[] {
+  const out: CommandPath[] = [];
+  const walk = (cmd: Command, words: string[]) => {
+    const args = cmd.registeredArguments.filter((a) => a.required).map((a) => `${a.name()}-value`);
+    out.push({ words, command: cmd, args });
+    for (const sub of cmd.commands.filter((c) => !hidden(c))) walk(sub, [...words, sub.name()]);
+  };
+  walk(createProgram(quietCtx(), undefined, true), []);
+  return out;
+}

@@ -1,0 +1,75 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const src = fileURLToPath(new URL('../../src', import.meta.url));
+
+/** Every import under src/ (static, dynamic and type-only), as file → files, paths relative to src/. */
+function importGraph(): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  const files = readdirSync(src, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
+  for (const file of files) {
+    const text = readFileSync(join(src, file), 'utf8');
+    const targets = [...text.matchAll(/(?:from\s+|import\(\s*|import\s+)'(\.[^']+)'/g)].map((m) =>
+      relative(src, resolve(dirname(join(src, file)), m[1])).replace(/\.js$/, '.ts'),
+    );
+    graph.set(file, [...new Set(targets)]);
+  }
+  return graph;
+}
+
+/** The room a file lives in: its folder under src/, or its own name for top-level files. */
+const room = (file: string) => (file.includes('/') ? file.split('/')[0] : file.replace(/\.ts$/, ''));
+
+/** Which rooms each room may import: downward only (STYLE.md, "The shape of the house"). */
+const ALLOWED: Record<string, string[]> = {
+  errors: [],
+  version: [],
+  types: [],
+  context: [],
+  json: ['errors'],
+  schemas: ['json', 'errors'],
+  api: ['json', 'errors'],
+  config: ['errors', 'context'],
+  core: ['schemas', 'json', 'api', 'errors', 'context'],
+  output: ['core', 'schemas', 'json', 'errors', 'context'],
+  server: ['schemas', 'json', 'errors', 'version'],
+  commands: ['core', 'output', 'schemas', 'json', 'api', 'config', 'server', 'errors', 'context', 'version'],
+  cli: ['commands', 'errors', 'context', 'version'],
+};
+
+describe('the house: layers and cycles under src/', () => {
+  const graph = importGraph();
+
+  it('knows every room', () => {
+    const rooms = new Set([...graph.keys()].map(room));
+    expect([...rooms].filter((r) => !(r in ALLOWED))).toEqual([]);
+    expect(rooms.size).toBeGreaterThan(8);
+  });
+
+  it('imports downward only', () => {
+    const upward: string[] = [];
+    for (const [file, targets] of graph) {
+      for (const t of targets) {
+        if (room(t) !== room(file) && !ALLOWED[room(file)].includes(room(t))) upward.push(`${file} → ${t}`);
+      }
+    }
+    expect(upward).toEqual([]);
+  });
+
+  it('has no import cycle', () => {
+    const cycles: string[] = [];
+    const state = new Map<string, 'open' | 'done'>();
+    const walk = (file: string, stack: string[]) => {
+      state.set(file, 'open');
+      for (const t of graph.get(file) ?? []) {
+        if (state.get(t) === 'open') cycles.push([...stack.slice(stack.indexOf(t)), t].join(' → '));
+        else if (!state.has(t)) walk(t, [...stack, t]);
+      }
+      state.set(file, 'done');
+    };
+    for (const file of graph.keys()) if (!state.has(file)) walk(file, [file]);
+    expect(cycles).toEqual([]);
+  });
+});
