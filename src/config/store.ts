@@ -1,31 +1,42 @@
-import { chmod } from 'node:fs/promises';
+import { chmod, mkdir } from 'node:fs/promises';
+import { CliError, EXIT } from '../errors.js';
+import { acquireLock } from '../lock/lock.js';
 import type { ConfigData, Profile } from './file.js';
 import { readConfig } from './file.js';
 import { configDir, configFile } from './paths.js';
 
 /**
- * Writes go through conf, which writes atomically (temp file and rename), so two `login` runs at
- * once leave a valid file; the mode is owner-only whatever the umask.
+ * Read, change, write under the config lock: two `login` runs at once each see the other's profile, so
+ * none is lost. conf writes atomically (temp file and rename); the mode is owner-only whatever the umask.
  */
 export async function updateConfig(
   env: Record<string, string | undefined>,
   change: (data: ConfigData) => void,
 ): Promise<void> {
-  readConfig(env); // refuses, with the path, a file that does not parse, before conf could touch it
-  const { default: Conf } = await import('conf');
-  const conf = new Conf<ConfigData>({
-    cwd: configDir(env),
-    configName: 'config',
-    projectName: 'clinadmin',
-    projectSuffix: '',
-    configFileMode: 0o600,
-    accessPropertiesByDotNotation: false,
-    clearInvalidConfig: false,
+  const dir = configDir(env);
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const release = await acquireLock(`${configFile(env)}.lock`, { waitMs: 10_000 }).catch((err: Error) => {
+    throw new CliError(`cannot change the config: ${err.message}`, EXIT.failure, 'another clinadmin is writing it');
   });
-  const data: ConfigData = structuredClone(conf.store);
-  change(data);
-  conf.store = data;
-  await chmod(configFile(env), 0o600);
+  try {
+    readConfig(env); // refuses, with the path, a file that does not parse, before conf could touch it
+    const { default: Conf } = await import('conf');
+    const conf = new Conf<ConfigData>({
+      cwd: dir,
+      configName: 'config',
+      projectName: 'clinadmin',
+      projectSuffix: '',
+      configFileMode: 0o600,
+      accessPropertiesByDotNotation: false,
+      clearInvalidConfig: false,
+    });
+    const data: ConfigData = structuredClone(conf.store);
+    change(data);
+    conf.store = data;
+    await chmod(configFile(env), 0o600);
+  } finally {
+    await release();
+  }
 }
 
 export function profileOf(data: ConfigData, name: string): Profile {

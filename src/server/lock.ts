@@ -1,46 +1,36 @@
-import { open, readFile, unlink } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { acquireLock, LockHeldError } from '../lock/lock.js';
 import { DataFileError } from './data-file.js';
 
-function isAlive(pid: number): boolean {
+/**
+ * The data file's real path: one file reached through a symlink or another relative path is still one
+ * file, so its lock and its folds must go to the same place.
+ */
+export async function realDataFile(dataFile: string): Promise<string> {
   try {
-    process.kill(pid, 0);
-    return true;
+    return await realpath(dataFile);
   } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    return join(await realpath(dirname(dataFile)), basename(dataFile));
   }
 }
 
-/** Locks this process holds, so a second store in the same process is refused too. */
-const held = new Set<string>();
-
-/**
- * Takes `<data>.lock` holding our pid, so two servers never write one file.
- * A lock whose process is gone (a killed server) is taken over.
- */
-export async function acquireLock(dataFile: string): Promise<() => Promise<void>> {
-  const path = `${dataFile}.lock`;
-  for (let attempt = 0; attempt < 3; attempt++) {
-    try {
-      const fh = await open(path, 'wx', 0o600);
-      await fh.writeFile(`${process.pid}\n`);
-      await fh.close();
-      held.add(path);
-      return async () => {
-        held.delete(path);
-        await unlink(path).catch(() => undefined);
-      };
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') {
-        throw new DataFileError(`cannot create lock file ${path}: ${(err as Error).message}`);
-      }
+/** Takes `<real data file>.lock`, so two servers never write one file, whatever path each was given. */
+export async function lockDataFile(realFile: string, given = realFile): Promise<() => Promise<void>> {
+  try {
+    return await acquireLock(`${realFile}.lock`);
+  } catch (err) {
+    if (err instanceof LockHeldError && err.owner) {
+      const where = err.owner.host === hostname() ? '' : ` on ${err.owner.host}`;
+      throw new DataFileError(
+        `${given} is in use by another clinadmin serve (process ${err.owner.pid}${where}); stop it first`,
+      );
     }
-    const pid = Number.parseInt(await readFile(path, 'utf8').catch(() => ''), 10);
-    // Our own pid in a lock we do not hold is a stale lock from before a restart that reused it.
-    const ours = pid === process.pid;
-    if (Number.isInteger(pid) && pid > 0 && (ours ? held.has(path) : isAlive(pid))) {
-      throw new DataFileError(`${dataFile} is in use by another clinadmin serve (process ${pid}); stop it first`);
+    if (err instanceof LockHeldError) {
+      throw new DataFileError(`${realFile}.lock does not say which process holds it; if no server runs, remove it`);
     }
-    await unlink(path).catch(() => undefined);
+    throw new DataFileError(`cannot take the lock ${realFile}.lock: ${(err as Error).message}`);
   }
-  throw new DataFileError(`cannot take the lock ${path}; remove it if no server is running`);
 }

@@ -3,7 +3,7 @@ import { type FileHandle, open, readFile, rename, stat, unlink } from 'node:fs/p
 import { dirname } from 'node:path';
 import { COLLECTIONS, type CollectionName, type DataFile } from '../schemas/data-file.js';
 import { DataFileError, readDataFile, serializeDataFile } from './data-file.js';
-import { acquireLock } from './lock.js';
+import { lockDataFile, realDataFile } from './lock.js';
 import { recordJson } from './record-json.js';
 
 type Rec = { id: string } & Record<string, unknown>;
@@ -78,20 +78,22 @@ export class Store {
 
   static async open(options: StoreOptions): Promise<Store> {
     const warn = options.warn ?? ((m: string) => process.stderr.write(`warning: ${m}\n`));
-    const releaseLock = await acquireLock(options.file);
+    // Through a symlinked --data, the lock and every fold go to the target: one file, one lock.
+    const file = await realDataFile(options.file);
+    const releaseLock = await lockDataFile(file, options.file);
     let journal: FileHandle | undefined;
     try {
-      const data = await readDataFile(options.file);
-      const journalPath = `${options.file}.journal`;
+      const data = await readDataFile(file);
+      const journalPath = `${file}.journal`;
       const replay = await readJournal(journalPath, warn);
       const fs = options.fs ?? nodeFs;
       journal = await fs.open(journalPath, 'a', 0o600);
-      const store = new Store(options.file, journal, releaseLock, options.compactEvery ?? 2000, warn, fs);
+      const store = new Store(file, journal, releaseLock, options.compactEvery ?? 2000, warn, fs);
       for (const name of COLLECTIONS) for (const r of data?.[name] ?? []) store.maps.get(name)!.set(r.id, r as Rec);
       for (const c of replay) store.applyRaw(c.coll, c.id, c.after);
       // Start from a complete data file and an empty journal, so the file on disk is whole on its own.
       if (data === undefined || replay.length > 0) await store.compact();
-      else store.snapshotSize = (await stat(options.file)).size;
+      else store.snapshotSize = (await stat(file)).size;
       return store;
     } catch (err) {
       await journal?.close().catch(() => undefined);

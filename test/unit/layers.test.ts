@@ -31,10 +31,11 @@ const ALLOWED: Record<string, string[]> = {
   json: ['errors'],
   schemas: ['json', 'errors'],
   api: ['json', 'errors'],
-  config: ['errors', 'context'],
+  lock: [],
+  config: ['errors', 'context', 'lock'],
   core: ['schemas', 'json', 'api', 'errors', 'context'],
   output: ['core', 'schemas', 'json', 'errors', 'context'],
-  server: ['schemas', 'json', 'errors', 'version'],
+  server: ['schemas', 'json', 'lock', 'errors', 'version'],
   commands: ['core', 'output', 'schemas', 'json', 'api', 'config', 'server', 'errors', 'context', 'version'],
   cli: ['commands', 'errors', 'context', 'version'],
 };

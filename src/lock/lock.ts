@@ -1,0 +1,137 @@
+import { link, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
+
+/** Who holds a lock: written into the lock file before it exists under its name. */
+export interface LockOwner {
+  pid: number;
+  host: string;
+  since: number;
+}
+
+/** The lock is held by a process that is still running (or that cannot be proven gone). */
+export class LockHeldError extends Error {
+  override name = 'LockHeldError';
+  constructor(
+    readonly path: string,
+    readonly owner: LockOwner | undefined,
+  ) {
+    super(
+      `${path} is held by process ${owner?.pid ?? '(unknown)'}${owner && owner.host !== hostname() ? ` on ${owner.host}` : ''}`,
+    );
+  }
+}
+
+export interface LockOptions {
+  /** How long to wait for a live owner to let go (config writes); 0 refuses at once (a second server). */
+  waitMs?: number;
+}
+
+/** Locks this process holds, so a lock file naming our own pid is known to be ours or stale. */
+const held = new Set<string>();
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Whether the owner is provably gone: same host, and no process with its pid (or our pid, not held by us). */
+function provablyGone(owner: LockOwner | undefined, path: string): boolean {
+  if (!owner) return false;
+  if (owner.host !== hostname()) return false;
+  if (owner.pid === process.pid) return !held.has(path);
+  try {
+    process.kill(owner.pid, 0);
+    return false;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+async function readOwner(path: string): Promise<{ owner: LockOwner | undefined; ino: number } | undefined> {
+  try {
+    const [text, st] = await Promise.all([readFile(path, 'utf8'), stat(path)]);
+    let owner: LockOwner | undefined;
+    if (/^\d+\n?$/.test(text)) {
+      // Written by clinadmin before 0.2: a bare pid, always of this host.
+      owner = { pid: Number.parseInt(text, 10), host: hostname(), since: 0 };
+    } else {
+      try {
+        const o = JSON.parse(text) as LockOwner;
+        if (Number.isInteger(o.pid) && o.pid > 0 && typeof o.host === 'string') owner = o;
+      } catch {
+        owner = undefined; // not ours, or damaged: never provably gone, so never taken over
+      }
+    }
+    return { owner, ino: st.ino };
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+}
+
+/**
+ * Takes the lock file `path` atomically with its owner already written (a temp file linked into place,
+ * so no reader ever sees it empty). A lock whose owner is provably gone is taken over through a gate
+ * named after the stale file's inode: of several processes that find the same stale lock, exactly one
+ * replaces it. Resolves with the release function.
+ */
+export async function acquireLock(path: string, options: LockOptions = {}): Promise<() => Promise<void>> {
+  const me: LockOwner = { pid: process.pid, host: hostname(), since: Date.now() };
+  const tmp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  await writeFile(tmp, `${JSON.stringify(me)}\n`, { mode: 0o600, flag: 'wx' });
+  const deadline = Date.now() + (options.waitMs ?? 0);
+  try {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await link(tmp, path);
+        return owned(path, (await stat(path)).ino);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      }
+      const current = await readOwner(path);
+      if (!current) continue; // released between our link and our read: try again
+      if (!provablyGone(current.owner, path)) {
+        if (Date.now() >= deadline) throw new LockHeldError(path, current.owner);
+        await sleep(Math.min(10 * 2 ** Math.min(attempt, 5), 200));
+        continue;
+      }
+      const taken = await takeOver(path, tmp, current.ino);
+      if (taken !== undefined) return owned(path, taken);
+      await sleep(5 + Math.random() * 10);
+    }
+  } finally {
+    await unlink(tmp).catch(() => undefined);
+  }
+}
+
+/** Replaces the stale lock instance `ino` with ours, if this process wins its gate; the new inode, or undefined. */
+async function takeOver(path: string, tmp: string, ino: number): Promise<number | undefined> {
+  const gate = `${path}.takeover-${ino}`;
+  try {
+    await link(tmp, gate);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    // Another process is taking this instance over; a gate left by one that died is cleared.
+    const g = await readOwner(gate);
+    if (g && provablyGone(g.owner, gate)) await unlink(gate).catch(() => undefined);
+    return undefined;
+  }
+  try {
+    // Only a holder of this instance's gate may replace it, so it is still the stale one if its inode is.
+    const now = await stat(path).catch(() => undefined);
+    if (now?.ino !== ino) return undefined;
+    const fresh = `${tmp}.new`;
+    await writeFile(fresh, await readFile(tmp), { mode: 0o600, flag: 'wx' });
+    await rename(fresh, path);
+    return (await stat(path)).ino;
+  } finally {
+    await unlink(gate).catch(() => undefined);
+  }
+}
+
+function owned(path: string, ino: number): () => Promise<void> {
+  held.add(path);
+  return async () => {
+    held.delete(path);
+    // Only our own instance is removed: a lock taken over after we were presumed gone is not ours.
+    const now = await stat(path).catch(() => undefined);
+    if (now?.ino === ino) await unlink(path).catch(() => undefined);
+  };
+}
