@@ -8,6 +8,9 @@ export interface LockOwner {
   since: number;
 }
 
+/** ` on HOST` for an owner on another host, else nothing. */
+export const elsewhere = (owner: LockOwner) => (owner.host === hostname() ? '' : ` on ${owner.host}`);
+
 /** The lock is held by a process that is still running (or that cannot be proven gone). */
 export class LockHeldError extends Error {
   override name = 'LockHeldError';
@@ -15,9 +18,7 @@ export class LockHeldError extends Error {
     readonly path: string,
     readonly owner: LockOwner | undefined,
   ) {
-    super(
-      `${path} is held by process ${owner?.pid ?? '(unknown)'}${owner && owner.host !== hostname() ? ` on ${owner.host}` : ''}`,
-    );
+    super(`${path} is held by process ${owner?.pid ?? '(unknown)'}${owner ? elsewhere(owner) : ''}`);
   }
 }
 

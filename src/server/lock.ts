@@ -1,7 +1,6 @@
 import { realpath } from 'node:fs/promises';
-import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { acquireLock, LockHeldError } from '../lock/lock.js';
+import { acquireLock, elsewhere, LockHeldError } from '../lock/lock.js';
 import { DataFileError } from './data-file.js';
 
 /**
@@ -23,10 +22,8 @@ export async function lockDataFile(realFile: string, given = realFile): Promise<
     return await acquireLock(`${realFile}.lock`);
   } catch (err) {
     if (err instanceof LockHeldError && err.owner) {
-      const where = err.owner.host === hostname() ? '' : ` on ${err.owner.host}`;
-      throw new DataFileError(
-        `${given} is in use by another clinadmin serve (process ${err.owner.pid}${where}); stop it first`,
-      );
+      const who = `process ${err.owner.pid}${elsewhere(err.owner)}`;
+      throw new DataFileError(`${given} is in use by another clinadmin serve (${who}); stop it first`);
     }
     if (err instanceof LockHeldError) {
       throw new DataFileError(`${realFile}.lock does not say which process holds it; if no server runs, remove it`);
