@@ -1,10 +1,11 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import type { Ctx } from '../context.js';
-import { UsageError } from '../errors.js';
+import { CliError, EXIT, UsageError } from '../errors.js';
 import { generateToken, parseTokenSpec, type TokenEntry } from '../server/auth.js';
 import { DataFileError } from '../server/data-file.js';
 import { type RunningServer, startServer } from '../server/start.js';
+import { StoreUnavailableError } from '../server/store.js';
 import { zodUsageError } from './options.js';
 
 const optionsSchema = z.object({
@@ -68,6 +69,13 @@ export async function serve(ctx: Ctx, raw: Record<string, unknown>): Promise<voi
   }
   const signal = await signals.promise;
   ctx.stderr.write(`${signal}: finishing requests in flight and saving ${dataFile}\n`);
-  await server.close();
-  signals.cancel();
+  try {
+    await server.close();
+  } catch (err) {
+    // A stop that could not fold (a full disk) keeps every change in the journal: say so in one line.
+    if (err instanceof StoreUnavailableError) throw new CliError(err.message, EXIT.failure);
+    throw err;
+  } finally {
+    signals.cancel();
+  }
 }

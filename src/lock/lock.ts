@@ -76,9 +76,9 @@ async function readOwner(path: string): Promise<{ owner: LockOwner | undefined; 
 export async function acquireLock(path: string, options: LockOptions = {}): Promise<() => Promise<void>> {
   const me: LockOwner = { pid: process.pid, host: hostname(), since: Date.now() };
   const tmp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-  await writeFile(tmp, `${JSON.stringify(me)}\n`, { mode: 0o600, flag: 'wx' });
   const deadline = Date.now() + (options.waitMs ?? 0);
   try {
+    await writeFile(tmp, `${JSON.stringify(me)}\n`, { mode: 0o600, flag: 'wx' });
     for (let attempt = 0; ; attempt++) {
       try {
         await link(tmp, path);

@@ -28,6 +28,12 @@ export async function lockDataFile(realFile: string, given = realFile): Promise<
     if (err instanceof LockHeldError) {
       throw new DataFileError(`${realFile}.lock does not say which process holds it; if no server runs, remove it`);
     }
+    if ((err as NodeJS.ErrnoException).code === 'ENOSPC') {
+      throw new DataFileError(
+        `cannot take the lock ${realFile}.lock: the disk is full; free some space and start again ` +
+          '(every acknowledged change is kept)',
+      );
+    }
     throw new DataFileError(`cannot take the lock ${realFile}.lock: ${(err as Error).message}`);
   }
 }

@@ -4,6 +4,7 @@ import { type FieldError, parseWith, toFieldErrors } from '../schemas/common.js'
 import { type Contract, coverageCreateSchema, coveragePatchSchema, coverageSchema } from '../schemas/coverages.js';
 import type { CollectionName } from '../schemas/data-file.js';
 import { measureCreateSchema, measurePatchSchema, measureSchema } from '../schemas/measures.js';
+import { recordJson } from './record-json.js';
 import type { Rec, Store } from './store.js';
 
 /** A refusal the routes turn into a problem; the service itself knows no HTTP. */
@@ -197,6 +198,8 @@ export function createService({ store, events = true, now = Date.now }: ServiceO
         const errors = toFieldErrors(whole.error, merged);
         throw new ServiceError('invalid', describeErrors(errors), errors);
       }
+      // A PATCH that changes nothing writes nothing: no journal line, no notification.
+      if (recordJson(merged) === recordJson(current)) return current;
       await write(res, 'updated', merged, account);
       return merged;
     },

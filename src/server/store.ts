@@ -1,12 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { type FileHandle, open, readFile, rename, stat, unlink } from 'node:fs/promises';
+import { type FileHandle, open, rename, stat, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { COLLECTIONS, type CollectionName, type DataFile } from '../schemas/data-file.js';
-import { DataFileError, readDataFile, serializeDataFile } from './data-file.js';
+import { readDataFile, serializeDataFile } from './data-file.js';
+import { type Rec, readJournal } from './journal.js';
 import { lockDataFile, realDataFile } from './lock.js';
 import { recordJson } from './record-json.js';
-
-type Rec = { id: string } & Record<string, unknown>;
 
 /** One change to one record: `after` undefined deletes; `before` lets a failed flush undo it. */
 interface Change {
@@ -26,6 +25,9 @@ interface Pending {
 export class StoreUnavailableError extends Error {
   override name = 'StoreUnavailableError';
 }
+
+/** A journal this large is folded even before it has `compactEvery` changes: it stays bounded. */
+const FOLD_BYTES = 64 * 1024 * 1024;
 
 /** The file operations the store makes, so a test can make the platform refuse one (a filesystem seam). */
 export interface StoreFs {
@@ -61,6 +63,8 @@ export class Store {
   /** Bytes of the data file as last written or read. */
   private snapshotSize = 0;
   private closed = false;
+  /** Set when the journal could not be cut back after a failed write: no further write is taken. */
+  private broken: StoreUnavailableError | undefined;
   /** Writes not yet on disk, by collection and by record, so reads never answer from them. */
   private readonly pendingColl = new Map<CollectionName, number>();
   private readonly pendingIds = new Map<CollectionName, Map<string, number>>();
@@ -85,15 +89,29 @@ export class Store {
     try {
       const data = await readDataFile(file);
       const journalPath = `${file}.journal`;
-      const replay = await readJournal(journalPath, warn);
+      const { entries: replay, goodLength } = await readJournal(journalPath, warn);
       const fs = options.fs ?? nodeFs;
       journal = await fs.open(journalPath, 'a', 0o600);
+      // A torn last line is cut off before anything is appended after it.
+      if ((await journal.stat()).size > goodLength) {
+        await journal.truncate(goodLength);
+        await journal.datasync();
+      }
       const store = new Store(file, journal, releaseLock, options.compactEvery ?? 2000, warn, fs);
       for (const name of COLLECTIONS) for (const r of data?.[name] ?? []) store.maps.get(name)!.set(r.id, r as Rec);
       for (const c of replay) store.applyRaw(c.coll, c.id, c.after);
-      // Start from a complete data file and an empty journal, so the file on disk is whole on its own.
-      if (data === undefined || replay.length > 0) await store.compact();
-      else store.snapshotSize = (await stat(file)).size;
+      store.journalSize = goodLength;
+      store.journalChanges = replay.length;
+      store.snapshotSize = data === undefined ? 0 : (await stat(file)).size;
+      // Start from a complete data file and an empty journal, so the file on disk is whole on its own. On a
+      // full disk that waits: the journal holds every change, and the server runs from it meanwhile.
+      if (data === undefined || replay.length > 0) {
+        await store
+          .compact()
+          .catch((err: Error) =>
+            warn(`could not fold the journal into ${file} (${describeFsError(err)}); it keeps every change`),
+          );
+      }
       return store;
     } catch (err) {
       await journal?.close().catch(() => undefined);
@@ -169,7 +187,14 @@ export class Store {
     this.closed = true;
     while (this.flushing) await new Promise((r) => setTimeout(r, 5));
     try {
-      await this.compact();
+      try {
+        await this.compact();
+      } catch (err) {
+        throw new StoreUnavailableError(
+          `could not fold the journal into ${this.file} (${describeFsError(err as Error)}); every acknowledged ` +
+            `change is kept in ${this.file}.journal and the next start recovers it`,
+        );
+      }
       // The data file is complete on its own now; an empty journal is only clutter.
       await unlink(`${this.file}.journal`).catch(() => undefined);
     } finally {
@@ -201,24 +226,31 @@ export class Store {
         const lines = `${entries.join('\n')}\n`;
         const sizeBefore = this.journalSize;
         try {
+          if (this.broken) throw this.broken;
           const buf = Buffer.from(lines);
-          await this.journal.write(buf);
+          // A full disk can take part of a write and report it short: only a whole write is acknowledged.
+          const { bytesWritten } = await this.journal.write(buf);
+          if (bytesWritten !== buf.length) {
+            throw Object.assign(new Error(`only ${bytesWritten} of ${buf.length} bytes were written`), {
+              code: 'ENOSPC',
+            });
+          }
           await this.journal.datasync();
           this.journalSize += buf.length;
           this.journalChanges += batch.reduce((n, p) => n + p.changes.length, 0);
         } catch (err) {
-          this.failFrom(batch, sizeBefore, err as Error);
+          await this.failFrom(batch, sizeBefore, err as Error);
           continue;
         }
         for (const p of batch) this.settleOne(p);
         // Folding rewrites the whole file, so it waits until the journal is as large as the file: the
-        // rewriting then costs at most the bytes journalled, and a write costs the same at any size.
-        if (
-          this.journalChanges >= this.compactEvery &&
-          this.journalSize >= this.snapshotSize &&
-          this.queue.length === 0
-        ) {
-          await this.compact().catch((e: Error) => this.warn(`could not compact ${this.file}: ${e.message}`));
+        // rewriting then costs at most the bytes journalled, and a write costs the same at any size. A
+        // small file waits for enough changes too, unless a few large records have made the journal big.
+        const due = this.journalChanges >= this.compactEvery || this.journalSize >= FOLD_BYTES;
+        if (due && this.journalSize >= this.snapshotSize && this.queue.length === 0) {
+          await this.compact().catch((e: Error) =>
+            this.warn(`could not fold the journal into ${this.file}: ${describeFsError(e)}; it keeps every change`),
+          );
         }
       }
     } finally {
@@ -230,16 +262,31 @@ export class Store {
    * A flush failed: undo it and everything queued after it (those changes were computed on top of
    * it), in reverse order, and cut the journal back so nothing unacknowledged survives a restart.
    */
-  private failFrom(batch: Pending[], sizeBefore: number, err: Error): void {
+  private async failFrom(batch: Pending[], sizeBefore: number, err: Error): Promise<void> {
     const failed = [...batch, ...this.queue];
     this.queue = [];
     for (let i = failed.length - 1; i >= 0; i--) {
       const changes = failed[i].changes;
       for (let j = changes.length - 1; j >= 0; j--) this.applyRaw(changes[j].coll, changes[j].id, changes[j].before);
     }
-    void this.journal.truncate(sizeBefore).catch(() => undefined);
-    const reason = new StoreUnavailableError(`the change could not be saved to ${this.file}: ${describeFsError(err)}`);
-    this.warn(reason.message);
+    // Back to the last whole line before anything else is appended; a journal that cannot be cut back
+    // takes no more writes (a restart drops its torn last line, which was never acknowledged).
+    if (!this.broken) {
+      try {
+        await this.journal.truncate(sizeBefore);
+      } catch (cut) {
+        this.broken = new StoreUnavailableError(
+          `${this.file}.journal could not be cut back after a failed write (${describeFsError(cut as Error)}); ` +
+            'restart the server to recover every acknowledged change',
+        );
+        this.warn(this.broken.message);
+      }
+    }
+    const reason =
+      err instanceof StoreUnavailableError
+        ? err
+        : new StoreUnavailableError(`the change could not be saved to ${this.file}: ${describeFsError(err)}`);
+    if (reason !== this.broken) this.warn(reason.message);
     for (const p of failed) this.settleOne(p, reason);
   }
 
@@ -251,14 +298,20 @@ export class Store {
     );
     const size = Buffer.byteLength(text);
     const tmp = `${this.file}.${randomBytes(4).toString('hex')}.tmp`;
-    const fh = await this.fs.open(tmp, 'w', 0o600);
     try {
-      await fh.writeFile(text);
-      await fh.sync();
-    } finally {
-      await fh.close();
+      const fh = await this.fs.open(tmp, 'w', 0o600);
+      try {
+        await fh.writeFile(text);
+        await fh.sync();
+      } finally {
+        await fh.close();
+      }
+      await this.fs.rename(tmp, this.file);
+    } catch (err) {
+      // The data file and the journal stay as they were; no half-written copy is left beside them.
+      await unlink(tmp).catch(() => undefined);
+      throw err;
     }
-    await this.fs.rename(tmp, this.file);
     await syncDir(this.fs, dirname(this.file));
     await this.journal.truncate(0);
     await this.journal.datasync();
@@ -301,53 +354,6 @@ function describeFsError(err: Error): string {
   if (code === 'ENOSPC') return 'the disk is full';
   if (code === 'EROFS' || code === 'EACCES' || code === 'EPERM') return 'the folder is not writable';
   return err.message;
-}
-
-/** Replays `<file>.journal`: a torn last line (never acknowledged) is dropped; damage elsewhere refuses. */
-async function readJournal(
-  path: string,
-  warn: (m: string) => void,
-): Promise<{ coll: CollectionName; id: string; after: Rec | undefined }[]> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw new DataFileError(`cannot read ${path}: ${(err as Error).message}`);
-  }
-  const lines = text.split('\n');
-  const complete = text.endsWith('\n');
-  if (complete) lines.pop();
-  const out: { coll: CollectionName; id: string; after: Rec | undefined }[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    const last = i === lines.length - 1;
-    let entry: { c?: unknown; id?: unknown; v?: unknown } | undefined;
-    try {
-      entry = JSON.parse(lines[i]);
-    } catch {
-      entry = undefined;
-    }
-    const valid =
-      entry !== undefined &&
-      COLLECTIONS.includes(entry.c as CollectionName) &&
-      typeof entry.id === 'string' &&
-      (entry.v === null || (typeof entry.v === 'object' && !Array.isArray(entry.v)));
-    if (!valid || (last && !complete)) {
-      if (last && !complete) {
-        warn(`dropped a torn last line of ${path} left by a crash (that change was never acknowledged)`);
-        break;
-      }
-      throw new DataFileError(
-        `${path} line ${i + 1} is damaged; the data cannot be trusted, so the server will not start`,
-      );
-    }
-    out.push({
-      coll: entry!.c as CollectionName,
-      id: entry!.id as string,
-      after: (entry!.v ?? undefined) as Rec | undefined,
-    });
-  }
-  return out;
 }
 
 export type { DataFile, Rec };

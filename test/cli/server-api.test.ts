@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -60,6 +60,24 @@ describe('diagnostic measures over HTTP', () => {
     expect(deleted.body).toEqual(patched.body);
     expect((await s.call('GET', `/diagnostic-measures/${m.id}`)).status).toBe(404);
     expect((await s.call('GET', '/diagnostic-measures')).body).toEqual([]);
+  });
+
+  it('writes nothing for a PATCH that changes nothing: no journal line, no notification', async () => {
+    const s = await testServer();
+    const m = (await s.call('POST', '/diagnostic-measures', { test: 't', name: 'n', unit: 'mg/dL' })).body;
+    const journal = `${s.dataFile}.journal`;
+    const before = (await stat(journal)).size;
+    const notifications = (await s.call('GET', '/notifications')).body.length;
+    for (const body of [{}, { unit: 'mg/dL' }, { name: 'n', unit: 'mg/dL' }]) {
+      const r = await s.call('PATCH', `/diagnostic-measures/${m.id}`, body);
+      expect(r.status).toBe(200);
+      expect(r.body).toEqual(m);
+    }
+    expect((await stat(journal)).size).toBe(before);
+    expect((await s.call('GET', '/notifications')).body).toHaveLength(notifications);
+    // A real change still writes.
+    await s.call('PATCH', `/diagnostic-measures/${m.id}`, { unit: 'mmol/L' });
+    expect((await stat(journal)).size).toBeGreaterThan(before);
   });
 
   it('keeps a supplied createdAt and reference range ids', async () => {

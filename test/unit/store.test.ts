@@ -1,10 +1,23 @@
-import { open as fsOpen, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { copyFile, open as fsOpen, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Store, type StoreFs } from '../../src/server/store.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const measure = (id: string, name = id) => ({ id, createdAt: 1, createdBy: 'a', test: 't', name });
+
+/**
+ * What a kill -9 leaves on disk, taken while the store runs: the data file and the journal as they are,
+ * copied to a folder of their own, where a fresh store can open them (the running one keeps its lock).
+ */
+async function crashCopy(file: string): Promise<string> {
+  const copy = join(await tempDir(), 'data.json');
+  await copyFile(file, copy).catch((err: NodeJS.ErrnoException) => {
+    if (err.code !== 'ENOENT') throw err;
+  });
+  await copyFile(`${file}.journal`, `${copy}.journal`);
+  return copy;
+}
 
 async function open(file: string, warnings: string[] = [], compactEvery?: number) {
   return Store.open({ file, warn: (m) => warnings.push(m), compactEvery });
@@ -33,15 +46,13 @@ describe('Store', () => {
     // No close: as after kill -9, the journal holds the changes.
     const journal = await readFile(`${file}.journal`, 'utf8');
     expect(journal.trim().split('\n')).toHaveLength(3);
-    (store as unknown as { releaseLock: () => Promise<void> }).releaseLock = async () => undefined;
-    await import('node:fs/promises').then((fs) => fs.unlink(`${file}.lock`));
-    const again = await open(file);
+    const crashed = await crashCopy(file);
+    const again = await open(crashed);
     expect(again.list('diagnosticMeasures').map((r) => r.id)).toEqual(['m2']);
     // Start-up folds the journal into the data file.
-    expect(JSON.parse(await readFile(file, 'utf8')).diagnosticMeasures).toEqual([measure('m2')]);
+    expect(JSON.parse(await readFile(crashed, 'utf8')).diagnosticMeasures).toEqual([measure('m2')]);
     await again.close();
-    // What the process's death would have done to the abandoned store's descriptor.
-    await (store as unknown as { journal: { close: () => Promise<void> } }).journal.close();
+    await store.close();
   });
 
   it('shares one flush among writes of the same tick', async () => {
@@ -157,19 +168,29 @@ describe('Store', () => {
 
   it('undoes a write whose flush fails and acknowledges nothing of it', async () => {
     const file = join(await tempDir(), 'data.json');
-    const warnings: string[] = [];
-    const store = await open(file, warnings);
-    await store.commit([{ coll: 'diagnosticMeasures', id: 'm1', after: measure('m1', 'before') }]);
-    const journal = (store as unknown as { journal: { datasync: () => Promise<void> } }).journal;
-    const real = journal.datasync.bind(journal);
-    journal.datasync = async () => {
-      throw Object.assign(new Error('no space left on device'), { code: 'ENOSPC' });
+    let failSync = false;
+    // The real file system, except that the journal's fdatasync fails while failSync is set.
+    const fs: StoreFs = {
+      rename,
+      open: (async (path: string, flags?: string, mode?: number) => {
+        const fh = await fsOpen(path, flags, mode);
+        if (!path.endsWith('.journal')) return fh;
+        const datasync = fh.datasync.bind(fh);
+        fh.datasync = async () => {
+          if (failSync) throw Object.assign(new Error('no space left on device'), { code: 'ENOSPC' });
+          return datasync();
+        };
+        return fh;
+      }) as StoreFs['open'],
     };
+    const store = await Store.open({ file, fs, warn: () => undefined });
+    await store.commit([{ coll: 'diagnosticMeasures', id: 'm1', after: measure('m1', 'before') }]);
+    failSync = true;
     await expect(
       store.commit([{ coll: 'diagnosticMeasures', id: 'm1', after: measure('m1', 'after') }]),
     ).rejects.toThrow(/the disk is full/);
     expect(store.get('diagnosticMeasures', 'm1')?.name).toBe('before');
-    journal.datasync = real;
+    failSync = false;
     await store.commit([{ coll: 'diagnosticMeasures', id: 'm2', after: measure('m2') }]);
     await store.close();
     const saved = JSON.parse(await readFile(file, 'utf8')).diagnosticMeasures;
@@ -227,4 +248,100 @@ describe('Store', () => {
     expect(again.get('diagnosticMeasures', 'kept')).toEqual(measure('kept'));
     await again.close();
   });
+
+  it('acknowledges only whole journal writes: a short write fails and is cut back, never padded', async () => {
+    const file = join(await tempDir(), 'data.json');
+    let shortWrites = 0;
+    // The real file system, except that the journal's next `shortWrites` writes stop halfway, as on a full disk.
+    const fs: StoreFs = {
+      rename,
+      open: (async (path: string, flags?: string, mode?: number) => {
+        const fh = await fsOpen(path, flags, mode);
+        if (!path.endsWith('.journal')) return fh;
+        const write = fh.write.bind(fh) as (b: Buffer) => Promise<{ bytesWritten: number; buffer: Buffer }>;
+        Object.assign(fh, {
+          write: (buf: Buffer) => (shortWrites-- > 0 ? write(buf.subarray(0, buf.length >> 1)) : write(buf)),
+        });
+        return fh;
+      }) as StoreFs['open'],
+    };
+    const warnings: string[] = [];
+    const store = await Store.open({ file, fs, warn: (m) => warnings.push(m) });
+    await store.commit([{ coll: 'diagnosticMeasures', id: 'ok1', after: measure('ok1') }]);
+    const good = (await stat(`${file}.journal`)).size;
+    shortWrites = 1;
+    await expect(store.commit([{ coll: 'diagnosticMeasures', id: 'lost', after: measure('lost') }])).rejects.toThrow(
+      /could not be saved.*the disk is full/,
+    );
+    expect(store.get('diagnosticMeasures', 'lost')).toBeUndefined();
+    // Cut back to the last whole line: no half line, no padding.
+    const journal = await readFile(`${file}.journal`);
+    expect(journal.length).toBe(good);
+    expect(journal.includes(0)).toBe(false);
+    await store.commit([{ coll: 'diagnosticMeasures', id: 'ok2', after: measure('ok2') }]);
+    // As after kill -9: the journal alone must give back exactly what was acknowledged.
+    const replayed = await readFile(`${file}.journal`, 'utf8');
+    expect(
+      replayed
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l).id),
+    ).toEqual(['ok1', 'ok2']);
+    await store.close();
+    const ids = JSON.parse(await readFile(file, 'utf8')).diagnosticMeasures.map((m: { id: string }) => m.id);
+    expect(ids).toEqual(['ok1', 'ok2']);
+  });
+
+  it('cuts a torn last line off before appending after it, so the next start still reads the journal', async () => {
+    const file = join(await tempDir(), 'data.json');
+    await writeFile(file, '{}');
+    await writeFile(`${file}.journal`, '{"c":"diagnosticMeas');
+    const store = await open(file);
+    await store.commit([{ coll: 'diagnosticMeasures', id: 'm1', after: measure('m1') }]);
+    // As after kill -9: the next start replays the journal.
+    const again = await open(await crashCopy(file));
+    expect(again.list('diagnosticMeasures').map((r) => r.id)).toEqual(['m1']);
+    await again.close();
+    await store.close();
+  });
+
+  it('refuses journal lines that break the schema or name another id, naming the line', async () => {
+    for (const [line, why] of [
+      [{ c: 'diagnosticMeasures', id: 'other', v: { id: 'other', bogus: true } }, /line 2 does not hold a valid/],
+      [{ c: 'diagnosticMeasures', id: 'x', v: measure('y') }, /line 2 names id x but holds record y/],
+    ] as const) {
+      const file = join(await tempDir(), 'data.json');
+      await writeFile(file, '{}');
+      const first = JSON.stringify({ c: 'diagnosticMeasures', id: 'm1', v: measure('m1') });
+      const text = `${first}\n${JSON.stringify(line)}\n`;
+      await writeFile(`${file}.journal`, text);
+      await expect(open(file)).rejects.toThrow(why);
+      expect(await readFile(`${file}.journal`, 'utf8')).toBe(text);
+      expect(await readFile(file, 'utf8')).toBe('{}');
+    }
+  });
+
+  it('folds a journal grown large by a few big records, and reads back lines longer than its read buffer', async () => {
+    const file = join(await tempDir(), 'data.json');
+    const store = await open(file);
+    // A measure of ~2.4 MB: 100,000 panic ranges.
+    const big = (n: number) => ({
+      ...measure('big'),
+      description: `revision ${n}`,
+      panicRanges: Array.from({ length: 100_000 }, (_, i) => ({ min: i, sex: 'all' })),
+    });
+    const sizes: number[] = [];
+    for (let n = 0; n < 36; n++) {
+      await store.commit([{ coll: 'diagnosticMeasures', id: 'big', after: big(n) }]);
+      sizes.push((await stat(`${file}.journal`)).size);
+    }
+    // Far fewer than compactEvery changes, yet the journal was folded once it passed 64 MiB.
+    expect(Math.max(...sizes)).toBeLessThan(70 * 2 ** 20);
+    expect(sizes.some((size, i) => i > 0 && size < sizes[i - 1])).toBe(true);
+    await store.commit([{ coll: 'diagnosticMeasures', id: 'big', after: big(99) }]);
+    const again = await open(await crashCopy(file));
+    expect(again.get('diagnosticMeasures', 'big')?.description).toBe('revision 99');
+    await again.close();
+    await store.close();
+  }, 60_000);
 });

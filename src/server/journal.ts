@@ -1,0 +1,94 @@
+import { open } from 'node:fs/promises';
+import type { z } from 'zod';
+import { toFieldErrors } from '../schemas/common.js';
+import { COLLECTIONS, type CollectionName, dataFileSchema } from '../schemas/data-file.js';
+import { DataFileError } from './data-file.js';
+
+export type Rec = { id: string } & Record<string, unknown>;
+
+export interface JournalEntry {
+  coll: CollectionName;
+  id: string;
+  after: Rec | undefined;
+}
+
+export interface Replay {
+  entries: JournalEntry[];
+  /** Bytes up to the end of the last whole line: what the journal is cut back to before new appends. */
+  goodLength: number;
+}
+
+/** The stored record schema of each collection, from the data file's own schema: one source of rules. */
+const RECORD_SCHEMAS = Object.fromEntries(
+  COLLECTIONS.map((c) => [c, (dataFileSchema.shape[c] as unknown as z.ZodDefault<z.ZodArray>).unwrap().element]),
+) as Record<CollectionName, z.ZodType>;
+
+const CHUNK = 1024 * 1024;
+
+/**
+ * Replays `<file>.journal` a line at a time, so a journal of any size that was written can be read back.
+ * Each line is checked against the collection's schema; a torn last line (never acknowledged) is dropped
+ * with a warning; damage anywhere else refuses, naming the line.
+ */
+export async function readJournal(path: string, warn: (m: string) => void): Promise<Replay> {
+  let fh: Awaited<ReturnType<typeof open>>;
+  try {
+    fh = await open(path, 'r');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { entries: [], goodLength: 0 };
+    throw new DataFileError(`cannot read ${path}: ${(err as Error).message}`);
+  }
+  const entries: JournalEntry[] = [];
+  let goodLength = 0;
+  let lineNo = 0;
+  try {
+    const buf = Buffer.allocUnsafe(CHUNK);
+    let pieces: Buffer[] = [];
+    let position = 0;
+    for (;;) {
+      const { bytesRead } = await fh.read(buf, 0, CHUNK, position);
+      if (bytesRead === 0) break;
+      position += bytesRead;
+      let start = 0;
+      for (let nl = buf.indexOf(10, 0); nl !== -1 && nl < bytesRead; nl = buf.indexOf(10, start)) {
+        pieces.push(buf.subarray(start, nl));
+        const line = pieces.length === 1 ? pieces[0].toString('utf8') : Buffer.concat(pieces).toString('utf8');
+        pieces = [];
+        lineNo++;
+        entries.push(parseLine(line, lineNo, path));
+        goodLength = position - bytesRead + nl + 1;
+        start = nl + 1;
+      }
+      // The rest of this chunk belongs to a line that continues: keep a copy, the buffer is reused.
+      if (start < bytesRead) pieces.push(Buffer.from(buf.subarray(start, bytesRead)));
+    }
+    if (pieces.length > 0) {
+      warn(`dropped a torn last line of ${path} left by a crash (that change was never acknowledged)`);
+    }
+  } finally {
+    await fh.close();
+  }
+  return { entries, goodLength };
+}
+
+function parseLine(line: string, lineNo: number, path: string): JournalEntry {
+  const damaged = (why: string) =>
+    new DataFileError(`${path} line ${lineNo} ${why}; the data cannot be trusted, so the server will not start`);
+  let entry: { c?: unknown; id?: unknown; v?: unknown };
+  try {
+    entry = JSON.parse(line);
+  } catch {
+    throw damaged('is damaged');
+  }
+  const coll = entry?.c as CollectionName;
+  if (!COLLECTIONS.includes(coll) || typeof entry.id !== 'string') throw damaged('is damaged');
+  if (entry.v === null) return { coll, id: entry.id, after: undefined };
+  const checked = RECORD_SCHEMAS[coll].safeParse(entry.v);
+  if (!checked.success) {
+    const [first] = toFieldErrors(checked.error, entry.v);
+    throw damaged(`does not hold a valid ${coll} record (${first.path}: ${first.message})`);
+  }
+  if ((entry.v as Rec).id !== entry.id) throw damaged(`names id ${entry.id} but holds record ${(entry.v as Rec).id}`);
+  // The record as written (zod's defaults filled in would change what the next fold writes).
+  return { coll, id: entry.id, after: entry.v as Rec };
+}
