@@ -51,7 +51,7 @@ _clinadmin_node() {
     "config path") subs=""; opts="--base-url --fields --help --no-color --output --profile --query --timeout --verbose --version -V -o -v"; ids="" ;;
     "config use-profile") subs=""; opts="--base-url --fields --help --no-color --output --profile --query --timeout --verbose --version -V -o -v"; ids="" ;;
     "api") subs=""; opts="--base-url --data --fields --help --no-color --output --profile --query --timeout --verbose --version -V -d -o -v"; ids="" ;;
-    "serve") subs=""; opts="--base-url --data --fields --headers-timeout --help --host --max-body --no-color --no-events --output --port --profile --query --request-timeout --seed --timeout --token --verbose --version -V -o -v"; ids="" ;;
+    "serve") subs=""; opts="--base-url --data --fields --headers-timeout --help --host --max-body --no-color --no-events --output --port --profile --query --request-timeout --seed --timeout --token --token-file --verbose --version -V -o -v"; ids="" ;;
     "completion") subs=""; opts="--base-url --fields --help --no-color --output --profile --query --timeout --verbose --version -V -o -v"; ids="" ;;
     "help") subs=""; opts="--base-url --fields --help --no-color --output --profile --query --timeout --verbose --version -V -o -v"; ids="" ;;
     *) _clinadmin_found="" ;;

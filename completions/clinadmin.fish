@@ -135,6 +135,7 @@ complete -c clinadmin -n '__fish_seen_subcommand_from serve' -l port -r -d 'port
 complete -c clinadmin -n '__fish_seen_subcommand_from serve' -l host -r -d 'address to listen on'
 complete -c clinadmin -n '__fish_seen_subcommand_from serve' -l data -r -d 'the JSON data file (created when missing)'
 complete -c clinadmin -n '__fish_seen_subcommand_from serve' -l token -r -d 'accepted API token, repeatable (env CLINADMIN_SERVE_TOKENS, comma-separated); account defaults to local-admin'
+complete -c clinadmin -n '__fish_seen_subcommand_from serve' -l token-file -r -d 'read accepted tokens from a file, one TOKEN[:ACCOUNT] a line (# comments); it must be owner-only'
 complete -c clinadmin -n '__fish_seen_subcommand_from serve' -l no-events -d 'do not record a notification for each change'
 complete -c clinadmin -n '__fish_seen_subcommand_from serve' -l seed -d 'fill an empty data file with demo data'
 complete -c clinadmin -n '__fish_seen_subcommand_from serve' -l max-body -r -d 'largest accepted request body'

@@ -1,4 +1,5 @@
 import type { ApiClient } from '../api/client.js';
+import { readConfig } from '../config/file.js';
 import { type GlobalFlags, resolveSettings, type Settings } from '../config/resolve.js';
 import type { Ctx } from '../context.js';
 import { AuthError, UsageError } from '../errors.js';
@@ -21,7 +22,11 @@ const LOCAL = /^(localhost|127(\.\d+){3}|\[::1\])$/i;
 export async function connect(
   ctx: Ctx,
   flags: GlobalFlags & { connections?: number },
-  settings: Settings = resolveSettings(flags, ctx.env),
+  settings: Settings = resolveSettings(
+    flags,
+    ctx.env,
+    readConfig(ctx.env, (m) => ctx.stderr.write(`warning: ${m}\n`)),
+  ),
 ): Promise<Connection> {
   if (!settings.baseUrl) {
     throw new AuthError(

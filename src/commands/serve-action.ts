@@ -1,3 +1,4 @@
+import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import type { Ctx } from '../context.js';
@@ -13,6 +14,7 @@ const optionsSchema = z.object({
   host: z.string().min(1),
   data: z.string().min(1),
   token: z.array(z.string()).optional(),
+  tokenFile: z.string().min(1).optional(),
   events: z.boolean(),
   seed: z.boolean().optional(),
   maxBody: z.coerce.number().int().min(1),
@@ -24,7 +26,11 @@ export async function serve(ctx: Ctx, raw: Record<string, unknown>): Promise<voi
   const parsed = optionsSchema.safeParse(raw);
   if (!parsed.success) throw zodUsageError(parsed.error, raw);
   const o = parsed.data;
-  const specs = o.token ?? (ctx.env.CLINADMIN_SERVE_TOKENS ?? '').split(',').filter((s) => s.trim() !== '');
+  const fromFile = o.tokenFile === undefined ? [] : await readTokenFile(resolve(ctx.cwd, o.tokenFile));
+  const specs =
+    o.token || o.tokenFile !== undefined
+      ? [...(o.token ?? []), ...fromFile]
+      : (ctx.env.CLINADMIN_SERVE_TOKENS ?? '').split(',').filter((s) => s.trim() !== '');
   let tokens: TokenEntry[];
   try {
     tokens = specs.map(parseTokenSpec);
@@ -78,4 +84,30 @@ export async function serve(ctx: Ctx, raw: Record<string, unknown>): Promise<voi
   } finally {
     signals.cancel();
   }
+}
+
+/** `TOKEN[:ACCOUNT]` a line; blank lines and # comments are skipped. Refused when others can read it. */
+async function readTokenFile(path: string): Promise<string[]> {
+  let text: string;
+  try {
+    if (process.platform !== 'win32') {
+      const mode = (await stat(path)).mode & 0o777;
+      if (mode & 0o077) {
+        throw new UsageError(
+          `${path} is readable by others (mode ${mode.toString(8)}); it holds tokens`,
+          `run chmod 600 ${path}`,
+        );
+      }
+    }
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
+    throw new UsageError(`cannot read --token-file ${path}: ${(err as Error).message}`);
+  }
+  const specs = text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !l.startsWith('#'));
+  if (specs.length === 0) throw new UsageError(`--token-file ${path} holds no token`);
+  return specs;
 }

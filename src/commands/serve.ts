@@ -16,6 +16,12 @@ export function serveCommand(cmd: Command, ctx: Ctx, _state: RunState): Command 
         'accepted API token, repeatable (env CLINADMIN_SERVE_TOKENS, comma-separated); account defaults to local-admin',
       ).argParser(collect),
     )
+    .addOption(
+      new Option(
+        '--token-file <file>',
+        'read accepted tokens from a file, one TOKEN[:ACCOUNT] a line (# comments); it must be owner-only',
+      ),
+    )
     .addOption(new Option('--no-events', 'do not record a notification for each change'))
     .addOption(new Option('--seed', 'fill an empty data file with demo data'))
     .addOption(new Option('--max-body <bytes>', 'largest accepted request body').default(String(1024 * 1024)))
@@ -31,8 +37,10 @@ export function serveCommand(cmd: Command, ctx: Ctx, _state: RunState): Command 
 Examples:
   $ clinadmin serve --seed
   $ clinadmin serve --port 0 --data /tmp/lab.json --token s3cret:acc_lab
+  $ clinadmin serve --token-file ~/.config/clinadmin/serve-tokens   # tokens stay out of ps
   $ CLINADMIN_SERVE_TOKENS=tokA:acc_a,tokB:acc_b clinadmin serve
 
+--token puts the token in the process list (ps); prefer --token-file or CLINADMIN_SERVE_TOKENS.
 Without a token the server makes one and prints it with the command that points the CLI at it.
 SIGINT and SIGTERM let requests in flight finish, save the data file and exit 0.`,
     )

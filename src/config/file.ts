@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { CliError, EXIT } from '../errors.js';
 import { configFile } from './paths.js';
 
@@ -21,7 +21,7 @@ export type Key = keyof typeof KEYS;
  * Reads the config file without loading conf: every API command reads it, and start-up is a feature.
  * A file that does not parse is reported with its path, never replaced.
  */
-export function readConfig(env: Record<string, string | undefined>): ConfigData {
+export function readConfig(env: Record<string, string | undefined>, warn?: (message: string) => void): ConfigData {
   const path = configFile(env);
   let text: string;
   try {
@@ -29,6 +29,16 @@ export function readConfig(env: Record<string, string | undefined>): ConfigData 
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
     throw new CliError(`cannot read the config file ${path}: ${(err as Error).message}`, EXIT.failure);
+  }
+  // It holds tokens: as ssh does for a key, say so when others can read it (the next write makes it 0600).
+  if (warn && process.platform !== 'win32') {
+    const mode = statSync(path).mode & 0o777;
+    if (mode & 0o077) {
+      warn(
+        `the config file ${path} is readable by others (mode ${mode.toString(8)}); ` +
+          `run chmod 600 on it (the next clinadmin login or config set also does)`,
+      );
+    }
   }
   try {
     const data = JSON.parse(text) as ConfigData;

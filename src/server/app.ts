@@ -34,6 +34,10 @@ export function createApp({
   const authenticate = createAuthenticator(tokens);
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    // Node keeps the first of two Authorization headers; which one a proxy meant is not ours to guess.
+    if ((req.headersDistinct.authorization?.length ?? 0) > 1) {
+      throw new HttpProblem(problem(400, 'send one Authorization header, not several'));
+    }
     // Authentication comes before routing, so an unknown path tells a stranger nothing.
     const account = authenticate(req.headers.authorization);
     if (account === undefined) {
@@ -43,17 +47,20 @@ export function createApp({
     }
     const { resource, id } = route(req.url ?? '/');
     const method = req.method ?? 'GET';
-    const allowed = !resource.writable ? ['GET'] : id === undefined ? ['GET', 'POST'] : ['GET', 'PATCH', 'DELETE'];
+    const reads = ['GET', 'HEAD'];
+    const allowed = !resource.writable ? reads : id === undefined ? [...reads, 'POST'] : [...reads, 'PATCH', 'DELETE'];
     if (!allowed.includes(method)) {
       throw new HttpProblem(problem(405, `${method} is not allowed on ${req.url}; use ${allowed.join(', ')}`), {
         allow: allowed.join(', '),
       });
     }
-    if (method === 'GET') {
+    if (method === 'GET' || method === 'HEAD') {
+      // HEAD answers as GET would, headers only (Node sends no body), and changes nothing: not even seenBy.
+      const seenBy = method === 'GET' ? account : undefined;
       return sendJson(
         res,
         200,
-        id === undefined ? await service.list(resource) : await service.get(resource, id, account),
+        id === undefined ? await service.list(resource) : await service.get(resource, id, seenBy),
       );
     }
     if (method === 'DELETE') return sendJson(res, 200, await service.remove(resource, id!, account));
@@ -137,11 +144,25 @@ function readBody(req: IncomingMessage, maxBody: number, tooLarge: () => Error):
 }
 
 async function readJsonBody(req: IncomingMessage, maxBody: number): Promise<unknown> {
-  const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-  if (type !== 'application/json' && !/^application\/[a-z0-9.+-]*\+json$/.test(type)) {
+  const [mediaType, ...params] = (req.headers['content-type'] ?? '').split(';');
+  const type = mediaType.trim().toLowerCase();
+  if (type === 'application/merge-patch+json') {
+    throw new HttpProblem(
+      problem(
+        415,
+        'application/merge-patch+json is not supported (its null semantics are not implemented); ' +
+          'send "Content-Type: application/json": fields sent are set, fields left out stay',
+      ),
+    );
+  }
+  if (type !== 'application/json') {
     throw new HttpProblem(
       problem(415, `send the body as JSON with "Content-Type: application/json" (got ${type || 'none'})`),
     );
+  }
+  const charset = params.map((p) => /^\s*charset\s*=\s*"?([^";\s]+)"?\s*$/i.exec(p)?.[1]).find(Boolean);
+  if (charset && !/^utf-?8$/i.test(charset)) {
+    throw new HttpProblem(problem(415, `send the body as UTF-8 (got charset=${charset}); JSON is UTF-8`));
   }
   const tooLarge = () => new HttpProblem(problem(413, `the body is larger than the limit of ${maxBody} bytes`));
   const declared = Number(req.headers['content-length']);

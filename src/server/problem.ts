@@ -16,8 +16,11 @@ const TITLES: Record<number, [slug: string, title: string]> = {
   401: ['unauthorized', 'Authentication required'],
   404: ['not-found', 'Not found'],
   405: ['method-not-allowed', 'Method not allowed'],
+  408: ['request-timeout', 'Request timeout'],
   413: ['payload-too-large', 'Request body too large'],
+  414: ['uri-too-long', 'URI too long'],
   415: ['unsupported-media-type', 'Unsupported media type'],
+  431: ['headers-too-large', 'Request header fields too large'],
   422: ['unknown-reference', 'Unknown reference'],
   500: ['internal', 'Internal server error'],
   503: ['unavailable', 'Service unavailable'],
@@ -51,4 +54,16 @@ export function sendJson(
 
 export function sendProblem(res: ServerResponse, p: Problem, headers: Record<string, string> = {}): void {
   sendJson(res, p.status, p, headers);
+}
+
+/**
+ * A problem written straight to a socket, for requests Node's HTTP parser refused before any handler
+ * ran (bad lengths or chunks, headers or URL too long): every error the server sends is problem+json.
+ */
+export function problemResponse(p: Problem): string {
+  const body = JSON.stringify(p);
+  return (
+    `HTTP/1.1 ${p.status} ${p.title}\r\ncontent-type: application/problem+json\r\n` +
+    `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`
+  );
 }

@@ -159,11 +159,14 @@ export function createService({ store, events = true, now = Date.now }: ServiceO
       return store.list(res.coll);
     },
 
-    /** Reading one notification marks it seen by the caller, once; nothing else changes on read. */
-    async get(res: Resource, id: string, account: string): Promise<Rec> {
+    /**
+     * Reading one notification marks it seen by the caller, once; nothing else changes on read. Without
+     * an account (HEAD) nothing changes at all.
+     */
+    async get(res: Resource, id: string, account: string | undefined): Promise<Rec> {
       await durable(res, id);
       const rec = mustGet(res, id);
-      if (res.coll !== 'notifications') return rec;
+      if (res.coll !== 'notifications' || account === undefined) return rec;
       const seenBy = (rec.seenBy as string[] | undefined) ?? [];
       if (seenBy.includes(account)) return rec;
       const after = { ...rec, seenBy: [...seenBy, account] };

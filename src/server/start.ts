@@ -1,8 +1,9 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { COLLECTIONS, type CollectionName } from '../schemas/data-file.js';
 import { createApp } from './app.js';
 import type { TokenEntry } from './auth.js';
+import { problem, problemResponse } from './problem.js';
 import { seedData } from './seed.js';
 import { createService } from './service.js';
 import { Store } from './store.js';
@@ -51,6 +52,7 @@ export async function startServer(o: StartOptions): Promise<RunningServer> {
         app(req, res);
       },
     );
+    server.on('clientError', answerParserError);
     // Slow or endless headers and bodies are cut off rather than held open.
     server.headersTimeout = headersTimeout;
     server.requestTimeout = Math.max(requestTimeout, headersTimeout);
@@ -97,4 +99,25 @@ async function seed(store: Store, warn: (m: string) => void): Promise<void> {
     })),
   );
   await store.commit(writes);
+}
+
+/** Requests Node's parser refused before any handler saw them get problem+json too, then the socket closes. */
+function answerParserError(err: NodeJS.ErrnoException & { reason?: string; rawPacket?: Buffer }, socket: Socket): void {
+  if (err.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  let p: ReturnType<typeof problem>;
+  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') p = problem(408, 'the request took too long to arrive');
+  else if (err.code === 'HPE_HEADER_OVERFLOW') {
+    // A request line that has not ended within the limit is a URL too long; otherwise the headers are.
+    const line = err.rawPacket?.indexOf('\r\n') ?? -1;
+    p =
+      line === -1 || line > 8 * 1024
+        ? problem(414, 'the URL is too long')
+        : problem(431, 'the request headers are larger than the server accepts (16 KiB)');
+  } else {
+    p = problem(400, `the request could not be parsed: ${err.reason ?? err.code ?? err.message}`);
+  }
+  socket.end(problemResponse(p));
 }

@@ -1,4 +1,4 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { chmod, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { clinadmin } from '../helpers/bin.js';
@@ -23,4 +23,20 @@ describe('the config store under concurrent writers', () => {
     // No lock or temp file is left behind.
     expect((await readdir(dir)).sort()).toEqual(['config.json']);
   }, 60_000);
+
+  it('warns when others can read the config file, and the next write makes it owner-only again', async () => {
+    const server = await testServer({ seed: true });
+    const dir = await tempDir();
+    const file = join(dir, 'config.json');
+    await writeFile(file, JSON.stringify({ profiles: { default: { baseUrl: server.url, token: TOKEN } } }));
+    await chmod(file, 0o644);
+    const env = { CLINADMIN_CONFIG_DIR: dir };
+    const list = await clinadmin(['measures', 'list'], { env });
+    expect(list.exitCode).toBe(0);
+    expect(list.stderr).toMatch(/warning: the config file .*config\.json is readable by others \(mode 644\)/);
+    expect(list.stderr).not.toContain(TOKEN);
+    expect((await clinadmin(['config', 'set', 'account', 'acc_x'], { env })).exitCode).toBe(0);
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    expect((await clinadmin(['measures', 'list'], { env })).stderr).toBe('');
+  });
 });

@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { chmod, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { clinadmin, serveProcess } from '../helpers/bin.js';
@@ -67,6 +67,26 @@ describe('clinadmin serve', () => {
     expect(second.stderr).toMatch(new RegExp(`in use by another clinadmin serve \\(process ${first.proc.pid}\\)`));
     first.proc.kill('SIGTERM');
     await first.proc;
+  });
+
+  it('reads tokens from an owner-only --token-file, and refuses one that others can read', async () => {
+    const dir = await tempDir();
+    const file = join(dir, 'tokens');
+    await writeFile(file, '# lab tokens\nfile-token-one:acc_one\n\n  file-token-two  \n', { mode: 0o600 });
+    const s = await serveProcess(['--data', join(dir, 'd.json'), '--token-file', file]);
+    const as = async (token: string) =>
+      (await fetch(`${s.url}/notifications`, { headers: { authorization: `Bearer ${token}` } })).status;
+    expect(await as('file-token-one')).toBe(200);
+    expect(await as('file-token-two')).toBe(200);
+    expect(await as('# lab tokens')).toBe(401);
+    expect(s.stderr()).not.toContain('file-token');
+    s.proc.kill('SIGTERM');
+    await s.proc;
+
+    await chmod(file, 0o644);
+    const open = await clinadmin(['serve', '--port', '0', '--data', join(dir, 'd.json'), '--token-file', file]);
+    expect(open.exitCode).toBe(2);
+    expect(open.stderr).toMatch(/tokens is readable by others \(mode 644\); it holds tokens\nhint: run chmod 600/);
   });
 
   it('refuses a bad port with a usage error', async () => {
