@@ -144,18 +144,24 @@ describe('diagnostic measures over HTTP', () => {
   it('never loses an update among concurrent patches', async () => {
     const s = await testServer();
     const { body: m } = await s.call('POST', '/diagnostic-measures', { test: 't', name: 'n' });
-    await Promise.all(
-      Array.from({ length: 20 }, (_, i) =>
-        s.call('PATCH', `/diagnostic-measures/${m.id}`, { sets: [`s${i}`], [`${i % 2 ? 'unit' : 'siunit'}`]: `u${i}` }),
+    // Each concurrent PATCH sets a field of its own: a lost update would lose that field.
+    const fields = { description: 'd', unit: 'mg/dL', siunit: 'mmol/L', set: 'Panel', hl7IdentifierCod: '2345-7' };
+    const patches = await Promise.all(
+      Object.entries(fields).map(([field, value]) =>
+        s.call('PATCH', `/diagnostic-measures/${m.id}`, { [field]: value }),
       ),
     );
+    for (const p of patches) expect(p.status).toBe(200);
+    expect((await s.call('GET', `/diagnostic-measures/${m.id}`)).body).toMatchObject(fields);
     const created = await Promise.all(
       Array.from({ length: 40 }, (_, i) => s.call('POST', '/diagnostic-measures', { test: 't', name: `c${i}` })),
     );
     expect(new Set(created.map((r) => r.body.id)).size).toBe(40);
     expect((await s.call('GET', '/diagnostic-measures')).body).toHaveLength(41);
     await s.close();
-    expect(JSON.parse(await readFile(s.dataFile, 'utf8')).diagnosticMeasures).toHaveLength(41);
+    const saved = JSON.parse(await readFile(s.dataFile, 'utf8')).diagnosticMeasures;
+    expect(saved).toHaveLength(41);
+    expect(saved.find((r: { id: string }) => r.id === m.id)).toMatchObject(fields);
   });
 });
 
@@ -252,7 +258,7 @@ describe('notifications over HTTP', () => {
     const s = await testServer({ seed: true });
     const post = await s.call('POST', '/notifications', { code: 'x' });
     expect(post.status).toBe(405);
-    expect(post.headers.get('allow')).toBe('GET');
+    expect(post.headers.get('allow')).toBe('GET, HEAD');
     expect((await s.call('DELETE', '/notifications/ntf_queue_1')).status).toBe(405);
   });
 });
@@ -302,8 +308,8 @@ describe('errors', () => {
     const s = await testServer();
     const r = await s.call('PUT', '/diagnostic-measures/x', {});
     expect(r.status).toBe(405);
-    expect(r.headers.get('allow')).toBe('GET, PATCH, DELETE');
-    expect((await s.call('DELETE', '/diagnostic-measures')).headers.get('allow')).toBe('GET, POST');
+    expect(r.headers.get('allow')).toBe('GET, HEAD, PATCH, DELETE');
+    expect((await s.call('DELETE', '/diagnostic-measures')).headers.get('allow')).toBe('GET, HEAD, POST');
   });
 
   it('answers 400 for malformed JSON, naming line and column, and for an empty or non-object body', async () => {

@@ -164,14 +164,16 @@ describe('the built binary', () => {
     });
     let screen = '';
     proc.stdout!.on('data', (d: Buffer) => (screen += d.toString()));
-    const choose = async (question: string) => {
+    /** Waits for the question, presses Down, waits for the highlight to reach `second`, then Enter. */
+    const choose = async (question: string, second: string) => {
       await expect.poll(() => screen, { timeout: 10_000 }).toContain(question);
+      const before = screen.length;
       proc.stdin!.write('\x1b[B');
-      await new Promise((r) => setTimeout(r, 200));
+      await expect.poll(() => screen.slice(before), { timeout: 10_000 }).toMatch(new RegExp(`❯ ${second}`));
       proc.stdin!.write('\r');
     };
-    await choose('Type (--type):');
-    await choose('Payment method (--payment-method):');
+    await choose('Type (--type):', 'override');
+    await choose('Payment method (--payment-method):', 'postpaid');
     const r = await proc;
     expect(r.exitCode).toBe(0);
     const created = JSON.parse(screen.slice(screen.indexOf('{')).replace(/\r/g, ''));

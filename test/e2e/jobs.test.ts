@@ -184,7 +184,10 @@ describe('measures import', () => {
       if (signalled === 0 && (err.match(/^created/gm) ?? []).length >= 50) {
         signalled++;
         proc.kill('SIGINT');
-        setTimeout(() => proc.kill('SIGINT'), 5);
+      } else if (signalled === 1 && err.includes('interrupted: finishing requests in flight')) {
+        // The second Ctrl-C lands while the first is being handled.
+        signalled++;
+        proc.kill('SIGINT');
       }
     });
     const r = await proc;
@@ -333,12 +336,13 @@ describe('notifications at a terminal', () => {
     let s = await serveProcess(['--seed', '--data', data, '--token', TOKEN]);
     const port = new URL(s.url).port;
     const env = { CLINADMIN_BASE_URL: s.url, CLINADMIN_TOKEN: TOKEN, CLINADMIN_CONFIG_DIR: join(dir, 'config') };
-    const watch = clinadmin(['notifications', 'watch', '--interval', '0.2', '-o', 'ndjson'], { env });
+    // --verbose traces each poll on stderr: the first answered poll says watch is ready.
+    const watch = clinadmin(['notifications', 'watch', '--interval', '0.2', '-o', 'ndjson', '-v'], { env });
     let out = '';
     let err = '';
     watch.stdout!.on('data', (d: Buffer) => (out += d.toString()));
     watch.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-    await new Promise((r) => setTimeout(r, 800));
+    await expect.poll(() => err, { timeout: 10_000 }).toMatch(/← 200 GET \S+\/notifications/);
     expect(out).toBe('');
     const created = await clinadmin(['measures', 'create', '--test', 'tst_x', '--name', 'Watched'], { env });
     expect(created.exitCode).toBe(0);
@@ -346,12 +350,8 @@ describe('notifications at a terminal', () => {
     s.proc.kill('SIGTERM');
     await s.proc;
     await expect.poll(() => err, { timeout: 15_000 }).toContain('lost the server');
-    s = await serveProcess(
-      ['--data', data, '--port', port, '--token', TOKEN].filter(
-        (a, i, all) => !(a === '--port' && all.indexOf('--port') !== i),
-      ),
-      {},
-    );
+    // serveProcess passes --port 0 first; the later --port wins, so the server comes back where it was.
+    s = await serveProcess(['--data', data, '--port', port, '--token', TOKEN]);
     await expect.poll(() => err, { timeout: 40_000 }).toContain('the server is back; watching again');
     await clinadmin(
       ['coverages', 'create', '--contract', 'ctr_acme_2026', '--name', 'After restart', '--type', 'unknown'],

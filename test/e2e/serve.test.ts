@@ -9,7 +9,7 @@ describe('clinadmin serve', () => {
     const dir = await tempDir();
     const { url, proc, stderr } = await serveProcess(['--seed'], { cwd: dir });
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    await new Promise((r) => setTimeout(r, 100));
+    await expect.poll(stderr).toMatch(/--token (cla_\S+)/);
     const token = /--token (cla_\S+)/.exec(stderr())?.[1];
     expect(token).toBeDefined();
     expect(stderr()).toContain(`clinadmin login --base-url ${url} --token ${token}`);

@@ -26,6 +26,28 @@ function sink(tty: boolean): { stream: OutStream; text: () => string } {
   return { stream, text: () => text };
 }
 
+/** inquirer's question prefix, "? ", at a line's start or after a color code (not the ? of "\x1b[?25h"). */
+const QUESTION = /(?:^|\n|m)\?(?:\x1b\[[0-9;]*m)? /;
+const DONE_THEN_QUESTION = /✔[\s\S]*(?:\n|m)\?(?:\x1b\[[0-9;]*m)? /;
+const escapeRegExp = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** The screen once it shows typed text: as typed, or masked with one * a character. */
+const echoOf = (k: string) => new RegExp(`${escapeRegExp(k)}|${escapeRegExp('*'.repeat(k.length))}`);
+
+/** Resolves with the text's length once what it gained past `seen` characters matches `wanted`. */
+function shown(stream: OutStream, text: () => string, seen: number, wanted: RegExp): Promise<number> {
+  const ready = () => wanted.test(text().slice(seen));
+  if (ready()) return Promise.resolve(text().length);
+  return new Promise((resolve) => {
+    const check = () => {
+      if (!ready()) return;
+      stream.off('data', check);
+      // The sink's own 'data' listener ran first, so the text holds this chunk already.
+      resolve(text().length);
+    };
+    stream.on('data', check);
+  });
+}
+
 /** Runs the CLI in this process, with memory streams, as tests of the command layer. */
 export async function runCli(argv: string[], o: RunOptions = {}): Promise<CliResult> {
   const stdout = sink(Boolean(o.stdoutTTY));
@@ -36,10 +58,17 @@ export async function runCli(argv: string[], o: RunOptions = {}): Promise<CliRes
   else if (!o.keys) (stdin as unknown as PassThrough).end();
   if (o.keys) {
     const keys = [...o.keys];
+    // Each key is typed once the program has answered the one before, as a person types into what is on
+    // the screen, not on a clock: after Enter, once inquirer has marked that question done (✔) and drawn
+    // the next one (?); after text, once it is echoed (or masked); after any other key, once the prompt has
+    // redrawn. The first key waits for the first question.
     const type = async () => {
+      let seen = 0;
+      let next = QUESTION;
       for (const k of keys) {
-        await new Promise((r) => setTimeout(r, 40));
+        seen = await shown(stderr.stream, stderr.text, seen, next);
         (stdin as unknown as PassThrough).write(k);
+        next = k === '\r' || k === '\n' ? DONE_THEN_QUESTION : /^[\x20-\x7e]+$/.test(k) ? echoOf(k) : /[\s\S]/;
       }
     };
     void type();
