@@ -36,7 +36,12 @@ export function createProgram(ctx: Ctx, state: RunState = { exitCode: 0 }, full 
     )
     .addOption(new Option('--fields <list>', 'comma-separated fields to show (columns and JSON keys)'))
     .addOption(new Option('--query <expr>', 'JMESPath expression applied to JSON output'))
-    .addOption(new Option('--timeout <seconds>', 'request timeout in seconds').default('30'))
+    .addOption(
+      new Option(
+        '--timeout <seconds>',
+        'deadline for each request, in seconds; a list may take longer while data keeps coming',
+      ).default('30'),
+    )
     .addOption(new Option('--no-color', 'turn colors off (also NO_COLOR)'))
     .addOption(new Option('-v, --verbose', 'print requests, timings and error details to stderr'))
     .addHelpText(

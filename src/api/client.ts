@@ -19,6 +19,8 @@ export interface ClientOptions {
 type Headers = Record<string, string | string[] | undefined>;
 
 const RETRY_STATUS = new Set([429, 502, 503, 504]);
+/** The largest answer about one record (or a write) that is read: more is a peer gone wrong. */
+const MAX_RECORD_BYTES = 64 * 1024 * 1024;
 /** Errors raised before a connection existed: the request surely was not sent. */
 const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 const CONNECTION = new Set([...NOT_SENT, 'ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'ETIMEDOUT']);
@@ -72,7 +74,12 @@ export class ApiClient {
     return this.origin + this.prefix;
   }
 
-  async request<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
+  /**
+   * One request, retried where that is safe. `--timeout` is a deadline for the whole exchange, except for
+   * a list (`list: true`), whose answer may take longer while bytes keep flowing: there it bounds the wait
+   * for the answer to start and any pause in it. Only a list may be larger than 64 MiB.
+   */
+  async request<T = unknown>(method: string, path: string, body?: unknown, opts: { list?: boolean } = {}): Promise<T> {
     const url = this.origin + this.prefix + path;
     const payload = body === undefined ? undefined : body instanceof JsonText ? body.text : JSON.stringify(body);
     const mayRepeat = method !== 'POST';
@@ -84,7 +91,7 @@ export class ApiClient {
       let headers: Headers;
       let text: string;
       try {
-        ({ status, headers, text } = await this.send(method, this.prefix + path, payload));
+        ({ status, headers, text } = await this.send(method, this.prefix + path, payload, opts.list === true));
       } catch (err) {
         const code = errorCode(err);
         const ms = Date.now() - started;
@@ -119,24 +126,42 @@ export class ApiClient {
     method: string,
     path: string,
     body: string | undefined,
+    list: boolean,
   ): Promise<{ status: number; headers: Headers; text: string }> {
     return new Promise((resolve, reject) => {
       let status = 0;
       let headers: Headers = {};
       const chunks: Buffer[] = [];
+      let size = 0;
+      let abort: ((reason: Error) => void) | undefined;
+      // A peer that sends a byte a second never trips an idle timeout: the whole exchange has a deadline.
+      const deadline = setTimeout(
+        () => abort?.(Object.assign(new Error('deadline'), { code: 'CLINADMIN_DEADLINE' })),
+        this.o.timeoutMs,
+      );
+      const settle = () => clearTimeout(deadline);
       this.pool.dispatch(
         { path, method: method as 'GET', headers: body === undefined ? this.headers.read : this.headers.write, body },
         {
-          // Its presence marks this a handler of undici 7's interface.
-          onRequestStart() {},
+          onRequestStart(controller) {
+            abort = (reason) => controller.abort(reason);
+          },
           onResponseStart(_c, statusCode, h) {
             status = statusCode;
             headers = h as Headers;
+            // A list may stream for longer; undici's body timeout still bounds each pause in it.
+            if (list) settle();
           },
-          onResponseData(_c, chunk) {
+          onResponseData(controller, chunk) {
+            size += chunk.length;
+            if (!list && size > MAX_RECORD_BYTES) {
+              controller.abort(Object.assign(new Error('too large'), { code: 'CLINADMIN_TOO_LARGE' }));
+              return;
+            }
             chunks.push(chunk);
           },
           onResponseEnd() {
+            settle();
             resolve({
               status,
               headers,
@@ -144,6 +169,7 @@ export class ApiClient {
             });
           },
           onResponseError(_c, err) {
+            settle();
             reject(err);
           },
         },
@@ -211,6 +237,19 @@ export class ApiClient {
 
   private networkError(err: unknown, code: string | undefined): ApiError {
     const at = this.baseUrl;
+    if (code === 'CLINADMIN_TOO_LARGE') {
+      return new ApiError(
+        `the API at ${at} sent an answer larger than ${MAX_RECORD_BYTES / 2 ** 20} MiB for one record; it was refused`,
+      );
+    }
+    if (code === 'CLINADMIN_DEADLINE') {
+      return new ApiError(
+        `the API at ${at} did not answer within ${this.o.timeoutMs / 1000} s`,
+        undefined,
+        [],
+        'try again, or raise --timeout',
+      );
+    }
     if (
       code === 'UND_ERR_HEADERS_TIMEOUT' ||
       code === 'UND_ERR_BODY_TIMEOUT' ||

@@ -40,7 +40,7 @@ export function completeIdsCommand(cmd: Command, ctx: Ctx): Command {
         { ...optsOf(cmd), timeout: '2', verbose: false },
       );
       try {
-        const records = await client.request<{ id: string }[]>('GET', spec.path);
+        const records = await client.request<{ id: string }[]>('GET', spec.path, undefined, { list: true });
         ctx.stdout.write(records.map((r) => r.id).join('\n') + (records.length ? '\n' : ''));
       } finally {
         await client.close();

@@ -1,5 +1,5 @@
 import type { Ctx } from '../context.js';
-import { UsageError } from '../errors.js';
+import { CliError, EXIT, UsageError } from '../errors.js';
 import { type Column, col, type View } from './columns.js';
 import { toCsv, toJson, toNdjson, toYaml } from './formats.js';
 import { colorEnabled, theme } from './theme.js';
@@ -62,6 +62,18 @@ const isRecordList = (d: unknown): d is Rec[] =>
 
 /** Hands data to the chosen format on stdout; the only place that formats command results. */
 export async function present(ctx: Ctx, data: unknown, o: PresentOptions): Promise<void> {
+  try {
+    await format(ctx, data, o);
+  } catch (err) {
+    // JSON.parse reads any depth, but formatting recurses: an answer nested absurdly deep is refused.
+    if (err instanceof RangeError && /call stack/i.test(err.message)) {
+      throw new CliError('the API sent an answer nested too deeply to show; it was refused', EXIT.failure);
+    }
+    throw err;
+  }
+}
+
+async function format(ctx: Ctx, data: unknown, o: PresentOptions): Promise<void> {
   const format = chooseFormat(ctx, o.output);
   const fields = parseFields(o.fields);
   let shaped = fields ? pick(data, fields) : data;

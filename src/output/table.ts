@@ -21,6 +21,15 @@ function widths(cells: string[][], total: number): number[] {
   return out;
 }
 
+/** A column's text; a value of a type the column does not expect (a newer or broken server) shows as its JSON. */
+function cell(c: Column, r: Rec, view: View): string {
+  try {
+    return c.value(r, view);
+  } catch {
+    return JSON.stringify(r[c.key]) ?? '';
+  }
+}
+
 export async function renderTable(
   rows: Rec[],
   columns: Column[],
@@ -29,7 +38,7 @@ export async function renderTable(
   width: number,
 ): Promise<string> {
   const { default: Table } = await import('cli-table3');
-  const body = rows.map((r) => columns.map((c) => c.value(r, view)));
+  const body = rows.map((r) => columns.map((c) => cell(c, r, view)));
   const head = columns.map((c) => c.header);
   const table = new Table({
     head: head.map((h) => t.bold(h)),
@@ -51,7 +60,7 @@ export async function renderRecord(
   width: number,
 ): Promise<string> {
   const { default: Table } = await import('cli-table3');
-  const rows = columns.filter((c) => record[c.key] !== undefined).map((c) => [c.header, c.value(record, view)]);
+  const rows = columns.filter((c) => record[c.key] !== undefined).map((c) => [c.header, cell(c, record, view)]);
   const known = new Set(columns.map((c) => c.key));
   for (const [k, v] of Object.entries(record))
     if (!known.has(k)) rows.push([k, typeof v === 'object' ? JSON.stringify(v) : String(v)]);

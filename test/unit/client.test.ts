@@ -136,6 +136,61 @@ describe('ApiClient', () => {
     await c.close();
   });
 
+  it('holds a whole exchange to the deadline, even when a peer sends a byte at a time', async () => {
+    const drip = (_q: IncomingMessage, r: ServerResponse) => {
+      r.writeHead(200, { 'content-type': 'application/json' });
+      r.write('{"id":"');
+      const timer = setInterval(() => r.write('a'), 100);
+      r.on('close', () => clearInterval(timer));
+    };
+    const s = await scripted([drip]);
+    const { c } = client(s.url, undefined, 500);
+    const started = Date.now();
+    await expect(c.request('GET', '/diagnostic-measures/x')).rejects.toThrow(/did not answer within 0\.5 s/);
+    expect(Date.now() - started).toBeLessThan(3000);
+    await c.close();
+  });
+
+  it('lets a list take longer than the deadline while its bytes keep coming', async () => {
+    const items = Array.from({ length: 6 }, (_, i) => JSON.stringify({ id: `m${i}` }));
+    const slowList = (_q: IncomingMessage, r: ServerResponse) => {
+      r.writeHead(200, { 'content-type': 'application/json' });
+      r.write('[');
+      let i = 0;
+      const timer = setInterval(() => {
+        if (i < items.length) r.write(`${i ? ',' : ''}${items[i++]}`);
+        else {
+          clearInterval(timer);
+          r.end(']');
+        }
+      }, 150);
+    };
+    const s = await scripted([slowList]);
+    const { c } = client(s.url, undefined, 500);
+    const list = await c.request<{ id: string }[]>('GET', '/diagnostic-measures', undefined, { list: true });
+    expect(list.map((m) => m.id)).toEqual(['m0', 'm1', 'm2', 'm3', 'm4', 'm5']);
+    await c.close();
+  });
+
+  it('refuses an answer over 64 MiB for one record, without holding it', async () => {
+    const huge = (_q: IncomingMessage, r: ServerResponse) => {
+      r.writeHead(200, { 'content-type': 'application/json' });
+      const chunk = Buffer.alloc(1024 * 1024, 0x61);
+      let sent = 0;
+      const more = () => {
+        while (sent < 80 && r.write(chunk)) sent++;
+        if (sent < 80) r.once('drain', more);
+        else r.end();
+      };
+      r.write('{"id":"');
+      more();
+    };
+    const s = await scripted([huge]);
+    const { c } = client(s.url, undefined, 20_000);
+    await expect(c.request('GET', '/diagnostic-measures/x')).rejects.toThrow(/larger than 64 MiB for one record/);
+    await c.close();
+  });
+
   it('redacts the token from traces', async () => {
     const s = await scripted([json(200, {})]);
     const trace: string[] = [];

@@ -17,7 +17,7 @@ export function listCommand(ctx: Ctx, spec: ResourceSpec): Command {
     .action(async (_o: unknown, cmd: Command) => {
       const opts = optsOf(cmd);
       await withClient(ctx, opts, async ({ client, settings }) => {
-        const data = await client.request<unknown[]>('GET', spec.path);
+        const data = await client.request<unknown[]>('GET', spec.path, undefined, { list: true });
         const { present } = await import('../../output/present.js');
         await present(ctx, data, {
           ...opts,

@@ -128,7 +128,10 @@ async function fetchExisting(
   const { connect } = await import('../connect.js');
   const { client } = await connect(ctx, { ...opts, connections });
   try {
-    return { client, existing: await client.request<Record<string, unknown>[]>('GET', spec.path) };
+    return {
+      client,
+      existing: await client.request<Record<string, unknown>[]>('GET', spec.path, undefined, { list: true }),
+    };
   } catch (err) {
     await client.close();
     throw err;
