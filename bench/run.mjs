@@ -321,6 +321,44 @@ async function main() {
       '<=',
     );
   }
+
+  // Lists stream: memory of `measures list -o ndjson` at 100,000 measures against 100, and its time
+  // against curl fetching the same list into wc -c (the floor: bytes off the socket, nothing parsed).
+  {
+    const big = await start('clinadmin', { data: serveFile(100_000, 'list-100k') });
+    const small = await start('clinadmin', { data: serveFile(100, 'list-100') });
+    const list = (url) => [
+      [BIN, 'measures', 'list', '-o', 'ndjson'],
+      { CLINADMIN_BASE_URL: url, CLINADMIN_TOKEN: TOKEN },
+    ];
+    const rssBig = median([0, 1, 2].map(() => peakRss(...list(big.url))));
+    const rssSmall = median([0, 1, 2].map(() => peakRss(...list(small.url))));
+    record(
+      'list memory: peak RSS of `measures list -o ndjson`, 100,000 measures / 100',
+      `${(rssBig / 2 ** 20).toFixed(0)} MiB vs ${(rssSmall / 2 ** 20).toFixed(0)} MiB`,
+      rssBig / rssSmall,
+      1.5,
+      '<=',
+    );
+    const curl = () => {
+      const t = performance.now();
+      const r = spawnSync('sh', [
+        '-c',
+        `curl -s -H 'authorization: Bearer ${TOKEN}' ${big.url}/diagnostic-measures | wc -c`,
+      ]);
+      if (r.status !== 0) throw new Error(`curl failed: ${r.stderr}`);
+      return performance.now() - t;
+    };
+    const [cli, floor] = sideBySide(() => wall(...list(big.url)), curl, RUNS);
+    record(
+      'list time: `measures list -o ndjson` of 100,000 measures / curl of the same list into wc -c',
+      ms(cli, floor),
+      cli / floor,
+      2,
+      '<=',
+    );
+    await Promise.all([big.stop(), small.stop()]);
+  }
   writeReport();
 }
 
@@ -349,7 +387,8 @@ GET \`/diagnostic-measures/:id\` and POST \`/diagnostic-measures\` under autocan
 \`bench/bare-server.mjs\` and \`json-server\` 0.17 on the same 10,000 measures (\`bench/data.mjs\`);
 \`clinadmin measures import\` of 10,000 measures into an empty server, peak RSS from \`/usr/bin/time -f %M\`.
 After each POST run at 10,000 measures the server is killed with SIGKILL and restarted, and every acknowledged
-POST must be found on disk.
+POST must be found on disk. \`clinadmin measures list -o ndjson\` against \`clinadmin serve\` holding 100,000 and
+100 measures for peak RSS, and against \`curl -s URL | wc -c\` of the same 100,000 for time.
 ${NOTES}`;
   writeFileSync(join(root, 'BENCHMARKS.md'), text);
   log('wrote BENCHMARKS.md');

@@ -2,6 +2,7 @@
 // and the cache, which would triple the start-up of every command that makes a request.
 import Pool from 'undici/lib/dispatcher/pool.js';
 import { ApiError, AuthError, CliError, EXIT, NotFoundError } from '../errors.js';
+import { JsonArraySplitter } from '../json/array-stream.js';
 import { JsonText } from '../json/json-text.js';
 
 export interface ClientOptions {
@@ -75,11 +76,10 @@ export class ApiClient {
   }
 
   /**
-   * One request, retried where that is safe. `--timeout` is a deadline for the whole exchange, except for
-   * a list (`list: true`), whose answer may take longer while bytes keep flowing: there it bounds the wait
-   * for the answer to start and any pause in it. Only a list may be larger than 64 MiB.
+   * One request, retried where that is safe. `--timeout` is a deadline for the whole exchange, and an answer
+   * over 64 MiB is refused: one record has no business being larger. Lists go through stream().
    */
-  async request<T = unknown>(method: string, path: string, body?: unknown, opts: { list?: boolean } = {}): Promise<T> {
+  async request<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
     const url = this.origin + this.prefix + path;
     const payload = body === undefined ? undefined : body instanceof JsonText ? body.text : JSON.stringify(body);
     const mayRepeat = method !== 'POST';
@@ -91,7 +91,7 @@ export class ApiClient {
       let headers: Headers;
       let text: string;
       try {
-        ({ status, headers, text } = await this.send(method, this.prefix + path, payload, opts.list === true));
+        ({ status, headers, text } = await this.send(method, this.prefix + path, payload));
       } catch (err) {
         const code = errorCode(err);
         const ms = Date.now() - started;
@@ -114,6 +114,159 @@ export class ApiClient {
     }
   }
 
+  /**
+   * GETs a list and hands each record to `onRecord` as it arrives, parsed one element at a time, so memory
+   * stays flat however long the list. `onRecord` returns false to pause the answer until `drained()`
+   * resolves (backpressure from stdout). A top-level array is a list, and so is an object whose only array
+   * property holds the records (`{"items": [...]}`, the seed's `{"diagnosticAnalyzers": [...]}`).
+   */
+  async stream(path: string, onRecord: (rec: unknown) => boolean, drained: () => Promise<void>): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      const started = Date.now();
+      const url = this.origin + this.prefix + path;
+      if (this.o.trace) this.trace(`→ GET ${url}${this.o.token ? ' (authorization: Bearer [redacted])' : ''}`);
+      let r: { status: number; headers: Headers; text?: string; records: number; bytes: number };
+      try {
+        r = await this.streamOnce(this.prefix + path, onRecord, drained);
+      } catch (err) {
+        if (err instanceof CliError) throw err;
+        const code = errorCode(err);
+        if (this.o.trace)
+          this.trace(`✗ GET ${url} failed after ${Date.now() - started} ms: ${code ?? (err as Error).message}`);
+        // A list cut off after records were handed on cannot be repeated without repeating them.
+        const records = (err as { records?: number }).records ?? 0;
+        if (CONNECTION.has(code ?? '') && records === 0 && attempt < this.retries) {
+          await this.sleep(backoff(attempt));
+          continue;
+        }
+        if (code === 'CLINADMIN_TRUNCATED') {
+          throw new ApiError(
+            `the API answered GET ${path} with a truncated or malformed JSON body`,
+            undefined,
+            [],
+            records > 0
+              ? `${records} records were written before it; run the command again`
+              : 'check that the base URL points at the API, not a web page',
+          );
+        }
+        if (CONNECTION.has(code ?? '') && records > 0) {
+          throw new ApiError(
+            `the connection to ${this.baseUrl} broke after ${records} records of the list; ` +
+              'what was written is incomplete',
+            undefined,
+            [],
+            'run the command again',
+          );
+        }
+        throw this.networkError(err, code);
+      }
+      if (this.o.trace) this.trace(`← ${r.status} GET ${url} (${Date.now() - started} ms, ${r.bytes} B)`);
+      if (r.text === undefined) return;
+      if (RETRY_STATUS.has(r.status) && attempt < this.retries) {
+        await this.sleep(retryAfter(r.headers['retry-after']) ?? backoff(attempt));
+        continue;
+      }
+      // Not a streamed array: an error, or a list in a wrapper, read whole (at most 64 MiB).
+      const value = this.answer<unknown>(r.status, r.headers, r.text, 'GET', path);
+      for (const rec of listIn(value, path)) onRecord(rec);
+      return;
+    }
+  }
+
+  /** Collects a list (see stream); only for callers that need it whole: a table, a plan, completion. */
+  async list<T = unknown>(path: string): Promise<T[]> {
+    const out: T[] = [];
+    await this.stream(
+      path,
+      (rec) => out.push(rec as T) > 0,
+      async () => undefined,
+    );
+    return out;
+  }
+
+  private streamOnce(
+    path: string,
+    onRecord: (rec: unknown) => boolean,
+    drained: () => Promise<void>,
+  ): Promise<{ status: number; headers: Headers; text?: string; records: number; bytes: number }> {
+    return new Promise((resolve, reject) => {
+      let status = 0;
+      let headers: Headers = {};
+      let records = 0;
+      let splitter: JsonArraySplitter | undefined;
+      const other: Buffer[] = [];
+      let size = 0;
+      let bytes = 0;
+      const fail = (err: Error) => reject(Object.assign(err, { records }));
+      const deadline = setTimeout(
+        () => abort?.(Object.assign(new Error('deadline'), { code: 'CLINADMIN_DEADLINE' })),
+        this.o.timeoutMs,
+      );
+      let abort: ((reason: Error) => void) | undefined;
+      this.pool.dispatch(
+        { path, method: 'GET', headers: this.headers.read },
+        {
+          onRequestStart(controller) {
+            abort = (reason) => controller.abort(reason);
+          },
+          onResponseStart(_c, statusCode, h) {
+            status = statusCode;
+            headers = h as Headers;
+            clearTimeout(deadline);
+            if (status >= 200 && status < 300) splitter = new JsonArraySplitter();
+          },
+          onResponseData(controller, chunk) {
+            bytes += chunk.length;
+            if (!splitter) {
+              size += chunk.length;
+              if (size > MAX_RECORD_BYTES) {
+                controller.abort(Object.assign(new Error('too large'), { code: 'CLINADMIN_TOO_LARGE' }));
+                return;
+              }
+              other.push(chunk);
+              return;
+            }
+            let more = true;
+            for (const text of splitter.push(chunk)) {
+              records++;
+              let rec: unknown;
+              try {
+                rec = JSON.parse(text);
+              } catch {
+                controller.abort(Object.assign(new Error('malformed'), { code: 'CLINADMIN_MALFORMED' }));
+                return;
+              }
+              more = onRecord(rec) && more;
+            }
+            if (!more) {
+              controller.pause();
+              void drained().then(() => controller.resume());
+            }
+          },
+          onResponseEnd() {
+            clearTimeout(deadline);
+            if (!splitter) {
+              return resolve({ status, headers, text: Buffer.concat(other).toString('utf8'), records, bytes });
+            }
+            const end = splitter.end();
+            if (end.complete) return resolve({ status, headers, records, bytes });
+            if (end.text !== undefined) {
+              if (Buffer.byteLength(end.text) > MAX_RECORD_BYTES) {
+                return fail(Object.assign(new Error('too large'), { code: 'CLINADMIN_TOO_LARGE' }));
+              }
+              return resolve({ status, headers, text: end.text, records, bytes });
+            }
+            fail(Object.assign(new Error('truncated'), { code: 'CLINADMIN_TRUNCATED' }));
+          },
+          onResponseError(_c, err) {
+            clearTimeout(deadline);
+            fail(err);
+          },
+        },
+      );
+    });
+  }
+
   async close(): Promise<void> {
     await this.pool.close();
   }
@@ -126,7 +279,6 @@ export class ApiClient {
     method: string,
     path: string,
     body: string | undefined,
-    list: boolean,
   ): Promise<{ status: number; headers: Headers; text: string }> {
     return new Promise((resolve, reject) => {
       let status = 0;
@@ -149,12 +301,10 @@ export class ApiClient {
           onResponseStart(_c, statusCode, h) {
             status = statusCode;
             headers = h as Headers;
-            // A list may stream for longer; undici's body timeout still bounds each pause in it.
-            if (list) settle();
           },
           onResponseData(controller, chunk) {
             size += chunk.length;
-            if (!list && size > MAX_RECORD_BYTES) {
+            if (size > MAX_RECORD_BYTES) {
               controller.abort(Object.assign(new Error('too large'), { code: 'CLINADMIN_TOO_LARGE' }));
               return;
             }
@@ -237,6 +387,14 @@ export class ApiClient {
 
   private networkError(err: unknown, code: string | undefined): ApiError {
     const at = this.baseUrl;
+    if (code === 'CLINADMIN_TRUNCATED' || code === 'CLINADMIN_MALFORMED') {
+      return new ApiError(
+        `the API at ${at} sent a list that is ${code === 'CLINADMIN_TRUNCATED' ? 'cut off' : 'not valid JSON'}`,
+        undefined,
+        [],
+        'try again; if it persists, check the server',
+      );
+    }
     if (code === 'CLINADMIN_TOO_LARGE') {
       return new ApiError(
         `the API at ${at} sent an answer larger than ${MAX_RECORD_BYTES / 2 ** 20} MiB for one record; it was refused`,
@@ -275,6 +433,24 @@ export class ApiClient {
     const message = this.redact((err as Error)?.message ?? String(err));
     return new ApiError(`the connection to ${at} failed: ${message}`);
   }
+}
+
+/** The records of a list answer: an array, or the one array property of an object (a wrapper). */
+function listIn(value: unknown, path: string): unknown[] {
+  if (Array.isArray(value)) return value;
+  if (value !== null && typeof value === 'object') {
+    const arrays = Object.entries(value).filter(([, v]) => Array.isArray(v));
+    if (arrays.length === 1) return arrays[0][1] as unknown[];
+  }
+  const what =
+    value === null
+      ? 'null'
+      : Array.isArray(value)
+        ? 'an array'
+        : typeof value === 'object'
+          ? `an object with keys ${Object.keys(value).slice(0, 5).join(', ') || '(none)'}`
+          : `a ${typeof value}`;
+  throw new ApiError(`the API answered GET ${path} with ${what}, not a list`, undefined, [], 'check the base URL');
 }
 
 function errorCode(err: unknown): string | undefined {

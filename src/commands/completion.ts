@@ -40,7 +40,7 @@ export function completeIdsCommand(cmd: Command, ctx: Ctx): Command {
         { ...optsOf(cmd), timeout: '2', verbose: false },
       );
       try {
-        const records = await client.request<{ id: string }[]>('GET', spec.path, undefined, { list: true });
+        const records = await client.list<{ id: string }>(spec.path);
         ctx.stdout.write(records.map((r) => r.id).join('\n') + (records.length ? '\n' : ''));
       } finally {
         await client.close();

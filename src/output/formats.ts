@@ -15,9 +15,12 @@ function csvCell(v: unknown): string {
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
+/** One CSV line (without its CRLF) of the given values. */
+export const csvRow = (values: unknown[]) => values.map(csvCell).join(',');
+
 export function toCsv(rows: Record<string, unknown>[], keys: string[]): string {
-  const lines = [keys.map(csvCell).join(',')];
-  for (const r of rows) lines.push(keys.map((k) => csvCell(r[k])).join(','));
+  const lines = [csvRow(keys)];
+  for (const r of rows) lines.push(csvRow(keys.map((k) => r[k])));
   return `${lines.join('\r\n')}\r\n`;
 }
 

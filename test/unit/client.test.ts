@@ -167,7 +167,7 @@ describe('ApiClient', () => {
     };
     const s = await scripted([slowList]);
     const { c } = client(s.url, undefined, 500);
-    const list = await c.request<{ id: string }[]>('GET', '/diagnostic-measures', undefined, { list: true });
+    const list = await c.list<{ id: string }>('/diagnostic-measures');
     expect(list.map((m) => m.id)).toEqual(['m0', 'm1', 'm2', 'm3', 'm4', 'm5']);
     await c.close();
   });

@@ -35,7 +35,7 @@ ${examples(
             'set it with `clinadmin config set account ID` (or `clinadmin login --account ID`), or CLINADMIN_ACCOUNT',
           );
         }
-        const all = await client.request<{ id: string }[]>('GET', NOTIFICATIONS.path, undefined, { list: true });
+        const all = await client.list<{ id: string }>(NOTIFICATIONS.path);
         const data = filterNotifications(all, {
           type: opts.type as string | undefined,
           code: opts.code as string | undefined,

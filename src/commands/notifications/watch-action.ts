@@ -30,14 +30,7 @@ export async function watch(ctx: Ctx, opts: Opts): Promise<void> {
     if (format === 'table') ctx.stderr.write('watching for notifications; Ctrl-C to stop\n');
     while (!stopped) {
       try {
-        const list = await client.request<(NotificationLike & Record<string, unknown>)[]>(
-          'GET',
-          NOTIFICATIONS.path,
-          undefined,
-          {
-            list: true,
-          },
-        );
+        const list = await client.list<NotificationLike & Record<string, unknown>>(NOTIFICATIONS.path);
         if (down) ctx.stderr.write('the server is back; watching again\n');
         down = false;
         delay = interval * 1000;

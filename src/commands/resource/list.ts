@@ -12,13 +12,25 @@ export function listCommand(ctx: Ctx, spec: ResourceSpec): Command {
         `clinadmin ${spec.group} list`,
         `clinadmin ${spec.group} list -o json --fields id,name`,
         `clinadmin ${spec.group} list -o csv > ${spec.plural}.csv`,
-      ),
+      ) +
+        '\n-o json, ndjson and csv stream a list of any length record by record; a table, -o yaml and\n' +
+        '--query hold the whole list in memory.\n',
     )
     .action(async (_o: unknown, cmd: Command) => {
       const opts = optsOf(cmd);
       await withClient(ctx, opts, async ({ client, settings }) => {
-        const data = await client.request<unknown[]>('GET', spec.path, undefined, { list: true });
-        const { present } = await import('../../output/present.js');
+        const { chooseFormat, parseFields, present } = await import('../../output/present.js');
+        const format = chooseFormat(ctx, opts.output);
+        // JSON, NDJSON and CSV stream: each record is written before the next is read. A table, YAML and
+        // --query need the whole list.
+        if ((format === 'json' || format === 'ndjson' || format === 'csv') && !opts.query) {
+          const { recordSink } = await import('../../output/stream.js');
+          const sink = recordSink(ctx, format, parseFields(opts.fields), await spec.columns());
+          await client.stream(spec.path, (rec) => sink.write(rec), sink.drained);
+          sink.end();
+          return;
+        }
+        const data = await client.list(spec.path);
         await present(ctx, data, {
           ...opts,
           account: settings.account,

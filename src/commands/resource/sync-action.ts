@@ -130,7 +130,7 @@ async function fetchExisting(
   try {
     return {
       client,
-      existing: await client.request<Record<string, unknown>[]>('GET', spec.path, undefined, { list: true }),
+      existing: await client.list<Record<string, unknown>>(spec.path),
     };
   } catch (err) {
     await client.close();

@@ -1,0 +1,95 @@
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { toCsv, toJson, toNdjson } from '../../src/output/formats.js';
+import { clinadmin } from '../helpers/bin.js';
+import { TOKEN, testServer } from '../helpers/server.js';
+
+const servers: ReturnType<typeof createServer>[] = [];
+afterEach(() => {
+  for (const s of servers.splice(0)) s.closeAllConnections();
+  for (const s of servers.splice(0)) s.close();
+});
+
+/** A peer whose answer the test writes by hand, piece by piece. */
+async function handPeer(): Promise<{ env: Record<string, string>; answer: Promise<ServerResponse> }> {
+  let give!: (r: ServerResponse) => void;
+  const answer = new Promise<ServerResponse>((r) => (give = r));
+  const server = createServer((_q, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    give(res);
+  });
+  servers.push(server);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { env: { CLINADMIN_BASE_URL: url, CLINADMIN_TOKEN: 't' }, answer };
+}
+
+describe('lists stream', () => {
+  it('writes each record before the next has arrived', async () => {
+    const { env, answer } = await handPeer();
+    const proc = clinadmin(['measures', 'list', '-o', 'ndjson'], { env });
+    let out = '';
+    proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+    const res = await answer;
+    res.write('[{"id":"msr_first","name":"First"}');
+    // The second record is sent only once the first is on stdout: a CLI that waited for the whole list hangs.
+    await expect.poll(() => out, { timeout: 10_000 }).toBe('{"id":"msr_first","name":"First"}\n');
+    res.end(',{"id":"msr_second","name":"Second"}]');
+    const r = await proc;
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toBe('{"id":"msr_first","name":"First"}\n{"id":"msr_second","name":"Second"}');
+  });
+
+  it('writes exactly what the whole-list formats write: JSON, NDJSON and CSV, with and without --fields', async () => {
+    const s = await testServer({ seed: true });
+    const env = { CLINADMIN_BASE_URL: s.url, CLINADMIN_TOKEN: TOKEN };
+    const all = (await s.call('GET', '/diagnostic-measures')).body as Record<string, unknown>[];
+    const opts = { env, stripFinalNewline: false };
+    expect((await clinadmin(['measures', 'list', '-o', 'json'], opts)).stdout).toBe(toJson(all));
+    expect((await clinadmin(['measures', 'list', '-o', 'ndjson'], opts)).stdout).toBe(toNdjson(all));
+    const picked = all.map((m) => ({ id: m.id, name: m.name }));
+    expect((await clinadmin(['measures', 'list', '-o', 'json', '--fields', 'id,name'], opts)).stdout).toBe(
+      toJson(picked),
+    );
+    expect((await clinadmin(['measures', 'list', '-o', 'csv', '--fields', 'id,name'], opts)).stdout).toBe(
+      toCsv(picked, ['id', 'name']),
+    );
+    const none = await clinadmin(['coverages', 'list', '-o', 'json'], {
+      ...opts,
+      env: { ...env, CLINADMIN_BASE_URL: (await testServer()).url },
+    });
+    expect(none.stdout).toBe('[]\n');
+  });
+
+  it('reads a list in a wrapper object, and names what arrived when it is no list at all', async () => {
+    const wrapped = await handPeer();
+    const proc = clinadmin(['measures', 'list', '-o', 'ndjson'], { env: wrapped.env });
+    (await wrapped.answer).end('{"diagnosticAnalyzers": [{"id":"msr_a"},{"id":"msr_b"}]}');
+    expect((await proc).stdout).toBe('{"id":"msr_a"}\n{"id":"msr_b"}');
+
+    const odd = await handPeer();
+    const oddProc = clinadmin(['measures', 'list', '-o', 'json'], { env: odd.env });
+    (await odd.answer).end('{"total": 2, "page": 1}');
+    const r = await oddProc;
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toMatch(/with an object with keys total, page, not a list/);
+  });
+
+  it('says so when a list is cut off', async () => {
+    const { env, answer } = await handPeer();
+    const proc = clinadmin(['measures', 'list', '-o', 'ndjson'], { env });
+    let out = '';
+    proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+    const res = await answer;
+    res.write('[{"id":"msr_a"},{"id":"ms');
+    // Once a record has been written out the list cannot be asked for again without repeating it.
+    await expect.poll(() => out, { timeout: 10_000 }).toContain('msr_a');
+    res.socket!.destroy();
+    const r = await proc;
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toMatch(
+      /^error: the connection to \S+ broke after 1 records of the list; what was written is incomplete$/m,
+    );
+  });
+});

@@ -1,0 +1,47 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { JsonArraySplitter } from '../../src/json/array-stream.js';
+
+/** Feeds `text` to a splitter in pieces cut at the given byte offsets; returns the parsed elements. */
+function split(text: string, cuts: number[]) {
+  const bytes = Buffer.from(text);
+  const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
+  const s = new JsonArraySplitter();
+  const out: unknown[] = [];
+  let from = 0;
+  for (const p of [...points, bytes.length]) {
+    for (const t of s.push(bytes.subarray(from, p))) out.push(JSON.parse(t));
+    from = p;
+  }
+  return { out, end: s.end() };
+}
+
+describe('JsonArraySplitter', () => {
+  it('yields every element of any array, however the bytes are cut', () => {
+    fc.assert(
+      fc.property(fc.array(fc.jsonValue()), fc.array(fc.nat()), fc.boolean(), (values, cuts, pretty) => {
+        // JSON.parse(JSON.stringify(v)) normalises -0 and the like, as the wire would.
+        const expected = JSON.parse(JSON.stringify(values));
+        const text = pretty ? JSON.stringify(values, null, 2) : JSON.stringify(values);
+        const { out, end } = split(text, cuts);
+        expect(out).toEqual(expected);
+        expect(end).toEqual({ complete: true });
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('handles strings holding brackets, quotes, escapes and multi-byte characters split across chunks', () => {
+    const values = [{ n: 'a ] } , [ { "q" \\ ' }, 'Säuglinge – 血清', ['[', ']'], '\\"', 3, null];
+    const text = JSON.stringify(values);
+    for (let cut = 0; cut <= Buffer.byteLength(text); cut++) expect(split(text, [cut]).out).toEqual(values);
+  });
+
+  it('hands back a body that is not an array whole, and tells a truncated array', () => {
+    expect(split('{"items": [1, 2]}', [3]).end).toEqual({ complete: false, text: '{"items": [1, 2]}' });
+    expect(split(' \n', [1]).end).toEqual({ complete: false, text: '' });
+    const cut = split('[{"id":"a"},{"id":', [5]);
+    expect(cut.out).toEqual([{ id: 'a' }]);
+    expect(cut.end).toEqual({ complete: false, text: undefined });
+  });
+});
