@@ -2,7 +2,7 @@
 // and the cache, which would triple the start-up of every command that makes a request.
 import Pool from 'undici/lib/dispatcher/pool.js';
 import { ApiError, AuthError, CliError, EXIT, NotFoundError } from '../errors.js';
-import { JsonArraySplitter } from '../json/array-stream.js';
+import { JsonArraySplitter, type ListSink } from '../json/array-stream.js';
 import { JsonText } from '../json/json-text.js';
 
 export interface ClientOptions {
@@ -22,6 +22,8 @@ type Headers = Record<string, string | string[] | undefined>;
 const RETRY_STATUS = new Set([429, 502, 503, 504]);
 /** The largest answer about one record (or a write) that is read: more is a peer gone wrong. */
 const MAX_RECORD_BYTES = 64 * 1024 * 1024;
+/** The largest list held whole (a table, YAML, --query, a plan): past it, only the streaming formats go on. */
+const MAX_HELD_LIST_BYTES = 256 * 1024 * 1024;
 /** Errors raised before a connection existed: the request surely was not sent. */
 const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 const CONNECTION = new Set([...NOT_SENT, 'ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'ETIMEDOUT']);
@@ -120,14 +122,14 @@ export class ApiClient {
    * resolves (backpressure from stdout). A top-level array is a list, and so is an object whose only array
    * property holds the records (`{"items": [...]}`, the seed's `{"diagnosticAnalyzers": [...]}`).
    */
-  async stream(path: string, onRecord: (rec: unknown) => boolean, drained: () => Promise<void>): Promise<void> {
+  async stream(path: string, sink: ListSink, maxBytes = Number.POSITIVE_INFINITY): Promise<void> {
     for (let attempt = 0; ; attempt++) {
       const started = Date.now();
       const url = this.origin + this.prefix + path;
       if (this.o.trace) this.trace(`→ GET ${url}${this.o.token ? ' (authorization: Bearer [redacted])' : ''}`);
       let r: { status: number; headers: Headers; text?: string; records: number; bytes: number };
       try {
-        r = await this.streamOnce(this.prefix + path, onRecord, drained);
+        r = await this.streamOnce(this.prefix + path, sink, maxBytes);
       } catch (err) {
         if (err instanceof CliError) throw err;
         const code = errorCode(err);
@@ -168,7 +170,8 @@ export class ApiClient {
       }
       // Not a streamed array: an error, or a list in a wrapper, read whole (at most 64 MiB).
       const value = this.answer<unknown>(r.status, r.headers, r.text, 'GET', path);
-      for (const rec of listIn(value, path)) onRecord(rec);
+      for (const rec of listIn(value, path)) sink.record(rec);
+      sink.batchEnd();
       return;
     }
   }
@@ -176,18 +179,19 @@ export class ApiClient {
   /** Collects a list (see stream); only for callers that need it whole: a table, a plan, completion. */
   async list<T = unknown>(path: string): Promise<T[]> {
     const out: T[] = [];
-    await this.stream(
-      path,
-      (rec) => out.push(rec as T) > 0,
-      async () => undefined,
-    );
+    const sink: ListSink = {
+      record: (rec) => void out.push(rec as T),
+      batchEnd: () => true,
+      drained: async () => undefined,
+    };
+    await this.stream(path, sink, MAX_HELD_LIST_BYTES);
     return out;
   }
 
   private streamOnce(
     path: string,
-    onRecord: (rec: unknown) => boolean,
-    drained: () => Promise<void>,
+    sink: ListSink,
+    maxBytes: number,
   ): Promise<{ status: number; headers: Headers; text?: string; records: number; bytes: number }> {
     return new Promise((resolve, reject) => {
       let status = 0;
@@ -217,6 +221,10 @@ export class ApiClient {
           },
           onResponseData(controller, chunk) {
             bytes += chunk.length;
+            if (bytes > maxBytes) {
+              controller.abort(Object.assign(new Error('too large'), { code: 'CLINADMIN_LIST_TOO_LARGE' }));
+              return;
+            }
             if (!splitter) {
               size += chunk.length;
               if (size > MAX_RECORD_BYTES) {
@@ -226,7 +234,6 @@ export class ApiClient {
               other.push(chunk);
               return;
             }
-            let more = true;
             for (const text of splitter.push(chunk)) {
               records++;
               let rec: unknown;
@@ -236,11 +243,11 @@ export class ApiClient {
                 controller.abort(Object.assign(new Error('malformed'), { code: 'CLINADMIN_MALFORMED' }));
                 return;
               }
-              more = onRecord(rec) && more;
+              sink.record(rec);
             }
-            if (!more) {
+            if (!sink.batchEnd()) {
               controller.pause();
-              void drained().then(() => controller.resume());
+              void sink.drained().then(() => controller.resume());
             }
           },
           onResponseEnd() {
@@ -393,6 +400,15 @@ export class ApiClient {
         undefined,
         [],
         'try again; if it persists, check the server',
+      );
+    }
+    if (code === 'CLINADMIN_LIST_TOO_LARGE') {
+      return new ApiError(
+        `the API at ${at} sent a list larger than ${MAX_HELD_LIST_BYTES / 2 ** 20} MiB, ` +
+          'too large to hold for this view',
+        undefined,
+        [],
+        'use -o ndjson, -o json or -o csv, which stream a list of any length',
       );
     }
     if (code === 'CLINADMIN_TOO_LARGE') {

@@ -88,3 +88,11 @@ export class JsonArraySplitter {
     return text;
   }
 }
+
+/** Where ApiClient.stream hands a list's records: each as parsed, then batchEnd() after each piece of the answer. */
+export interface ListSink {
+  record(rec: unknown): void;
+  /** The records so far are handed on; false asks to pause the answer until drained() resolves. */
+  batchEnd(): boolean;
+  drained(): Promise<void>;
+}

@@ -1,14 +1,13 @@
 import type { Ctx } from '../context.js';
+import type { ListSink } from '../json/array-stream.js';
 import type { Column } from './columns.js';
 import { csvRow } from './formats.js';
 
 type Rec = Record<string, unknown>;
 
-/** Where a streamed list goes, a record at a time; `write` returns false when stdout wants a pause. */
-export interface RecordSink {
-  write(rec: unknown): boolean;
+/** Where a streamed list goes: records gathered per piece of the answer, written at batchEnd(). */
+export interface RecordSink extends ListSink {
   end(): void;
-  drained(): Promise<void>;
 }
 
 const pick = (r: unknown, fields: string[] | undefined) =>
@@ -29,18 +28,25 @@ export function recordSink(
   let count = 0;
   const out = ctx.stdout;
   const keys = fields ?? columns.filter((c) => c.shown).map((c) => c.key);
-  if (format === 'csv') out.write(`${csvRow(keys)}\r\n`);
+  // One write per piece of the answer rather than per record: each write is a system call.
+  let pending = format === 'csv' ? `${csvRow(keys)}\r\n` : '';
+  const flush = () => {
+    const ok = pending === '' || out.write(pending);
+    pending = '';
+    return ok;
+  };
   return {
-    write(rec) {
+    record(rec) {
       const r = pick(rec, fields);
       count++;
-      if (format === 'ndjson') return out.write(`${JSON.stringify(r)}\n`);
-      if (format === 'csv') return out.write(`${csvRow(keys.map((k) => (r as Rec)?.[k]))}\r\n`);
-      const body = JSON.stringify(r, null, 2).replace(/\n/g, '\n  ');
-      return out.write(`${count === 1 ? '[\n  ' : ',\n  '}${body}`);
+      if (format === 'ndjson') pending += `${JSON.stringify(r)}\n`;
+      else if (format === 'csv') pending += `${csvRow(keys.map((k) => (r as Rec)?.[k]))}\r\n`;
+      else pending += `${count === 1 ? '[\n  ' : ',\n  '}${JSON.stringify(r, null, 2).replace(/\n/g, '\n  ')}`;
     },
+    batchEnd: flush,
     end() {
-      if (format === 'json') out.write(count === 0 ? '[]\n' : '\n]\n');
+      if (format === 'json') pending += count === 0 ? '[]\n' : '\n]\n';
+      flush();
     },
     drained: () => new Promise((resolve) => out.once('drain', () => resolve())),
   };

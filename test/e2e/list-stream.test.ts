@@ -92,4 +92,20 @@ describe('lists stream', () => {
       /^error: the connection to \S+ broke after 1 records of the list; what was written is incomplete$/m,
     );
   });
+
+  it('refuses to hold a list over 256 MiB for a table, pointing at the formats that stream', async () => {
+    const { env, answer } = await handPeer();
+    const proc = clinadmin(['measures', 'list', '-o', 'table'], { env });
+    const res = await answer;
+    const record = Buffer.from(`{"id":"msr_pad","name":"${'x'.repeat(1024 * 1024)}"},`);
+    res.write('[');
+    // Sent as fast as the CLI reads it, until it hangs up: no more than 300 MiB either way.
+    for (let i = 0; i < 300 && !res.destroyed; i++) {
+      if (!res.write(record)) await new Promise((r) => res.once('drain', r).once('close', r));
+    }
+    res.destroy();
+    const r = await proc;
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toMatch(/sent a list larger than 256 MiB, too large to hold for this view\nhint: use -o ndjson/);
+  }, 60_000);
 });

@@ -26,7 +26,7 @@ export function listCommand(ctx: Ctx, spec: ResourceSpec): Command {
         if ((format === 'json' || format === 'ndjson' || format === 'csv') && !opts.query) {
           const { recordSink } = await import('../../output/stream.js');
           const sink = recordSink(ctx, format, parseFields(opts.fields), await spec.columns());
-          await client.stream(spec.path, (rec) => sink.write(rec), sink.drained);
+          await client.stream(spec.path, sink);
           sink.end();
           return;
         }
