@@ -1,0 +1,137 @@
+import { describe, expect, it } from 'vitest';
+import { lintMeasure } from '../../src/core/lint.js';
+import { parseRecords, where } from '../../src/core/records.js';
+import { plan } from '../../src/core/sync/plan.js';
+import { prepare, type SyncSpec } from '../../src/core/sync/prepare.js';
+import { measureCreateSchema } from '../../src/schemas/measures.js';
+
+describe('lintMeasure', () => {
+  it('is quiet for a clean measure', () => {
+    expect(
+      lintMeasure({
+        type: 'numeric',
+        unit: 'mmol/L',
+        referenceRanges: [
+          { min: 3.5, max: 5.1, sex: 'male', ageMin: 18, ageMax: 120 },
+          { min: 3.4, max: 5.0, sex: 'female', ageMin: 18, ageMax: 120 },
+        ],
+        panicRanges: [{ max: 2.5 }, { min: 6.5 }],
+      }),
+    ).toEqual([]);
+  });
+
+  it('warns of a numeric measure without a unit, and overlapping bands of one sex', () => {
+    const w = lintMeasure({
+      type: 'numeric',
+      referenceRanges: [
+        { min: 1, max: 2, sex: 'male', ageMin: 0, ageMax: 18 },
+        { min: 1, max: 2, sex: 'male', ageMin: 17, ageMax: 120 },
+        { min: 1, max: 2, sex: 'female', ageMin: 17, ageMax: 120 },
+      ],
+    });
+    expect(w).toEqual([
+      { field: 'unit', message: 'a numeric measure has no unit' },
+      { field: 'referenceRanges[1]', message: 'its age band overlaps referenceRanges[0] for sex male' },
+    ]);
+  });
+
+  it('warns of a panic range inside the reference range, SI bounds that disagree, and too many decimals', () => {
+    const w = lintMeasure({
+      type: 'numeric',
+      unit: 'mg/dL',
+      referenceRanges: [
+        { min: 70, max: 100, simin: 3.9, simax: 5.6, minPrecision: 0 },
+        { min: 110, max: 120, simin: 3.0, simax: 6.7, sex: 'male', ageMin: 0, ageMax: 1 },
+      ],
+      panicRanges: [{ max: 80 }],
+    });
+    const fields = w.map((x) => x.field);
+    expect(fields).toContain('panicRanges[0].max');
+    expect(fields).toContain('referenceRanges[1].simin');
+    expect(w.find((x) => x.field === 'panicRanges[0].max')?.message).toBe(
+      'the panic range does not lie outside referenceRanges[0] (70–100 conventional)',
+    );
+    const decimals = lintMeasure({ type: 'numeric', unit: 'g', referenceRanges: [{ min: 3.55, minPrecision: 1 }] });
+    expect(decimals.map((x) => x.field)).toEqual(['referenceRanges[0].min']);
+  });
+});
+
+describe('parseRecords and where', () => {
+  it('reads an array, one object, NDJSON and a wrapper object, remembering where each record was', () => {
+    expect(parseRecords('[{"name":"a"},{"name":"b"}]', 'f.json').map((r) => [r.value, r.position])).toEqual([
+      [{ name: 'a' }, 1],
+      [{ name: 'b' }, 2],
+    ]);
+    expect(parseRecords('{"name":"a"}', 'one.json').map((r) => r.value)).toEqual([{ name: 'a' }]);
+    const nd = parseRecords('{"name":"a"}\n\n{"name":"b"}\n', 'f.ndjson');
+    expect(nd.map((r) => [r.value.name, r.line])).toEqual([
+      ['a', 1],
+      ['b', 3],
+    ]);
+    expect(parseRecords('{"diagnosticAnalyzers":[{"name":"w"}]}', 'w.json').map((r) => r.value)).toEqual([
+      { name: 'w' },
+    ]);
+    expect(where({ source: 'f.ndjson', position: 2, line: 3 }, 'b')).toMatch(/f\.ndjson.*(line 3|record 2).*\(b\)/);
+  });
+
+  it('names the place of a syntax error and refuses what is not a record', () => {
+    // An array's objects are parsed as the importer reaches them: the error comes with the record's value.
+    const lazy = parseRecords('[{"name":"a"},\n  {"name": }]', 'bad.json');
+    expect(lazy[0].value).toEqual({ name: 'a' });
+    expect(() => lazy[1].value).toThrow(/bad\.json is not valid JSON: line 2, column \d+/);
+    expect(() => parseRecords('{"name": "a",}', 'one.json')).toThrow(/one\.json is not valid JSON: line 1, column \d+/);
+    expect(() => parseRecords('[1, {"name":"a"}]', 'nums.json')).toThrow(
+      /nums\.json record 1: expected a JSON object, found number/,
+    );
+  });
+});
+
+describe('plan', () => {
+  const spec: SyncSpec = {
+    noun: 'measure',
+    plural: 'measures',
+    path: '/diagnostic-measures',
+    serviceSet: ['id', 'createdBy'],
+    createOnly: ['account', 'facility', 'test'],
+    key: (r) => `${r.test}\u0000${r.name}`,
+    label: (r) => `test ${r.test} and name ${r.name}`,
+    create: measureCreateSchema as never,
+  };
+  const prepared = (values: Record<string, unknown>[]) =>
+    prepare(
+      spec,
+      values.map((value, i) => ({ source: 'in.json', position: i + 1, value })),
+    ).records;
+
+  it('creates what is missing, updates only the fields that differ, and leaves equal records alone', () => {
+    const existing = [
+      { id: 'msr_1', test: 't', name: 'A', unit: 'mg/dL', referenceRanges: [{ id: 'rr_1', min: 1, sex: 'all' }] },
+      { id: 'msr_2', test: 't', name: 'B', unit: 'g/L' },
+    ];
+    const items = plan(
+      spec,
+      prepared([
+        // Ranges without ids match stored ones whatever ids the service gave them; key order is irrelevant.
+        { name: 'A', test: 't', referenceRanges: [{ sex: 'all', min: 1 }], unit: 'mg/dL' },
+        { test: 't', name: 'B', unit: 'mmol/L' },
+        { test: 't', name: 'C' },
+      ]),
+      existing,
+    );
+    expect(items.map((i) => [i.action, i.id])).toEqual([
+      ['unchanged', 'msr_1'],
+      ['update', 'msr_2'],
+      ['create', undefined],
+    ]);
+    expect(items[1].changes).toEqual([{ field: 'unit', from: 'g/L', to: 'mmol/L' }]);
+    expect(items[1].patch).toEqual({ unit: 'mmol/L' });
+  });
+
+  it('finds a record by its id first, and refuses to change a create-only field', () => {
+    const items = plan(spec, prepared([{ id: 'msr_1', test: 'other', name: 'A' }]), [
+      { id: 'msr_1', test: 't', name: 'A' },
+    ]);
+    expect(items[0]).toMatchObject({ action: 'error', id: 'msr_1' });
+    expect(items[0].error).toBe('test ("t" → "other") is create-only and cannot be changed on measure msr_1');
+  });
+});

@@ -1,0 +1,36 @@
+import { parse as parseCsv } from 'csv-parse/sync';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
+import { toCsv, toYaml } from '../../src/output/formats.js';
+
+/** Records as a server could send them: JSON values of every shape, keys of any text. */
+const records = fc
+  .array(fc.dictionary(fc.string({ minLength: 1, unit: 'binary' }), fc.jsonValue(), { maxKeys: 6 }), { maxLength: 8 })
+  // What JSON carries: -0 becomes 0, and the like.
+  .map((rs) => JSON.parse(JSON.stringify(rs)) as Record<string, unknown>[]);
+
+describe('output formats read back by third-party parsers', () => {
+  it('-o yaml parses back, with the `yaml` package, to the same records', () => {
+    fc.assert(
+      fc.property(records, (rs) => {
+        expect(parseYaml(toYaml(rs))).toEqual(rs);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('-o csv parses back, with `csv-parse`, to the same cells: text as is, objects as their JSON, null empty', () => {
+    fc.assert(
+      fc.property(records, (rs) => {
+        const keys = [...new Set(rs.flatMap((r) => Object.keys(r)))];
+        fc.pre(keys.length > 0);
+        const cell = (v: unknown) =>
+          v === undefined || v === null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v);
+        const parsed = parseCsv(toCsv(rs, keys), { columns: true, bom: false, relax_column_count: false });
+        expect(parsed).toEqual(rs.map((r) => Object.fromEntries(keys.map((k) => [k, cell(r[k])]))));
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
