@@ -314,5 +314,16 @@ describe('errors and exit codes', () => {
     expect(r.stderr).toMatch(/^error: unknown command 'frobnicate'/);
     const o = await runCli(['measures', 'list', '-o', 'xml']);
     expect(o.code).toBe(2);
+    // Import and apply check their options once, before reading a file or asking the server anything.
+    for (const [verb, value] of [
+      [['measures', 'import'], 'abc'],
+      [['coverages', 'apply'], '65'],
+    ] as const) {
+      const c = await runCli([...verb, 'nowhere.json', '--concurrency', value], {
+        env: { CLINADMIN_BASE_URL: 'http://127.0.0.1:9', CLINADMIN_TOKEN: 't' },
+      });
+      expect(c.code).toBe(2);
+      expect(c.stderr).toBe('error: invalid option --concurrency: must be a whole number from 1 to 64\n');
+    }
   });
 });

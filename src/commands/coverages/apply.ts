@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import type { Ctx, RunState } from '../../context.js';
 import type { SyncSpec } from '../../core/sync/prepare.js';
+import { addSyncOptions } from '../resource/sync-options.js';
 import { examples, optsOf } from '../shared.js';
 
 async function coverageSyncSpec(): Promise<SyncSpec> {
@@ -18,15 +19,12 @@ async function coverageSyncSpec(): Promise<SyncSpec> {
 }
 
 export function applyCommand(ctx: Ctx, state: RunState): Command {
-  return new Command('apply')
+  return addSyncOptions(new Command('apply'), 'print the plan as a diff and send nothing')
     .description(
       'Make the server hold the coverages of a file: create missing ones, update differing ones, never duplicate',
     )
     .argument('<files...>', 'JSON array, one object, a wrapper object, or NDJSON; - for stdin')
-    .option('--dry-run', 'print the plan as a diff and send nothing')
     .option('--exit-code', 'with --dry-run, exit 1 when there are changes (drift detection in CI)')
-    .option('--concurrency <n>', 'requests in flight at once', '48')
-    .option('--report <path>', 'also write the outcome of every record as JSON to this file')
     .addHelpText(
       'after',
       `

@@ -1,17 +1,18 @@
-import { Command, Option } from 'commander';
+import { Command } from 'commander';
 import type { Ctx, RunState } from '../../context.js';
+import { addSyncOptions } from '../resource/sync-options.js';
 import { examples, optsOf } from '../shared.js';
 
 export function importCommand(ctx: Ctx, state: RunState): Command {
-  return new Command('import')
+  return addSyncOptions(
+    new Command('import'),
+    'print the plan (create, update with the changed fields, unchanged) and send nothing',
+  )
     .description('Create or update measures from JSON or NDJSON files; repeatable: equal records are left alone')
     .argument(
       '<files...>',
       'JSON array, one object, a wrapper object such as {"diagnosticAnalyzers": [...]}, or NDJSON; - for stdin',
     )
-    .option('--dry-run', 'print the plan (create, update with the changed fields, unchanged) and send nothing')
-    .addOption(new Option('--concurrency <n>', 'requests in flight at once').default('48'))
-    .option('--report <path>', 'also write the outcome of every record as JSON to this file')
     .option('--strict', 'treat lint warnings as errors')
     .addHelpText(
       'after',

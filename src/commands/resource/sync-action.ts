@@ -1,5 +1,6 @@
 import { rename, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { z } from 'zod';
 import type { ApiClient } from '../../api/client.js';
 import type { Ctx, RunState } from '../../context.js';
 import { readRecords, where } from '../../core/records.js';
@@ -8,6 +9,7 @@ import { type PlanItem, plan } from '../../core/sync/plan.js';
 import { type Preparation, prepare, type SyncSpec } from '../../core/sync/prepare.js';
 import { EXIT, UsageError } from '../../errors.js';
 import { chooseFormat } from '../../output/present.js';
+import { zodUsageError } from '../options.js';
 import type { Opts } from '../shared.js';
 
 export interface SyncOptions {
@@ -17,6 +19,20 @@ export interface SyncOptions {
   report?: string;
   exitCode?: boolean;
 }
+
+/** The options, checked once at the top: what the code below reads is already valid. */
+const wholeNumber = 'must be a whole number from 1 to 64';
+const syncOptionsSchema = z.object({
+  concurrency: z.coerce
+    .number({ error: wholeNumber })
+    .int({ error: wholeNumber })
+    .min(1, wholeNumber)
+    .max(64, wholeNumber),
+  dryRun: z.boolean().optional(),
+  strict: z.boolean().optional(),
+  exitCode: z.boolean().optional(),
+  report: z.string().min(1, 'needs a file path').optional(),
+});
 
 const MAX_LISTED = 50;
 
@@ -34,9 +50,9 @@ export async function runSync(
   files: string[],
   state: RunState,
 ): Promise<void> {
-  const concurrency = Number(opts.concurrency ?? '48');
-  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64)
-    throw new UsageError(`--concurrency must be a whole number from 1 to 64 (got ${opts.concurrency})`);
+  const parsed = syncOptionsSchema.safeParse(opts);
+  if (!parsed.success) throw zodUsageError(parsed.error, opts);
+  const { concurrency } = parsed.data;
   // The server's records are fetched while the input is read and checked (a read changes nothing);
   // the answer, or its error, is looked at only once the input is valid.
   const server = fetchExisting(ctx, opts, spec, concurrency);

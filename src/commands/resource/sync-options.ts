@@ -1,0 +1,14 @@
+import { type Command, Option } from 'commander';
+
+/** Requests in flight at once for import and apply: written once, for both commands' flags and help. */
+export const DEFAULT_CONCURRENCY = 48;
+
+/** The flags import and apply share, so both spell them, their help and their default the same way. */
+export function addSyncOptions(cmd: Command, dryRunHelp: string): Command {
+  return cmd
+    .option('--dry-run', dryRunHelp)
+    .addOption(
+      new Option('--concurrency <n>', 'requests in flight at once, 1 to 64').default(String(DEFAULT_CONCURRENCY)),
+    )
+    .option('--report <path>', 'also write the outcome of every record as JSON to this file');
+}
