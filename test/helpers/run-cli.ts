@@ -26,9 +26,12 @@ function sink(tty: boolean): { stream: OutStream; text: () => string } {
   return { stream, text: () => text };
 }
 
-/** inquirer's question prefix, "? ", at a line's start or after a color code (not the ? of "\x1b[?25h"). */
-const QUESTION = /(?:^|\n|m)\?(?:\x1b\[[0-9;]*m)? /;
-const DONE_THEN_QUESTION = /✔[\s\S]*(?:\n|m)\?(?:\x1b\[[0-9;]*m)? /;
+/**
+ * inquirer's question prefix, "? ", at a line's start or after an escape sequence (a color, or a cursor move
+ * when colors are off, as under CI=true), never the ? inside "\x1b[?25h".
+ */
+const QUESTION = /(?:^|\n|\x1b\[[0-9;?]*[A-Za-z])\?(?:\x1b\[[0-9;]*m)? /;
+const DONE_THEN_QUESTION = /✔[\s\S]*(?:\n|\x1b\[[0-9;?]*[A-Za-z])\?(?:\x1b\[[0-9;]*m)? /;
 const escapeRegExp = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** The screen once it shows typed text: as typed, or masked with one * a character. */
 const echoOf = (k: string) => new RegExp(`${escapeRegExp(k)}|${escapeRegExp('*'.repeat(k.length))}`);
