@@ -33,7 +33,8 @@ export function parseFields(fields: string | undefined): string[] | undefined {
   return list;
 }
 
-function pick(data: unknown, fields: string[]): unknown {
+/** The record (or each record of a list) with only the given fields. */
+export function pick(data: unknown, fields: string[]): unknown {
   const one = (r: unknown) =>
     r !== null && typeof r === 'object' && !Array.isArray(r)
       ? Object.fromEntries(fields.filter((f) => f in (r as Rec)).map((f) => [f, (r as Rec)[f]]))

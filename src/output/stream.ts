@@ -2,6 +2,7 @@ import type { Ctx } from '../context.js';
 import type { ListSink } from '../json/array-stream.js';
 import type { Column } from './columns.js';
 import { csvRow } from './formats.js';
+import { pick } from './present.js';
 
 type Rec = Record<string, unknown>;
 
@@ -9,11 +10,6 @@ type Rec = Record<string, unknown>;
 export interface RecordSink extends ListSink {
   end(): void;
 }
-
-const pick = (r: unknown, fields: string[] | undefined) =>
-  fields && r !== null && typeof r === 'object' && !Array.isArray(r)
-    ? Object.fromEntries(fields.filter((f) => f in (r as Rec)).map((f) => [f, (r as Rec)[f]]))
-    : r;
 
 /**
  * JSON, NDJSON or CSV written as each record arrives, byte for byte what the whole-list formats write
@@ -37,7 +33,7 @@ export function recordSink(
   };
   return {
     record(rec) {
-      const r = pick(rec, fields);
+      const r = fields ? pick(rec, fields) : rec;
       count++;
       if (format === 'ndjson') pending += `${JSON.stringify(r)}\n`;
       else if (format === 'csv') pending += `${csvRow(keys.map((k) => (r as Rec)?.[k]))}\r\n`;

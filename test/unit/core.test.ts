@@ -1,9 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { measureSyncSpec } from '../../src/commands/measures/sync.js';
 import { lintMeasure } from '../../src/core/lint.js';
 import { parseRecords, where } from '../../src/core/records.js';
 import { plan } from '../../src/core/sync/plan.js';
 import { prepare, type SyncSpec } from '../../src/core/sync/prepare.js';
-import { measureCreateSchema } from '../../src/schemas/measures.js';
 
 describe('lintMeasure', () => {
   it('is quiet for a clean measure', () => {
@@ -87,16 +87,11 @@ describe('parseRecords and where', () => {
 });
 
 describe('plan', () => {
-  const spec: SyncSpec = {
-    noun: 'measure',
-    plural: 'measures',
-    path: '/diagnostic-measures',
-    serviceSet: ['id', 'createdBy'],
-    createOnly: ['account', 'facility', 'test'],
-    key: (r) => `${r.test}\u0000${r.name}`,
-    label: (r) => `test ${r.test} and name ${r.name}`,
-    create: measureCreateSchema as never,
-  };
+  // The measures' own spec, as import uses it.
+  let spec: SyncSpec;
+  beforeAll(async () => {
+    spec = await measureSyncSpec();
+  });
   const prepared = (values: Record<string, unknown>[]) =>
     prepare(
       spec,
