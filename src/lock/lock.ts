@@ -1,4 +1,4 @@
-import { link, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { link, open, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 
 /** Who holds a lock: written into the lock file before it exists under its name. */
@@ -46,8 +46,17 @@ function provablyGone(owner: LockOwner | undefined, path: string): boolean {
 }
 
 async function readOwner(path: string): Promise<{ owner: LockOwner | undefined; ino: number } | undefined> {
+  let fh: Awaited<ReturnType<typeof open>>;
   try {
-    const [text, st] = await Promise.all([readFile(path, 'utf8'), stat(path)]);
+    fh = await open(path, 'r');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+  try {
+    // Content and inode from one open file: read by path, a takeover in between could pair a stale
+    // owner with the new lock's inode, and the new lock would be taken over as if it were stale.
+    const [text, st] = await Promise.all([fh.readFile('utf8'), fh.stat()]);
     let owner: LockOwner | undefined;
     if (/^\d+\n?$/.test(text)) {
       // Written by clinadmin before 0.2: a bare pid, always of this host.
@@ -61,9 +70,8 @@ async function readOwner(path: string): Promise<{ owner: LockOwner | undefined; 
       }
     }
     return { owner, ino: st.ino };
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw err;
+  } finally {
+    await fh.close();
   }
 }
 
