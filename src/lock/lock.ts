@@ -1,4 +1,4 @@
-import { link, open, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { link, open, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 
 /** Who holds a lock: written into the lock file before it exists under its name. */
@@ -83,10 +83,11 @@ async function readOwner(path: string): Promise<{ owner: LockOwner | undefined; 
  */
 export async function acquireLock(path: string, options: LockOptions = {}): Promise<() => Promise<void>> {
   const me: LockOwner = { pid: process.pid, host: hostname(), since: Date.now() };
+  const record = `${JSON.stringify(me)}\n`;
   const tmp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   const deadline = Date.now() + (options.waitMs ?? 0);
   try {
-    await writeFile(tmp, `${JSON.stringify(me)}\n`, { mode: 0o600, flag: 'wx' });
+    await writeFile(tmp, record, { mode: 0o600, flag: 'wx' });
     for (let attempt = 0; ; attempt++) {
       try {
         await link(tmp, path);
@@ -101,7 +102,7 @@ export async function acquireLock(path: string, options: LockOptions = {}): Prom
         await sleep(Math.min(10 * 2 ** Math.min(attempt, 5), 200));
         continue;
       }
-      const taken = await takeOver(path, tmp, current.ino);
+      const taken = await takeOver(path, tmp, record, current.ino);
       if (taken !== undefined) return owned(path, taken);
       await sleep(5 + Math.random() * 10);
     }
@@ -111,7 +112,7 @@ export async function acquireLock(path: string, options: LockOptions = {}): Prom
 }
 
 /** Replaces the stale lock instance `ino` with ours, if this process wins its gate; the new inode, or undefined. */
-async function takeOver(path: string, tmp: string, ino: number): Promise<number | undefined> {
+async function takeOver(path: string, tmp: string, record: string, ino: number): Promise<number | undefined> {
   const gate = `${path}.takeover-${ino}`;
   try {
     await link(tmp, gate);
@@ -127,7 +128,7 @@ async function takeOver(path: string, tmp: string, ino: number): Promise<number 
     const now = await stat(path).catch(() => undefined);
     if (now?.ino !== ino) return undefined;
     const fresh = `${tmp}.new`;
-    await writeFile(fresh, await readFile(tmp), { mode: 0o600, flag: 'wx' });
+    await writeFile(fresh, record, { mode: 0o600, flag: 'wx' });
     await rename(fresh, path);
     return (await stat(path)).ino;
   } finally {
