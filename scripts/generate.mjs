@@ -1,7 +1,45 @@
-// Generates completions/ and the README's command reference from the built command tree, so they
-// never drift from the code. `--check` changes nothing and exits 1 when a file is stale (tests use it).
-import { readFileSync, writeFileSync } from 'node:fs';
+// Generates src/resources/facts.ts from the zod schemas, then completions/ and the README's command
+// reference from the built command tree, so none of them drifts from the code. `--check` changes
+// nothing and exits 1 when a file is stale (tests use it).
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
+import { build } from 'esbuild';
+
+const check = process.argv.includes('--check');
+let stale = 0;
+
+/** Writes `text` to `path` when it differs (or, with --check, says it is stale); true when it differed. */
+function update(path, text) {
+  let current = '';
+  try {
+    current = readFileSync(path, 'utf8');
+  } catch {}
+  if (current === text) return false;
+  stale++;
+  if (check) console.error(`${path} is stale: run npm run generate`);
+  else {
+    writeFileSync(path, text);
+    console.log(`wrote ${path}`);
+  }
+  return true;
+}
+
+// The facts come from the TypeScript sources (the schemas), bundled for this run only.
+const tmp = mkdtempSync(join(tmpdir(), 'clinadmin-generate-'));
+try {
+  const outfile = join(tmp, 'derive.mjs');
+  await build({ entryPoints: ['src/resources/derive.ts'], bundle: true, format: 'esm', platform: 'node', outfile });
+  const { factsSource } = await import(outfile);
+  // New facts change what the command tree shows, so the bundle is rebuilt before it is read.
+  if (update('src/resources/facts.ts', factsSource()) && !check) {
+    execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
+  }
+} finally {
+  rmSync(tmp, { recursive: true, force: true });
+}
 
 const { createProgram } = await import('../dist/cli.cjs');
 const { bashCompletion, zshCompletion, fishCompletion } = await import('../dist/completion.cjs');
@@ -71,19 +109,5 @@ const [before, rest] = readme.split(start);
 if (rest === undefined) throw new Error('README.md lacks the commands markers');
 targets.push(['README.md', `${before}${start}\n${reference()}\n${end}${rest.split(end)[1]}`]);
 
-const check = process.argv.includes('--check');
-let stale = 0;
-for (const [path, text] of targets) {
-  let current = '';
-  try {
-    current = readFileSync(path, 'utf8');
-  } catch {}
-  if (current === text) continue;
-  stale++;
-  if (check) console.error(`${path} is stale: run npm run generate`);
-  else {
-    writeFileSync(path, text);
-    console.log(`wrote ${path}`);
-  }
-}
+for (const [path, text] of targets) update(path, text);
 process.exitCode = check && stale > 0 ? 1 : 0;

@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import type { Ctx } from '../context.js';
 import { UsageError } from '../errors.js';
-import { COVERAGES, examples, MEASURES, NOTIFICATIONS, optsOf } from './shared.js';
+import { resourceByGroup } from '../resources/index.js';
+import { examples, optsOf } from './shared.js';
 
 export function completionCommand(cmd: Command, ctx: Ctx): Command {
   return cmd
@@ -25,12 +26,10 @@ export function completionCommand(cmd: Command, ctx: Ctx): Command {
     });
 }
 
-const SPECS = { measures: MEASURES, coverages: COVERAGES, notifications: NOTIFICATIONS };
-
 /** Hidden: prints the ids of a group for shell completion; silent when the server does not answer. */
 export function completeIdsCommand(cmd: Command, ctx: Ctx): Command {
   return cmd.argument('<group>').action(async (group: string, _o: unknown, cmd: Command) => {
-    const spec = SPECS[group as keyof typeof SPECS];
+    const spec = resourceByGroup(group);
     if (!spec) return;
     try {
       const { connect } = await import('./connect.js');

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { GlobalFlags } from '../config/resolve.js';
 import type { Ctx } from '../context.js';
 import type { Column } from '../output/columns.js';
+import type { Resource } from '../resources/index.js';
 
 export type Opts = GlobalFlags & Record<string, unknown>;
 
@@ -13,38 +14,9 @@ export const collect = (value: string, previous: string[] | undefined) => [...(p
 /** Example lines for the end of a command's help. */
 export const examples = (...lines: string[]) => `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;
 
-export interface ResourceSpec {
-  /** The command group: measures, coverages, notifications. */
-  group: string;
-  path: string;
-  noun: string;
-  plural: string;
-  columns: () => Promise<Column[]>;
-}
-
-export const MEASURES: ResourceSpec = {
-  group: 'measures',
-  path: '/diagnostic-measures',
-  noun: 'measure',
-  plural: 'measures',
-  columns: async () => (await import('../output/columns.js')).MEASURE_COLUMNS,
-};
-
-export const COVERAGES: ResourceSpec = {
-  group: 'coverages',
-  path: '/insurance-coverages',
-  noun: 'coverage',
-  plural: 'coverages',
-  columns: async () => (await import('../output/columns.js')).COVERAGE_COLUMNS,
-};
-
-export const NOTIFICATIONS: ResourceSpec = {
-  group: 'notifications',
-  path: '/notifications',
-  noun: 'notification',
-  plural: 'notifications',
-  columns: async () => (await import('../output/columns.js')).NOTIFICATION_COLUMNS,
-};
+/** A resource's table columns, drawn from the registry (loaded by the commands that present). */
+export const columnsOf = async (res: Resource): Promise<Column[]> =>
+  (await import('../output/columns.js')).columnsOf(res);
 
 /** Connects, runs `fn` with the client, and always closes the connection pool. */
 export async function withClient<T>(

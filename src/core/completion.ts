@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { RESOURCES } from '../resources/index.js';
 
 interface OwnOption {
   long?: string;
@@ -20,7 +21,7 @@ interface Node {
 }
 
 const ID_VERBS = new Set(['show', 'update', 'delete']);
-const GROUPS = new Set(['measures', 'coverages', 'notifications']);
+const GROUPS = new Set(RESOURCES.map((r) => r.group));
 
 /** Flattens the command tree: one node per command path, hidden commands left out. */
 export function commandNodes(program: Command): Node[] {

@@ -1,17 +1,6 @@
 import { UsageError } from '../errors.js';
+import type { FieldFlag } from '../resources/index.js';
 import { parseRangeSpec } from './ranges.js';
-
-/** A flag that sets one body field; create and update register flags from the same list. */
-export interface FieldFlag {
-  flags: string;
-  field: string;
-  kind: 'string' | 'number' | 'list' | 'ranges' | 'panic-ranges';
-  description: string;
-  choices?: readonly string[];
-  /** Accepted on update too (false for create-only fields). */
-  update: boolean;
-  required?: boolean;
-}
 
 /** commander's key for a flags string: `--hl7-code <code>` → hl7Code. */
 export function optionKey(flags: string): string {

@@ -1,4 +1,5 @@
 import { formatRange, type RangeLike } from '../core/ranges.js';
+import type { ColumnFormat, Resource } from '../resources/registry.js';
 
 type Rec = Record<string, unknown>;
 
@@ -29,84 +30,35 @@ export function localTime(ms: unknown): string {
   return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
 }
 
-export const MEASURE_COLUMNS: Column[] = [
-  col('id', 'ID', true),
-  col('test', 'TEST', true),
-  col('name', 'NAME', true),
-  col('type', 'TYPE', true),
-  col('unit', 'UNIT', true),
-  {
-    key: 'referenceRanges',
-    header: 'REFERENCE RANGES',
-    shown: true,
-    value: (r) =>
-      ((r.referenceRanges as RangeLike[] | undefined) ?? [])
-        .map((x) => formatRange(x, r.unit as string | undefined, r.siunit as string | undefined))
-        .join('\n'),
-  },
-  {
-    key: 'panicRanges',
-    header: 'PANIC RANGES',
-    value: (r) =>
-      ((r.panicRanges as RangeLike[] | undefined) ?? [])
-        .map((x) => formatRange(x, r.unit as string | undefined, r.siunit as string | undefined))
-        .join('\n'),
-  },
-  col('siunit', 'SI UNIT'),
-  col('set', 'SET'),
-  col('sets', 'SETS'),
-  col('description', 'DESCRIPTION'),
-  col('choices', 'CHOICES'),
-  col('hl7IdentifierCod', 'HL7 CODE'),
-  col('hl7IdentifierSys', 'HL7 SYSTEM'),
-  col('numericBreakdownMin', 'BREAKDOWN MIN'),
-  col('numericBreakdownMax', 'BREAKDOWN MAX'),
-  col('account', 'ACCOUNT'),
-  col('facility', 'FACILITY'),
-  col('section', 'SECTION'),
-  { key: 'createdAt', header: 'CREATED', value: (r) => localTime(r.createdAt) },
-  col('createdBy', 'CREATED BY'),
-];
+const rangesCell = (r: Rec, key: string) =>
+  ((r[key] as RangeLike[] | undefined) ?? [])
+    .map((x) => formatRange(x, r.unit as string | undefined, r.siunit as string | undefined))
+    .join('\n');
 
-export const COVERAGE_COLUMNS: Column[] = [
-  col('id', 'ID', true),
-  col('contract', 'CONTRACT', true),
-  col('name', 'NAME', true),
-  col('type', 'TYPE', true),
-  col('paymentMethod', 'PAYMENT', true),
-  {
-    key: 'amount',
-    header: 'AMOUNT / %',
-    shown: true,
-    value: (r) =>
-      [r.amount !== undefined ? String(r.amount) : '', r.percentage !== undefined ? `${r.percentage} %` : '']
-        .filter(Boolean)
-        .join(' + '),
-  },
-  { key: 'ref', header: 'APPLIES TO', shown: true, value: (r) => (r.ref ? `${r.refType ?? 'ref'}: ${r.ref}` : '') },
-  col('percentage', 'PERCENTAGE'),
-  col('refType', 'REF TYPE'),
-  col('insured', 'INSURED'),
-  col('insurer', 'INSURER'),
-  col('insurerType', 'INSURER TYPE'),
-  col('insurerSubtype', 'INSURER SUBTYPE'),
-  { key: 'createdAt', header: 'CREATED', value: (r) => localTime(r.createdAt) },
-  col('createdBy', 'CREATED BY'),
-];
+/** How each registry column format draws its field. */
+const FORMATS: Record<ColumnFormat, (key: string) => Column['value']> = {
+  text,
+  time: (key) => (r) => localTime(r[key]),
+  ranges: (key) => (r) => rangesCell(r, key),
+  amount: () => (r) =>
+    [r.amount !== undefined ? String(r.amount) : '', r.percentage !== undefined ? `${r.percentage} %` : '']
+      .filter(Boolean)
+      .join(' + '),
+  'applies-to': () => (r) => (r.ref ? `${r.refType ?? 'ref'}: ${r.ref}` : ''),
+  seen: (key) => (r, view) =>
+    view.seenMark(view.account ? ((r[key] as string[] | undefined) ?? []).includes(view.account) : undefined),
+};
 
-export const NOTIFICATION_COLUMNS: Column[] = [
-  col('id', 'ID', true),
-  { key: 'createdAt', header: 'TIME', shown: true, value: (r) => localTime(r.createdAt) },
-  col('type', 'TYPE', true),
-  col('code', 'CODE', true),
-  col('title', 'TITLE', true),
-  {
-    key: 'seenBy',
-    header: 'SEEN',
-    shown: true,
-    value: (r, view) =>
-      view.seenMark(view.account ? ((r.seenBy as string[] | undefined) ?? []).includes(view.account) : undefined),
-  },
-  col('body', 'BODY'),
-  col('meta', 'META'),
-];
+const cache = new Map<Resource, Column[]>();
+
+/** A resource's columns, in the registry's order. */
+export function columnsOf(res: Resource): Column[] {
+  let cols = cache.get(res);
+  if (!cols) {
+    cols = Object.entries(res.fields).flatMap(([key, f]) =>
+      f.header ? [{ key, header: f.header, shown: f.shown ?? false, value: FORMATS[f.format ?? 'text'](key) }] : [],
+    );
+    cache.set(res, cols);
+  }
+  return cols;
+}

@@ -19,13 +19,25 @@ export const precision = () =>
 export const timestamp = () =>
   z.int({ error: 'must be a whole number of milliseconds since the epoch' }).min(0, { error: 'must not be negative' });
 
+/**
+ * What a field is to a caller beyond its type, kept on the schema itself so that the registry's facts
+ * (service-set, create-only) are derived from the rules rather than listed again.
+ */
+export const fieldRoles = z.registry<{ role: 'service-set' | 'create-only' }>();
+
 /** A field the caller may never send: the service sets it. */
 export const serviceSet = (field: string) =>
-  z.never({ error: `${field} is set by the service and cannot be sent` }).optional();
+  z
+    .never({ error: `${field} is set by the service and cannot be sent` })
+    .optional()
+    .register(fieldRoles, { role: 'service-set' });
 
 /** A field accepted on create only. */
 export const createOnly = (field: string) =>
-  z.never({ error: `${field} is create-only; it cannot be changed by update` }).optional();
+  z
+    .never({ error: `${field} is create-only; it cannot be changed by update` })
+    .optional()
+    .register(fieldRoles, { role: 'create-only' });
 
 export const SEX = ['all', 'male', 'female'] as const;
 export const sexSchema = z.enum(SEX, { error: `must be one of: ${SEX.join(', ')}` });

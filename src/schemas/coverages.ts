@@ -73,4 +73,6 @@ export type CoverageCreate = z.infer<typeof coverageCreateSchema>;
 export type CoveragePatch = z.infer<typeof coveragePatchSchema>;
 export type Contract = z.infer<typeof contractSchema>;
 export const COVERAGE_FROM_CONTRACT = fromContract;
-export const COVERAGE_CREATE_ONLY = ['contract'] as const;
+
+/** The three schemas the registry hands to the server, the CLI and the importer. */
+export const coverageSchemas = { create: coverageCreateSchema, patch: coveragePatchSchema, entity: coverageSchema };

@@ -103,5 +103,5 @@ export type Measure = z.infer<typeof measureSchema>;
 export type MeasureCreate = z.infer<typeof measureCreateSchema>;
 export type MeasurePatch = z.infer<typeof measurePatchSchema>;
 
-export const MEASURE_CREATE_ONLY = ['account', 'facility', 'test'] as const;
-export const MEASURE_SERVICE_SET = ['id', 'createdBy'] as const;
+/** The three schemas the registry hands to the server, the CLI and the importer. */
+export const measureSchemas = { create: measureCreateSchema, patch: measurePatchSchema, entity: measureSchema };

@@ -1,9 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import type { z } from 'zod';
+import {
+  notifications,
+  RESOURCES as REGISTRY,
+  type Resource as RegistryResource,
+  type SchemaSet,
+} from '../resources/index.js';
 import { type FieldError, parseWith, toFieldErrors } from '../schemas/common.js';
-import { type Contract, coverageCreateSchema, coveragePatchSchema, coverageSchema } from '../schemas/coverages.js';
+import { COVERAGE_FROM_CONTRACT, type Contract } from '../schemas/coverages.js';
 import type { CollectionName } from '../schemas/data-file.js';
-import { measureCreateSchema, measurePatchSchema, measureSchema } from '../schemas/measures.js';
 import { recordJson } from './record-json.js';
 import type { Rec, Store } from './store.js';
 
@@ -32,43 +37,28 @@ export function newId(prefix: string): string {
   return `${prefix}_${pool.toString('base64url', offset - 9, offset)}`;
 }
 
+/** A resource as the server routes it: the registry's entry, its path without the leading slash. */
 export interface Resource {
   path: string;
   coll: CollectionName;
   noun: string;
   writable: boolean;
+  entry: RegistryResource;
 }
 
-export const RESOURCES: Resource[] = [
-  { path: 'diagnostic-measures', coll: 'diagnosticMeasures', noun: 'measure', writable: true },
-  { path: 'insurance-coverages', coll: 'insuranceCoverages', noun: 'coverage', writable: true },
-  { path: 'notifications', coll: 'notifications', noun: 'notification', writable: false },
-];
+export const RESOURCES: Resource[] = REGISTRY.map((entry) => ({
+  path: entry.path.slice(1),
+  coll: entry.collection,
+  noun: entry.noun,
+  writable: entry.schemas !== undefined,
+  entry,
+}));
 
-interface WritableSpec {
-  prefix: string;
-  create: z.ZodType<Record<string, unknown>>;
-  patch: z.ZodType<Record<string, unknown>>;
-  entity: z.ZodType<Record<string, unknown>>;
-  label: (r: Rec) => string;
+/** "Sodium (test tst_bmp)": the record's name and the rest of its natural key, for notifications. */
+function label(res: Resource, r: Rec): string {
+  const rest = (res.entry.key ?? []).filter((k) => k !== 'name').map((k) => `${k} ${String(r[k])}`);
+  return rest.length > 0 ? `${r.name} (${rest.join(', ')})` : String(r.name);
 }
-
-const SPECS: Partial<Record<CollectionName, WritableSpec>> = {
-  diagnosticMeasures: {
-    prefix: 'msr',
-    create: measureCreateSchema as never,
-    patch: measurePatchSchema as never,
-    entity: measureSchema as never,
-    label: (r) => `${r.name} (test ${r.test})`,
-  },
-  insuranceCoverages: {
-    prefix: 'cov',
-    create: coverageCreateSchema as never,
-    patch: coveragePatchSchema as never,
-    entity: coverageSchema as never,
-    label: (r) => `${r.name} (contract ${r.contract})`,
-  },
-};
 
 export interface ServiceOptions {
   store: Store;
@@ -80,9 +70,14 @@ export interface ServiceOptions {
 export type Service = ReturnType<typeof createService>;
 
 export function createService({ store, events = true, now = Date.now }: ServiceOptions) {
-  function spec(coll: CollectionName): WritableSpec {
-    const s = SPECS[coll];
-    if (!s) throw new Error(`${coll} is read-only`);
+  const schemas = new Map<Resource, Promise<SchemaSet>>();
+  function schemasOf(res: Resource): Promise<SchemaSet> {
+    if (!res.entry.schemas) throw new Error(`${res.coll} is read-only`);
+    let s = schemas.get(res);
+    if (!s) {
+      s = res.entry.schemas();
+      schemas.set(res, s);
+    }
     return s;
   }
 
@@ -130,10 +125,10 @@ export function createService({ store, events = true, now = Date.now }: ServiceO
   }
 
   function event(res: Resource, action: 'created' | 'updated' | 'deleted', rec: Rec, account: string) {
-    const what = spec(res.coll).label(rec);
+    const what = label(res, rec);
     const noun = res.noun[0].toUpperCase() + res.noun.slice(1);
     const notification: Rec = {
-      id: newId('ntf'),
+      id: newId(notifications.idPrefix),
       createdAt: now(),
       code: `${res.noun}-${action}`,
       type: res.path.slice(0, -1),
@@ -175,21 +170,24 @@ export function createService({ store, events = true, now = Date.now }: ServiceO
     },
 
     async create(res: Resource, body: unknown, account: string): Promise<Rec> {
-      const s = spec(res.coll);
+      const s = await schemasOf(res);
       const input = validate(s.create, body);
-      let rec: Rec = { id: newId(s.prefix), createdAt: now(), createdBy: account, ...withRangeIds(input) } as Rec;
+      const rec: Rec = {
+        id: newId(res.entry.idPrefix),
+        createdAt: now(),
+        createdBy: account,
+        ...withRangeIds(input),
+      } as Rec;
       if (res.coll === 'insuranceCoverages') {
         const c = contractOf(input.contract as string);
-        rec = { ...rec, insured: c.insured, insurer: c.insurer };
-        if (c.insurerType !== undefined) rec.insurerType = c.insurerType;
-        if (c.insurerSubtype !== undefined) rec.insurerSubtype = c.insurerSubtype;
+        for (const field of COVERAGE_FROM_CONTRACT) if (c[field] !== undefined) rec[field] = c[field];
       }
       await write(res, 'created', rec, account);
       return rec;
     },
 
     async update(res: Resource, id: string, body: unknown, account: string): Promise<Rec> {
-      const s = spec(res.coll);
+      const s = await schemasOf(res);
       await mustGetDurably(res, id);
       // Read again after any wait, so the merge starts from the latest state.
       const current = mustGet(res, id);

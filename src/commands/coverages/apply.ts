@@ -1,22 +1,8 @@
 import { Command } from 'commander';
 import type { Ctx, RunState } from '../../context.js';
-import type { SyncSpec } from '../../core/sync/prepare.js';
+import { coverages } from '../../resources/index.js';
 import { addSyncOptions } from '../resource/sync-options.js';
 import { examples, optsOf } from '../shared.js';
-
-async function coverageSyncSpec(): Promise<SyncSpec> {
-  const { coverageCreateSchema } = await import('../../schemas/coverages.js');
-  return {
-    noun: 'coverage',
-    plural: 'coverages',
-    path: '/insurance-coverages',
-    serviceSet: ['id', 'createdBy', 'insured', 'insurer', 'insurerType', 'insurerSubtype'],
-    createOnly: ['contract'],
-    key: (r) => `${r.contract}\u0000${r.name}`,
-    label: (r) => `contract ${r.contract} and name ${r.name}`,
-    create: coverageCreateSchema as never,
-  };
-}
 
 export function applyCommand(ctx: Ctx, state: RunState): Command {
   return addSyncOptions(new Command('apply'), 'print the plan as a diff and send nothing')
@@ -37,7 +23,10 @@ ${examples(
 )}`,
     )
     .action(async (files: string[], _o: unknown, cmd: Command) => {
-      const { runSync } = await import('../resource/sync-action.js');
-      await runSync(ctx, optsOf(cmd), await coverageSyncSpec(), files, state);
+      const [{ runSync }, { syncSpec }] = await Promise.all([
+        import('../resource/sync-action.js'),
+        import('../../core/sync/spec.js'),
+      ]);
+      await runSync(ctx, optsOf(cmd), await syncSpec(coverages), files, state);
     });
 }

@@ -1,9 +1,10 @@
 import type { Command } from 'commander';
 import type { Ctx, RunState } from '../../context.js';
+import { coverages } from '../../resources/index.js';
 import { deleteCommand } from '../resource/delete.js';
 import { listCommand } from '../resource/list.js';
 import { showCommand } from '../resource/show.js';
-import { COVERAGES, examples } from '../shared.js';
+import { examples } from '../shared.js';
 import { applyCommand } from './apply.js';
 import { createCommand } from './create.js';
 import { updateCommand } from './update.js';
@@ -17,10 +18,10 @@ export function coveragesCommand(cmd: Command, ctx: Ctx, state: RunState): Comma
         'clinadmin coverages create --contract ctr_acme_2026 --name "CBC copay" --type deduction --amount 15',
       ),
     )
-    .addCommand(listCommand(ctx, COVERAGES))
-    .addCommand(showCommand(ctx, COVERAGES))
+    .addCommand(listCommand(ctx, coverages))
+    .addCommand(showCommand(ctx, coverages))
     .addCommand(createCommand(ctx))
     .addCommand(updateCommand(ctx))
-    .addCommand(deleteCommand(ctx, COVERAGES, state))
+    .addCommand(deleteCommand(ctx, coverages, state))
     .addCommand(applyCommand(ctx, state));
 }

@@ -1,9 +1,10 @@
 import type { Command } from 'commander';
 import type { Ctx, RunState } from '../../context.js';
+import { measures } from '../../resources/index.js';
 import { deleteCommand } from '../resource/delete.js';
 import { listCommand } from '../resource/list.js';
 import { showCommand } from '../resource/show.js';
-import { examples, MEASURES } from '../shared.js';
+import { examples } from '../shared.js';
 import { createCommand } from './create.js';
 import { importCommand, lintCommand } from './import.js';
 import { updateCommand } from './update.js';
@@ -18,11 +19,11 @@ export function measuresCommand(cmd: Command, ctx: Ctx, state: RunState): Comman
         'clinadmin measures create --test tst_bmp --name Sodium --unit mmol/L',
       ),
     )
-    .addCommand(listCommand(ctx, MEASURES))
-    .addCommand(showCommand(ctx, MEASURES))
+    .addCommand(listCommand(ctx, measures))
+    .addCommand(showCommand(ctx, measures))
     .addCommand(createCommand(ctx))
     .addCommand(updateCommand(ctx))
-    .addCommand(deleteCommand(ctx, MEASURES, state))
+    .addCommand(deleteCommand(ctx, measures, state))
     .addCommand(importCommand(ctx, state))
     .addCommand(lintCommand(ctx, state));
 }

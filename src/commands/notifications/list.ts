@@ -1,7 +1,8 @@
 import { Command } from 'commander';
 import type { Ctx } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { examples, NOTIFICATIONS, optsOf, withClient } from '../shared.js';
+import { notifications } from '../../resources/index.js';
+import { columnsOf, examples, optsOf, withClient } from '../shared.js';
 
 export function listCommand(ctx: Ctx): Command {
   return new Command('list')
@@ -35,7 +36,7 @@ ${examples(
             'set it with `clinadmin config set account ID` (or `clinadmin login --account ID`), or CLINADMIN_ACCOUNT',
           );
         }
-        const all = await client.list<{ id: string }>(NOTIFICATIONS.path);
+        const all = await client.list<{ id: string }>(notifications.path);
         const data = filterNotifications(all, {
           type: opts.type as string | undefined,
           code: opts.code as string | undefined,
@@ -47,7 +48,7 @@ ${examples(
         await present(ctx, data, {
           ...opts,
           account: settings.account,
-          columns: await NOTIFICATIONS.columns(),
+          columns: await columnsOf(notifications),
           empty: 'no notifications',
         });
       });

@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import type { Ctx } from '../../context.js';
-import { enc, examples, NOTIFICATIONS, optsOf, withClient } from '../shared.js';
+import { notifications } from '../../resources/index.js';
+import { columnsOf, enc, examples, optsOf, withClient } from '../shared.js';
 
 export function showCommand(ctx: Ctx): Command {
   return new Command('show')
@@ -14,10 +15,10 @@ export function showCommand(ctx: Ctx): Command {
     .action(async (id: string, _o: unknown, cmd: Command) => {
       const opts = optsOf(cmd);
       await withClient(ctx, opts, async ({ client, settings }) => {
-        const data = await client.request<Record<string, unknown>>('GET', `${NOTIFICATIONS.path}/${enc(id)}`);
+        const data = await client.request<Record<string, unknown>>('GET', `${notifications.path}/${enc(id)}`);
         const { chooseFormat, present } = await import('../../output/present.js');
         if (chooseFormat(ctx, opts.output) !== 'table' || opts.fields || opts.query) {
-          await present(ctx, data, { ...opts, account: settings.account, columns: await NOTIFICATIONS.columns() });
+          await present(ctx, data, { ...opts, account: settings.account, columns: await columnsOf(notifications) });
           return;
         }
         const { readable } = await import('./readable.js');

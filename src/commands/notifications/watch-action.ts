@@ -2,8 +2,9 @@ import type { Ctx } from '../../context.js';
 import { filterNotifications, type NotificationLike } from '../../core/notifications.js';
 import { CliError, EXIT, UsageError } from '../../errors.js';
 import { localTime } from '../../output/columns.js';
+import { notifications } from '../../resources/index.js';
 import { connect } from '../connect.js';
-import { NOTIFICATIONS, type Opts } from '../shared.js';
+import type { Opts } from '../shared.js';
 
 /** Polls the list and prints what is new; the API documents no push, so polling is the honest way. */
 export async function watch(ctx: Ctx, opts: Opts): Promise<void> {
@@ -30,7 +31,7 @@ export async function watch(ctx: Ctx, opts: Opts): Promise<void> {
     if (format === 'table') ctx.stderr.write('watching for notifications; Ctrl-C to stop\n');
     while (!stopped) {
       try {
-        const list = await client.list<NotificationLike & Record<string, unknown>>(NOTIFICATIONS.path);
+        const list = await client.list<NotificationLike & Record<string, unknown>>(notifications.path);
         if (down) ctx.stderr.write('the server is back; watching again\n');
         down = false;
         delay = interval * 1000;

@@ -1,7 +1,8 @@
 import { Command } from 'commander';
 import type { Ctx, RunState } from '../../context.js';
 import { CliError, EXIT, UsageError } from '../../errors.js';
-import { enc, examples, optsOf, type ResourceSpec, withClient } from '../shared.js';
+import type { Resource } from '../../resources/index.js';
+import { enc, examples, optsOf, withClient } from '../shared.js';
 
 interface Outcome {
   id: string;
@@ -9,7 +10,7 @@ interface Outcome {
   error?: string;
 }
 
-export function deleteCommand(ctx: Ctx, spec: ResourceSpec, state: RunState): Command {
+export function deleteCommand(ctx: Ctx, spec: Resource, state: RunState): Command {
   return new Command('delete')
     .alias('rm')
     .description(`Delete one or more ${spec.plural}`)

@@ -1,8 +1,9 @@
 import { Command } from 'commander';
 import type { Ctx } from '../../context.js';
-import { examples, optsOf, type ResourceSpec, withClient } from '../shared.js';
+import type { Resource } from '../../resources/index.js';
+import { columnsOf, examples, optsOf, withClient } from '../shared.js';
 
-export function listCommand(ctx: Ctx, spec: ResourceSpec): Command {
+export function listCommand(ctx: Ctx, spec: Resource): Command {
   return new Command('list')
     .alias('ls')
     .description(`List ${spec.plural}`)
@@ -25,7 +26,7 @@ export function listCommand(ctx: Ctx, spec: ResourceSpec): Command {
         // --query need the whole list.
         if ((format === 'json' || format === 'ndjson' || format === 'csv') && !opts.query) {
           const { recordSink } = await import('../../output/stream.js');
-          const sink = recordSink(ctx, format, parseFields(opts.fields), await spec.columns());
+          const sink = recordSink(ctx, format, parseFields(opts.fields), await columnsOf(spec));
           await client.stream(spec.path, sink);
           sink.end();
           return;
@@ -34,7 +35,7 @@ export function listCommand(ctx: Ctx, spec: ResourceSpec): Command {
         await present(ctx, data, {
           ...opts,
           account: settings.account,
-          columns: await spec.columns(),
+          columns: await columnsOf(spec),
           empty: `no ${spec.plural}`,
         });
       });

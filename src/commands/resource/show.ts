@@ -1,8 +1,9 @@
 import { Command } from 'commander';
 import type { Ctx } from '../../context.js';
-import { enc, examples, optsOf, type ResourceSpec, withClient } from '../shared.js';
+import type { Resource } from '../../resources/index.js';
+import { columnsOf, enc, examples, optsOf, withClient } from '../shared.js';
 
-export function showCommand(ctx: Ctx, spec: ResourceSpec): Command {
+export function showCommand(ctx: Ctx, spec: Resource): Command {
   return new Command('show')
     .alias('get')
     .description(`Show one ${spec.noun}`)
@@ -13,7 +14,7 @@ export function showCommand(ctx: Ctx, spec: ResourceSpec): Command {
       await withClient(ctx, opts, async ({ client, settings }) => {
         const data = await client.request('GET', `${spec.path}/${enc(id)}`);
         const { present } = await import('../../output/present.js');
-        await present(ctx, data, { ...opts, account: settings.account, columns: await spec.columns() });
+        await present(ctx, data, { ...opts, account: settings.account, columns: await columnsOf(spec) });
       });
     });
 }

@@ -1,28 +1,25 @@
 import { Command, Option } from 'commander';
 import type { Ctx } from '../../context.js';
-import { type FieldFlag, flagName, optionKey } from '../../core/fields.js';
+import { flagName, optionKey } from '../../core/fields.js';
 import { UsageError } from '../../errors.js';
-import type { FieldError } from '../../schemas/common.js';
-import { collect, enc, optsOf, type ResourceSpec, withClient } from '../shared.js';
+import { fieldFlags, type Resource } from '../../resources/index.js';
+import { collect, columnsOf, enc, optsOf, withClient } from '../shared.js';
 
 export interface WriteSpec {
   verb: 'create' | 'update';
-  flags: FieldFlag[];
   examples: string;
-  /** Validates the body with the shared zod schema. */
-  validate: (
-    body: Record<string, unknown>,
-  ) => Promise<{ ok: true; value: unknown } | { ok: false; errors: FieldError[] }>;
   /** Asks a person at the terminal for what is missing (create only). */
   prompt?: (ctx: Ctx, body: Record<string, unknown>) => Promise<Record<string, unknown>>;
 }
 
-export function writeCommand(ctx: Ctx, spec: ResourceSpec, w: WriteSpec): Command {
+/** create or update of a resource: its flags come from the registry, its rules from the resource's schemas. */
+export function writeCommand(ctx: Ctx, spec: Resource, w: WriteSpec): Command {
   const cmd = new Command(w.verb).description(
     w.verb === 'create' ? `Create a ${spec.noun}` : `Update fields of a ${spec.noun}`,
   );
   if (w.verb === 'update') cmd.argument('<id>', `the ${spec.noun}'s id`);
-  for (const f of w.flags) {
+  const flags = fieldFlags(spec);
+  for (const f of flags) {
     const option = new Option(f.flags, f.description);
     // Create-only flags stay known to update, hidden, so that using one gets a sentence, not "unknown option".
     if (w.verb === 'update' && !f.update) option.hideHelp();
@@ -39,7 +36,7 @@ export function writeCommand(ctx: Ctx, spec: ResourceSpec, w: WriteSpec): Comman
       const id = w.verb === 'update' ? (args[0] as string) : undefined;
       const opts = optsOf(command);
       const createOnly =
-        w.verb === 'update' ? w.flags.filter((f) => !f.update && opts[optionKey(f.flags)] !== undefined) : [];
+        w.verb === 'update' ? flags.filter((f) => !f.update && opts[optionKey(f.flags)] !== undefined) : [];
       if (createOnly.length > 0) {
         throw new UsageError(
           createOnly.length === 1
@@ -49,10 +46,10 @@ export function writeCommand(ctx: Ctx, spec: ResourceSpec, w: WriteSpec): Comman
       }
       const { readBody } = await import('../../core/input.js');
       const { applyFlags } = await import('../../core/fields.js');
-      let body = applyFlags(await readBody(ctx, { file: opts.file, data: opts.data }), opts, w.flags);
+      let body = applyFlags(await readBody(ctx, { file: opts.file, data: opts.data }), opts, flags);
       const missing =
         w.verb === 'create'
-          ? w.flags.filter((f) => f.required && (body[f.field] === undefined || body[f.field] === ''))
+          ? flags.filter((f) => f.required && (body[f.field] === undefined || body[f.field] === ''))
           : [];
       if (missing.length > 0) {
         if (!ctx.isInteractive || !w.prompt) {
@@ -66,7 +63,8 @@ export function writeCommand(ctx: Ctx, spec: ResourceSpec, w: WriteSpec): Comman
       if (w.verb === 'update' && Object.keys(body).length === 0) {
         throw new UsageError('nothing to update: give at least one field flag, --file or --data');
       }
-      const checked = await w.validate(body);
+      const [{ parseWith }, schemas] = await Promise.all([import('../../schemas/common.js'), spec.schemas!()]);
+      const checked = parseWith(w.verb === 'create' ? schemas.create : schemas.patch, body);
       if (!checked.ok) {
         throw new UsageError(
           `the ${spec.noun} is invalid; nothing was sent`,
@@ -80,7 +78,7 @@ export function writeCommand(ctx: Ctx, spec: ResourceSpec, w: WriteSpec): Comman
             ? await client.request('POST', spec.path, body)
             : await client.request('PATCH', `${spec.path}/${enc(id!)}`, body);
         const { present } = await import('../../output/present.js');
-        await present(ctx, data, { ...opts, account: settings.account, columns: await spec.columns() });
+        await present(ctx, data, { ...opts, account: settings.account, columns: await columnsOf(spec) });
       });
     });
   return cmd;

@@ -1,0 +1,71 @@
+import { COVERAGE_TYPE_VALUES, PAYMENT_METHOD_VALUES, REF_TYPE_VALUES } from '../schemas/values.js';
+import type { Resource } from './registry.js';
+
+export const coverages: Resource = {
+  group: 'coverages',
+  noun: 'coverage',
+  plural: 'coverages',
+  path: '/insurance-coverages',
+  collection: 'insuranceCoverages',
+  idPrefix: 'cov',
+  key: ['contract', 'name'],
+  schemas: async () => (await import('../schemas/coverages.js')).coverageSchemas as never,
+  fields: {
+    id: { header: 'ID', shown: true },
+    contract: {
+      flag: '--contract <id>',
+      help: 'the contract between insured and insurer',
+      header: 'CONTRACT',
+      shown: true,
+    },
+    name: { flag: '--name <name>', help: 'coverage name', header: 'NAME', shown: true },
+    type: {
+      flag: '--type <type>',
+      help: 'how the coverage applies',
+      choices: COVERAGE_TYPE_VALUES,
+      header: 'TYPE',
+      shown: true,
+    },
+    paymentMethod: {
+      flag: '--payment-method <method>',
+      help: 'how the insurer pays the insured',
+      choices: PAYMENT_METHOD_VALUES,
+      header: 'PAYMENT',
+      shown: true,
+    },
+    amount: {
+      flag: '--amount <n>',
+      help: 'amount covered',
+      kind: 'number',
+      header: 'AMOUNT / %',
+      shown: true,
+      format: 'amount',
+    },
+    ref: {
+      flag: '--ref <id>',
+      help: 'the referenced service or stock configuration',
+      header: 'APPLIES TO',
+      shown: true,
+      format: 'applies-to',
+    },
+    percentage: {
+      flag: '--percentage <n>',
+      help: 'percentage covered, 0 to 100',
+      kind: 'number',
+      header: 'PERCENTAGE',
+    },
+    refType: { flag: '--ref-type <type>', help: 'what --ref refers to', choices: REF_TYPE_VALUES, header: 'REF TYPE' },
+    insured: { header: 'INSURED' },
+    insurer: { header: 'INSURER' },
+    insurerType: { header: 'INSURER TYPE' },
+    insurerSubtype: { header: 'INSURER SUBTYPE' },
+    createdAt: {
+      flag: '--created-at <ms>',
+      help: 'creation time in milliseconds since the epoch',
+      kind: 'number',
+      header: 'CREATED',
+      format: 'time',
+    },
+    createdBy: { header: 'CREATED BY' },
+  },
+};

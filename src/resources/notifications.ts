@@ -1,0 +1,21 @@
+import type { Resource } from './registry.js';
+
+/** Read-only: no key, no flags, no write schemas. */
+export const notifications: Resource = {
+  group: 'notifications',
+  noun: 'notification',
+  plural: 'notifications',
+  path: '/notifications',
+  collection: 'notifications',
+  idPrefix: 'ntf',
+  fields: {
+    id: { header: 'ID', shown: true },
+    createdAt: { header: 'TIME', shown: true, format: 'time' },
+    type: { header: 'TYPE', shown: true },
+    code: { header: 'CODE', shown: true },
+    title: { header: 'TITLE', shown: true },
+    seenBy: { header: 'SEEN', shown: true, format: 'seen' },
+    body: { header: 'BODY' },
+    meta: { header: 'META' },
+  },
+};

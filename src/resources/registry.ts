@@ -1,0 +1,59 @@
+import type { CollectionName } from '../schemas/data-file.js';
+
+// One entry per resource, read by the server, the commands, completion, the importer and the tables.
+// It holds what the zod schemas cannot say (paths, flags, columns); what they can say (required,
+// create-only, service-set) is derived from them into facts.ts by `npm run generate`.
+
+/** How a flag's text becomes the field's value. */
+export type FlagKind = 'string' | 'number' | 'list' | 'ranges' | 'panic-ranges';
+
+/** How a column shows its field; output/columns.ts draws each. */
+export type ColumnFormat = 'text' | 'time' | 'ranges' | 'amount' | 'applies-to' | 'seen';
+
+export interface FieldEntry {
+  /** The flag that sets the field on create and update, e.g. `--hl7-code <code>`; none: --file or --data only. */
+  flag?: string;
+  help?: string;
+  /** Default string. */
+  kind?: FlagKind;
+  /** The fixed values a flag allows, from src/schemas/values.ts (the schemas' enums are built from them). */
+  choices?: readonly string[];
+  /** Column header in tables and CSV; none: not a column. */
+  header?: string;
+  /** In the default table. */
+  shown?: boolean;
+  /** Default text. */
+  format?: ColumnFormat;
+}
+
+export interface SchemaSet {
+  create: import('zod').ZodType<Record<string, unknown>>;
+  patch: import('zod').ZodType<Record<string, unknown>>;
+  entity: import('zod').ZodType<Record<string, unknown>>;
+}
+
+export interface Resource {
+  /** The command group: measures, coverages, notifications. */
+  group: string;
+  noun: string;
+  plural: string;
+  /** The API path, e.g. /diagnostic-measures. */
+  path: string;
+  collection: CollectionName;
+  /** Prefix of the ids the bundled server gives, e.g. msr. */
+  idPrefix: string;
+  /** The natural key import and apply find a record by, e.g. (test, name); none: read-only. */
+  key?: readonly string[];
+  /** Fields in column order; flags are listed in the same order. */
+  fields: Readonly<Record<string, FieldEntry>>;
+  /** The zod schemas of a writable resource, loaded when needed (help never loads zod). */
+  schemas?: () => Promise<SchemaSet>;
+}
+
+/** A record's natural key as one string, e.g. test and name joined by NUL. */
+export const naturalKey = (res: Resource, r: Record<string, unknown>) =>
+  (res.key ?? ['id']).map((k) => String(r[k])).join('\u0000');
+
+/** The key in words: "test tst_bmp and name Sodium". */
+export const keyWords = (res: Resource, r: Record<string, unknown>) =>
+  (res.key ?? ['id']).map((k) => `${k} ${String(r[k])}`).join(' and ');
