@@ -59,7 +59,7 @@ export const measures: Resource = {
     },
     account: { flag: '--account <id>', help: 'account the measure belongs to', header: 'ACCOUNT' },
     facility: { flag: '--facility <id>', help: 'facility the measure belongs to', header: 'FACILITY' },
-    section: { header: 'SECTION' },
+    section: { flag: '--section <name>', help: 'the section of the laboratory, e.g. Chemistry', header: 'SECTION' },
     createdAt: {
       flag: '--created-at <ms>',
       help: 'creation time in milliseconds since the epoch',

@@ -115,6 +115,8 @@ describe('measures commands', () => {
       'acc_x',
       '--facility',
       'fac_y',
+      '--section',
+      'Chemistry',
     ]);
     expect(r.code).toBe(0);
     const created = JSON.parse(r.stdout);
@@ -129,6 +131,7 @@ describe('measures commands', () => {
       numericBreakdownMax: 2,
       account: 'acc_x',
       facility: 'fac_y',
+      section: 'Chemistry',
       referenceRanges: [
         { min: 3.5, max: 5.1, sex: 'male', ageMin: 18, ageMax: 65 },
         { min: 3.4, max: 5, sex: 'all' },
@@ -176,9 +179,19 @@ describe('measures commands', () => {
 
   it('updates fields and refuses create-only flags with a sentence', async () => {
     const { server, cli } = await setup();
-    const r = await cli(['measures', 'update', 'msr_k', '--unit', 'mmol/L', '--description', 'serum']);
+    const r = await cli([
+      'measures',
+      'update',
+      'msr_k',
+      '--unit',
+      'mmol/L',
+      '--description',
+      'serum',
+      '--section',
+      'Renal',
+    ]);
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ id: 'msr_k', unit: 'mmol/L', description: 'serum' });
+    expect(JSON.parse(r.stdout)).toMatchObject({ id: 'msr_k', unit: 'mmol/L', description: 'serum', section: 'Renal' });
     const createOnly = await cli(['measures', 'update', 'msr_k', '--test', 'other']);
     expect(createOnly.code).toBe(2);
     expect(createOnly.stderr).toContain('--test sets a create-only field; it cannot be changed by update');
