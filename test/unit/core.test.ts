@@ -4,6 +4,7 @@ import { lintMeasure } from '../../src/core/lint.js';
 import { parseRecords, where } from '../../src/core/records.js';
 import { plan } from '../../src/core/sync/plan.js';
 import { prepare, type SyncSpec } from '../../src/core/sync/prepare.js';
+import { checkInput, countPlan } from '../../src/core/sync/run.js';
 
 describe('lintMeasure', () => {
   it('is quiet for a clean measure', () => {
@@ -128,5 +129,49 @@ describe('plan', () => {
     ]);
     expect(items[0]).toMatchObject({ action: 'error', id: 'msr_1' });
     expect(items[0].error).toBe('test ("t" → "other") is create-only and cannot be changed on measure msr_1');
+  });
+});
+
+describe('checkInput and countPlan', () => {
+  let spec: SyncSpec;
+  beforeAll(async () => {
+    spec = await measureSyncSpec();
+  });
+  const sources = (values: Record<string, unknown>[]) =>
+    values.map((value, i) => ({ source: 'in.json', position: i + 1, value }));
+
+  it('lists each invalid record, and counts lint warnings as errors only with --strict', () => {
+    const input = [{ test: 't', name: 'A', type: 'numeric' }, { test: 't' }];
+    let err: { message: string; details?: string[] } | undefined;
+    try {
+      checkInput(spec, sources(input), false);
+    } catch (e) {
+      err = e as typeof err;
+    }
+    expect(err?.message).toBe('1 invalid record; nothing was sent');
+    expect(err?.details).toEqual(['in.json record 2: name: is required']);
+    expect(() => checkInput(spec, sources([input[0]]), false)).not.toThrow();
+    expect(() => checkInput(spec, sources([input[0]]), true)).toThrow('1 invalid record; nothing was sent');
+  });
+
+  it('shows at most 50 errors, then how many more', () => {
+    const input = Array.from({ length: 60 }, () => ({ test: 't' }));
+    try {
+      checkInput(spec, sources(input), false);
+      expect.unreachable();
+    } catch (e) {
+      const details = (e as { details: string[] }).details;
+      expect(details).toHaveLength(51);
+      expect(details[50]).toBe('… and 10 more');
+    }
+  });
+
+  it('refuses an input without records', () => {
+    expect(() => checkInput(spec, [], false)).toThrow('no measures in the input; nothing was sent');
+  });
+
+  it('counts a plan by action', () => {
+    const items = plan(spec, checkInput(spec, sources([{ test: 't', name: 'A' }]), false).records, []);
+    expect(countPlan(items)).toEqual({ create: 1, update: 0, unchanged: 0, error: 0 });
   });
 });

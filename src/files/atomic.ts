@@ -1,0 +1,33 @@
+import { open, rename, unlink } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+
+/**
+ * Writes a whole file or nothing: a temp file beside it, fsync, rename over the old one, fsync of the
+ * folder. A reader sees the old file or the new one, never half of one, even after a crash.
+ */
+export async function writeFileAtomic(path: string, text: string, mode = 0o644): Promise<void> {
+  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${Date.now()}.tmp`);
+  const fh = await open(tmp, 'wx', mode);
+  try {
+    await fh.writeFile(text);
+    await fh.sync();
+  } catch (err) {
+    await fh.close();
+    await unlink(tmp).catch(() => undefined);
+    throw err;
+  }
+  await fh.close();
+  try {
+    await rename(tmp, path);
+  } catch (err) {
+    await unlink(tmp).catch(() => undefined);
+    throw err;
+  }
+  // The rename itself is made durable by syncing the folder; not every file system allows it.
+  const dir = await open(dirname(path), 'r').catch(() => undefined);
+  if (dir)
+    await dir
+      .sync()
+      .catch(() => undefined)
+      .finally(() => dir.close());
+}

@@ -1,0 +1,76 @@
+import type { Ctx } from '../context.js';
+import { where } from '../core/records.js';
+import type { Summary } from '../core/sync/execute.js';
+import type { PlanItem } from '../core/sync/plan.js';
+import type { Preparation } from '../core/sync/prepare.js';
+import { countPlan, listed } from '../core/sync/run.js';
+import { chooseFormat, type PresentOptions, present } from './present.js';
+
+// What import and apply show: notes on the input, the dry run's plan, and the summary.
+
+/** Notes and warnings about the input, on stderr. */
+export function showNotes(ctx: Ctx, prep: Preparation): void {
+  if (prep.setAside.size > 0) {
+    const fields = [...prep.setAside].map(([f, n]) => `${f} (${n})`).join(', ');
+    ctx.stderr.write(`note: set aside fields the service sets: ${fields}; an id is still used to find the record\n`);
+  }
+  for (const w of listed(prep.warnings)) ctx.stderr.write(`warning: ${w}\n`);
+}
+
+const show = (v: unknown) => (v === undefined ? '(unset)' : JSON.stringify(v));
+
+/** The plan reads as a diff, in a pipe too; JSON only when asked for. */
+export async function showPlan(ctx: Ctx, opts: PresentOptions, items: PlanItem[]): Promise<void> {
+  const counts = countPlan(items);
+  if (opts.output !== undefined && opts.output !== 'table') {
+    const planned = items.map((i) => ({
+      source: i.rec.src.source,
+      position: i.rec.src.position,
+      name: i.rec.name,
+      action: i.action,
+      ...(i.id ? { id: i.id } : {}),
+      ...(i.changes ? { changes: i.changes } : {}),
+      ...(i.error ? { error: i.error } : {}),
+    }));
+    await present(ctx, { dryRun: true, ...counts, records: planned }, { ...opts, fields: undefined });
+    return;
+  }
+  const lines: string[] = [];
+  for (const i of items) {
+    const at = where(i.rec.src, i.rec.name);
+    if (i.action === 'create') lines.push(`+ create     ${at}`);
+    else if (i.action === 'unchanged') lines.push(`= unchanged  ${at} ${i.id}`);
+    else if (i.action === 'error') lines.push(`! error      ${at}: ${i.error}`);
+    else {
+      lines.push(`~ update     ${at} ${i.id}`);
+      for (const c of i.changes!) lines.push(`    ${c.field}: ${show(c.from)} → ${show(c.to)}`);
+    }
+  }
+  lines.push(
+    `dry run: ${counts.create} to create, ${counts.update} to update, ${counts.unchanged} unchanged, ` +
+      `${counts.error} in error; nothing was sent`,
+  );
+  ctx.stdout.write(`${lines.join('\n')}\n`);
+}
+
+/** Failures and an interruption on stderr; the counts (a one-row table) or the whole summary on stdout. */
+export async function showSummary(ctx: Ctx, opts: PresentOptions, plural: string, s: Summary): Promise<void> {
+  const failures = s.records.filter((r) => r.outcome === 'failed');
+  for (const f of listed(failures.map((r) => `${where(r, r.name)}: ${r.error}`))) {
+    ctx.stderr.write(`failed: ${f}\n`);
+  }
+  if (s.interrupted) ctx.stderr.write(`interrupted: ${s.notSent} ${plural} were not sent\n`);
+  if (chooseFormat(ctx, opts.output) === 'table') {
+    const { textColumns } = await import('./columns.js');
+    const row = {
+      created: s.created,
+      updated: s.updated,
+      unchanged: s.unchanged,
+      failed: s.failed,
+      ...(s.interrupted ? { 'not sent': s.notSent } : {}),
+    };
+    await present(ctx, [row], { ...opts, fields: undefined, columns: textColumns(Object.keys(row)) });
+    return;
+  }
+  await present(ctx, s, { ...opts, fields: undefined });
+}
