@@ -1,46 +1,43 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import { int, never, number, registry, strictObject, string, enum as zEnum } from 'zod';
 
 // Shared building blocks: every rule is written here once and used by the server and the CLI.
 
 export const nonEmpty = (what = 'value') =>
-  z
-    .string({ error: `must be a string` })
+  string({ error: `must be a string` })
     .trim()
     .min(1, { error: `${what} must not be empty` });
 
-export const finite = () => z.number({ error: 'must be a finite number' });
+export const finite = () => number({ error: 'must be a finite number' });
 
 export const precision = () =>
-  z
-    .int({ error: 'must be a whole number from 0 to 10' })
+  int({ error: 'must be a whole number from 0 to 10' })
     .min(0, { error: 'must be a whole number from 0 to 10' })
     .max(10, { error: 'must be a whole number from 0 to 10' });
 
 export const timestamp = () =>
-  z.int({ error: 'must be a whole number of milliseconds since the epoch' }).min(0, { error: 'must not be negative' });
+  int({ error: 'must be a whole number of milliseconds since the epoch' }).min(0, { error: 'must not be negative' });
 
 /**
  * What a field is to a caller beyond its type, kept on the schema itself so that the registry's facts
  * (service-set, create-only) are derived from the rules rather than listed again.
  */
-export const fieldRoles = z.registry<{ role: 'service-set' | 'create-only' }>();
+export const fieldRoles = registry<{ role: 'service-set' | 'create-only' }>();
 
 /** A field the caller may never send: the service sets it. */
 export const serviceSet = (field: string) =>
-  z
-    .never({ error: `${field} is set by the service and cannot be sent` })
+  never({ error: `${field} is set by the service and cannot be sent` })
     .optional()
     .register(fieldRoles, { role: 'service-set' });
 
 /** A field accepted on create only. */
 export const createOnly = (field: string) =>
-  z
-    .never({ error: `${field} is create-only; it cannot be changed by update` })
+  never({ error: `${field} is create-only; it cannot be changed by update` })
     .optional()
     .register(fieldRoles, { role: 'create-only' });
 
 export const SEX = ['all', 'male', 'female'] as const;
-export const sexSchema = z.enum(SEX, { error: `must be one of: ${SEX.join(', ')}` });
+export const sexSchema = zEnum(SEX, { error: `must be one of: ${SEX.join(', ')}` });
 
 export const rangeShape = {
   min: finite().optional(),
@@ -78,11 +75,11 @@ export function checkRange(r: Bounds, ctx: z.RefinementCtx): void {
   }
 }
 
-export const referenceRangeSchema = z
-  .strictObject({ id: nonEmpty('id').optional(), ...rangeShape })
-  .superRefine(checkRange);
+export const referenceRangeSchema = strictObject({ id: nonEmpty('id').optional(), ...rangeShape }).superRefine(
+  checkRange,
+);
 
-export const panicRangeSchema = z.strictObject(rangeShape).superRefine(checkRange);
+export const panicRangeSchema = strictObject(rangeShape).superRefine(checkRange);
 
 export type ReferenceRange = z.infer<typeof referenceRangeSchema>;
 export type PanicRange = z.infer<typeof panicRangeSchema>;

@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import { strictObject, string, enum as zEnum } from 'zod';
 import { createOnly, finite, nonEmpty, serviceSet, timestamp } from './common.js';
 import { COVERAGE_TYPE_VALUES, PAYMENT_METHOD_VALUES, REF_TYPE_VALUES } from './values.js';
 
@@ -7,7 +8,7 @@ export const PAYMENT_METHODS = PAYMENT_METHOD_VALUES;
 export const REF_TYPES = REF_TYPE_VALUES;
 
 const oneOf = <T extends readonly [string, ...string[]]>(values: T) =>
-  z.enum(values, { error: `must be one of: ${values.join(', ')}` });
+  zEnum(values, { error: `must be one of: ${values.join(', ')}` });
 
 const editable = {
   createdAt: timestamp().optional(),
@@ -34,13 +35,13 @@ const serviceSetFields = {
   insurerSubtype: serviceSet('insurerSubtype'),
 };
 
-export const coverageCreateSchema = z.strictObject({
+export const coverageCreateSchema = strictObject({
   ...editable,
   contract: nonEmpty('contract'),
   ...serviceSetFields,
 });
 
-export const coveragePatchSchema = z.strictObject({
+export const coveragePatchSchema = strictObject({
   ...editable,
   type: editable.type.optional(),
   name: editable.name.optional(),
@@ -48,24 +49,24 @@ export const coveragePatchSchema = z.strictObject({
   ...serviceSetFields,
 });
 
-export const coverageSchema = z.strictObject({
+export const coverageSchema = strictObject({
   ...editable,
   contract: nonEmpty('contract'),
   id: nonEmpty('id'),
   createdAt: timestamp(),
-  createdBy: z.string(),
-  insured: z.string(),
-  insurer: z.string(),
-  insurerType: z.string().optional(),
-  insurerSubtype: z.string().optional(),
+  createdBy: string(),
+  insured: string(),
+  insurer: string(),
+  insurerType: string().optional(),
+  insurerSubtype: string().optional(),
 });
 
-export const contractSchema = z.strictObject({
+export const contractSchema = strictObject({
   id: nonEmpty('id'),
   insured: nonEmpty('insured'),
   insurer: nonEmpty('insurer'),
-  insurerType: z.string().optional(),
-  insurerSubtype: z.string().optional(),
+  insurerType: string().optional(),
+  insurerSubtype: string().optional(),
 });
 
 export type Coverage = z.infer<typeof coverageSchema>;

@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import { array, object, strictObject, string, unknown, enum as zEnum } from 'zod';
 import {
   createOnly,
   finite,
@@ -11,26 +12,26 @@ import {
 import { MEASURE_TYPE_VALUES } from './values.js';
 
 export const MEASURE_TYPES = MEASURE_TYPE_VALUES;
-export const measureTypeSchema = z.enum(MEASURE_TYPES, { error: `must be one of: ${MEASURE_TYPES.join(', ')}` });
+export const measureTypeSchema = zEnum(MEASURE_TYPES, { error: `must be one of: ${MEASURE_TYPES.join(', ')}` });
 
 /** Fields a caller may set on create and on update. */
 const editable = {
   createdAt: timestamp().optional(),
   name: nonEmpty('name'),
-  set: z.string().optional(),
-  sets: z.array(z.string()).optional(),
-  description: z.string().optional(),
+  set: string().optional(),
+  sets: array(string()).optional(),
+  description: string().optional(),
   type: measureTypeSchema.optional(),
-  choices: z.array(nonEmpty('choice')).optional(),
-  unit: z.string().optional(),
-  siunit: z.string().optional(),
-  referenceRanges: z.array(referenceRangeSchema).optional(),
-  panicRanges: z.array(panicRangeSchema).optional(),
-  hl7IdentifierCod: z.string().optional(),
-  hl7IdentifierSys: z.string().optional(),
+  choices: array(nonEmpty('choice')).optional(),
+  unit: string().optional(),
+  siunit: string().optional(),
+  referenceRanges: array(referenceRangeSchema).optional(),
+  panicRanges: array(panicRangeSchema).optional(),
+  hl7IdentifierCod: string().optional(),
+  hl7IdentifierSys: string().optional(),
   numericBreakdownMin: finite().optional(),
   numericBreakdownMax: finite().optional(),
-  section: z.unknown().optional(),
+  section: unknown().optional(),
 };
 
 const createOnlyFields = {
@@ -66,38 +67,32 @@ export function checkMeasure(m: MeasureRulesInput, ctx: z.RefinementCtx): void {
   }
 }
 
-export const measureCreateSchema = z
-  .strictObject({
-    ...editable,
-    ...createOnlyFields,
-    id: serviceSet('id'),
-    createdBy: serviceSet('createdBy'),
-  })
-  .superRefine(checkMeasure);
+export const measureCreateSchema = strictObject({
+  ...editable,
+  ...createOnlyFields,
+  id: serviceSet('id'),
+  createdBy: serviceSet('createdBy'),
+}).superRefine(checkMeasure);
 
-export const measurePatchSchema = z
-  .strictObject({
-    ...editable,
-    name: editable.name.optional(),
-    account: createOnly('account'),
-    facility: createOnly('facility'),
-    test: createOnly('test'),
-    id: serviceSet('id'),
-    createdBy: serviceSet('createdBy'),
-  })
-  .superRefine(checkMeasure);
+export const measurePatchSchema = strictObject({
+  ...editable,
+  name: editable.name.optional(),
+  account: createOnly('account'),
+  facility: createOnly('facility'),
+  test: createOnly('test'),
+  id: serviceSet('id'),
+  createdBy: serviceSet('createdBy'),
+}).superRefine(checkMeasure);
 
 /** A stored measure: what the service returns and what the data file holds. */
-export const measureSchema = z
-  .strictObject({
-    ...editable,
-    ...createOnlyFields,
-    id: nonEmpty('id'),
-    createdAt: timestamp(),
-    createdBy: z.string(),
-    referenceRanges: z.array(referenceRangeSchema.and(z.object({ id: z.string() }))).optional(),
-  })
-  .superRefine(checkMeasure);
+export const measureSchema = strictObject({
+  ...editable,
+  ...createOnlyFields,
+  id: nonEmpty('id'),
+  createdAt: timestamp(),
+  createdBy: string(),
+  referenceRanges: array(referenceRangeSchema.and(object({ id: string() }))).optional(),
+}).superRefine(checkMeasure);
 
 export type Measure = z.infer<typeof measureSchema>;
 export type MeasureCreate = z.infer<typeof measureCreateSchema>;
