@@ -19,7 +19,7 @@ export function apiCommand(cmd: Command, ctx: Ctx): Command {
       ),
     )
     .action(async (method: string, path: string, _o: unknown, cmd: Command) => {
-      const opts = optsOf(cmd);
+      const opts = await optsOf(cmd);
       const m = method.toUpperCase();
       if (!METHODS.includes(m)) throw new UsageError(`unknown method ${method}`, `use one of: ${METHODS.join(', ')}`);
       let body: unknown;

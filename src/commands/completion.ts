@@ -36,7 +36,7 @@ export function completeIdsCommand(cmd: Command, ctx: Ctx): Command {
       const { PassThrough } = await import('node:stream');
       const { client } = await connect(
         { ...ctx, stderr: new PassThrough() },
-        { ...optsOf(cmd), timeout: '2', verbose: false },
+        { ...(await optsOf(cmd)), timeoutMs: 2000, verbose: false },
       );
       try {
         const records = await client.list<{ id: string }>(spec.path);

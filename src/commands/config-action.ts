@@ -1,6 +1,6 @@
 import { KEYS, type Key, readConfig } from '../config/file.js';
 import { configFile } from '../config/paths.js';
-import { maskToken, profileName } from '../config/resolve.js';
+import { isHttpUrl, maskToken, profileName } from '../config/resolve.js';
 import { profileOf, setProfile, updateConfig } from '../config/store.js';
 import type { Ctx } from '../context.js';
 import { UsageError } from '../errors.js';
@@ -25,13 +25,8 @@ export async function get(ctx: Ctx, opts: Opts, key: string): Promise<void> {
 
 export async function set(ctx: Ctx, opts: Opts, key: string, value: string): Promise<void> {
   const k = keyOf(key);
-  if (k === 'base-url') {
-    try {
-      const url = new URL(value);
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('scheme');
-    } catch {
-      throw new UsageError(`base-url must be an http:// or https:// URL (got ${value})`);
-    }
+  if (k === 'base-url' && !isHttpUrl(value)) {
+    throw new UsageError(`base-url must be an http:// or https:// URL (got ${value})`);
   }
   const profile = profileOfRun(ctx, opts);
   await updateConfig(ctx.env, (d) => {

@@ -13,7 +13,7 @@ export function configCommand(cmd: Command, ctx: Ctx): Command {
         string,
         (ctx: Ctx, opts: Opts, ...a: string[]) => Promise<void>
       >;
-      await actions[name](ctx, optsOf(cmd), ...(args.slice(0, -2) as string[]));
+      await actions[name](ctx, await optsOf(cmd), ...(args.slice(0, -2) as string[]));
     };
   return cmd
     .addHelpText(

@@ -2,18 +2,11 @@ import type { ApiClient } from '../api/client.js';
 import { readConfig } from '../config/file.js';
 import { type GlobalFlags, resolveSettings, type Settings } from '../config/resolve.js';
 import type { Ctx } from '../context.js';
-import { AuthError, UsageError } from '../errors.js';
+import { AuthError } from '../errors.js';
 
 export interface Connection {
   client: ApiClient;
   settings: Settings;
-}
-
-export function timeoutMs(flags: GlobalFlags): number {
-  const seconds = Number(flags.timeout ?? '30');
-  if (!Number.isFinite(seconds) || seconds <= 0)
-    throw new UsageError(`invalid option --timeout: must be a positive number of seconds (got ${flags.timeout})`);
-  return seconds * 1000;
 }
 
 const LOCAL = /^(localhost|127(\.\d+){3}|\[::1\])$/i;
@@ -21,7 +14,7 @@ const LOCAL = /^(localhost|127(\.\d+){3}|\[::1\])$/i;
 /** Resolves where and how to connect, refusing early when the CLI is not configured. */
 export async function connect(
   ctx: Ctx,
-  flags: GlobalFlags & { connections?: number },
+  flags: GlobalFlags & { timeoutMs: number; verbose?: boolean; connections?: number },
   settings: Settings = resolveSettings(
     flags,
     ctx.env,
@@ -45,7 +38,7 @@ export async function connect(
   const client = new ApiClient({
     baseUrl: settings.baseUrl,
     token: settings.token,
-    timeoutMs: timeoutMs(flags),
+    timeoutMs: flags.timeoutMs,
     connections: flags.connections,
     trace: flags.verbose ? (line) => ctx.stderr.write(`${line}\n`) : undefined,
   });

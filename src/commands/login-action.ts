@@ -1,10 +1,10 @@
 import { readConfig } from '../config/file.js';
-import { maskToken, profileName, resolveSettings } from '../config/resolve.js';
+import { isHttpUrl, maskToken, profileName, resolveSettings } from '../config/resolve.js';
 import { profileOf, setProfile, updateConfig } from '../config/store.js';
 import type { Ctx } from '../context.js';
 import { readStream } from '../core/input.js';
 import { AuthError, CliError, EXIT, UsageError } from '../errors.js';
-import { loadClient, timeoutMs, warnIfPlainText } from './connect.js';
+import { loadClient, warnIfPlainText } from './connect.js';
 import type { Opts } from './shared.js';
 
 /** An id no record has: GET of it proves the token (401 versus 404) without reading any data. */
@@ -15,7 +15,7 @@ async function check(ctx: Ctx, opts: Opts, baseUrl: string, token: string): Prom
   const client = new ApiClient({
     baseUrl,
     token,
-    timeoutMs: timeoutMs(opts),
+    timeoutMs: opts.timeoutMs,
     retries: 1,
     trace: opts.verbose ? (l) => ctx.stderr.write(`${l}\n`) : undefined,
   });
@@ -51,6 +51,7 @@ export async function login(ctx: Ctx, opts: Opts): Promise<void> {
       baseUrl = await ask.text('API base URL:', { required: true, default: stored.baseUrl ?? 'http://127.0.0.1:4010' });
     if (!token) token = await ask.secret('API token:');
   }
+  if (!isHttpUrl(baseUrl)) throw new UsageError(`the base URL must be an http:// or https:// URL (got ${baseUrl})`);
   warnIfPlainText(ctx, baseUrl);
   await check(ctx, opts, baseUrl, token);
   const account = (opts.account as string | undefined) ?? stored.account;

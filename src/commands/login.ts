@@ -20,7 +20,7 @@ ${examples(
     )
     .action(async (_o: unknown, cmd: Command) => {
       const { login } = await import('./login-action.js');
-      await login(ctx, optsOf(cmd));
+      await login(ctx, await optsOf(cmd));
     });
 }
 
@@ -29,7 +29,7 @@ export function logoutCommand(cmd: Command, ctx: Ctx): Command {
     .addHelpText('after', examples('clinadmin logout', 'clinadmin logout --profile staging'))
     .action(async (_o: unknown, cmd: Command) => {
       const { logout } = await import('./login-action.js');
-      await logout(ctx, optsOf(cmd));
+      await logout(ctx, await optsOf(cmd));
     });
 }
 
@@ -38,6 +38,6 @@ export function whoamiCommand(cmd: Command, ctx: Ctx, state: { exitCode: number 
     .addHelpText('after', examples('clinadmin whoami', 'clinadmin whoami -o json'))
     .action(async (_o: unknown, cmd: Command) => {
       const { whoami } = await import('./login-action.js');
-      state.exitCode = await whoami(ctx, optsOf(cmd));
+      state.exitCode = await whoami(ctx, await optsOf(cmd));
     });
 }

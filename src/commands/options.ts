@@ -1,16 +1,132 @@
-import type { z } from 'zod';
+import {
+  boolean,
+  type core,
+  looseObject,
+  minLength,
+  NEVER,
+  enum as oneOf,
+  optional,
+  type output,
+  pipe,
+  safeParse,
+  string,
+  transform,
+  type ZodMiniObject,
+} from 'zod/mini';
+import { isHttpUrl } from '../config/resolve.js';
 import { UsageError } from '../errors.js';
-import { toFieldErrors } from '../schemas/common.js';
+
+// Every action parses its options here, once, at its top: what the code below reads is checked and
+// typed. zod/mini rather than zod, and named imports rather than its namespace: so bundled, only the
+// pieces used here load (a few milliseconds), not all of zod with its locales, and every command pays it.
+
+/** The zod/mini pieces the commands' option rules are built from. */
+export const z = { optional, string, boolean, enum: oneOf, minLength };
 
 const flag = (key: string) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
 
+type Issue = { path: PropertyKey[]; message: string; code?: string; input?: unknown };
+
 /** Turns a failed parse of a command's options into a usage error that names each flag. */
-export function zodUsageError(error: z.ZodError, input: unknown): UsageError {
-  const errors = toFieldErrors(error, input);
-  const details = errors.map((e) => `${flag(e.path.split(/[.[]/)[0])}: ${e.message}`);
+export function zodUsageError(error: { issues: readonly Issue[] }, raw: unknown): UsageError {
+  const details = error.issues.map((i) => {
+    const key = String(i.path[0] ?? '');
+    const given = (raw as Record<string, unknown>)?.[key];
+    const got = given === undefined || typeof given === 'boolean' ? '' : ` (got ${JSON.stringify(given)})`;
+    return `${flag(key)}: ${i.message}${got}`;
+  });
   return new UsageError(
     details.length === 1 ? `invalid option ${details[0]}` : 'invalid options',
     undefined,
     details.length === 1 ? [] : details,
   );
+}
+
+/** A string option turned into something else by `convert`, which returns undefined when it refuses. */
+export const converted = <T>(message: string, convert: (s: string) => T | undefined) =>
+  pipe(
+    string(),
+    transform((s: string, ctx) => {
+      const value = convert(s);
+      if (value === undefined) {
+        ctx.issues.push({ code: 'custom', message, input: s });
+        return NEVER;
+      }
+      return value;
+    }),
+  );
+
+const positive = (s: string) => {
+  const n = Number(s);
+  return s.trim() !== '' && Number.isFinite(n) && n > 0 ? n : undefined;
+};
+
+/** A positive number of seconds, as milliseconds. */
+export const seconds = converted('must be a positive number of seconds', (s) => {
+  const n = positive(s);
+  return n === undefined ? undefined : n * 1000;
+});
+
+/** A whole number from `min` (to `max`). */
+export const wholeNumber = (min: number, max = Number.MAX_SAFE_INTEGER) =>
+  converted(
+    `must be a whole number ${max < Number.MAX_SAFE_INTEGER ? `from ${min} to ${max}` : `of at least ${min}`}`,
+    (s) => {
+      const n = Number(s);
+      return s.trim() !== '' && Number.isInteger(n) && n >= min && n <= max ? n : undefined;
+    },
+  );
+
+export const FORMATS = ['table', 'json', 'ndjson', 'csv', 'yaml'] as const;
+
+/** The program's own options, which every command inherits. */
+const globalShape = {
+  profile: z.optional(z.string()),
+  baseUrl: z.optional(converted('must be an http:// or https:// URL', (s) => (isHttpUrl(s) ? s : undefined))),
+  output: z.optional(z.enum(FORMATS)),
+  fields: z.optional(
+    converted('needs at least one field name, as in --fields id,name', (s) => {
+      const list = s
+        .split(',')
+        .map((f) => f.trim())
+        .filter(Boolean);
+      return list.length > 0 ? list : undefined;
+    }),
+  ),
+  query: z.optional(z.string()),
+  timeout: seconds,
+  color: z.optional(z.boolean()),
+  verbose: z.optional(z.boolean()),
+};
+
+type ParsedGlobals = output<ZodMiniObject<typeof globalShape>>;
+
+/** The global options once parsed: --timeout as milliseconds, --fields as a list. */
+export type GlobalOptions = Omit<ParsedGlobals, 'timeout'> & { timeoutMs: number };
+
+export type OutputOf<S extends core.$ZodShape> = output<ZodMiniObject<S>>;
+
+/** What a command's option rules are built from. */
+export interface OptionRules {
+  z: typeof z;
+  converted: typeof converted;
+  seconds: typeof seconds;
+  wholeNumber: typeof wholeNumber;
+}
+
+/** A command's own option rules, built by a function so that the command file need not load zod. */
+export type ShapeOf<S extends core.$ZodShape> = (m: OptionRules) => S;
+
+/**
+ * Parses the global options and the command's own (`shape`); options without a rule in `shape` pass
+ * through as commander gave them (flags that are true or absent, strings the command only prints).
+ */
+export function parseOptions<S extends core.$ZodShape>(
+  raw: Record<string, unknown>,
+  shape?: S,
+): GlobalOptions & output<ZodMiniObject<S>> & Record<string, unknown> {
+  const parsed = safeParse(looseObject({ ...globalShape, ...shape }), raw);
+  if (!parsed.success) throw zodUsageError(parsed.error as { issues: Issue[] }, raw);
+  const { timeout, ...rest } = parsed.data as ParsedGlobals & Record<string, unknown>;
+  return { ...rest, timeoutMs: timeout } as never;
 }

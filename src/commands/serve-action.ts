@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { z } from 'zod';
+import { array, boolean, coerce, object, string } from 'zod';
 import type { Ctx } from '../context.js';
 import { CliError, EXIT, UsageError } from '../errors.js';
 import { generateToken, parseTokenSpec, type TokenEntry } from '../server/auth.js';
@@ -9,17 +9,17 @@ import { type RunningServer, startServer } from '../server/start.js';
 import { StoreUnavailableError } from '../server/store.js';
 import { zodUsageError } from './options.js';
 
-const optionsSchema = z.object({
-  port: z.coerce.number().int().min(0).max(65535),
-  host: z.string().min(1),
-  data: z.string().min(1),
-  token: z.array(z.string()).optional(),
-  tokenFile: z.string().min(1).optional(),
-  events: z.boolean(),
-  seed: z.boolean().optional(),
-  maxBody: z.coerce.number().int().min(1),
-  headersTimeout: z.coerce.number().int().min(100),
-  requestTimeout: z.coerce.number().int().min(100),
+const optionsSchema = object({
+  port: coerce.number().int().min(0).max(65535),
+  host: string().min(1),
+  data: string().min(1),
+  token: array(string()).optional(),
+  tokenFile: string().min(1).optional(),
+  events: boolean(),
+  seed: boolean().optional(),
+  maxBody: coerce.number().int().min(1),
+  headersTimeout: coerce.number().int().min(100),
+  requestTimeout: coerce.number().int().min(100),
 });
 
 export async function serve(ctx: Ctx, raw: Record<string, unknown>): Promise<void> {

@@ -1,13 +1,24 @@
 import type { Command } from 'commander';
-import type { GlobalFlags } from '../config/resolve.js';
+import type { $ZodShape as ZodShape } from 'zod/v4/core';
 import type { Ctx } from '../context.js';
 import type { Column } from '../output/columns.js';
 import type { Resource } from '../resources/index.js';
+import type { GlobalOptions, OutputOf, ShapeOf } from './options.js';
 
-export type Opts = GlobalFlags & Record<string, unknown>;
+export type Opts = GlobalOptions & Record<string, unknown>;
 
-/** The command's own options merged with the program's global ones. */
-export const optsOf = (cmd: Command): Opts => cmd.optsWithGlobals() as Opts;
+/**
+ * The command's options merged with the program's global ones, parsed once with zod (./options.ts):
+ * each action calls this at its top, and what it returns is checked and typed. `shape` gives the
+ * command's own option rules.
+ */
+export async function optsOf<S extends ZodShape = Record<never, never>>(
+  cmd: Command,
+  shape?: ShapeOf<S>,
+): Promise<Opts & OutputOf<S>> {
+  const options = await import('./options.js');
+  return options.parseOptions(cmd.optsWithGlobals(), shape?.(options)) as Opts & OutputOf<S>;
+}
 
 export const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
 

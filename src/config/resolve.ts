@@ -1,14 +1,9 @@
 import { type ConfigData, readConfig } from './file.js';
 
+/** The global flags that choose the profile and the server. */
 export interface GlobalFlags {
   profile?: string;
   baseUrl?: string;
-  timeout?: string;
-  verbose?: boolean;
-  output?: string;
-  fields?: string;
-  query?: string;
-  color?: boolean;
 }
 
 export interface Settings {
@@ -58,4 +53,14 @@ export function maskToken(token: string | undefined): string {
   if (!token) return '(none)';
   if (token.length <= 12) return '****';
   return `${token.slice(0, 4)}…${token.slice(-4)}`;
+}
+
+/** The one rule for a base URL, wherever it is given: http or https, nothing else. */
+export function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
 }

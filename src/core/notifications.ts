@@ -1,5 +1,3 @@
-import { UsageError } from '../errors.js';
-
 export interface NotificationLike {
   id: string;
   createdAt?: number;
@@ -11,16 +9,12 @@ export interface NotificationLike {
 
 const UNITS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 
-/** `--since 2h`, `30m`, `7d`, or a date such as 2026-11-20 or 2026-11-20T08:00. */
-export function parseSince(value: string, now = Date.now()): number {
+/** `--since 2h`, `30m`, `7d`, or a date such as 2026-11-20 or 2026-11-20T08:00; undefined when neither. */
+export function parseSince(value: string, now = Date.now()): number | undefined {
   const m = /^(\d+(?:\.\d+)?)([smhdw])$/.exec(value.trim());
   if (m) return now - Number(m[1]) * UNITS[m[2]];
   const t = Date.parse(value);
-  if (Number.isNaN(t))
-    throw new UsageError(
-      `--since "${value}" is neither a duration (30m, 2h, 7d) nor a date (2026-11-20, 2026-11-20T08:00)`,
-    );
-  return t;
+  return Number.isNaN(t) ? undefined : t;
 }
 
 export interface NotificationFilter {
@@ -49,12 +43,4 @@ export function age(ms: number, now = Date.now()): string {
   if (s < 3600) return `${Math.round(s / 60)} min ago`;
   if (s < 86_400) return `${Math.round(s / 3600)} h ago`;
   return `${Math.round(s / 86_400)} d ago`;
-}
-
-export function parseLimit(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1)
-    throw new UsageError(`--limit must be a whole number of at least 1 (got ${value})`);
-  return n;
 }

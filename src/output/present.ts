@@ -9,7 +9,8 @@ export type Format = 'table' | 'json' | 'ndjson' | 'csv' | 'yaml';
 
 export interface PresentOptions {
   output?: string;
-  fields?: string;
+  /** Parsed by the command's options: a list of field names. */
+  fields?: string[];
   query?: string;
   color?: boolean;
   account?: string;
@@ -21,16 +22,6 @@ export interface PresentOptions {
 /** Table for a person at a terminal, JSON for a pipe. */
 export function chooseFormat(ctx: Ctx, output: string | undefined): Format {
   return (output as Format | undefined) ?? (ctx.stdout.isTTY ? 'table' : 'json');
-}
-
-export function parseFields(fields: string | undefined): string[] | undefined {
-  if (fields === undefined) return undefined;
-  const list = fields
-    .split(',')
-    .map((f) => f.trim())
-    .filter(Boolean);
-  if (list.length === 0) throw new UsageError('--fields needs at least one field name, as in --fields id,name');
-  return list;
 }
 
 /** The record (or each record of a list) with only the given fields. */
@@ -76,7 +67,7 @@ export async function present(ctx: Ctx, data: unknown, o: PresentOptions): Promi
 
 async function format(ctx: Ctx, data: unknown, o: PresentOptions): Promise<void> {
   const format = chooseFormat(ctx, o.output);
-  const fields = parseFields(o.fields);
+  const fields = o.fields;
   let shaped = fields ? pick(data, fields) : data;
   if (o.query) shaped = await query(shaped, o.query);
   if (format === 'json') return void ctx.stdout.write(toJson(shaped));

@@ -336,7 +336,58 @@ describe('errors and exit codes', () => {
         env: { CLINADMIN_BASE_URL: 'http://127.0.0.1:9', CLINADMIN_TOKEN: 't' },
       });
       expect(c.code).toBe(2);
-      expect(c.stderr).toBe('error: invalid option --concurrency: must be a whole number from 1 to 64\n');
+      expect(c.stderr).toBe(
+        `error: invalid option --concurrency: must be a whole number from 1 to 64 (got "${value}")\n`,
+      );
     }
+  });
+
+  it('checks every option once, at the top of the command, naming the flag and what was given', async () => {
+    // Nothing listens on port 9: each refusal comes before any request.
+    const env = { CLINADMIN_BASE_URL: 'http://127.0.0.1:9', CLINADMIN_TOKEN: 't' };
+    const cases: [string[], string][] = [
+      [
+        ['measures', 'list', '--timeout', '0'],
+        'invalid option --timeout: must be a positive number of seconds (got "0")',
+      ],
+      [
+        ['--timeout', 'soon', 'coverages', 'show', 'cov_1'],
+        'invalid option --timeout: must be a positive number of seconds (got "soon")',
+      ],
+      [
+        ['measures', 'list', '--fields', ' , '],
+        'invalid option --fields: needs at least one field name, as in --fields id,name (got " , ")',
+      ],
+      [
+        ['measures', 'list', '--base-url', 'ftp://x'],
+        'invalid option --base-url: must be an http:// or https:// URL (got "ftp://x")',
+      ],
+      [
+        ['notifications', 'list', '--limit', '0'],
+        'invalid option --limit: must be a whole number of at least 1 (got "0")',
+      ],
+      [
+        ['notifications', 'list', '--since', 'yesterday-ish'],
+        'invalid option --since: is neither a duration (30m, 2h, 7d) nor a date (2026-11-20, 2026-11-20T08:00) (got "yesterday-ish")',
+      ],
+      [
+        ['notifications', 'watch', '--interval', '-1'],
+        'invalid option --interval: must be a positive number of seconds (got "-1")',
+      ],
+      [
+        ['notifications', 'watch', '-o', 'csv'],
+        'invalid option --output: watch prints lines: use -o table or -o ndjson (got "csv")',
+      ],
+    ];
+    for (const [args, message] of cases) {
+      const r = await runCli(args, { env });
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr, args.join(' ')).toBe(`error: ${message}\n`);
+    }
+    const two = await runCli(['notifications', 'list', '--limit', 'x', '--timeout', '-5'], { env });
+    expect(two.code).toBe(2);
+    expect(two.stderr).toContain('error: invalid options');
+    expect(two.stderr).toContain('--timeout: must be a positive number of seconds (got "-5")');
+    expect(two.stderr).toContain('--limit: must be a whole number of at least 1 (got "x")');
   });
 });

@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import type { Ctx, RunState } from '../../context.js';
 import { coverages } from '../../resources/index.js';
-import { addSyncOptions } from '../resource/sync-options.js';
+import { addSyncOptions, syncShape } from '../resource/sync-options.js';
 import { examples, optsOf } from '../shared.js';
 
 export function applyCommand(ctx: Ctx, state: RunState): Command {
@@ -27,6 +27,6 @@ ${examples(
         import('../resource/sync-action.js'),
         import('../../core/sync/spec.js'),
       ]);
-      await runSync(ctx, optsOf(cmd), await syncSpec(coverages), files, state);
+      await runSync(ctx, await optsOf(cmd, syncShape), await syncSpec(coverages), files, state);
     });
 }

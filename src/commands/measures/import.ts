@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import type { Ctx, RunState } from '../../context.js';
-import { addSyncOptions } from '../resource/sync-options.js';
+import { addSyncOptions, syncShape } from '../resource/sync-options.js';
 import { examples, optsOf } from '../shared.js';
 
 export function importCommand(ctx: Ctx, state: RunState): Command {
@@ -32,7 +32,7 @@ ${examples(
         import('../resource/sync-action.js'),
         import('./sync.js'),
       ]);
-      await runSync(ctx, optsOf(cmd), await measureSyncSpec(), files, state);
+      await runSync(ctx, await optsOf(cmd, syncShape), await measureSyncSpec(), files, state);
     });
 }
 
@@ -51,6 +51,6 @@ ${examples('clinadmin measures lint cbc.json', 'clinadmin measures lint *.json -
     )
     .action(async (files: string[], _o: unknown, cmd: Command) => {
       const { lint } = await import('./lint-action.js');
-      state.exitCode = await lint(ctx, optsOf(cmd), files);
+      state.exitCode = await lint(ctx, await optsOf(cmd), files);
     });
 }

@@ -25,10 +25,18 @@ ${examples(
 )}`,
     )
     .action(async (_o: unknown, cmd: Command) => {
-      const opts = optsOf(cmd);
-      const { filterNotifications, parseLimit, parseSince } = await import('../../core/notifications.js');
-      const since = typeof opts.since === 'string' ? parseSince(opts.since) : undefined;
-      const limit = parseLimit(opts.limit as string | undefined);
+      const { filterNotifications, parseSince } = await import('../../core/notifications.js');
+      const opts = await optsOf(cmd, ({ z, converted, wholeNumber }) => ({
+        type: z.optional(z.string()),
+        code: z.optional(z.string()),
+        unseen: z.optional(z.boolean()),
+        since: z.optional(
+          converted('is neither a duration (30m, 2h, 7d) nor a date (2026-11-20, 2026-11-20T08:00)', (s) =>
+            parseSince(s),
+          ),
+        ),
+        limit: z.optional(wholeNumber(1)),
+      }));
       await withClient(ctx, opts, async ({ client, settings }) => {
         if (opts.unseen && !settings.account) {
           throw new UsageError(
@@ -38,10 +46,10 @@ ${examples(
         }
         const all = await client.list<{ id: string }>(notifications.path);
         const data = filterNotifications(all, {
-          type: opts.type as string | undefined,
-          code: opts.code as string | undefined,
-          since,
-          limit,
+          type: opts.type,
+          code: opts.code,
+          since: opts.since,
+          limit: opts.limit,
           unseenBy: opts.unseen ? settings.account : undefined,
         });
         const { present } = await import('../../output/present.js');

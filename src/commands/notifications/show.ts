@@ -13,7 +13,7 @@ export function showCommand(ctx: Ctx): Command {
       examples('clinadmin notifications show ntf_queue_1', 'clinadmin notifications show ntf_queue_1 -o json'),
     )
     .action(async (id: string, _o: unknown, cmd: Command) => {
-      const opts = optsOf(cmd);
+      const opts = await optsOf(cmd);
       await withClient(ctx, opts, async ({ client, settings }) => {
         const data = await client.request<Record<string, unknown>>('GET', `${notifications.path}/${enc(id)}`);
         const { chooseFormat, present } = await import('../../output/present.js');

@@ -1,19 +1,23 @@
 import type { Ctx } from '../../context.js';
 import { filterNotifications, type NotificationLike } from '../../core/notifications.js';
-import { CliError, EXIT, UsageError } from '../../errors.js';
+import { CliError, EXIT } from '../../errors.js';
 import { localTime } from '../../output/columns.js';
 import { notifications } from '../../resources/index.js';
 import { connect } from '../connect.js';
 import type { Opts } from '../shared.js';
 
+export interface WatchOptions extends Opts {
+  type?: string;
+  code?: string;
+  /** Milliseconds between polls. */
+  interval: number;
+  output?: 'table' | 'ndjson' | 'json';
+}
+
 /** Polls the list and prints what is new; the API documents no push, so polling is the honest way. */
-export async function watch(ctx: Ctx, opts: Opts): Promise<void> {
-  const interval = Number(opts.interval ?? '2');
-  if (!Number.isFinite(interval) || interval <= 0)
-    throw new UsageError(`--interval must be a positive number of seconds (got ${opts.interval})`);
+export async function watch(ctx: Ctx, opts: WatchOptions): Promise<void> {
+  const interval = opts.interval;
   const format = opts.output ?? (ctx.stdout.isTTY ? 'table' : 'ndjson');
-  if (!['table', 'ndjson', 'json'].includes(format))
-    throw new UsageError(`watch prints lines: use -o table or -o ndjson (got ${format})`);
   const { client } = await connect(ctx, opts);
   const stop = ctx.waitForSignal(['SIGINT', 'SIGTERM']);
   let stopped = false;
@@ -21,7 +25,7 @@ export async function watch(ctx: Ctx, opts: Opts): Promise<void> {
   const seen = new Set<string>();
   let first = true;
   let down = false;
-  let delay = interval * 1000;
+  let delay = interval;
   const print = (n: NotificationLike & Record<string, unknown>) => {
     if (format === 'table')
       ctx.stdout.write(`${localTime(n.createdAt)}  ${n.type ?? ''}  ${n.code ?? ''}  ${n.title ?? ''}  (${n.id})\n`);
@@ -34,14 +38,14 @@ export async function watch(ctx: Ctx, opts: Opts): Promise<void> {
         const list = await client.list<NotificationLike & Record<string, unknown>>(notifications.path);
         if (down) ctx.stderr.write('the server is back; watching again\n');
         down = false;
-        delay = interval * 1000;
+        delay = interval;
         const fresh = list.filter((n) => !seen.has(n.id));
         for (const n of fresh) seen.add(n.id);
         // What was there before we started is history, not news.
         if (!first) {
           const shown = filterNotifications(fresh, {
-            type: opts.type as string | undefined,
-            code: opts.code as string | undefined,
+            type: opts.type,
+            code: opts.code,
           }).reverse();
           for (const n of shown) print(n);
         }

@@ -15,7 +15,15 @@ Survives the server going away: says so once, keeps trying with backoff, and goe
 ${examples('clinadmin notifications watch', 'clinadmin notifications watch --type warehouse -o ndjson | jq .title')}`,
     )
     .action(async (_o: unknown, cmd: Command) => {
+      const opts = await optsOf(cmd, ({ z, seconds }) => ({
+        type: z.optional(z.string()),
+        code: z.optional(z.string()),
+        interval: seconds,
+        output: z.optional(
+          z.enum(['table', 'ndjson', 'json'], { error: 'watch prints lines: use -o table or -o ndjson' }),
+        ),
+      }));
       const { watch } = await import('./watch-action.js');
-      await watch(ctx, optsOf(cmd));
+      await watch(ctx, opts);
     });
 }

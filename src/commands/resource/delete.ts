@@ -18,7 +18,7 @@ export function deleteCommand(ctx: Ctx, spec: Resource, state: RunState): Comman
     .option('-y, --yes', 'do not ask for confirmation (needed without a terminal)')
     .addHelpText('after', examples(`clinadmin ${spec.group} delete ID`, `clinadmin ${spec.group} delete ID1 ID2 --yes`))
     .action(async (ids: string[], _o: unknown, cmd: Command) => {
-      const opts = optsOf(cmd);
+      const opts = await optsOf(cmd);
       await withClient(ctx, opts, async ({ client, settings }) => {
         const target = ids.length === 1 ? `${spec.noun} ${ids[0]}` : `${ids.length} ${spec.plural} (${ids.join(', ')})`;
         const where = `${client.baseUrl} (profile ${settings.profile})`;

@@ -18,15 +18,15 @@ export function listCommand(ctx: Ctx, spec: Resource): Command {
         '--query hold the whole list in memory.\n',
     )
     .action(async (_o: unknown, cmd: Command) => {
-      const opts = optsOf(cmd);
+      const opts = await optsOf(cmd);
       await withClient(ctx, opts, async ({ client, settings }) => {
-        const { chooseFormat, parseFields, present } = await import('../../output/present.js');
+        const { chooseFormat, present } = await import('../../output/present.js');
         const format = chooseFormat(ctx, opts.output);
         // JSON, NDJSON and CSV stream: each record is written before the next is read. A table, YAML and
         // --query need the whole list.
         if ((format === 'json' || format === 'ndjson' || format === 'csv') && !opts.query) {
           const { recordSink } = await import('../../output/stream.js');
-          const sink = recordSink(ctx, format, parseFields(opts.fields), await columnsOf(spec));
+          const sink = recordSink(ctx, format, opts.fields, await columnsOf(spec));
           await client.stream(spec.path, sink);
           sink.end();
           return;

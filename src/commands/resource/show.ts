@@ -10,7 +10,7 @@ export function showCommand(ctx: Ctx, spec: Resource): Command {
     .argument('<id>', `the ${spec.noun}'s id`)
     .addHelpText('after', examples(`clinadmin ${spec.group} show ID`, `clinadmin ${spec.group} show ID -o json`))
     .action(async (id: string, _o: unknown, cmd: Command) => {
-      const opts = optsOf(cmd);
+      const opts = await optsOf(cmd);
       await withClient(ctx, opts, async ({ client, settings }) => {
         const data = await client.request('GET', `${spec.path}/${enc(id)}`);
         const { present } = await import('../../output/present.js');

@@ -1,5 +1,4 @@
 import { resolve } from 'node:path';
-import { z } from 'zod';
 import type { ApiClient } from '../../api/client.js';
 import type { Ctx, RunState } from '../../context.js';
 import { readRecords, where } from '../../core/records.js';
@@ -8,28 +7,18 @@ import type { Preparation, SyncSpec } from '../../core/sync/prepare.js';
 import { checkInput, send } from '../../core/sync/run.js';
 import { EXIT } from '../../errors.js';
 import { writeFileAtomic } from '../../files/atomic.js';
-import { zodUsageError } from '../options.js';
 import type { Opts } from '../shared.js';
+import type { SyncOptions } from './sync-options.js';
 
-/** The options, checked once at the top: what the code below reads is already valid. */
-const wholeNumber = 'must be a whole number from 1 to 64';
-const syncOptionsSchema = z.object({
-  concurrency: z.coerce
-    .number({ error: wholeNumber })
-    .int({ error: wholeNumber })
-    .min(1, wholeNumber)
-    .max(64, wholeNumber),
-  dryRun: z.boolean().optional(),
-  strict: z.boolean().optional(),
-  exitCode: z.boolean().optional(),
-  report: z.string().min(1, 'needs a file path').optional(),
-});
-
-/** import and apply: parse the options, check the input and plan (core/sync), show or send (output/sync). */
-export async function runSync(ctx: Ctx, opts: Opts, spec: SyncSpec, files: string[], state: RunState): Promise<void> {
-  const parsed = syncOptionsSchema.safeParse(opts);
-  if (!parsed.success) throw zodUsageError(parsed.error, opts);
-  const o = parsed.data;
+/** import and apply, their options parsed (sync-options.ts): check the input and plan (core/sync), show or send. */
+export async function runSync(
+  ctx: Ctx,
+  o: SyncOptions,
+  spec: SyncSpec,
+  files: string[],
+  state: RunState,
+): Promise<void> {
+  const opts = o;
   const show = await import('../../output/sync.js');
   // The server's records are fetched while the input is read and checked (a read changes nothing);
   // the answer, or its error, is looked at only once the input is valid.

@@ -12,3 +12,14 @@ export function addSyncOptions(cmd: Command, dryRunHelp: string): Command {
     )
     .option('--report <path>', 'also write the outcome of every record as JSON to this file');
 }
+
+/** The rules of those flags, parsed once at the top of import and apply (with the global options). */
+export const syncShape = ({ z, wholeNumber }: import('../options.js').OptionRules) => ({
+  concurrency: wholeNumber(1, 64),
+  dryRun: z.optional(z.boolean()),
+  strict: z.optional(z.boolean()),
+  exitCode: z.optional(z.boolean()),
+  report: z.optional(z.string().check(z.minLength(1, 'needs a file path'))),
+});
+
+export type SyncOptions = import('../shared.js').Opts & import('../options.js').OutputOf<ReturnType<typeof syncShape>>;

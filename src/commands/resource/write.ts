@@ -34,7 +34,7 @@ export function writeCommand(ctx: Ctx, spec: Resource, w: WriteSpec): Command {
     .action(async (...args: unknown[]) => {
       const command = args[args.length - 1] as Command;
       const id = w.verb === 'update' ? (args[0] as string) : undefined;
-      const opts = optsOf(command);
+      const opts = await optsOf(command);
       const createOnly =
         w.verb === 'update' ? flags.filter((f) => !f.update && opts[optionKey(f.flags)] !== undefined) : [];
       if (createOnly.length > 0) {
