@@ -36,8 +36,8 @@ export const createOnly = (field: string) =>
     .optional()
     .register(fieldRoles, { role: 'create-only' });
 
-export const SEX = ['all', 'male', 'female'] as const;
-export const sexSchema = zEnum(SEX, { error: `must be one of: ${SEX.join(', ')}` });
+const SEX = ['all', 'male', 'female'] as const;
+const sexSchema = zEnum(SEX, { error: `must be one of: ${SEX.join(', ')}` });
 
 export const rangeShape = {
   min: finite().optional(),

@@ -3,29 +3,25 @@ import { strictObject, string, enum as zEnum } from 'zod';
 import { createOnly, finite, nonEmpty, serviceSet, timestamp } from './common.js';
 import { COVERAGE_TYPE_VALUES, PAYMENT_METHOD_VALUES, REF_TYPE_VALUES } from './values.js';
 
-export const COVERAGE_TYPES = COVERAGE_TYPE_VALUES;
-export const PAYMENT_METHODS = PAYMENT_METHOD_VALUES;
-export const REF_TYPES = REF_TYPE_VALUES;
-
 const oneOf = <T extends readonly [string, ...string[]]>(values: T) =>
   zEnum(values, { error: `must be one of: ${values.join(', ')}` });
 
 const editable = {
   createdAt: timestamp().optional(),
-  type: oneOf(COVERAGE_TYPES),
+  type: oneOf(COVERAGE_TYPE_VALUES),
   name: nonEmpty('name'),
-  paymentMethod: oneOf(PAYMENT_METHODS).optional(),
+  paymentMethod: oneOf(PAYMENT_METHOD_VALUES).optional(),
   amount: finite().min(0, { error: 'must not be negative' }).optional(),
   percentage: finite()
     .min(0, { error: 'must be from 0 to 100' })
     .max(100, { error: 'must be from 0 to 100' })
     .optional(),
   ref: nonEmpty('ref').optional(),
-  refType: oneOf(REF_TYPES).optional(),
+  refType: oneOf(REF_TYPE_VALUES).optional(),
 };
 
 /** Fields the service copies from the referenced contract. */
-const fromContract = ['insured', 'insurer', 'insurerType', 'insurerSubtype'] as const;
+export const COVERAGE_FROM_CONTRACT = ['insured', 'insurer', 'insurerType', 'insurerSubtype'] as const;
 const serviceSetFields = {
   id: serviceSet('id'),
   createdBy: serviceSet('createdBy'),
@@ -73,7 +69,6 @@ export type Coverage = z.infer<typeof coverageSchema>;
 export type CoverageCreate = z.infer<typeof coverageCreateSchema>;
 export type CoveragePatch = z.infer<typeof coveragePatchSchema>;
 export type Contract = z.infer<typeof contractSchema>;
-export const COVERAGE_FROM_CONTRACT = fromContract;
 
 /** The three schemas the registry hands to the server, the CLI and the importer. */
 export const coverageSchemas = { create: coverageCreateSchema, patch: coveragePatchSchema, entity: coverageSchema };

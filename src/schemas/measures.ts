@@ -11,8 +11,7 @@ import {
 } from './common.js';
 import { MEASURE_TYPE_VALUES } from './values.js';
 
-export const MEASURE_TYPES = MEASURE_TYPE_VALUES;
-export const measureTypeSchema = zEnum(MEASURE_TYPES, { error: `must be one of: ${MEASURE_TYPES.join(', ')}` });
+const measureTypeSchema = zEnum(MEASURE_TYPE_VALUES, { error: `must be one of: ${MEASURE_TYPE_VALUES.join(', ')}` });
 
 /** Fields a caller may set on create and on update. */
 const editable = {
