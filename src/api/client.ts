@@ -4,6 +4,7 @@ import Pool from 'undici/lib/dispatcher/pool.js';
 import { ApiError, AuthError, CliError, EXIT, NotFoundError } from '../errors.js';
 import { JsonArraySplitter, type ListSink } from '../json/array-stream.js';
 import { JsonText } from '../json/json-text.js';
+import { readRefusal } from './refusal.js';
 
 export interface ClientOptions {
   baseUrl: string;
@@ -105,8 +106,11 @@ export class ApiClient {
         }
         throw this.networkError(err, code);
       }
-      if (this.o.trace)
+      if (this.o.trace) {
         this.trace(`← ${status} ${method} ${url} (${Date.now() - started} ms, ${Buffer.byteLength(text)} B)`);
+        // --verbose shows a refusal's whole body: the server may say more than the sentence shown.
+        if (status >= 400) this.trace(`  body: ${text}`);
+      }
       // 429 means the request was refused unprocessed (RFC 6585), so even a POST may be sent again.
       if (RETRY_STATUS.has(status) && (mayRepeat || status === 429) && attempt < this.retries) {
         await this.sleep(retryAfter(headers['retry-after']) ?? backoff(attempt));
@@ -120,16 +124,58 @@ export class ApiClient {
    * GETs a list and hands each record to `onRecord` as it arrives, parsed one element at a time, so memory
    * stays flat however long the list. `onRecord` returns false to pause the answer until `drained()`
    * resolves (backpressure from stdout). A top-level array is a list, and so is an object whose only array
-   * property holds the records (`{"items": [...]}`, the seed's `{"diagnosticAnalyzers": [...]}`).
+   * property holds the records (`{"items": [...]}`, the seed's `{"diagnosticAnalyzers": [...]}`). When an
+   * answer carries a `Link: <…>; rel="next"` header (RFC 8288) on the same origin, the next page follows,
+   * and the pages read as one list.
    */
   async stream(path: string, sink: ListSink, maxBytes = Number.POSITIVE_INFINITY): Promise<void> {
+    let page: string | undefined = this.prefix + path;
+    const seen = new Set<string>();
+    let bytes = 0;
+    while (page !== undefined) {
+      seen.add(page);
+      const r = await this.streamPage(page, path, sink, maxBytes - bytes);
+      bytes += r.bytes;
+      page = this.nextPage(r.headers.link, page, path);
+      if (page !== undefined && seen.has(page)) {
+        throw new ApiError(`the API's next-page links for GET ${path} go round in a circle (at ${page})`);
+      }
+    }
+  }
+
+  /** The path of the next page from a Link header, or undefined on the last page. */
+  private nextPage(link: string | string[] | undefined, current: string, path: string): string | undefined {
+    const value = Array.isArray(link) ? link.join(', ') : link;
+    if (!value) return undefined;
+    for (const m of value.matchAll(/<([^>]*)>([^,]*)/g)) {
+      const rel = /;\s*rel\s*=\s*"?([^";]+)"?/i.exec(m[2])?.[1] ?? '';
+      if (!rel.toLowerCase().split(/\s+/).includes('next')) continue;
+      const url = new URL(m[1], this.origin + current);
+      if (url.origin !== this.origin) {
+        throw new ApiError(
+          `the API's next page of GET ${path} is on another origin (${url.origin}); it was not followed, ` +
+            'so the list is incomplete',
+        );
+      }
+      return url.pathname + url.search;
+    }
+    return undefined;
+  }
+
+  /** One page of a list (see stream): `page` is what is requested, `path` names the list in messages. */
+  private async streamPage(
+    page: string,
+    path: string,
+    sink: ListSink,
+    maxBytes: number,
+  ): Promise<{ headers: Headers; bytes: number }> {
     for (let attempt = 0; ; attempt++) {
       const started = Date.now();
-      const url = this.origin + this.prefix + path;
+      const url = this.origin + page;
       if (this.o.trace) this.trace(`→ GET ${url}${this.o.token ? ' (authorization: Bearer [redacted])' : ''}`);
       let r: { status: number; headers: Headers; text?: string; records: number; bytes: number };
       try {
-        r = await this.streamOnce(this.prefix + path, sink, maxBytes);
+        r = await this.streamOnce(page, sink, maxBytes);
       } catch (err) {
         if (err instanceof CliError) throw err;
         const code = errorCode(err);
@@ -162,8 +208,11 @@ export class ApiClient {
         }
         throw this.networkError(err, code);
       }
-      if (this.o.trace) this.trace(`← ${r.status} GET ${url} (${Date.now() - started} ms, ${r.bytes} B)`);
-      if (r.text === undefined) return;
+      if (this.o.trace) {
+        this.trace(`← ${r.status} GET ${url} (${Date.now() - started} ms, ${r.bytes} B)`);
+        if (r.status >= 400 && r.text !== undefined) this.trace(`  body: ${r.text}`);
+      }
+      if (r.text === undefined) return r;
       if (RETRY_STATUS.has(r.status) && attempt < this.retries) {
         await this.sleep(retryAfter(r.headers['retry-after']) ?? backoff(attempt));
         continue;
@@ -172,7 +221,7 @@ export class ApiClient {
       const value = this.answer<unknown>(r.status, r.headers, r.text, 'GET', path);
       for (const rec of listIn(value, path)) sink.record(rec);
       sink.batchEnd();
-      return;
+      return r;
     }
   }
 
@@ -366,25 +415,20 @@ export class ApiClient {
       }
       return json as T;
     }
-    const problem = (parsed && typeof json === 'object' && json !== null ? json : {}) as {
-      title?: string;
-      detail?: string;
-      errors?: { path?: string; message?: string }[];
-    };
-    const said = this.redact(problem.detail ?? problem.title ?? `HTTP ${status}`);
-    const details = Array.isArray(problem.errors)
-      ? problem.errors.map((e) => this.redact(`${e.path ?? '(body)'}: ${e.message ?? 'invalid'}`))
-      : [];
-    if (status === 401 || status === 403) {
-      throw new AuthError(
-        `the API refused the token (${status}): ${said}`,
-        'run `clinadmin login` or set CLINADMIN_TOKEN',
-      );
+    const refusal = readRefusal(status, type, text, parsed ? json : undefined);
+    const said = this.redact(refusal.code ? `${refusal.said} (${refusal.code})` : refusal.said);
+    const details = refusal.details.map((d) => this.redact(d));
+    if (status === 401) {
+      throw new AuthError(`the API refused the token (401): ${said}`, 'run `clinadmin login` or set CLINADMIN_TOKEN');
     }
+    // 403: the token was accepted, and logging in again cannot help.
+    if (status === 403) throw new AuthError(`the API does not allow ${method} ${path} (403): ${said}`);
     if (status === 404) throw new NotFoundError(said);
-    if (!parsed && status >= 500)
+    if (!parsed && status >= 500 && said === `HTTP ${status}`)
       throw new ApiError(`the API failed with HTTP ${status} and no problem details`, status);
-    throw new ApiError(`the API refused ${method} ${path} (${status}): ${said}`, status, details);
+    // A 5xx is the server failing, not refusing what was sent.
+    const verb = status >= 500 ? 'failed on' : 'refused';
+    throw new ApiError(`the API ${verb} ${method} ${path} (${status}): ${said}`, status, details);
   }
 
   /** Hides the token wherever it appears; a token under 4 characters would garble every message, and guards nothing. */

@@ -1,0 +1,54 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ApiClient } from '../../src/api/client.js';
+
+const servers: ReturnType<typeof createServer>[] = [];
+afterEach(() => {
+  for (const s of servers.splice(0)) s.close();
+});
+
+async function answering(handler: (req: IncomingMessage, res: ServerResponse, base: string) => void) {
+  let base = '';
+  const server = createServer((q, r) => handler(q, r, base));
+  servers.push(server);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return base;
+}
+
+const send = (r: ServerResponse, body: unknown, link?: string) =>
+  r.writeHead(200, { 'content-type': 'application/json', ...(link ? { link } : {}) }).end(JSON.stringify(body));
+
+describe('lists in pages (RFC 8288 Link: rel="next")', () => {
+  it('follows next links, relative or absolute, arrays or wrappers, and reads the pages as one list', async () => {
+    const seen: string[] = [];
+    const url = await answering((q, r, base) => {
+      seen.push(q.url!);
+      if (q.url === '/api/items') return send(r, [{ id: 1 }, { id: 2 }], '</api/items?page=2>; rel="next"');
+      if (q.url === '/api/items?page=2')
+        return send(r, { items: [{ id: 3 }] }, `<${base}/api/items?page=3>; rel="next", </api/items>; rel="first"`);
+      send(r, { data: [{ id: 4 }] }, '</api/items>; rel="first prev"');
+    });
+    const c = new ApiClient({ baseUrl: `${url}/api`, token: 't', timeoutMs: 5000 });
+    expect(await c.list('/items')).toEqual([{ id: 1 }, { id: 2 }, { id: 3 }, { id: 4 }]);
+    expect(seen).toEqual(['/api/items', '/api/items?page=2', '/api/items?page=3']);
+    await c.close();
+  });
+
+  it('refuses a next link to another origin, and links that go round in a circle', async () => {
+    const other = await answering((_q, r) => send(r, [{ id: 1 }], '<http://example.invalid/items?page=2>; rel=next'));
+    const c = new ApiClient({ baseUrl: other, token: 't', timeoutMs: 5000 });
+    await expect(c.list('/items')).rejects.toThrow(
+      "the API's next page of GET /items is on another origin (http://example.invalid); it was not followed, " +
+        'so the list is incomplete',
+    );
+    await c.close();
+    const circle = await answering((q, r) =>
+      send(r, [{ id: q.url }], q.url === '/items' ? '</items?p=2>; rel="next"' : '</items>; rel="next"'),
+    );
+    const d = new ApiClient({ baseUrl: circle, token: 't', timeoutMs: 5000 });
+    await expect(d.list('/items')).rejects.toThrow("the API's next-page links for GET /items go round in a circle");
+    await d.close();
+  });
+});
