@@ -1,3 +1,5 @@
+import { epochMs } from './time.js';
+
 export interface NotificationLike {
   id: string;
   createdAt?: number;
@@ -30,9 +32,9 @@ export interface NotificationFilter {
 export function filterNotifications<T extends NotificationLike>(list: T[], f: NotificationFilter): T[] {
   const out = list
     .filter((n) => (f.type === undefined || n.type === f.type) && (f.code === undefined || n.code === f.code))
-    .filter((n) => f.since === undefined || (n.createdAt ?? 0) >= f.since)
+    .filter((n) => f.since === undefined || (epochMs(n.createdAt) ?? 0) >= f.since)
     .filter((n) => f.unseenBy === undefined || !(n.seenBy ?? []).includes(f.unseenBy))
-    .sort((a, b) => (b.createdAt ?? 0) - (a.createdAt ?? 0));
+    .sort((a, b) => (epochMs(b.createdAt) ?? 0) - (epochMs(a.createdAt) ?? 0));
   return f.limit === undefined ? out : out.slice(0, f.limit);
 }
 

@@ -1,4 +1,5 @@
 import { formatRange, type RangeLike } from '../core/ranges.js';
+import { epochMs } from '../core/time.js';
 import type { ColumnFormat, Resource } from '../resources/registry.js';
 
 type Rec = Record<string, unknown>;
@@ -23,8 +24,10 @@ export const col = (key: string, header = key, shown = false): Column => ({ key,
 /** Columns named as their keys and all shown: for records without a column list of their own. */
 export const textColumns = (keys: string[]): Column[] => keys.map((key) => col(key, key, true));
 
-export function localTime(ms: unknown): string {
-  if (typeof ms !== 'number') return '';
+/** A timestamp as local time, to the minute; seconds or milliseconds (see core/time.ts). */
+export function localTime(t: unknown): string {
+  const ms = epochMs(t);
+  if (ms === undefined) return '';
   const d = new Date(ms);
   const p = (n: number) => String(n).padStart(2, '0');
   return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;

@@ -53,9 +53,15 @@ describe('the CLI against a server that misbehaves', () => {
       1,
     ],
     [
-      'a 500 without problem details',
+      'a 500 with a short text body',
       (_q, r) => r.writeHead(500, { 'content-type': 'text/plain' }).end('Internal Server Error'),
-      /^error: the API failed with HTTP 500 and no problem details$/,
+      /^error: the API failed on GET \/diagnostic-measures \(500\): Internal Server Error$/,
+      1,
+    ],
+    [
+      'a 502 with a web page',
+      (_q, r) => r.writeHead(502, { 'content-type': 'text/html' }).end('<html><h1>Bad Gateway</h1></html>'),
+      /^error: the API failed with HTTP 502 and no problem details$/,
       1,
     ],
     [

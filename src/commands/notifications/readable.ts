@@ -1,5 +1,6 @@
 import type { Ctx } from '../../context.js';
 import { age } from '../../core/notifications.js';
+import { epochMs } from '../../core/time.js';
 import { localTime } from '../../output/columns.js';
 import { colorEnabled, theme } from '../../output/theme.js';
 
@@ -23,7 +24,7 @@ export function wrap(text: string, width: number, indent = ''): string {
 export async function readable(ctx: Ctx, n: Record<string, unknown>, color: boolean | undefined): Promise<string> {
   const t = await theme(colorEnabled(ctx, ctx.stdout, color));
   const width = Math.max(40, (ctx.stdout.columns ?? 80) - 2);
-  const created = typeof n.createdAt === 'number' ? `${localTime(n.createdAt)} (${age(n.createdAt)})` : '';
+  const created = typeof n.createdAt === 'number' ? `${localTime(n.createdAt)} (${age(epochMs(n.createdAt)!)})` : '';
   const seenBy = (n.seenBy as string[] | undefined) ?? [];
   const lines = [
     t.bold(String(n.title ?? '(no title)')),
