@@ -9,6 +9,7 @@ import { tempDir } from '../helpers/tmp.js';
 const UPLOAD = fileURLToPath(new URL('../fixtures/upload.py', import.meta.url));
 const SIZE = 2 * 2 ** 20;
 const TRIES = 20;
+const JSON_TYPE = 'application/json';
 
 /** One upload with Node's http.request: the status it read, or the error's code. */
 function nodeUpload(url: string, chunked: boolean): Promise<string> {
@@ -48,8 +49,15 @@ describe('a body refused before it was read whole (413 at a 1 MiB limit)', () =>
   for (const mode of ['length', 'chunked']) {
     it(`is answered so that Python's http.client reads the 413, ${TRIES} of ${TRIES} (${mode})`, async () => {
       const { hostname, port } = new URL(s.url);
-      const r = await execa('python3', [UPLOAD, hostname, port, 't', mode, String(TRIES), String(SIZE)]);
+      const r = await execa('python3', [UPLOAD, hostname, port, 't', mode, String(TRIES), String(SIZE), JSON_TYPE]);
       expect(r.stdout.split('\n')).toEqual(Array(TRIES).fill('413'));
+    });
+
+    it(`lets Python's http.client read a 401 or a 415 sent before the body was read (${mode})`, async () => {
+      const { hostname, port } = new URL(s.url);
+      const args = (token: string, type: string) => [UPLOAD, hostname, port, token, mode, '5', String(SIZE), type];
+      expect((await execa('python3', args('wrong', JSON_TYPE))).stdout.split('\n')).toEqual(Array(5).fill('401'));
+      expect((await execa('python3', args('t', 'text/plain'))).stdout.split('\n')).toEqual(Array(5).fill('415'));
     });
 
     it(`is answered so that Node's http.request reads the 413, ${TRIES} of ${TRIES} (${mode})`, async () => {
