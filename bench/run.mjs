@@ -357,9 +357,64 @@ async function main() {
       2,
       '<=',
     );
+    // A table streams too: `-o table` (laid out to 120 columns) against `-o ndjson` of the same list.
+    const table = () => wall(...[[BIN, 'measures', 'list', '-o', 'table'], { ...list(big.url)[1], COLUMNS: '120' }]);
+    const [tableMs, ndjsonMs] = sideBySide(table, () => wall(...list(big.url)), RUNS);
+    record(
+      'table time: `measures list -o table` of 100,000 measures / `-o ndjson` of the same list',
+      ms(tableMs, ndjsonMs),
+      tableMs / ndjsonMs,
+      1.5,
+      '<=',
+    );
     await Promise.all([big.stop(), small.stop()]);
+    const firsts = [];
+    for (let i = 0; i < 3; i++) firsts.push(await firstRow(100_000));
+    const first = median(firsts) / 1000;
+    record(
+      'first table row: seconds from the start of the answer to the first row on stdout, 100,000 measures',
+      `${first.toFixed(3)} s`,
+      first,
+      0.3,
+      '<=',
+    );
   }
   writeReport();
+}
+
+/**
+ * Serves a list of n measures from this process, noting when its answer starts, and runs
+ * `measures list -o table` against it: the time until the CLI's first row is on its stdout.
+ */
+async function firstRow(n) {
+  const body = Buffer.from(JSON.stringify(measures(n)));
+  let started = 0;
+  const { createServer: createHttpServer } = await import('node:http');
+  const server = createHttpServer((_q, res) => {
+    started = performance.now();
+    res.writeHead(200, { 'content-type': 'application/json' });
+    let at = 0;
+    const more = () => {
+      while (at < body.length) {
+        const ok = res.write(body.subarray(at, at + 65536));
+        at += 65536;
+        if (!ok) return void res.once('drain', more);
+      }
+      res.end();
+    };
+    more();
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${server.address().port}`;
+  const child = spawn(NODE, [BIN, 'measures', 'list', '-o', 'table'], {
+    env: { ...env, CLINADMIN_BASE_URL: url, CLINADMIN_TOKEN: TOKEN, COLUMNS: '120' },
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  const firstOut = await new Promise((resolve) => child.stdout.once('data', () => resolve(performance.now())));
+  child.stdout.resume();
+  await new Promise((r) => child.once('exit', r));
+  server.close();
+  return firstOut - started;
 }
 
 function writeReport() {

@@ -22,7 +22,7 @@ _clinadmin_node() {
   case "$1" in
     "") subs="measures coverages notifications login logout whoami config api serve completion help"; opts="--base-url --fields --help --no-color --output --profile --query --timeout --verbose --version -V -o -v"; ids="" ;;
     "measures") subs="list show create update delete import lint"; opts="--base-url --fields --help --no-color --output --profile --query --timeout --verbose --version -V -o -v"; ids="" ;;
-    "measures list") subs=""; opts="--base-url --fields --help --no-color --output --profile --query --timeout --verbose --version -V -o -v"; ids="" ;;
+    "measures list") subs=""; opts="--base-url --fields --help --no-color --no-headers --output --profile --query --timeout --verbose --version -V -o -v"; ids="" ;;
     "measures show") subs=""; opts="--base-url --fields --help --no-color --output --profile --query --timeout --verbose --version -V -o -v"; ids="measures" ;;
     "measures create") subs=""; opts="--account --base-url --breakdown-max --breakdown-min --choices --created-at --data --description --facility --fields --file --help --hl7-code --hl7-system --name --no-color --output --panic-range --profile --query --reference-range --section --set --sets --siunit --test --timeout --type --unit --verbose --version -V -d -f -o -v"; ids="" ;;
     "measures update") subs=""; opts="--base-url --breakdown-max --breakdown-min --choices --created-at --data --description --fields --file --help --hl7-code --hl7-system --name --no-color --output --panic-range --profile --query --reference-range --section --set --sets --siunit --timeout --type --unit --verbose --version -V -d -f -o -v"; ids="measures" ;;
@@ -30,14 +30,14 @@ _clinadmin_node() {
     "measures import") subs=""; opts="--base-url --concurrency --dry-run --fields --help --no-color --output --profile --query --report --strict --timeout --verbose --version -V -o -v"; ids="" ;;
     "measures lint") subs=""; opts="--base-url --fields --help --no-color --output --profile --query --strict --timeout --verbose --version -V -o -v"; ids="" ;;
     "coverages") subs="list show create update delete apply"; opts="--base-url --fields --help --no-color --output --profile --query --timeout --verbose --version -V -o -v"; ids="" ;;
-    "coverages list") subs=""; opts="--base-url --fields --help --no-color --output --profile --query --timeout --verbose --version -V -o -v"; ids="" ;;
+    "coverages list") subs=""; opts="--base-url --fields --help --no-color --no-headers --output --profile --query --timeout --verbose --version -V -o -v"; ids="" ;;
     "coverages show") subs=""; opts="--base-url --fields --help --no-color --output --profile --query --timeout --verbose --version -V -o -v"; ids="coverages" ;;
     "coverages create") subs=""; opts="--amount --base-url --contract --created-at --data --fields --file --help --name --no-color --output --payment-method --percentage --profile --query --ref --ref-type --timeout --type --verbose --version -V -d -f -o -v"; ids="" ;;
     "coverages update") subs=""; opts="--amount --base-url --created-at --data --fields --file --help --name --no-color --output --payment-method --percentage --profile --query --ref --ref-type --timeout --type --verbose --version -V -d -f -o -v"; ids="coverages" ;;
     "coverages delete") subs=""; opts="--base-url --fields --help --no-color --output --profile --query --timeout --verbose --version --yes -V -o -v -y"; ids="coverages" ;;
     "coverages apply") subs=""; opts="--base-url --concurrency --dry-run --exit-code --fields --help --no-color --output --profile --query --report --timeout --verbose --version -V -o -v"; ids="" ;;
     "notifications") subs="list show watch"; opts="--base-url --fields --help --no-color --output --profile --query --timeout --verbose --version -V -o -v"; ids="" ;;
-    "notifications list") subs=""; opts="--base-url --code --fields --help --limit --no-color --output --profile --query --since --timeout --type --unseen --verbose --version -V -o -v"; ids="" ;;
+    "notifications list") subs=""; opts="--base-url --code --fields --help --limit --no-color --no-headers --output --profile --query --since --timeout --type --unseen --verbose --version -V -o -v"; ids="" ;;
     "notifications show") subs=""; opts="--base-url --fields --help --no-color --output --profile --query --timeout --verbose --version -V -o -v"; ids="notifications" ;;
     "notifications watch") subs=""; opts="--base-url --code --fields --help --interval --no-color --output --profile --query --timeout --type --verbose --version -V -o -v"; ids="" ;;
     "login") subs=""; opts="--account --base-url --fields --help --no-color --output --profile --query --timeout --token --token-stdin --verbose --version -V -o -v"; ids="" ;;

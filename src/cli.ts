@@ -2,6 +2,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { commandGroups, type Group } from './commands/index.js';
 import { type Ctx, defaultContext, type RunState } from './context.js';
 import { CliError, EXIT, UsageError } from './errors.js';
+import { visible } from './output/text.js';
 import { VERSION } from './version.js';
 
 export const EXIT_CODES_HELP = `
@@ -28,6 +29,7 @@ export function createProgram(ctx: Ctx, state: RunState = { exitCode: 0 }, full 
     .addOption(
       new Option('-o, --output <format>', 'output format; table at a terminal, json otherwise').choices([
         'table',
+        'wide',
         'json',
         'ndjson',
         'csv',
@@ -160,14 +162,15 @@ export function renderError(err: unknown, ctx: Ctx, verbose: boolean): number {
     return EXIT.usage;
   }
   if (err instanceof CliError) {
-    ctx.stderr.write(`error: ${err.message}\n`);
-    for (const d of err.details) ctx.stderr.write(`  - ${d}\n`);
+    // A message may quote the server: its control characters are shown, never obeyed.
+    ctx.stderr.write(`error: ${visible(err.message, true)}\n`);
+    for (const d of err.details) ctx.stderr.write(`  - ${visible(d, true)}\n`);
     if (err.hint) ctx.stderr.write(`hint: ${err.hint}\n`);
     if (verbose && err.cause) ctx.stderr.write(`cause: ${String((err.cause as Error).stack ?? err.cause)}\n`);
     return err.exitCode;
   }
   const e = err as Error;
-  ctx.stderr.write(`error: unexpected: ${e?.message ?? String(err)}\n`);
+  ctx.stderr.write(`error: unexpected: ${visible(e?.message ?? String(err), true)}\n`);
   if (verbose && e?.stack) ctx.stderr.write(`${e.stack}\n`);
   else ctx.stderr.write('hint: run again with --verbose for details, and report it if it persists\n');
   return EXIT.failure;

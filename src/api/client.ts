@@ -452,7 +452,7 @@ export class ApiClient {
           'too large to hold for this view',
         undefined,
         [],
-        'use -o ndjson, -o json or -o csv, which stream a list of any length',
+        'use -o table, -o ndjson, -o json or -o csv, which stream a list of any length',
       );
     }
     if (code === 'CLINADMIN_TOO_LARGE') {

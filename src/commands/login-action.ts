@@ -102,8 +102,28 @@ export async function whoami(ctx: Ctx, opts: Opts): Promise<number> {
     server,
     sources: s.from,
   };
-  const { present } = await import('../output/present.js');
-  const { textColumns } = await import('../output/columns.js');
-  await present(ctx, info, { ...opts, columns: textColumns(['profile', 'baseUrl', 'token', 'account', 'server']) });
+  const { chooseFormat, present } = await import('../output/present.js');
+  const { col } = await import('../output/columns.js');
+  if (!['table', 'wide'].includes(chooseFormat(ctx, opts.output)) || opts.fields || opts.query) {
+    await present(ctx, info, opts);
+    return code;
+  }
+  // At a terminal, a describe view: where each value came from beside it, not as JSON in a cell.
+  const from = (key: keyof typeof s.from) => (s.from[key] ? ` (from ${s.from[key]})` : '');
+  const view = {
+    profile: info.profile,
+    baseUrl: `${info.baseUrl}${from('baseUrl')}`,
+    token: `${info.token}${from('token')}`,
+    account: `${info.account}${from('account')}`,
+    server,
+  };
+  const columns = [
+    col('profile', 'PROFILE'),
+    col('baseUrl', 'BASE URL'),
+    col('token', 'TOKEN'),
+    col('account', 'ACCOUNT'),
+    col('server', 'SERVER'),
+  ];
+  await present(ctx, view, { ...opts, columns });
   return code;
 }

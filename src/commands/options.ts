@@ -77,7 +77,7 @@ export const wholeNumber = (min: number, max = Number.MAX_SAFE_INTEGER) =>
     },
   );
 
-export const FORMATS = ['table', 'json', 'ndjson', 'csv', 'yaml'] as const;
+export const FORMATS = ['table', 'wide', 'json', 'ndjson', 'csv', 'yaml'] as const;
 
 /** The program's own options, which every command inherits. */
 const globalShape = {

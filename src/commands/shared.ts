@@ -29,6 +29,12 @@ export const examples = (...lines: string[]) => `\nExamples:\n${lines.map((l) =>
 export const columnsOf = async (res: Resource): Promise<Column[]> =>
   (await import('../output/columns.js')).columnsOf(res);
 
+/** A resource's columns for present(): the table's and those of `-o wide`. */
+export async function viewsOf(res: Resource): Promise<{ columns: Column[]; wide: Column[] }> {
+  const { columnsOf, wideColumnsOf } = await import('../output/columns.js');
+  return { columns: columnsOf(res), wide: wideColumnsOf(res) };
+}
+
 /** Connects, runs `fn` with the client, and always closes the connection pool. */
 export async function withClient<T>(
   ctx: Ctx,

@@ -51,6 +51,27 @@ export function lintMeasure(m: MeasureLike): Warning[] {
     }
   }
 
+  // Ages are whole years: 0–17 then 18–120 leave no gap; 0–17 then 19–120 leave 17–19 uncovered.
+  const bySex = new Map<string, { r: RangeLike; i: number }[]>();
+  refs.forEach((r, i) => {
+    const sex = r.sex ?? 'all';
+    bySex.set(sex, [...(bySex.get(sex) ?? []), { r, i }]);
+  });
+  for (const [sex, bands] of bySex) {
+    const sorted = [...bands].sort((a, b) => ageBand(a.r)[0] - ageBand(b.r)[0]);
+    let covered = ageBand(sorted[0].r)[1];
+    for (const { r, i } of sorted.slice(1)) {
+      const [from, to] = ageBand(r);
+      if (from > covered + 1) {
+        out.push({
+          field: `referenceRanges[${i}]`,
+          message: `ages ${covered}–${from} are not covered for sex ${sex}: the bands before it end at ${covered}`,
+        });
+      }
+      covered = Math.max(covered, to);
+    }
+  }
+
   panics.forEach((p, pi) => {
     refs.forEach((r, ri) => {
       if (!sexMatches(p.sex, r.sex) || !overlaps(ageBand(p), ageBand(r))) return;

@@ -4,17 +4,22 @@ import type { ColumnFormat, Resource } from '../resources/registry.js';
 
 type Rec = Record<string, unknown>;
 
+export type Tone = 'green' | 'yellow' | 'red' | 'dim';
+
 export interface Column {
   key: string;
   header: string;
+  /** The cell as plain text; views make it safe and color it. */
   value: (r: Rec, view: View) => string;
   /** Shown by default in a table. */
   shown?: boolean;
+  /** A color for a cell's text at a terminal, if any. */
+  tone?: (text: string) => Tone | undefined;
 }
 
 export interface View {
+  /** The current account, for "seen" marks. */
   account?: string;
-  seenMark: (seen: boolean | undefined) => string;
 }
 
 const text = (key: string) => (r: Rec) =>
@@ -33,24 +38,60 @@ export function localTime(t: unknown): string {
   return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
 }
 
-const rangesCell = (r: Rec, key: string) =>
-  ((r[key] as RangeLike[] | undefined) ?? [])
-    .map((x) => formatRange(x, r.unit as string | undefined, r.siunit as string | undefined))
-    .join('\n');
+const asList = (v: unknown): unknown[] => (Array.isArray(v) ? v : v === undefined || v === null ? [] : [v]);
+
+/** `3.5–5.1 mmol/L +2`: the first range, and how many more, in one cell. */
+function rangesCell(r: Rec, key: string): string {
+  // Anything but a list of objects (a newer or broken server) shows as its JSON: see cellText.
+  if (
+    r[key] !== undefined &&
+    (!Array.isArray(r[key]) || (r[key] as unknown[]).some((x) => typeof x !== 'object' || !x))
+  )
+    throw new TypeError('not a list of ranges');
+  const ranges = asList(r[key]) as RangeLike[];
+  if (ranges.length === 0) return '';
+  const [first] = ranges;
+  // Conventional bounds when there are any, else SI; who the range is for is in the describe view.
+  const conventional = first.min !== undefined || first.max !== undefined;
+  const bare = { min: first.min, max: first.max, minPrecision: first.minPrecision, maxPrecision: first.maxPrecision };
+  const shown = conventional
+    ? formatRange(bare, r.unit as string | undefined)
+    : formatRange({ simin: first.simin, simax: first.simax }, undefined, r.siunit as string | undefined);
+  return ranges.length > 1 ? `${shown} +${ranges.length - 1}` : shown;
+}
 
 /** How each registry column format draws its field. */
 const FORMATS: Record<ColumnFormat, (key: string) => Column['value']> = {
   text,
   time: (key) => (r) => localTime(r[key]),
   ranges: (key) => (r) => rangesCell(r, key),
+  'range-count': () => (r) => {
+    const ref = asList(r.referenceRanges).length;
+    const panic = asList(r.panicRanges).length;
+    return ref + panic === 0 ? '' : `${ref} ref, ${panic} panic`;
+  },
   amount: () => (r) =>
     [r.amount !== undefined ? String(r.amount) : '', r.percentage !== undefined ? `${r.percentage} %` : '']
       .filter(Boolean)
       .join(' + '),
   'applies-to': () => (r) => (r.ref ? `${r.refType ?? 'ref'}: ${r.ref}` : ''),
   seen: (key) => (r, view) =>
-    view.seenMark(view.account ? ((r[key] as string[] | undefined) ?? []).includes(view.account) : undefined),
+    view.account ? ((asList(r[key]) as string[]).includes(view.account) ? 'seen' : 'new') : '',
+  list: (key) => (r) => asList(r[key]).map(String).join(', '),
+  excerpt: (key) => (r) => (typeof r[key] === 'string' ? (r[key] as string).replace(/\s+/g, ' ').slice(0, 60) : ''),
 };
+
+const TONES: Partial<Record<ColumnFormat, Column['tone']>> = {
+  seen: (t) => (t === 'seen' ? 'green' : t === 'new' ? 'yellow' : undefined),
+};
+
+const column = (key: string, field: string, header: string, format: ColumnFormat, shown: boolean): Column => ({
+  key,
+  header,
+  shown,
+  value: FORMATS[format](field),
+  tone: TONES[format],
+});
 
 const cache = new Map<Resource, Column[]>();
 
@@ -59,9 +100,19 @@ export function columnsOf(res: Resource): Column[] {
   let cols = cache.get(res);
   if (!cols) {
     cols = Object.entries(res.fields).flatMap(([key, f]) =>
-      f.header ? [{ key, header: f.header, shown: f.shown ?? false, value: FORMATS[f.format ?? 'text'](key) }] : [],
+      f.header ? [column(key, key, f.header, f.format ?? 'text', f.shown ?? false)] : [],
     );
     cache.set(res, cols);
   }
   return cols;
+}
+
+/** The columns of `-o wide`: the shown ones, then what the registry adds for it. */
+export function wideColumnsOf(res: Resource): Column[] {
+  const all = columnsOf(res);
+  const byKey = new Map(all.map((c) => [c.key, c]));
+  const extra = res.wide.map((w) =>
+    typeof w === 'string' ? byKey.get(w)! : column(w.key, w.field, w.header, w.format, false),
+  );
+  return [...all.filter((c) => c.shown), ...extra].map((c) => ({ ...c, shown: true }));
 }

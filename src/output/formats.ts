@@ -9,9 +9,14 @@ export function toNdjson(data: unknown): string {
   return items.map((d) => JSON.stringify(d)).join('\n') + (items.length > 0 ? '\n' : '');
 }
 
+// A text cell a spreadsheet would run as a formula gets a leading ' (OWASP's CSV injection advice).
+// Only text: a number such as -5 stays a number.
+const FORMULA = /^[=+\-@\t\r]/;
+
 function csvCell(v: unknown): string {
   if (v === undefined || v === null) return '';
-  const s = typeof v === 'object' ? JSON.stringify(v) : String(v);
+  let s = typeof v === 'object' ? JSON.stringify(v) : String(v);
+  if (typeof v === 'string' && FORMULA.test(s)) s = `'${s}`;
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 

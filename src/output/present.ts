@@ -2,10 +2,11 @@ import type { Ctx } from '../context.js';
 import { CliError, EXIT, UsageError } from '../errors.js';
 import { type Column, col, type View } from './columns.js';
 import { toCsv, toJson, toNdjson, toYaml } from './formats.js';
+import { layoutWidth, visible } from './text.js';
 import { colorEnabled, theme } from './theme.js';
 
 type Rec = Record<string, unknown>;
-export type Format = 'table' | 'json' | 'ndjson' | 'csv' | 'yaml';
+export type Format = 'table' | 'wide' | 'json' | 'ndjson' | 'csv' | 'yaml';
 
 export interface PresentOptions {
   output?: string;
@@ -15,6 +16,10 @@ export interface PresentOptions {
   color?: boolean;
   account?: string;
   columns?: Column[];
+  /** The columns of `-o wide`, when the data has them. */
+  wide?: Column[];
+  /** False with --no-headers: a table without its header row, for scripts that read columns. */
+  headers?: boolean;
   /** What to say on stderr when a table would be empty. */
   empty?: string;
 }
@@ -84,12 +89,8 @@ async function format(ctx: Ctx, data: unknown, o: PresentOptions): Promise<void>
     );
   }
   const t = await theme(colorEnabled(ctx, ctx.stdout, o.color));
-  const view: View = {
-    account: o.account,
-    seenMark: (seen) => (seen === undefined ? '' : seen ? t.green('seen') : t.yellow('new')),
-  };
-  const width = ctx.stdout.columns ?? 120;
-  const { renderRecord, renderTable } = await import('./table.js');
+  const view: View = { account: o.account };
+  const width = layoutWidth(ctx.stdout, ctx.env);
   if (Array.isArray(shaped)) {
     if (shaped.length === 0) {
       ctx.stderr.write(`${o.empty ?? 'nothing to show'}\n`);
@@ -97,18 +98,34 @@ async function format(ctx: Ctx, data: unknown, o: PresentOptions): Promise<void>
     }
     if (!isRecordList(shaped))
       return void ctx.stdout.write(
-        `${shaped.map((v) => (typeof v === 'object' ? JSON.stringify(v) : String(v))).join('\n')}\n`,
+        `${shaped.map((v) => visible(typeof v === 'object' ? JSON.stringify(v) : String(v), true)).join('\n')}\n`,
       );
-    return void ctx.stdout.write(await renderTable(shaped, columns, view, t, width));
+    const { renderList } = await import('./list.js');
+    const listColumns = format === 'wide' && !fields && o.wide ? o.wide : columns;
+    return renderList(ctx.stdout, shaped, listColumns, {
+      width,
+      headers: o.headers !== false,
+      t,
+      view,
+      onDropped: droppedNote(ctx, width),
+    });
   }
-  if (shaped !== null && typeof shaped === 'object')
-    return void ctx.stdout.write(
-      await renderRecord(shaped as Rec, fields ? columns : (o.columns ?? []), view, t, width),
-    );
-  ctx.stdout.write(`${shaped === undefined || shaped === null ? '' : String(shaped)}\n`);
+  if (shaped !== null && typeof shaped === 'object') {
+    const { renderDescribe } = await import('./describe.js');
+    const shown = fields ? columns : (o.columns ?? []);
+    return void ctx.stdout.write(await renderDescribe(shaped as Rec, shown, view, t, width));
+  }
+  ctx.stdout.write(`${shaped === undefined || shaped === null ? '' : visible(String(shaped))}\n`);
 }
 
-function selectColumns(columns: Column[], fields: string[] | undefined, data: unknown): Column[] {
+/** Says on stderr which columns a table left out for want of width (short: it must not wrap either). */
+export const droppedNote = (ctx: Ctx, width: number) => (headers: string[]) =>
+  ctx.stderr.write(
+    `note: ${headers.length === 1 ? 'a column' : `${headers.length} columns`} left out to fit ${width}: ` +
+      `${headers.join(', ')}\n`,
+  );
+
+export function selectColumns(columns: Column[], fields: string[] | undefined, data: unknown): Column[] {
   const byKey = new Map(columns.map((c) => [c.key, c]));
   const generic = (key: string): Column => col(key, key.toUpperCase());
   if (fields) return fields.map((f) => byKey.get(f) ?? generic(f));

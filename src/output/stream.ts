@@ -47,3 +47,47 @@ export function recordSink(
     drained: () => new Promise((resolve) => out.once('drain', () => resolve())),
   };
 }
+
+/**
+ * A table (`-o table` or `-o wide`) written as the list arrives: the columns are sized from the first
+ * rows, and then each piece of the answer is written as it comes (see list.ts).
+ */
+export async function tableSink(
+  ctx: Ctx,
+  columns: Column[],
+  o: { color?: boolean; account?: string; headers?: boolean; empty: string },
+): Promise<RecordSink> {
+  const [{ ListWriter }, { colorEnabled, theme }, { layoutWidth }, { droppedNote }] = await Promise.all([
+    import('./list.js'),
+    import('./theme.js'),
+    import('./text.js'),
+    import('./present.js'),
+  ]);
+  const t = await theme(colorEnabled(ctx, ctx.stdout, o.color));
+  const width = layoutWidth(ctx.stdout, ctx.env);
+  const writer = new ListWriter(ctx.stdout, columns, {
+    width,
+    headers: o.headers !== false,
+    onDropped: droppedNote(ctx, width),
+    t,
+    view: { account: o.account },
+  });
+  let batch: Rec[] = [];
+  let count = 0;
+  return {
+    record(rec) {
+      batch.push(rec as Rec);
+      count++;
+    },
+    batchEnd() {
+      const ok = writer.add(batch);
+      batch = [];
+      return ok;
+    },
+    end() {
+      if (count === 0) ctx.stderr.write(`${o.empty}\n`);
+      else writer.end();
+    },
+    drained: () => new Promise((resolve) => ctx.stdout.once('drain', () => resolve())),
+  };
+}

@@ -5,6 +5,7 @@ import type { PlanItem } from '../core/sync/plan.js';
 import type { Preparation } from '../core/sync/prepare.js';
 import { countPlan, listed } from '../core/sync/run.js';
 import { chooseFormat, type PresentOptions, present } from './present.js';
+import { visible } from './text.js';
 
 // What import and apply show: notes on the input, the dry run's plan, and the summary.
 
@@ -37,13 +38,13 @@ export async function showPlan(ctx: Ctx, opts: PresentOptions, items: PlanItem[]
   }
   const lines: string[] = [];
   for (const i of items) {
-    const at = where(i.rec.src, i.rec.name);
+    const at = visible(where(i.rec.src, i.rec.name), true);
     if (i.action === 'create') lines.push(`+ create     ${at}`);
     else if (i.action === 'unchanged') lines.push(`= unchanged  ${at} ${i.id}`);
-    else if (i.action === 'error') lines.push(`! error      ${at}: ${i.error}`);
+    else if (i.action === 'error') lines.push(`! error      ${at}: ${visible(String(i.error), true)}`);
     else {
       lines.push(`~ update     ${at} ${i.id}`);
-      for (const c of i.changes!) lines.push(`    ${c.field}: ${show(c.from)} → ${show(c.to)}`);
+      for (const c of i.changes!) lines.push(visible(`    ${c.field}: ${show(c.from)} → ${show(c.to)}`, true));
     }
   }
   lines.push(
@@ -53,23 +54,34 @@ export async function showPlan(ctx: Ctx, opts: PresentOptions, items: PlanItem[]
   ctx.stdout.write(`${lines.join('\n')}\n`);
 }
 
-/** Failures and an interruption on stderr; the counts (a one-row table) or the whole summary on stdout. */
-export async function showSummary(ctx: Ctx, opts: PresentOptions, plural: string, s: Summary): Promise<void> {
+const count = (n: number) => n.toLocaleString('en-US');
+
+/** `20,000 created, 0 updated, 0 unchanged, 0 failed in 4.4 s (4,545/s)`. */
+export function summarySentence(s: Summary, elapsedMs: number): string {
+  const parts = [`${count(s.created)} created`, `${count(s.updated)} updated`, `${count(s.unchanged)} unchanged`];
+  parts.push(`${count(s.failed)} failed`);
+  if (s.interrupted) parts.push(`${count(s.notSent)} not sent`);
+  const seconds = elapsedMs / 1000;
+  const sent = s.records.length - s.notSent;
+  const rate = seconds > 0 ? ` (${count(Math.round(sent / seconds))}/s)` : '';
+  return `${parts.join(', ')} in ${seconds.toFixed(1)} s${rate}`;
+}
+
+/** Failures and an interruption on stderr; a sentence at a terminal, or the whole summary, on stdout. */
+export async function showSummary(
+  ctx: Ctx,
+  opts: PresentOptions,
+  plural: string,
+  s: Summary,
+  elapsedMs: number,
+): Promise<void> {
   const failures = s.records.filter((r) => r.outcome === 'failed');
   for (const f of listed(failures.map((r) => `${where(r, r.name)}: ${r.error}`))) {
-    ctx.stderr.write(`failed: ${f}\n`);
+    ctx.stderr.write(`failed: ${visible(f)}\n`);
   }
   if (s.interrupted) ctx.stderr.write(`interrupted: ${s.notSent} ${plural} were not sent\n`);
-  if (chooseFormat(ctx, opts.output) === 'table') {
-    const { textColumns } = await import('./columns.js');
-    const row = {
-      created: s.created,
-      updated: s.updated,
-      unchanged: s.unchanged,
-      failed: s.failed,
-      ...(s.interrupted ? { 'not sent': s.notSent } : {}),
-    };
-    await present(ctx, [row], { ...opts, fields: undefined, columns: textColumns(Object.keys(row)) });
+  if (['table', 'wide'].includes(chooseFormat(ctx, opts.output))) {
+    ctx.stdout.write(`${summarySentence(s, elapsedMs)}\n`);
     return;
   }
   await present(ctx, s, { ...opts, fields: undefined });

@@ -12,6 +12,13 @@ export const measures: Resource = {
   idPrefix: 'msr',
   key: ['test', 'name'],
   schemas: async () => (await import('../schemas/measures.js')).measureSchemas as never,
+  wide: [
+    'siunit',
+    'set',
+    'hl7IdentifierCod',
+    { key: 'rangeCount', field: 'referenceRanges', header: 'RANGES', format: 'range-count' },
+    'createdAt',
+  ],
   fields: {
     id: { header: 'ID', shown: true },
     test: { flag: '--test <id>', help: 'the medical test the measure belongs to', header: 'TEST', shown: true },

@@ -8,6 +8,10 @@ export const notifications: Resource = {
   path: '/notifications',
   collection: 'notifications',
   idPrefix: 'ntf',
+  wide: [
+    { key: 'seenByList', field: 'seenBy', header: 'SEEN BY', format: 'list' },
+    { key: 'bodyExcerpt', field: 'body', header: 'BODY', format: 'excerpt' },
+  ],
   fields: {
     id: { header: 'ID', shown: true },
     createdAt: { header: 'TIME', shown: true, format: 'time' },

@@ -8,7 +8,16 @@ import type { CollectionName } from '../schemas/data-file.js';
 export type FlagKind = 'string' | 'number' | 'list' | 'ranges' | 'panic-ranges';
 
 /** How a column shows its field; output/columns.ts draws each. */
-export type ColumnFormat = 'text' | 'time' | 'ranges' | 'amount' | 'applies-to' | 'seen';
+export type ColumnFormat =
+  | 'text'
+  | 'time'
+  | 'ranges'
+  | 'range-count'
+  | 'amount'
+  | 'applies-to'
+  | 'seen'
+  | 'list'
+  | 'excerpt';
 
 export interface FieldEntry {
   /** The flag that sets the field on create and update, e.g. `--hl7-code <code>`; none: --file or --data only. */
@@ -24,6 +33,14 @@ export interface FieldEntry {
   shown?: boolean;
   /** Default text. */
   format?: ColumnFormat;
+}
+
+/** A column of `-o wide` drawn from a field in another way than the field's own column. */
+export interface DerivedColumn {
+  key: string;
+  field: string;
+  header: string;
+  format: ColumnFormat;
 }
 
 export interface SchemaSet {
@@ -46,6 +63,8 @@ export interface Resource {
   key?: readonly string[];
   /** Fields in column order; flags are listed in the same order. */
   fields: Readonly<Record<string, FieldEntry>>;
+  /** What `-o wide` adds to the shown columns (kubectl's convention): field keys or derived columns. */
+  wide: readonly (string | DerivedColumn)[];
   /** The zod schemas of a writable resource, loaded when needed (help never loads zod). */
   schemas?: () => Promise<SchemaSet>;
 }

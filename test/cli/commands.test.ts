@@ -30,8 +30,14 @@ describe('measures commands', () => {
     const { cli } = await setup();
     const r = await cli(['measures', 'list'], { stdoutTTY: true });
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/ID\s+│ TEST\s+│ NAME/);
-    expect(r.stdout).toContain('13.5–17.5 g/dL [135–175 g/L] (male, 18–120 y)');
+    // One line per record under a header row, no boxes; the first range and how many more in one cell.
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^ID\s+TEST\s+NAME\s+TYPE\s+UNIT\s+REFERENCE RANGES$/);
+    expect(lines).toHaveLength(7);
+    expect(lines.find((l) => l.startsWith('msr_hgb'))).toMatch(
+      /^msr_hgb\s+tst_cbc\s+Hemoglobin\s+numeric\s+g\/dL\s+13\.5–17\.5 g\/dL \+2$/,
+    );
+    expect(r.stdout).not.toMatch(/[│┌└─]/);
     expect(r.stdout).not.toMatch(/\x1b\[/);
   });
 
@@ -205,7 +211,11 @@ describe('measures commands', () => {
     const r = await cli(['measures', 'show', 'msr_hgb', '-o', 'json']);
     expect(JSON.parse(r.stdout).name).toBe('Hemoglobin');
     const table = await cli(['measures', 'show', 'msr_hgb'], { stdoutTTY: true });
-    expect(table.stdout).toMatch(/NAME\s+│ Hemoglobin/);
+    // A describe view: aligned label and value lines, the ranges as a small table, then their picture.
+    expect(table.stdout).toMatch(/^Name:\s+Hemoglobin$/m);
+    expect(table.stdout).toMatch(/^Reference ranges\n\s+SEX\s+AGE\s+CONVENTIONAL\s+SI\s+PRECISION\s+ID$/m);
+    expect(table.stdout).toMatch(/^\s+male\s+18–120 y\s+13\.5–17\.5 g\/dL\s+135–175 g\/L\s+1\s+rr_hgb_m$/m);
+    expect(table.stdout).toContain('Range picture (g/dL)');
     const missing = await cli(['measures', 'show', 'msr_nope']);
     expect(missing.code).toBe(3);
     expect(missing.stderr).toBe('error: no measure with id msr_nope\n');
@@ -283,8 +293,8 @@ describe('coverages and notifications commands', () => {
   it('shows whether the current account has seen each notification', async () => {
     const { cli } = await setup();
     const r = await cli(['notifications', 'list'], { stdoutTTY: true, env: { CLINADMIN_ACCOUNT: 'acc_support' } });
-    expect(r.stdout).toMatch(/ntf_queue_1 .*│ new\s+│/);
-    expect(r.stdout).toMatch(/ntf_queue_2 .*│ seen\s+│/);
+    expect(r.stdout).toMatch(/^ntf_queue_1 .* new$/m);
+    expect(r.stdout).toMatch(/^ntf_queue_2 .* seen$/m);
     const show = await cli(['notifications', 'show', 'ntf_queue_1', '-o', 'json']);
     expect(JSON.parse(show.stdout).seenBy).toEqual(['acc_tester']);
   });
@@ -363,8 +373,8 @@ describe('errors and exit codes', () => {
         'invalid option --base-url: must be an http:// or https:// URL (got "ftp://x")',
       ],
       [
-        ['notifications', 'list', '--limit', '0'],
-        'invalid option --limit: must be a whole number of at least 1 (got "0")',
+        ['notifications', 'list', '--limit', '-1'],
+        'invalid option --limit: must be a whole number of at least 0 (got "-1")',
       ],
       [
         ['notifications', 'list', '--since', 'yesterday-ish'],
@@ -389,6 +399,6 @@ describe('errors and exit codes', () => {
     expect(two.code).toBe(2);
     expect(two.stderr).toContain('error: invalid options');
     expect(two.stderr).toContain('--timeout: must be a positive number of seconds (got "-5")');
-    expect(two.stderr).toContain('--limit: must be a whole number of at least 1 (got "x")');
+    expect(two.stderr).toContain('--limit: must be a whole number of at least 0 (got "x")');
   });
 });

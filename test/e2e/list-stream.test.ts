@@ -26,6 +26,23 @@ async function handPeer(): Promise<{ env: Record<string, string>; answer: Promis
 }
 
 describe('lists stream', () => {
+  it('writes a table row before the rest of the list has arrived', async () => {
+    const { env, answer } = await handPeer();
+    const proc = clinadmin(['measures', 'list', '-o', 'table'], { env: { ...env, COLUMNS: '80' } });
+    let out = '';
+    proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+    const res = await answer;
+    res.write('[{"id":"msr_first","name":"First","test":"t1"}');
+    // The columns are sized from what came in the first moments; the row shows without the rest.
+    await expect
+      .poll(() => out, { timeout: 10_000 })
+      .toMatch(/^ID\s+TEST\s+NAME\s+TYPE\s+UNIT\s+REFERENCE RANGES\nmsr_first\s+t1\s+First\n$/);
+    res.end(',{"id":"msr_second","name":"Second","test":"t2"}]');
+    const r = await proc;
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(out.split('\n')[2]).toMatch(/^msr_second\s+t2\s+Second$/);
+  });
+
   it('writes each record before the next has arrived', async () => {
     const { env, answer } = await handPeer();
     const proc = clinadmin(['measures', 'list', '-o', 'ndjson'], { env });
@@ -93,9 +110,9 @@ describe('lists stream', () => {
     );
   });
 
-  it('refuses to hold a list over 256 MiB for a table, pointing at the formats that stream', async () => {
+  it('refuses to hold a list over 256 MiB for YAML, pointing at the formats that stream', async () => {
     const { env, answer } = await handPeer();
-    const proc = clinadmin(['measures', 'list', '-o', 'table'], { env });
+    const proc = clinadmin(['measures', 'list', '-o', 'yaml'], { env });
     const res = await answer;
     const record = Buffer.from(`{"id":"msr_pad","name":"${'x'.repeat(1024 * 1024)}"},`);
     res.write('[');
@@ -106,6 +123,8 @@ describe('lists stream', () => {
     res.destroy();
     const r = await proc;
     expect(r.exitCode).toBe(1);
-    expect(r.stderr).toMatch(/sent a list larger than 256 MiB, too large to hold for this view\nhint: use -o ndjson/);
+    expect(r.stderr).toMatch(
+      /sent a list larger than 256 MiB, too large to hold for this view\nhint: use -o table, -o ndjson, -o json/,
+    );
   }, 60_000);
 });

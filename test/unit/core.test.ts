@@ -175,3 +175,24 @@ describe('checkInput and countPlan', () => {
     expect(countPlan(items)).toEqual({ create: 1, update: 0, unchanged: 0, error: 0 });
   });
 });
+
+describe('lint of age bands', () => {
+  it('reports ages left uncovered between the bands of one sex, and not whole years that follow on', () => {
+    const w = lintMeasure({
+      type: 'numeric',
+      unit: 'mmol/L',
+      referenceRanges: [
+        { min: 1, max: 2, sex: 'male', ageMin: 19, ageMax: 120 },
+        { min: 1, max: 2, sex: 'male', ageMin: 0, ageMax: 17 },
+        { min: 1, max: 2, sex: 'female', ageMin: 0, ageMax: 17 },
+        { min: 1, max: 2, sex: 'female', ageMin: 18, ageMax: 120 },
+      ],
+    });
+    expect(w).toEqual([
+      {
+        field: 'referenceRanges[0]',
+        message: 'ages 17–19 are not covered for sex male: the bands before it end at 17',
+      },
+    ]);
+  });
+});

@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import type { Ctx } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { notifications } from '../../resources/index.js';
-import { columnsOf, examples, optsOf, withClient } from '../shared.js';
+import { examples, optsOf, viewsOf, withClient } from '../shared.js';
 
 export function listCommand(ctx: Ctx): Command {
   return new Command('list')
@@ -12,7 +12,8 @@ export function listCommand(ctx: Ctx): Command {
     .option('--code <code>', 'only this code, e.g. new-queue-item')
     .option('--unseen', 'leave out those the current account has seen (needs an account)')
     .option('--since <when>', 'only newer ones: a duration (30m, 2h, 7d) or a date (2026-11-20)')
-    .option('--limit <n>', 'at most this many')
+    .option('--limit <n>', 'at most this many; 0 for all (at a terminal the default is 50)')
+    .option('--no-headers', 'leave out the header row of -o table and -o wide (for scripts that read columns)')
     .addHelpText(
       'after',
       `
@@ -35,7 +36,7 @@ ${examples(
             parseSince(s),
           ),
         ),
-        limit: z.optional(wholeNumber(1)),
+        limit: z.optional(wholeNumber(0)),
       }));
       await withClient(ctx, opts, async ({ client, settings }) => {
         if (opts.unseen && !settings.account) {
@@ -45,20 +46,28 @@ ${examples(
           );
         }
         const all = await client.list<{ id: string }>(notifications.path);
-        const data = filterNotifications(all, {
+        const matching = filterNotifications(all, {
           type: opts.type,
           code: opts.code,
           since: opts.since,
-          limit: opts.limit,
           unseenBy: opts.unseen ? settings.account : undefined,
         });
-        const { present } = await import('../../output/present.js');
+        const { chooseFormat, present } = await import('../../output/present.js');
+        // A person at a terminal sees the newest 50 (gh's convention); a pipe gets everything.
+        const table = ['table', 'wide'].includes(chooseFormat(ctx, opts.output));
+        const limit = opts.limit === 0 ? undefined : (opts.limit ?? (table && ctx.stdout.isTTY ? 50 : undefined));
+        const data = limit === undefined ? matching : matching.slice(0, limit);
         await present(ctx, data, {
           ...opts,
           account: settings.account,
-          columns: await columnsOf(notifications),
+          ...(await viewsOf(notifications)),
           empty: 'no notifications',
         });
+        if (opts.limit === undefined && data.length < matching.length) {
+          ctx.stderr.write(
+            `showing the newest ${data.length} of ${matching.length} notifications; --limit 0 shows all\n`,
+          );
+        }
       });
     });
 }

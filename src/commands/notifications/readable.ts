@@ -2,6 +2,7 @@ import type { Ctx } from '../../context.js';
 import { age } from '../../core/notifications.js';
 import { epochMs } from '../../core/time.js';
 import { localTime } from '../../output/columns.js';
+import { layoutWidth, visible } from '../../output/text.js';
 import { colorEnabled, theme } from '../../output/theme.js';
 
 /** Breaks text at spaces so no line is wider than the terminal. */
@@ -23,26 +24,26 @@ export function wrap(text: string, width: number, indent = ''): string {
 /** A notification as support staff read it: title, type and code, time and age, body, meta, who saw it. */
 export async function readable(ctx: Ctx, n: Record<string, unknown>, color: boolean | undefined): Promise<string> {
   const t = await theme(colorEnabled(ctx, ctx.stdout, color));
-  const width = Math.max(40, (ctx.stdout.columns ?? 80) - 2);
+  const width = Math.max(40, Math.min(layoutWidth(ctx.stdout, ctx.env), 200) - 2);
   const created = typeof n.createdAt === 'number' ? `${localTime(n.createdAt)} (${age(epochMs(n.createdAt)!)})` : '';
   const seenBy = (n.seenBy as string[] | undefined) ?? [];
   const lines = [
-    t.bold(String(n.title ?? '(no title)')),
-    t.dim(`${n.type ?? ''} · ${n.code ?? ''} · ${n.id}`),
+    t.bold(visible(String(n.title ?? '(no title)'), true)),
+    t.dim(visible(`${n.type ?? ''} · ${n.code ?? ''} · ${n.id}`, true)),
     t.dim(created),
     '',
-    wrap(String(n.body ?? ''), width),
+    wrap(visible(String(n.body ?? '')), width),
     '',
   ];
   if (n.meta !== undefined)
     lines.push(
       t.bold('meta'),
-      JSON.stringify(n.meta, null, 2)
+      visible(JSON.stringify(n.meta, null, 2))
         .split('\n')
         .map((l) => `  ${l}`)
         .join('\n'),
       '',
     );
-  lines.push(`${t.bold('seen by')} ${seenBy.length > 0 ? seenBy.join(', ') : 'nobody yet'}`);
+  lines.push(`${t.bold('seen by')} ${seenBy.length > 0 ? visible(seenBy.join(', '), true) : 'nobody yet'}`);
   return `${lines.join('\n')}\n`;
 }

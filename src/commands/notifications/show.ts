@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import type { Ctx } from '../../context.js';
 import { notifications } from '../../resources/index.js';
-import { columnsOf, enc, examples, optsOf, withClient } from '../shared.js';
+import { enc, examples, optsOf, viewsOf, withClient } from '../shared.js';
 
 export function showCommand(ctx: Ctx): Command {
   return new Command('show')
@@ -18,7 +18,7 @@ export function showCommand(ctx: Ctx): Command {
         const data = await client.request<Record<string, unknown>>('GET', `${notifications.path}/${enc(id)}`);
         const { chooseFormat, present } = await import('../../output/present.js');
         if (chooseFormat(ctx, opts.output) !== 'table' || opts.fields || opts.query) {
-          await present(ctx, data, { ...opts, account: settings.account, columns: await columnsOf(notifications) });
+          await present(ctx, data, { ...opts, account: settings.account, ...(await viewsOf(notifications)) });
           return;
         }
         const { readable } = await import('./readable.js');

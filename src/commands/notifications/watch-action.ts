@@ -2,6 +2,7 @@ import type { Ctx } from '../../context.js';
 import { filterNotifications, type NotificationLike } from '../../core/notifications.js';
 import { CliError, EXIT } from '../../errors.js';
 import { localTime } from '../../output/columns.js';
+import { visible } from '../../output/text.js';
 import { notifications } from '../../resources/index.js';
 import { connect } from '../connect.js';
 import type { Opts } from '../shared.js';
@@ -27,9 +28,10 @@ export async function watch(ctx: Ctx, opts: WatchOptions): Promise<void> {
   let down = false;
   let delay = interval;
   const print = (n: NotificationLike & Record<string, unknown>) => {
-    if (format === 'table')
-      ctx.stdout.write(`${localTime(n.createdAt)}  ${n.type ?? ''}  ${n.code ?? ''}  ${n.title ?? ''}  (${n.id})\n`);
-    else ctx.stdout.write(`${JSON.stringify(n)}\n`);
+    if (format === 'table') {
+      const line = `${localTime(n.createdAt)}  ${n.type ?? ''}  ${n.code ?? ''}  ${n.title ?? ''}  (${n.id})`;
+      ctx.stdout.write(`${visible(line, true)}\n`);
+    } else ctx.stdout.write(`${JSON.stringify(n)}\n`);
   };
   try {
     if (format === 'table') ctx.stderr.write('watching for notifications; Ctrl-C to stop\n');

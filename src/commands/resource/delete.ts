@@ -48,9 +48,12 @@ export function deleteCommand(ctx: Ctx, spec: Resource, state: RunState): Comman
             );
           }
         }
+        const { chooseFormat, present } = await import('../../output/present.js');
         if (opts.output === 'json' || opts.output === 'ndjson' || opts.output === 'yaml') {
-          const { present } = await import('../../output/present.js');
           await present(ctx, outcomes, opts);
+        } else if (['table', 'wide'].includes(chooseFormat(ctx, opts.output))) {
+          const n = (status: Outcome['status']) => outcomes.filter((o) => o.status === status).length;
+          ctx.stdout.write(`${n('deleted')} deleted, ${n('not-found')} not found, ${n('failed')} failed\n`);
         }
         const failed = outcomes.filter((o) => o.status !== 'deleted');
         if (failed.length > 0)

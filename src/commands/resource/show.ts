@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import type { Ctx } from '../../context.js';
 import type { Resource } from '../../resources/index.js';
-import { columnsOf, enc, examples, optsOf, withClient } from '../shared.js';
+import { enc, examples, optsOf, viewsOf, withClient } from '../shared.js';
 
 export function showCommand(ctx: Ctx, spec: Resource): Command {
   return new Command('show')
@@ -14,7 +14,7 @@ export function showCommand(ctx: Ctx, spec: Resource): Command {
       await withClient(ctx, opts, async ({ client, settings }) => {
         const data = await client.request('GET', `${spec.path}/${enc(id)}`);
         const { present } = await import('../../output/present.js');
-        await present(ctx, data, { ...opts, account: settings.account, columns: await columnsOf(spec) });
+        await present(ctx, data, { ...opts, account: settings.account, ...(await viewsOf(spec)) });
       });
     });
 }

@@ -57,6 +57,7 @@ export async function runSync(
       bar?.clear();
       ctx.stderr.write('interrupted: finishing requests in flight, sending nothing more\n');
     });
+    const started = performance.now();
     try {
       const summary = await send(items, {
         client,
@@ -73,7 +74,7 @@ export async function runSync(
       });
       bar?.clear();
       if (o.report) await writeFileAtomic(resolve(ctx.cwd, o.report), `${JSON.stringify(summary, null, 2)}\n`);
-      await show.showSummary(ctx, opts, spec.plural, summary);
+      await show.showSummary(ctx, opts, spec.plural, summary, performance.now() - started);
       state.exitCode = summary.interrupted ? EXIT.interrupted : summary.failed > 0 ? EXIT.failure : EXIT.ok;
     } finally {
       if (!interrupted) interrupt.cancel();

@@ -3,7 +3,7 @@ import type { Ctx } from '../../context.js';
 import { flagName, optionKey } from '../../core/fields.js';
 import { UsageError } from '../../errors.js';
 import { fieldFlags, type Resource } from '../../resources/index.js';
-import { collect, columnsOf, enc, optsOf, withClient } from '../shared.js';
+import { collect, enc, optsOf, viewsOf, withClient } from '../shared.js';
 
 export interface WriteSpec {
   verb: 'create' | 'update';
@@ -78,7 +78,7 @@ export function writeCommand(ctx: Ctx, spec: Resource, w: WriteSpec): Command {
             ? await client.request('POST', spec.path, body)
             : await client.request('PATCH', `${spec.path}/${enc(id!)}`, body);
         const { present } = await import('../../output/present.js');
-        await present(ctx, data, { ...opts, account: settings.account, columns: await columnsOf(spec) });
+        await present(ctx, data, { ...opts, account: settings.account, ...(await viewsOf(spec)) });
       });
     });
   return cmd;

@@ -1,0 +1,91 @@
+import { formatRange, type RangeLike } from '../core/ranges.js';
+import type { Column, View } from './columns.js';
+import { cellText } from './list.js';
+import { bandLabel, rangePicture } from './picture.js';
+import { displayWidth, pad, visible } from './text.js';
+import type { Theme } from './theme.js';
+
+type Rec = Record<string, unknown>;
+
+/** `HL7 CODE` → `HL7 code`, `CREATED BY` → `Created by`. */
+function label(header: string): string {
+  const words = header.split(' ').map((w) => (/^(ID|SI|HL7|URL)$/.test(w) ? w : w.toLowerCase()));
+  const text = words.join(' ');
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** A value in a describe view: text as it is (made safe), lists joined, objects as JSON. */
+function describeValue(v: unknown): string {
+  if (v === null || v === undefined) return '';
+  if (Array.isArray(v) && v.every((x) => typeof x !== 'object' || x === null)) return visible(v.join(', '));
+  return visible(typeof v === 'object' ? JSON.stringify(v) : String(v));
+}
+
+const isRanges = (c: Column, r: Rec) =>
+  (c.key === 'referenceRanges' || c.key === 'panicRanges') && Array.isArray(r[c.key]);
+
+/** The ranges of a measure as a small aligned table: sex, age, conventional, SI, precision. */
+async function rangeTable(ranges: RangeLike[], r: Rec, t: Theme): Promise<string> {
+  const { default: Table } = await import('cli-table3');
+  // No borders: a table of aligned columns, as the lists are.
+  const none = Object.fromEntries(
+    ['top', 'top-mid', 'top-left', 'top-right', 'bottom', 'bottom-mid', 'bottom-left', 'bottom-right']
+      .concat(['left', 'left-mid', 'mid', 'mid-mid', 'right', 'right-mid', 'middle'])
+      .map((k) => [k, k === 'middle' ? '  ' : '']),
+  );
+  const table = new Table({ chars: none, style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0 } });
+  table.push(['SEX', 'AGE', 'CONVENTIONAL', 'SI', 'PRECISION', 'ID'].map((h) => t.bold(h)));
+  for (const x of ranges) {
+    const sex = x.sex && x.sex !== 'all' ? x.sex : 'all';
+    const age =
+      x.ageMin === undefined && x.ageMax === undefined
+        ? 'all'
+        : bandLabel({ ageMin: x.ageMin, ageMax: x.ageMax }).slice(4);
+    const conventional = formatRange(
+      { min: x.min, max: x.max, minPrecision: x.minPrecision, maxPrecision: x.maxPrecision },
+      r.unit as string,
+    );
+    const si = formatRange({ simin: x.simin, simax: x.simax }, undefined, r.siunit as string);
+    const precision = [x.minPrecision, x.maxPrecision].filter((p) => p !== undefined);
+    table.push(
+      [sex, age, conventional, si, [...new Set(precision)].join('–'), x.id ?? ''].map((c) => visible(String(c), true)),
+    );
+  }
+  return table
+    .toString()
+    .split('\n')
+    .map((l: string) => `  ${l.trimEnd()}`)
+    .join('\n');
+}
+
+/**
+ * One record as kubectl describe and gh view show one: a title, aligned `Label: value` lines in the
+ * registry's order, ranges as a small table (and, for a numeric measure, their picture), then the
+ * fields this version does not know.
+ */
+export async function renderDescribe(record: Rec, columns: Column[], view: View, t: Theme, width: number) {
+  const out: string[] = [];
+  const title = record.name ?? record.title ?? record.id;
+  if (typeof title === 'string') out.push(t.bold(visible(title, true)));
+  const known = new Set(columns.map((c) => c.key));
+  const lines = columns
+    .filter((c) => record[c.key] !== undefined && !isRanges(c, record))
+    .map((c) => [`${label(c.header)}:`, c.value === undefined ? '' : cellText(c, record, view)] as const);
+  const others = Object.entries(record)
+    .filter(([k, v]) => !known.has(k) && v !== undefined)
+    .map(([k, v]) => [`${k}:`, describeValue(v)] as const);
+  const labelWidth = Math.max(0, ...[...lines, ...others].map(([l]) => displayWidth(l)));
+  const field = ([l, v]: readonly [string, string]) =>
+    `${pad(l, labelWidth)}  ${v.replace(/\n/g, `\n${' '.repeat(labelWidth + 2)}`)}`;
+  out.push(...lines.map(field));
+  for (const c of columns.filter((c) => isRanges(c, record))) {
+    const ranges = record[c.key] as RangeLike[];
+    if (ranges.length === 0) continue;
+    out.push('', t.bold(label(c.header)), await rangeTable(ranges, record, t));
+  }
+  const picture = known.has('referenceRanges') ? rangePicture(record, width, t) : undefined;
+  if (picture) out.push('', picture.trimEnd());
+  if (others.length > 0)
+    out.push('', t.bold('Other fields (not known to this version of clinadmin)'), ...others.map(field));
+  return `${out.join('\n')}\n`;
+}

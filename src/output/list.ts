@@ -1,0 +1,193 @@
+import type { OutStream } from '../context.js';
+import type { Column, View } from './columns.js';
+import { cut, displayWidth, visible } from './text.js';
+import type { Theme } from './theme.js';
+
+type Rec = Record<string, unknown>;
+
+export interface ListOptions {
+  /** Columns to lay out to (Infinity: no limit, as in a pipe without COLUMNS). */
+  width: number;
+  /** Told which columns were left out because even narrowed they did not fit the width. */
+  onDropped?: (headers: string[]) => void;
+  headers: boolean;
+  t: Theme;
+  view: View;
+}
+
+const GAP = '  ';
+/** Rows looked at to size the columns before the first is written: the first row shows at once. */
+const SAMPLE = 200;
+const MIN_WIDTH = 8;
+/** At most this long (ms) before the first rows are written, however few have come. */
+const HOLD_MS = 200;
+
+/** A column's text on one line, made safe; a value of a type the column does not expect shows as its JSON. */
+export function cellText(c: Column, r: Rec, view: View): string {
+  let text: string;
+  try {
+    text = c.value(r, view);
+  } catch {
+    text = JSON.stringify(r[c.key]) ?? '';
+  }
+  return visible(text, true);
+}
+
+// Free text is cut first: a name or a title loses its end before any other column narrows.
+const FREE_TEXT = new Set(['name', 'title', 'description', 'body', 'bodyExcerpt']);
+
+/**
+ * Fits a line to `total` columns: free text (a name, a title) is narrowed first, widest first, to 12;
+ * then the widest of the rest, down to its header, and then to 8. An id is never cut.
+ */
+export function fitWidths(widths: number[], columns: Column[], total: number): number[] {
+  const out = [...widths];
+  const line = () => out.reduce((a, b) => a + b, 0) + GAP.length * (out.length - 1);
+  const narrow = (floor: (i: number) => number, eligible: (i: number) => boolean) => {
+    while (line() > total) {
+      let widest = -1;
+      for (let i = 0; i < out.length; i++) {
+        if (!eligible(i) || out[i] <= floor(i)) continue;
+        if (widest < 0 || out[i] > out[widest]) widest = i;
+      }
+      if (widest < 0) return;
+      // Narrow it as far as the line needs, but not past the next widest: ties then narrow together.
+      const next = Math.max(floor(widest), ...out.filter((w, i) => i !== widest && eligible(i) && w < out[widest]));
+      out[widest] = Math.max(next, out[widest] - (line() - total));
+    }
+  };
+  const free = (i: number) => FREE_TEXT.has(columns[i].key);
+  narrow((i) => Math.min(12, widths[i]), free);
+  const other = (i: number) => columns[i].key !== 'id' && !free(i);
+  narrow((i) => Math.min(widths[i], Math.max(MIN_WIDTH, displayWidth(columns[i].header))), other);
+  narrow((i) => Math.min(widths[i], MIN_WIDTH), other);
+  return out;
+}
+
+/**
+ * Rows after the first are not measured, so free text may take what room the line has left (up to
+ * 40 columns) before it is cut, for a longer name further down; such a row runs a little out of
+ * line rather than lose its end. Without a width (a pipe) nothing is ever cut.
+ */
+function roomFor(widths: number[], natural: number[], columns: Column[], total: number): number[] {
+  if (!Number.isFinite(total)) return widths.map(() => Number.POSITIVE_INFINITY);
+  const out = [...widths];
+  let room = total - (out.reduce((a, b) => a + b, 0) + GAP.length * (out.length - 1));
+  for (let i = 0; i < out.length && room > 0; i++) {
+    // A column already cut to fit has no room to give; a whole one may take some for later rows.
+    if (!FREE_TEXT.has(columns[i].key) || out[i] < natural[i] || out[i] >= 40) continue;
+    const more = Math.min(room, 40 - out[i]);
+    out[i] += more;
+    room -= more;
+  }
+  return out;
+}
+
+/**
+ * A list as kubectl and gh print one: a header row and aligned columns, one line per record, no
+ * boxes. Columns are sized from the first rows, then every row is written as it comes, so the first
+ * line shows before the last is formatted and the cost grows with the rows, no faster.
+ */
+export class ListWriter {
+  /** Where each column's text is padded to: sized from the first rows. */
+  private widths?: number[];
+  /** Where each column's text is cut: the width, or more room for free text (see roomFor). */
+  private limits: number[] = [];
+  private held: string[][] = [];
+  private heldSince = 0;
+  private dropped: string[] = [];
+  private timer?: NodeJS.Timeout;
+
+  constructor(
+    private readonly out: OutStream,
+    private columns: Column[],
+    private readonly o: ListOptions,
+  ) {}
+
+  /** Adds rows; false when the stream wants a pause (backpressure). */
+  add(rows: Rec[]): boolean {
+    const cells = rows.map((r) => this.columns.map((c) => cellText(c, r, this.o.view)));
+    if (!this.widths) {
+      if (this.held.length === 0 && cells.length > 0) {
+        // A list that trickles in is not held back for long to size its columns.
+        this.heldSince = performance.now();
+        this.timer = setTimeout(() => this.start(), HOLD_MS);
+        this.timer.unref();
+      }
+      this.held.push(...cells);
+      if (this.held.length < SAMPLE && performance.now() - this.heldSince < HOLD_MS) return true;
+      return this.start();
+    }
+    return this.write(cells);
+  }
+
+  end(): void {
+    if (!this.widths) this.start();
+    // Said after the table, where it does not push the first rows down.
+    if (this.dropped.length > 0) this.o.onDropped?.(this.dropped);
+  }
+
+  private start(): boolean {
+    clearTimeout(this.timer);
+    if (this.widths) return true;
+    const natural = this.columns.map((c, i) =>
+      Math.max(this.o.headers ? displayWidth(c.header) : 0, ...this.held.map((row) => displayWidth(row[i]))),
+    );
+    // Never a wrapped line: columns that do not fit even narrowed are left out, from the right, and said so.
+    let count = natural.length;
+    const line = (w: number[]) => w.reduce((a, b) => a + b, 0) + GAP.length * (w.length - 1);
+    while (
+      count > 2 &&
+      line(fitWidths(natural.slice(0, count), this.columns.slice(0, count), this.o.width)) > this.o.width
+    )
+      count--;
+    this.dropped = this.columns.slice(count).map((c) => c.header);
+    this.columns = this.columns.slice(0, count);
+    this.widths = fitWidths(natural.slice(0, count), this.columns, this.o.width);
+    this.limits = roomFor(this.widths, natural, this.columns, this.o.width);
+    const lines: string[] = [];
+    if (this.o.headers)
+      lines.push(
+        this.line(
+          this.columns.map((c) => c.header),
+          (s) => this.o.t.bold(s),
+        ),
+      );
+    const rows = this.held;
+    this.held = [];
+    return this.write(rows, lines);
+  }
+
+  private write(rows: string[][], lines: string[] = []): boolean {
+    for (const row of rows) lines.push(this.line(row));
+    return lines.length === 0 || this.out.write(`${lines.join('\n')}\n`);
+  }
+
+  private line(all: string[], style?: (s: string) => string): string {
+    const widths = this.widths!;
+    const cells = all.slice(0, widths.length);
+    const last = cells.length - 1;
+    return cells
+      .map((text, i) => {
+        // An id is never cut: a row with a longer one runs past its column rather than lose it.
+        const shown = this.columns[i].key === 'id' ? text : cut(text, this.limits[i]);
+        const toned = this.tone(i, shown);
+        const styled = style ? style(toned) : toned;
+        return i === last ? styled : styled + ' '.repeat(Math.max(0, widths[i] - displayWidth(shown)));
+      })
+      .join(GAP)
+      .trimEnd();
+  }
+
+  private tone(i: number, text: string): string {
+    const tone = this.columns[i].tone?.(text);
+    return tone ? this.o.t[tone](text) : text;
+  }
+}
+
+/** A whole list at once (the rows are already held). */
+export function renderList(out: OutStream, rows: Rec[], columns: Column[], o: ListOptions): void {
+  const w = new ListWriter(out, columns, o);
+  w.add(rows);
+  w.end();
+}

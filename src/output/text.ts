@@ -1,0 +1,68 @@
+// Text from a server, made safe and measured for a terminal.
+
+// C0 and C1 controls (but tab and newline, handled by the callers), DEL, and the bidirectional
+// overrides and isolates that can make text read in a different order than it is stored.
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * Text as it may reach a terminal: every control character shown as a visible escape (`\u001b`), so
+ * a name can never move the cursor, retitle the window or hide text. `oneLine` also turns newlines
+ * and tabs into spaces (a list cell); otherwise they stay (a describe view).
+ */
+export function visible(s: string, oneLine = false): string {
+  const safe = s.replace(CONTROL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return oneLine ? safe.replace(/[\t\r\n]+/g, ' ') : safe.replace(/\r/g, '\\u000d');
+}
+
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
+// Our own colors: the only escape sequences the views write.
+const ANSI = /\u001b\[[0-9;]*m/g;
+
+// East Asian wide and fullwidth blocks: Hangul Jamo, CJK, Hangul syllables, compatibility forms.
+const WIDE = new RegExp(
+  '[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf' +
+    '\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]',
+);
+const ZERO = /[\u0300-\u036f\u200b-\u200d]|\ufe0f/u;
+
+/** Columns a string takes at a terminal: East Asian wide characters count two, combining marks none. */
+export function displayWidth(s: string): number {
+  // Most cells are plain ASCII: their width is their length (a table of 100,000 rows asks a million times).
+  if (PRINTABLE_ASCII.test(s)) return s.length;
+  const plain = s.includes('\u001b') ? s.replace(ANSI, '') : s;
+  let w = 0;
+  for (const ch of plain) {
+    if (ZERO.test(ch)) continue;
+    w += WIDE.test(ch) || (ch.codePointAt(0) ?? 0) > 0xffff ? 2 : 1;
+  }
+  return w;
+}
+
+/** Cut to `width` columns with `…` when longer (plain text: cells are cut before they are colored). */
+export function cut(s: string, width: number): string {
+  if (displayWidth(s) <= width) return s;
+  let out = '';
+  let w = 0;
+  for (const ch of s) {
+    const cw = displayWidth(ch);
+    if (w + cw > width - 1) break;
+    out += ch;
+    w += cw;
+  }
+  return `${out}…`;
+}
+
+/** Padded with spaces to `width` columns. */
+export const pad = (s: string, width: number) => s + ' '.repeat(Math.max(0, width - displayWidth(s)));
+
+/**
+ * The width views lay out to: the terminal's columns; when it reports none or 0, COLUMNS; else 80.
+ * In a pipe, COLUMNS or no limit.
+ */
+export function layoutWidth(stream: { isTTY?: boolean; columns?: number }, env: Record<string, string | undefined>) {
+  const fromEnv = Number(env.COLUMNS);
+  const columns = Number.isInteger(fromEnv) && fromEnv > 0 ? fromEnv : undefined;
+  if (stream.isTTY) return stream.columns && stream.columns > 0 ? stream.columns : (columns ?? 80);
+  return columns ?? Number.POSITIVE_INFINITY;
+}

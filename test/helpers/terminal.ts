@@ -1,0 +1,58 @@
+import { execa } from 'execa';
+import { afterEach, expect } from 'vitest';
+
+// A real pseudo-terminal: a shell in tmux at a given size, as a person has it. Each terminal has a tmux
+// server of its own (-L), so the shell gets this test's environment.
+
+const sockets: string[] = [];
+afterEach(async () => {
+  for (const s of sockets.splice(0)) await execa('tmux', ['-L', s, 'kill-server'], { reject: false });
+});
+
+let seq = 0;
+
+export async function terminal(columns: number, env: Record<string, string>) {
+  const socket = `clinadmin-term-${process.pid}-${++seq}`;
+  sockets.push(socket);
+  const shellEnv = { ...process.env, ...env, TERM: 'xterm-256color', PS1: '$ ' };
+  // A person at a terminal: no COLUMNS to override it, and not a CI job (where clinadmin never prompts).
+  for (const key of ['COLUMNS', 'CI']) delete (shellEnv as Record<string, string | undefined>)[key];
+  const tmux = (...args: string[]) => execa('tmux', ['-L', socket, ...args], { env: shellEnv, extendEnv: false });
+  await tmux(
+    '-f',
+    '/dev/null',
+    'new-session',
+    '-d',
+    '-x',
+    String(columns),
+    '-y',
+    '60',
+    'bash',
+    '--norc',
+    '--noprofile',
+  );
+  const screen = async () => (await tmux('capture-pane', '-p')).stdout;
+  const type = (...keys: string[]) => tmux('send-keys', ...keys);
+  let marks = 0;
+  return {
+    screen,
+    type,
+    /**
+     * Clears the screen, runs a command line, and resolves with what it drew (the lines between the
+     * command and the marker it prints when done), exactly as the terminal shows them.
+     */
+    async run(line: string): Promise<string[]> {
+      const mark = `__done_${++marks}__`;
+      await type('clear', 'Enter');
+      await expect.poll(screen, { timeout: 10_000 }).not.toContain(`__done_${marks - 1}__`);
+      await type('-l', `${line}; echo ${mark}`);
+      await type('Enter');
+      await expect.poll(screen, { timeout: 30_000 }).toMatch(new RegExp(`^${mark}$`, 'm'));
+      const lines = (await screen()).split('\n');
+      const end = lines.indexOf(mark);
+      // Command lines are kept shorter than the terminal, so the drawing starts on the line after it.
+      const start = lines.findIndex((l) => l.endsWith(`echo ${mark}`)) + 1;
+      return lines.slice(start, end);
+    },
+  };
+}

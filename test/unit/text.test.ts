@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { col } from '../../src/output/columns.js';
+import { fitWidths } from '../../src/output/list.js';
+import { cut, displayWidth, layoutWidth, visible } from '../../src/output/text.js';
+
+describe('text for a terminal', () => {
+  it('shows control characters and bidirectional overrides as escapes, never raw', () => {
+    expect(visible('a\u001b]0;x\u0007b\u001b[2Jc')).toBe('a\\u001b]0;x\\u0007b\\u001b[2Jc');
+    expect(visible('left\u202eright\u2066x\u0085')).toBe('left\\u202eright\\u2066x\\u0085');
+    expect(visible('two\nlines\ttab')).toBe('two\nlines\ttab');
+    expect(visible('two\nlines\ttab\r', true)).toBe('two lines tab\\u000d');
+  });
+
+  it('measures wide characters as two columns and cuts with an ellipsis within the width', () => {
+    expect(displayWidth('血清')).toBe(4);
+    expect(displayWidth('\u001b[1mbold\u001b[22m')).toBe(4);
+    expect(cut('Glucose, fasting', 12)).toBe('Glucose, fa…');
+    expect(cut('血清血清', 5)).toBe('血清…');
+    expect(displayWidth(cut('血清血清', 5))).toBeLessThanOrEqual(5);
+    expect(cut('short', 12)).toBe('short');
+  });
+
+  it("lays out to the terminal's columns, else COLUMNS, else 80; in a pipe to COLUMNS or no limit", () => {
+    expect(layoutWidth({ isTTY: true, columns: 132 }, { COLUMNS: '90' })).toBe(132);
+    expect(layoutWidth({ isTTY: true, columns: 0 }, { COLUMNS: '90' })).toBe(90);
+    expect(layoutWidth({ isTTY: true, columns: 0 }, {})).toBe(80);
+    expect(layoutWidth({ isTTY: true }, { COLUMNS: 'x' })).toBe(80);
+    expect(layoutWidth({}, { COLUMNS: '100' })).toBe(100);
+    expect(layoutWidth({}, {})).toBe(Number.POSITIVE_INFINITY);
+  });
+
+  it('narrows free text first, never an id, and the rest down to their headers', () => {
+    const columns = [col('id', 'ID'), col('name', 'NAME'), col('type', 'TYPE'), col('ref', 'APPLIES TO')];
+    // 20 + 30 + 10 + 30 and three gaps of 2: 96 columns.
+    expect(fitWidths([20, 30, 10, 30], columns, 96)).toEqual([20, 30, 10, 30]);
+    expect(fitWidths([20, 30, 10, 30], columns, 90)).toEqual([20, 24, 10, 30]);
+    expect(fitWidths([20, 30, 10, 30], columns, 70)).toEqual([20, 12, 10, 22]);
+    expect(fitWidths([20, 30, 10, 30], columns, 40)).toEqual([20, 12, 8, 8]);
+  });
+});
