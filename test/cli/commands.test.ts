@@ -1,4 +1,6 @@
 import { writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
@@ -234,9 +236,11 @@ describe('measures commands', () => {
       { id: 'msr_glu', status: 'deleted' },
     ]);
     expect(r.stderr).toBe('deleted measure msr_k\ndeleted measure msr_glu\n');
-    const partial = await cli(['measures', 'delete', 'msr_hgb', 'msr_nope', '--yes']);
+    const partial = await cli(['measures', 'delete', 'msr_hgb', 'msr_nope', '--yes'], { stdoutTTY: true });
     expect(partial.code).toBe(3);
     expect(partial.stderr).toContain('not found: measure msr_nope');
+    // At a terminal, the outcome in one sentence.
+    expect(partial.stdout).toBe('1 deleted, 1 not found, 0 failed\n');
     expect((await measures(server)).map((m) => m.id)).not.toContain('msr_hgb');
   });
 });
@@ -288,6 +292,40 @@ describe('coverages and notifications commands', () => {
       /^error: the API refused POST \/insurance-coverages \(422\): contract ctr_nope is not on file/,
     );
     expect(r.stderr).toContain('  - contract: unknown contract ctr_nope');
+  });
+
+  it('shows the newest 50 notifications at a terminal and says how many it left out; --limit 0 shows all', async () => {
+    const list = Array.from({ length: 60 }, (_, i) => ({
+      id: `ntf_${String(i).padStart(2, '0')}`,
+      createdAt: 1_790_000_000_000 + i * 60_000,
+      code: 'c',
+      type: 't',
+      title: `Number ${i}`,
+      body: '',
+      seenBy: [],
+    }));
+    const server = createServer((_q, r) =>
+      r.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(list)),
+    );
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const env = {
+      CLINADMIN_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      CLINADMIN_TOKEN: 't',
+    };
+    try {
+      const shown = await runCli(['notifications', 'list'], { env, stdoutTTY: true });
+      const rows = shown.stdout.trimEnd().split('\n').slice(1);
+      expect(rows).toHaveLength(50);
+      expect(rows[0]).toMatch(/^ntf_59 /);
+      expect(shown.stderr).toBe('showing the newest 50 of 60 notifications; --limit 0 shows all\n');
+      const all = await runCli(['notifications', 'list', '--limit', '0'], { env, stdoutTTY: true });
+      expect(all.stdout.trimEnd().split('\n')).toHaveLength(61);
+      expect(all.stderr).toBe('');
+      const piped = await runCli(['notifications', 'list', '-o', 'json'], { env });
+      expect(JSON.parse(piped.stdout)).toHaveLength(60);
+    } finally {
+      server.close();
+    }
   });
 
   it('shows whether the current account has seen each notification', async () => {

@@ -59,6 +59,12 @@ describe('login, logout and whoami', () => {
     expect(info).toMatchObject({ profile: 'default', baseUrl: server.url, token: 'test…6789', account: '(not set)' });
     expect(info.server).toMatch(/^answers, token accepted/);
     expect(who.stdout + who.stderr).not.toContain(TOKEN);
+    // At a terminal, a describe view: each value with where it came from, no JSON in a cell.
+    const view = await cli(['whoami'], { stdoutTTY: true });
+    expect(view.stdout).toMatch(/^Base URL:\s+http:\/\/127\.0\.0\.1:\d+ \(from profile default\)$/m);
+    expect(view.stdout).toMatch(/^Token:\s+test…6789 \(from profile default\)$/m);
+    expect(view.stdout).toMatch(/^Server:\s+answers, token accepted \(\d+ ms\)$/m);
+    expect(view.stdout).not.toMatch(/[{}│]/);
     const out = await cli(['logout']);
     expect(out.code).toBe(0);
     expect((await file()).profiles.default).toEqual({ baseUrl: server.url });
