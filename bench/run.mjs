@@ -443,7 +443,9 @@ GET \`/diagnostic-measures/:id\` and POST \`/diagnostic-measures\` under autocan
 \`clinadmin measures import\` of 10,000 measures into an empty server, peak RSS from \`/usr/bin/time -f %M\`.
 After each POST run at 10,000 measures the server is killed with SIGKILL and restarted, and every acknowledged
 POST must be found on disk. \`clinadmin measures list -o ndjson\` against \`clinadmin serve\` holding 100,000 and
-100 measures for peak RSS, and against \`curl -s URL | wc -c\` of the same 100,000 for time.
+100 measures for peak RSS, and against \`curl -s URL | wc -c\` of the same 100,000 for time; \`-o table\`
+(COLUMNS=120, in a pipe) against \`-o ndjson\` of the same list; and the first table row timed from the moment a
+server in the bench process starts its answer of 100,000 measures to the first byte on the CLI's stdout.
 ${NOTES}`;
   writeFileSync(join(root, 'BENCHMARKS.md'), text);
   log('wrote BENCHMARKS.md');
