@@ -1,4 +1,20 @@
 import type { Ctx } from '../context.js';
+import { InterruptedError } from '../errors.js';
+
+/**
+ * Ctrl-C at a prompt, or the end of input (Ctrl-D), is the person cancelling, not a crash: one word
+ * and exit 130, nothing sent. inquirer says either with an ExitPromptError.
+ */
+async function cancellable<T>(answer: Promise<T>): Promise<T> {
+  try {
+    return await answer;
+  } catch (err) {
+    const name = (err as Error)?.name;
+    if (name === 'ExitPromptError' || name === 'AbortPromptError')
+      throw new InterruptedError('cancelled; nothing was sent');
+    throw err;
+  }
+}
 
 /** @inquirer/prompts bound to the context's streams: questions go to stderr, so stdout stays data. */
 export async function prompter(ctx: Ctx) {
@@ -11,11 +27,30 @@ export async function prompter(ctx: Ctx) {
       columns: ctx.stderr.columns,
       rows: (ctx.stderr as { rows?: number }).rows,
     });
-  const io = {
-    input: ctx.stdin,
-    get output() {
-      return view();
-    },
+  // The end of input (Ctrl-D) ends the prompt. inquirer's readline closes and waits on nothing, so Node
+  // would find nothing left to do and exit 0 under the prompt: that moment (beforeExit), or the input
+  // stream ending, cancels it instead.
+  const io = () => {
+    const controller = new AbortController();
+    const stop = () => controller.abort();
+    const input = ctx.stdin as NodeJS.ReadableStream;
+    input.once('end', stop);
+    input.once('close', stop);
+    process.once('beforeExit', stop);
+    return {
+      input: ctx.stdin,
+      output: view(),
+      signal: controller.signal,
+      done: () => {
+        input.off('end', stop);
+        input.off('close', stop);
+        process.off('beforeExit', stop);
+      },
+    };
+  };
+  const ask = <T>(prompt: (ctx: ReturnType<typeof io>) => Promise<T>) => {
+    const context = io();
+    return cancellable(prompt(context)).finally(context.done);
   };
   const required = (v: string) => (v.trim() === '' ? 'a value is required' : true);
   return {
@@ -23,13 +58,17 @@ export async function prompter(ctx: Ctx) {
       message: string,
       opts: { required?: boolean; default?: string; validate?: (v: string) => true | string } = {},
     ) =>
-      p.input(
-        { message, default: opts.default, validate: opts.validate ?? (opts.required ? required : undefined) },
-        io,
+      ask((c) =>
+        p.input(
+          { message, default: opts.default, validate: opts.validate ?? (opts.required ? required : undefined) },
+          c,
+        ),
       ),
-    secret: (message: string) => p.password({ message, mask: '*', validate: required }, io),
+    secret: (message: string) => ask((c) => p.password({ message, mask: '*', validate: required }, c)),
     choose: <T extends string>(message: string, choices: readonly T[], fallback?: T) =>
-      p.select<T>({ message, choices: choices.map((value) => ({ value, name: value })), default: fallback }, io),
-    confirm: (message: string, fallback = false) => p.confirm({ message, default: fallback }, io),
+      ask((c) =>
+        p.select<T>({ message, choices: choices.map((value) => ({ value, name: value })), default: fallback }, c),
+      ),
+    confirm: (message: string, fallback = false) => ask((c) => p.confirm({ message, default: fallback }, c)),
   };
 }

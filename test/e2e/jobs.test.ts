@@ -283,6 +283,19 @@ describe('coverages apply', () => {
       join(s.dir, 'moved.json'),
       JSON.stringify([{ id: 'cov_acme_cbc', ...cov('CBC copay', { contract: 'ctr_state_2026' }) }, cov('Other')]),
     );
+    // A dry run exits as the real run will: 1 for the record in error, with or without --exit-code.
+    for (const flags of [['--dry-run'], ['--dry-run', '--exit-code']]) {
+      const dry = await s.run(['coverages', 'apply', 'moved.json', ...flags]);
+      expect(dry.exitCode, flags.join(' ')).toBe(1);
+      expect(dry.stdout).toContain('dry run: 1 to create, 0 to update, 0 unchanged, 1 in error; nothing was sent');
+    }
+    await writeFile(
+      join(s.dir, 'only-error.json'),
+      JSON.stringify([{ id: 'cov_acme_cbc', ...cov('CBC copay', { contract: 'ctr_state_2026' }) }]),
+    );
+    const onlyError = await s.run(['coverages', 'apply', 'only-error.json', '--dry-run', '--exit-code']);
+    expect(onlyError.exitCode).toBe(1);
+    expect(onlyError.stdout).toContain('0 to create, 0 to update, 0 unchanged, 1 in error');
     const r = await s.run(['coverages', 'apply', 'moved.json']);
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain(

@@ -88,3 +88,32 @@ for (const columns of [80, 120]) {
     });
   });
 }
+
+describe('cancelling at a prompt, in a real terminal', () => {
+  for (const [what, key] of [
+    ['Ctrl-C', 'C-c'],
+    ['Ctrl-D (end of input)', 'C-d'],
+  ] as const) {
+    it(`${what} at a create or delete prompt says "cancelled", exits 130 and sends nothing`, async () => {
+      const session = await loggedIn();
+      const path = `${await binOnPath()}:${process.env.PATH}`;
+      const term = await terminal(80, { ...session.env, PATH: path });
+      for (const [line, question] of [
+        ['clinadmin measures create --test tst_cancel', /\? Measure name \(--name\):/],
+        ['clinadmin measures delete msr_k', /\? Delete measure msr_k on /],
+      ] as const) {
+        await term.type('clear', 'Enter');
+        await term.type('-l', line);
+        await term.type('Enter');
+        await expect.poll(term.screen, { timeout: 10_000 }).toMatch(question);
+        await term.type(key);
+        await expect.poll(term.screen, { timeout: 10_000 }).toMatch(/^error: cancelled; nothing was sent$/m);
+        expect(await term.status()).toBe(130);
+      }
+      const left = await session.run(['measures', 'list', '-o', 'json']);
+      const ids = (JSON.parse(left.stdout) as { id: string; test: string }[]).map((m) => m.test);
+      expect(ids).not.toContain('tst_cancel');
+      expect(JSON.parse(left.stdout).map((m: { id: string }) => m.id)).toContain('msr_k');
+    });
+  }
+});

@@ -37,6 +37,14 @@ export async function terminal(columns: number, env: Record<string, string>) {
   return {
     screen,
     type,
+    /** The exit status of the last command, read before anything else runs. */
+    async status(): Promise<number> {
+      const mark = `status_${++marks}=`;
+      await type('-l', `echo ${mark}$?`);
+      await type('Enter');
+      await expect.poll(screen, { timeout: 10_000 }).toMatch(new RegExp(`^${mark}\\d+$`, 'm'));
+      return Number(new RegExp(`^${mark}(\\d+)$`, 'm').exec(await screen())![1]);
+    },
     /**
      * Clears the screen, runs a command line, and resolves with what it drew (the lines between the
      * command and the marker it prints when done), exactly as the terminal shows them.

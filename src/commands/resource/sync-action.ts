@@ -43,8 +43,10 @@ export async function runSync(
     const items = plan(spec, prep.records, existing);
     if (o.dryRun) {
       await show.showPlan(ctx, opts, items);
+      // As the real run would exit: 1 when a record is in error; --exit-code also 1 for changes (drift).
       const changes = items.some((i) => i.action === 'create' || i.action === 'update');
-      if (o.exitCode && changes) state.exitCode = EXIT.failure;
+      const errors = items.some((i) => i.action === 'error');
+      if (errors || (o.exitCode && changes)) state.exitCode = EXIT.failure;
       return;
     }
     const { progressBar } = await import('../../output/progress.js');
