@@ -1,4 +1,5 @@
 import {
+  array,
   boolean,
   type core,
   looseObject,
@@ -21,7 +22,7 @@ import { UsageError } from '../errors.js';
 // pieces used here load (a few milliseconds), not all of zod with its locales, and every command pays it.
 
 /** The zod/mini pieces the commands' option rules are built from. */
-export const z = { optional, string, boolean, enum: oneOf, minLength };
+export const z = { optional, string, boolean, enum: oneOf, minLength, array };
 
 const flag = (key: string) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
 
@@ -129,4 +130,11 @@ export function parseOptions<S extends core.$ZodShape>(
   if (!parsed.success) throw zodUsageError(parsed.error as { issues: Issue[] }, raw);
   const { timeout, ...rest } = parsed.data as ParsedGlobals & Record<string, unknown>;
   return { ...rest, timeoutMs: timeout } as never;
+}
+
+/** A command's own options alone (`serve` has no global ones), with the same words for each error. */
+export function parseOwnOptions<S extends core.$ZodShape>(raw: Record<string, unknown>, shape: S): OutputOf<S> {
+  const parsed = safeParse(looseObject(shape), raw);
+  if (!parsed.success) throw zodUsageError(parsed.error as { issues: Issue[] }, raw);
+  return parsed.data as OutputOf<S>;
 }

@@ -1,31 +1,31 @@
 import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { array, boolean, coerce, object, string } from 'zod';
 import type { Ctx } from '../context.js';
 import { CliError, EXIT, UsageError } from '../errors.js';
 import { generateToken, parseTokenSpec, type TokenEntry } from '../server/auth.js';
 import { DataFileError } from '../server/data-file.js';
 import { type RunningServer, startServer } from '../server/start.js';
 import { StoreUnavailableError } from '../server/store.js';
-import { zodUsageError } from './options.js';
+import { parseOwnOptions, wholeNumber, z } from './options.js';
 
-const optionsSchema = object({
-  port: coerce.number().int().min(0).max(65535),
-  host: string().min(1),
-  data: string().min(1),
-  token: array(string()).optional(),
-  tokenFile: string().min(1).optional(),
-  events: boolean(),
-  seed: boolean().optional(),
-  maxBody: coerce.number().int().min(1),
-  headersTimeout: coerce.number().int().min(100),
-  requestTimeout: coerce.number().int().min(100),
-});
+const nonEmpty = z.string().check(z.minLength(1, 'must not be empty'));
+
+/** serve's options, checked once at the top; numbers in words ("must be a whole number from 0 to 65535"). */
+const optionsShape = {
+  port: wholeNumber(0, 65535),
+  host: nonEmpty,
+  data: nonEmpty,
+  token: z.optional(z.array(z.string())),
+  tokenFile: z.optional(nonEmpty),
+  events: z.boolean(),
+  seed: z.optional(z.boolean()),
+  maxBody: wholeNumber(1),
+  headersTimeout: wholeNumber(100),
+  requestTimeout: wholeNumber(100),
+};
 
 export async function serve(ctx: Ctx, raw: Record<string, unknown>): Promise<void> {
-  const parsed = optionsSchema.safeParse(raw);
-  if (!parsed.success) throw zodUsageError(parsed.error, raw);
-  const o = parsed.data;
+  const o = parseOwnOptions(raw, optionsShape);
   const fromFile = o.tokenFile === undefined ? [] : await readTokenFile(resolve(ctx.cwd, o.tokenFile));
   const specs =
     o.token || o.tokenFile !== undefined

@@ -390,6 +390,17 @@ describe('errors and exit codes', () => {
     }
   });
 
+  it('refuses a --fields name the resource does not have, with a guess and the list of fields', async () => {
+    const env = { CLINADMIN_BASE_URL: 'http://127.0.0.1:9', CLINADMIN_TOKEN: 't' };
+    const r = await runCli(['measures', 'list', '--fields', 'id,nmae', '-o', 'json'], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(
+      /^error: unknown field nmae for --fields; did you mean name\?\nhint: the fields of measures: id, test, name, /,
+    );
+    const n = await runCli(['notifications', 'show', 'ntf_1', '--fields', 'titel,colour'], { env });
+    expect(n.stderr).toMatch(/^error: unknown fields titel, colour for --fields; did you mean title\?/);
+  });
+
   it('checks every option once, at the top of the command, naming the flag and what was given', async () => {
     // Nothing listens on port 9: each refusal comes before any request.
     const env = { CLINADMIN_BASE_URL: 'http://127.0.0.1:9', CLINADMIN_TOKEN: 't' };

@@ -89,9 +89,11 @@ describe('clinadmin serve', () => {
     expect(open.stderr).toMatch(/tokens is readable by others \(mode 644\); it holds tokens\nhint: run chmod 600/);
   });
 
-  it('refuses a bad port with a usage error', async () => {
+  it('refuses a bad number with a usage error that says what a number must be, in words', async () => {
     const r = await clinadmin(['serve', '--port', 'abc']);
     expect(r.exitCode).toBe(2);
-    expect(r.stderr).toMatch(/--port/);
+    expect(r.stderr).toBe('error: invalid option --port: must be a whole number from 0 to 65535 (got "abc")');
+    const body = await clinadmin(['serve', '--max-body', '1.5']);
+    expect(body.stderr).toBe('error: invalid option --max-body: must be a whole number of at least 1 (got "1.5")');
   });
 });

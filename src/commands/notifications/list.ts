@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import type { Ctx } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { notifications } from '../../resources/index.js';
-import { examples, optsOf, viewsOf, withClient } from '../shared.js';
+import { checkFields, examples, optsOf, viewsOf, withClient } from '../shared.js';
 
 export function listCommand(ctx: Ctx): Command {
   return new Command('list')
@@ -38,6 +38,7 @@ ${examples(
         ),
         limit: z.optional(wholeNumber(0)),
       }));
+      checkFields(notifications, opts.fields);
       await withClient(ctx, opts, async ({ client, settings }) => {
         if (opts.unseen && !settings.account) {
           throw new UsageError(

@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import type { Ctx } from '../../context.js';
 import { notifications } from '../../resources/index.js';
-import { enc, examples, optsOf, viewsOf, withClient } from '../shared.js';
+import { checkFields, enc, examples, optsOf, viewsOf, withClient } from '../shared.js';
 
 export function showCommand(ctx: Ctx): Command {
   return new Command('show')
@@ -14,6 +14,7 @@ export function showCommand(ctx: Ctx): Command {
     )
     .action(async (id: string, _o: unknown, cmd: Command) => {
       const opts = await optsOf(cmd);
+      checkFields(notifications, opts.fields);
       await withClient(ctx, opts, async ({ client, settings }) => {
         const data = await client.request<Record<string, unknown>>('GET', `${notifications.path}/${enc(id)}`);
         const { chooseFormat, present } = await import('../../output/present.js');

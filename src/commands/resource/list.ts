@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import type { Ctx } from '../../context.js';
 import type { Resource } from '../../resources/index.js';
-import { examples, optsOf, viewsOf, withClient } from '../shared.js';
+import { checkFields, examples, optsOf, viewsOf, withClient } from '../shared.js';
 
 export function listCommand(ctx: Ctx, spec: Resource): Command {
   return new Command('list')
@@ -21,6 +21,7 @@ export function listCommand(ctx: Ctx, spec: Resource): Command {
     )
     .action(async (_o: unknown, cmd: Command) => {
       const opts = await optsOf(cmd);
+      checkFields(spec, opts.fields);
       await withClient(ctx, opts, async ({ client, settings }) => {
         const { chooseFormat, present, selectColumns } = await import('../../output/present.js');
         const format = chooseFormat(ctx, opts.output);

@@ -3,7 +3,7 @@ import type { Ctx } from '../../context.js';
 import { flagName, optionKey } from '../../core/fields.js';
 import { UsageError } from '../../errors.js';
 import { fieldFlags, type Resource } from '../../resources/index.js';
-import { collect, enc, optsOf, viewsOf, withClient } from '../shared.js';
+import { checkFields, collect, enc, optsOf, viewsOf, withClient } from '../shared.js';
 
 export interface WriteSpec {
   verb: 'create' | 'update';
@@ -35,6 +35,7 @@ export function writeCommand(ctx: Ctx, spec: Resource, w: WriteSpec): Command {
       const command = args[args.length - 1] as Command;
       const id = w.verb === 'update' ? (args[0] as string) : undefined;
       const opts = await optsOf(command);
+      checkFields(spec, opts.fields);
       const createOnly =
         w.verb === 'update' ? flags.filter((f) => !f.update && opts[optionKey(f.flags)] !== undefined) : [];
       if (createOnly.length > 0) {
