@@ -40,7 +40,7 @@ _clinadmin_node() {
     "notifications list") subs=""; opts="--base-url --code --fields --help --limit --no-color --no-headers --output --profile --query --since --timeout --type --unseen --verbose --version -V -o -v"; ids="" ;;
     "notifications show") subs=""; opts="--base-url --fields --help --no-color --output --profile --query --timeout --verbose --version -V -o -v"; ids="notifications" ;;
     "notifications watch") subs=""; opts="--base-url --code --fields --help --interval --no-color --output --profile --query --timeout --type --verbose --version -V -o -v"; ids="" ;;
-    "login") subs=""; opts="--account --base-url --fields --help --no-color --output --profile --query --timeout --token --token-stdin --verbose --version -V -o -v"; ids="" ;;
+    "login") subs=""; opts="--account --base-url --fields --help --no-color --output --profile --query --timeout --token --token-stdin --use --verbose --version -V -o -v"; ids="" ;;
     "logout") subs=""; opts="--base-url --fields --help --no-color --output --profile --query --timeout --verbose --version -V -o -v"; ids="" ;;
     "whoami") subs=""; opts="--base-url --fields --help --no-color --output --profile --query --timeout --verbose --version -V -o -v"; ids="" ;;
     "config") subs="get set unset list path use-profile"; opts="--base-url --fields --help --no-color --output --profile --query --timeout --verbose --version -V -o -v"; ids="" ;;

@@ -128,6 +128,7 @@ complete -c clinadmin -n '__fish_seen_subcommand_from notifications; and __fish_
 complete -c clinadmin -n '__fish_seen_subcommand_from login' -l token -r -d 'the API token (visible in shell history; prefer --token-stdin)'
 complete -c clinadmin -n '__fish_seen_subcommand_from login' -l token-stdin -d 'read the token from standard input'
 complete -c clinadmin -n '__fish_seen_subcommand_from login' -l account -r -d 'the account id the token acts for (used to show what it has seen)'
+complete -c clinadmin -n '__fish_seen_subcommand_from login' -l use -d 'make this profile the current one (the first profile always is)'
 complete -c clinadmin -n '__fish_seen_subcommand_from config; and not __fish_seen_subcommand_from get set unset list path use-profile' -a get -d 'Print one setting of the profile (keys: base-url, token, account); the token only with --show-secret'
 complete -c clinadmin -n '__fish_seen_subcommand_from config; and not __fish_seen_subcommand_from get set unset list path use-profile' -a set -d 'Store one setting in the profile (keys: base-url, token, account)'
 complete -c clinadmin -n '__fish_seen_subcommand_from config; and not __fish_seen_subcommand_from get set unset list path use-profile' -a unset -d 'Remove one setting from the profile (keys: base-url, token, account)'

@@ -6,6 +6,7 @@ import type { Ctx } from '../context.js';
 import { UsageError } from '../errors.js';
 import { textColumns } from '../output/columns.js';
 import type { Opts } from './shared.js';
+import { checkProfile } from './suggest.js';
 
 function keyOf(key: string): Key {
   if (!(key in KEYS)) throw new UsageError(`unknown config key ${key}`, `use one of: ${Object.keys(KEYS).join(', ')}`);
@@ -13,7 +14,10 @@ function keyOf(key: string): Key {
 }
 
 function profileOfRun(ctx: Ctx, opts: Opts): string {
-  return profileName(opts.profile, ctx.env, readConfig(ctx.env));
+  const data = readConfig(ctx.env);
+  const name = profileName(opts.profile, ctx.env, data);
+  checkProfile(name, data.profiles);
+  return name;
 }
 
 export async function get(ctx: Ctx, opts: Opts, key: string): Promise<void> {
@@ -23,8 +27,21 @@ export async function get(ctx: Ctx, opts: Opts, key: string): Promise<void> {
   ctx.stdout.write(`${k === 'token' && !opts.showSecret ? maskToken(value) : value}\n`);
 }
 
-export async function set(ctx: Ctx, opts: Opts, key: string, value: string): Promise<void> {
+export async function set(ctx: Ctx, opts: Opts, key: string, given: string): Promise<void> {
   const k = keyOf(key);
+  let value = given;
+  // "-" reads the value from standard input, as everywhere else; a token given on the command line is
+  // in shell history and the process list by now, so say so.
+  if (given === '-') {
+    const { readStream } = await import('../core/input.js');
+    value = (await readStream(ctx.stdin)).trim();
+    if (value === '') throw new UsageError(`${key}: standard input was empty; nothing was set`);
+  } else if (k === 'token') {
+    ctx.stderr.write(
+      'warning: a token on the command line ends up in shell history and the process list; ' +
+        'use `clinadmin config set token -` (reads standard input) or `clinadmin login`\n',
+    );
+  }
   if (k === 'base-url' && !isHttpUrl(value)) {
     throw new UsageError(`base-url must be an http:// or https:// URL (got ${value})`);
   }
@@ -70,6 +87,7 @@ export async function path(ctx: Ctx): Promise<void> {
 }
 
 export async function useProfile(ctx: Ctx, _opts: Opts, name: string): Promise<void> {
+  checkProfile(name, readConfig(ctx.env).profiles);
   await updateConfig(ctx.env, (d) => {
     d.currentProfile = name;
     d.profiles = { ...d.profiles, [name]: d.profiles?.[name] ?? {} };

@@ -40,12 +40,13 @@ export function configCommand(cmd: Command, ctx: Ctx): Command {
       new Command('set')
         .description(`Store one setting in the profile (${KEYS_HELP})`)
         .argument('<key>')
-        .argument('<value>')
+        .argument('<value>', 'the value, or - to read it from standard input (for a token)')
         .addHelpText(
           'after',
           examples(
             'clinadmin config set base-url https://api.example.org',
             'clinadmin --profile staging config set account acc_lab',
+            'clinadmin config set token - < token.txt',
           ),
         )
         .action(act('set')),

@@ -1,8 +1,9 @@
 import type { ApiClient } from '../api/client.js';
 import { readConfig } from '../config/file.js';
-import { type GlobalFlags, resolveSettings, type Settings } from '../config/resolve.js';
+import { type GlobalFlags, profileName, resolveSettings, type Settings } from '../config/resolve.js';
 import type { Ctx } from '../context.js';
 import { AuthError } from '../errors.js';
+import { checkProfile } from './suggest.js';
 
 export interface Connection {
   client: ApiClient;
@@ -15,12 +16,14 @@ const LOCAL = /^(localhost|127(\.\d+){3}|\[::1\])$/i;
 export async function connect(
   ctx: Ctx,
   flags: GlobalFlags & { timeoutMs: number; verbose?: boolean; connections?: number },
-  settings: Settings = resolveSettings(
-    flags,
-    ctx.env,
-    readConfig(ctx.env, (m) => ctx.stderr.write(`warning: ${m}\n`)),
-  ),
+  given?: Settings,
 ): Promise<Connection> {
+  let settings = given;
+  if (!settings) {
+    const data = readConfig(ctx.env, (m) => ctx.stderr.write(`warning: ${m}\n`));
+    checkProfile(profileName(flags.profile, ctx.env, data), data.profiles);
+    settings = resolveSettings(flags, ctx.env, data);
+  }
   if (!settings.baseUrl) {
     throw new AuthError(
       `no base URL is configured for profile ${settings.profile}`,

@@ -6,6 +6,7 @@ import { readStream } from '../core/input.js';
 import { AuthError, CliError, EXIT, UsageError } from '../errors.js';
 import { loadClient, warnIfPlainText } from './connect.js';
 import type { Opts } from './shared.js';
+import { checkProfile } from './suggest.js';
 
 /** An id no record has: GET of it proves the token (401 versus 404) without reading any data. */
 const PROBE = '/notifications/clinadmin-login-check';
@@ -57,17 +58,26 @@ export async function login(ctx: Ctx, opts: Opts): Promise<void> {
   const account = (opts.account as string | undefined) ?? stored.account;
   await updateConfig(ctx.env, (d) => {
     setProfile(d, profile, { ...profileOf(d, profile), baseUrl, token, ...(account ? { account } : {}) });
-    if (!d.currentProfile || opts.profile) d.currentProfile = profile;
+    // Logging in to another profile stores it; it becomes the current one only when asked (--use).
+    if (!d.currentProfile || opts.use) d.currentProfile = profile;
   });
+  const created = data.profiles?.[profile] === undefined;
+  const current = !data.currentProfile || Boolean(opts.use) || data.currentProfile === profile;
   ctx.stderr.write(
-    `Logged in to ${baseUrl} (profile ${profile}${account ? `, account ${account}` : ''}); ` +
+    `Logged in to ${baseUrl} (${created ? 'created ' : ''}profile ${profile}${account ? `, account ${account}` : ''}); ` +
       `token ${maskToken(token)} stored.\n`,
   );
+  if (!current) {
+    ctx.stderr.write(
+      `The current profile is still ${data.currentProfile}: use --profile ${profile}, or \`clinadmin config use-profile ${profile}\`.\n`,
+    );
+  }
 }
 
 export async function logout(ctx: Ctx, opts: Opts): Promise<void> {
   const data = readConfig(ctx.env);
   const profile = profileName(opts.profile, ctx.env, data);
+  checkProfile(profile, data.profiles);
   if (!profileOf(data, profile).token) {
     ctx.stderr.write(`profile ${profile} holds no token; nothing to remove\n`);
     return;
@@ -80,7 +90,9 @@ export async function logout(ctx: Ctx, opts: Opts): Promise<void> {
 }
 
 export async function whoami(ctx: Ctx, opts: Opts): Promise<number> {
-  const s = resolveSettings(opts, ctx.env);
+  const data = readConfig(ctx.env);
+  checkProfile(profileName(opts.profile, ctx.env, data), data.profiles);
+  const s = resolveSettings(opts, ctx.env, data);
   let server = 'not checked: no base URL or token';
   let code: number = s.baseUrl && s.token ? EXIT.ok : EXIT.auth;
   if (s.baseUrl && s.token) {

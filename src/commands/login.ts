@@ -7,6 +7,7 @@ export function loginCommand(cmd: Command, ctx: Ctx): Command {
     .option('--token <token>', 'the API token (visible in shell history; prefer --token-stdin)')
     .option('--token-stdin', 'read the token from standard input')
     .option('--account <id>', 'the account id the token acts for (used to show what it has seen)')
+    .option('--use', 'make this profile the current one (the first profile always is)')
     .addHelpText(
       'after',
       `
@@ -14,7 +15,7 @@ Asks for a missing base URL or token when a person is at the terminal (the token
 The global --base-url and --profile options choose where and under which profile to store.
 ${examples(
   'clinadmin login --base-url http://127.0.0.1:4010 --token-stdin < token.txt',
-  'clinadmin login --profile staging --base-url https://staging.example.org --account acc_lab',
+  'clinadmin login --profile staging --base-url https://staging.example.org --account acc_lab --use',
   'clinadmin login   # at a terminal: asks for both',
 )}`,
     )

@@ -68,9 +68,12 @@ export async function serve(ctx: Ctx, raw: Record<string, unknown>): Promise<voi
   const signals = ctx.waitForSignal(['SIGINT', 'SIGTERM']);
   ctx.stdout.write(`clinadmin serve listening on ${server.url} (data: ${dataFile})\n`);
   if (generated) {
+    // The command shown never carries the token: login asks for it (masked), or reads it from stdin.
     ctx.stderr.write(
-      `No --token given, so this server accepts a generated one. Point the CLI at it with:\n` +
-        `  clinadmin login --base-url ${server.url} --token ${tokens[0].token}\n`,
+      `No --token given, so this server accepts a generated one: ${tokens[0].token}\n` +
+        'Point the CLI at it (login asks for the token, so it stays out of shell history and ps):\n' +
+        `  clinadmin login --base-url ${server.url}\n` +
+        `or, in a script, with the token in a file: clinadmin login --base-url ${server.url} --token-stdin < FILE\n`,
     );
   }
   const signal = await signals.promise;

@@ -5,6 +5,7 @@ import { UsageError } from '../errors.js';
 import type { Column } from '../output/columns.js';
 import type { Resource } from '../resources/index.js';
 import type { GlobalOptions, OutputOf, ShapeOf } from './options.js';
+import { closest } from './suggest.js';
 
 export type Opts = GlobalOptions & Record<string, unknown>;
 
@@ -53,21 +54,6 @@ export async function withClient<T>(
 
 export const enc = encodeURIComponent;
 
-/** The edit distance of two short words, for "did you mean". */
-function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0];
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const next = row[j];
-      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = next;
-    }
-  }
-  return row[b.length];
-}
-
 /**
  * Refuses a --fields name the resource does not have, as gh does for an unknown JSON field: a typo
  * would otherwise print an empty column and look like missing data.
@@ -77,8 +63,7 @@ export function checkFields(res: Resource, fields: string[] | undefined): void {
   const known = [...Object.keys(res.fields), ...res.wide.flatMap((w) => (typeof w === 'string' ? [] : [w.key]))];
   const unknown = fields.filter((f) => !known.includes(f));
   if (unknown.length === 0) return;
-  const near = (f: string) => known.find((k) => distance(f.toLowerCase(), k.toLowerCase()) <= 2);
-  const guesses = unknown.map(near).filter(Boolean);
+  const guesses = unknown.map((f) => closest(f, known)).filter(Boolean);
   throw new UsageError(
     `unknown ${unknown.length === 1 ? 'field' : 'fields'} ${unknown.join(', ')} for --fields` +
       (guesses.length > 0 ? `; did you mean ${guesses.join(', ')}?` : ''),

@@ -15,6 +15,44 @@ async function setup() {
   return { server, dir, cli, file };
 }
 
+describe('profiles', () => {
+  it('refuses an unknown profile with a guess, except login, which creates it and says so', async () => {
+    const { server, cli, file } = await setup();
+    await cli(['login', '--base-url', server.url, '--token', TOKEN]);
+    const staging = await cli(['login', '--profile', 'staging', '--base-url', server.url, '--token', TOKEN]);
+    expect(staging.code).toBe(0);
+    expect(staging.stderr).toBe(
+      `Logged in to ${server.url} (created profile staging); token test…6789 stored.\n` +
+        'The current profile is still default: use --profile staging, or `clinadmin config use-profile staging`.\n',
+    );
+    expect((await file()).currentProfile).toBe('default');
+    const typo = await cli(['config', 'use-profile', 'stagng']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toBe(
+      'error: no profile named stagng; did you mean staging?\n' +
+        'hint: the profiles: default, staging; `clinadmin login --profile stagng` creates one\n',
+    );
+    expect((await file()).profiles.stagng).toBeUndefined();
+    for (const argv of [
+      ['--profile', 'stagin', 'measures', 'list'],
+      ['whoami', '--profile', 'stagin'],
+      ['config', 'get', 'base-url', '--profile', 'stagin'],
+    ]) {
+      const r = await cli(argv);
+      expect(r.code, argv.join(' ')).toBe(2);
+      expect(r.stderr, argv.join(' ')).toMatch(/^error: no profile named stagin; did you mean staging\?/);
+    }
+    const fromEnv = await cli(['measures', 'list'], { env: { CLINADMIN_PROFILE: 'prod' } });
+    expect(fromEnv.stderr).toMatch(/^error: no profile named prod\n/);
+    const use = await cli(['login', '--profile', 'staging', '--base-url', server.url, '--token', TOKEN, '--use']);
+    expect(use.code).toBe(0);
+    expect((await file()).currentProfile).toBe('staging');
+    const switched = await cli(['config', 'use-profile', 'default']);
+    expect(switched.code).toBe(0);
+    expect((await file()).currentProfile).toBe('default');
+  });
+});
+
 describe('login, logout and whoami', () => {
   it('checks the pair, stores it owner-only, and then commands work without flags', async () => {
     const { server, dir, cli, file } = await setup();
@@ -23,7 +61,7 @@ describe('login, logout and whoami', () => {
     });
     expect(r.code).toBe(0);
     expect(r.stderr).toBe(
-      `Logged in to ${server.url} (profile default, account acc_support); token test…6789 stored.\n`,
+      `Logged in to ${server.url} (created profile default, account acc_support); token test…6789 stored.\n`,
     );
     expect(r.stdout).toBe('');
     expect(await file()).toEqual({
@@ -76,9 +114,22 @@ describe('login, logout and whoami', () => {
 
 describe('config', () => {
   it('sets, gets, unsets and lists settings per profile, masking tokens', async () => {
-    const { cli, file } = await setup();
+    const { server, cli, file } = await setup();
     expect((await cli(['config', 'set', 'base-url', 'http://127.0.0.1:4010'])).code).toBe(0);
-    await cli(['config', 'set', 'token', 'abcd-secret-wxyz']);
+    const argv = await cli(['config', 'set', 'token', 'abcd-secret-wxyz']);
+    expect(argv.stderr).toMatch(/^warning: a token on the command line ends up in shell history and the process list/);
+    // "-" reads the value from standard input; the literal "-" is never stored.
+    const stdin = await cli(['config', 'set', 'token', '-'], { stdin: 'abcd-secret-wxyz\n' });
+    expect(stdin.stderr).toBe('set token in profile default\n');
+    expect((await file()).profiles.default.token).toBe('abcd-secret-wxyz');
+    const empty = await cli(['config', 'set', 'token', '-'], { stdin: '' });
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toMatch(/^error: token: standard input was empty; nothing was set/);
+    // Only login creates a profile; config set refuses one that does not exist.
+    const unknown = await cli(['--profile', 'staging', 'config', 'set', 'account', 'acc_stage']);
+    expect(unknown.stderr).toMatch(/^error: no profile named staging\n/);
+    await cli(['login', '--profile', 'staging', '--base-url', server.url, '--token', TOKEN]);
+    await cli(['logout', '--profile', 'staging']);
     await cli(['--profile', 'staging', 'config', 'set', 'account', 'acc_stage']);
     expect((await cli(['config', 'get', 'base-url'])).stdout).toBe('http://127.0.0.1:4010\n');
     expect((await cli(['config', 'get', 'token'])).stdout).toBe('abcd…wxyz\n');
@@ -86,7 +137,7 @@ describe('config', () => {
     const list = await cli(['config', 'list', '-o', 'json']);
     expect(JSON.parse(list.stdout)).toEqual([
       { profile: 'default', current: true, 'base-url': 'http://127.0.0.1:4010', token: 'abcd…wxyz' },
-      { profile: 'staging', current: false, token: '(none)', account: 'acc_stage' },
+      { profile: 'staging', current: false, 'base-url': server.url, token: '(none)', account: 'acc_stage' },
     ]);
     expect(list.stdout).not.toContain('secret');
     await cli(['config', 'unset', 'token']);

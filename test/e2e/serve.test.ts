@@ -9,10 +9,13 @@ describe('clinadmin serve', () => {
     const dir = await tempDir();
     const { url, proc, stderr } = await serveProcess(['--seed'], { cwd: dir });
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    await expect.poll(stderr).toMatch(/--token (cla_\S+)/);
-    const token = /--token (cla_\S+)/.exec(stderr())?.[1];
+    await expect.poll(stderr).toMatch(/accepts a generated one: (cla_\S+)/);
+    const token = /accepts a generated one: (cla_\S+)/.exec(stderr())?.[1];
     expect(token).toBeDefined();
-    expect(stderr()).toContain(`clinadmin login --base-url ${url} --token ${token}`);
+    // The login command it shows never carries the token on its command line.
+    expect(stderr()).toContain(`\n  clinadmin login --base-url ${url}\n`);
+    expect(stderr()).toContain(`clinadmin login --base-url ${url} --token-stdin < FILE`);
+    expect(stderr()).not.toMatch(/login .*--token cla_/);
     const res = await fetch(`${url}/diagnostic-measures`, { headers: { authorization: `Bearer ${token}` } });
     expect(res.status).toBe(200);
     expect((await res.json()).map((m: { name: string }) => m.name)).toContain('Hemoglobin');
