@@ -63,13 +63,12 @@ export async function login(ctx: Ctx, opts: Opts): Promise<void> {
   });
   const created = data.profiles?.[profile] === undefined;
   const current = !data.currentProfile || Boolean(opts.use) || data.currentProfile === profile;
-  ctx.stderr.write(
-    `Logged in to ${baseUrl} (${created ? 'created ' : ''}profile ${profile}${account ? `, account ${account}` : ''}); ` +
-      `token ${maskToken(token)} stored.\n`,
-  );
+  const which = `${created ? 'created ' : ''}profile ${profile}${account ? `, account ${account}` : ''}`;
+  ctx.stderr.write(`Logged in to ${baseUrl} (${which}); token ${maskToken(token)} stored.\n`);
   if (!current) {
     ctx.stderr.write(
-      `The current profile is still ${data.currentProfile}: use --profile ${profile}, or \`clinadmin config use-profile ${profile}\`.\n`,
+      `The current profile is still ${data.currentProfile}: use --profile ${profile}, ` +
+        `or \`clinadmin config use-profile ${profile}\`.\n`,
     );
   }
 }
