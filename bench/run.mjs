@@ -117,7 +117,9 @@ async function freePort() {
 function load(url, { method = 'GET', body, auth = true, connections = CONNECTIONS } = {}) {
   const args = [AUTOCANNON, '-j', '-c', String(connections), '-d', String(LOAD_SECONDS), '-m', method];
   if (auth) args.push('-H', `authorization=Bearer ${TOKEN}`);
-  if (body) args.push('-H', 'content-type=application/json', '-b', JSON.stringify(body));
+  // Each POST names a new record: the service refuses a second one with the same (test, name) (409).
+  const sent = body && 'name' in body ? { ...body, name: `${body.name} [<id>]` } : body;
+  if (sent) args.push('-H', 'content-type=application/json', '-I', '-b', JSON.stringify(sent));
   args.push(url);
   const r = spawnSync(NODE, args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   if (r.status !== 0) throw new Error(`autocannon failed: ${r.stderr}`);

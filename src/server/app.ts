@@ -88,7 +88,7 @@ export function createApp({
 function toProblem(err: unknown, log: (l: string) => void): { p: Problem; headers: Record<string, string> } {
   if (err instanceof HttpProblem) return { p: err.problem, headers: { ...err.headers } };
   if (err instanceof ServiceError) {
-    const status = err.kind === 'not-found' ? 404 : err.kind === 'unknown-contract' ? 422 : 400;
+    const status = { 'not-found': 404, 'unknown-contract': 422, conflict: 409, invalid: 400 }[err.kind];
     return { p: problem(status, err.message, err.errors), headers: {} };
   }
   if (err instanceof StoreUnavailableError)

@@ -19,6 +19,7 @@ const TITLES: Record<number, [slug: string, title: string]> = {
   408: ['request-timeout', 'Request timeout'],
   413: ['payload-too-large', 'Request body too large'],
   414: ['uri-too-long', 'URI too long'],
+  409: ['conflict', 'Conflict'],
   415: ['unsupported-media-type', 'Unsupported media type'],
   431: ['headers-too-large', 'Request header fields too large'],
   422: ['unknown-reference', 'Unknown reference'],

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { z } from 'zod';
 import {
+  keyWords,
+  naturalKey,
   notifications,
   RESOURCES as REGISTRY,
   type Resource as RegistryResource,
@@ -16,7 +18,7 @@ import type { Rec, Store } from './store.js';
 export class ServiceError extends Error {
   override name = 'ServiceError';
   constructor(
-    readonly kind: 'invalid' | 'not-found' | 'unknown-contract',
+    readonly kind: 'invalid' | 'not-found' | 'unknown-contract' | 'conflict',
     message: string,
     readonly errors: FieldError[] = [],
   ) {
@@ -70,6 +72,41 @@ export interface ServiceOptions {
 export type Service = ReturnType<typeof createService>;
 
 export function createService({ store, events = true, now = Date.now }: ServiceOptions) {
+  // Each writable collection's natural keys, (test, name) or (contract, name), to the record holding it:
+  // built on first use, then kept by every write. A second record with the same key is refused (409).
+  const keys = new Map<Resource, Map<string, string>>();
+  function keyIndex(res: Resource): Map<string, string> {
+    let index = keys.get(res);
+    if (!index) {
+      index = new Map();
+      for (const r of store.list(res.coll))
+        if (!index.has(naturalKey(res.entry, r))) index.set(naturalKey(res.entry, r), r.id);
+      keys.set(res, index);
+    }
+    return index;
+  }
+  /** Claims `rec`'s key for it, synchronously (so two requests at once cannot both pass), or refuses. */
+  function claimKey(res: Resource, rec: Rec, before?: Rec): () => void {
+    const index = keyIndex(res);
+    const key = naturalKey(res.entry, rec);
+    const old = before ? naturalKey(res.entry, before) : undefined;
+    if (key === old) return () => undefined;
+    const holder = index.get(key);
+    if (holder !== undefined && holder !== rec.id) {
+      const words = keyWords(res.entry, rec);
+      throw new ServiceError('conflict', `a ${res.noun} with ${words} already exists as ${holder}`, [
+        { path: 'name', message: `already used by ${holder} (${words})` },
+      ]);
+    }
+    index.set(key, rec.id);
+    if (old !== undefined && index.get(old) === rec.id) index.delete(old);
+    // Undone when the write fails: the key goes back to what it was.
+    return () => {
+      if (index.get(key) === rec.id) index.delete(key);
+      if (old !== undefined) index.set(old, rec.id);
+    };
+  }
+
   const schemas = new Map<Resource, Promise<SchemaSet>>();
   function schemasOf(res: Resource): Promise<SchemaSet> {
     if (!res.entry.schemas) throw new Error(`${res.coll} is read-only`);
@@ -182,7 +219,13 @@ export function createService({ store, events = true, now = Date.now }: ServiceO
         const c = contractOf(input.contract as string);
         for (const field of COVERAGE_FROM_CONTRACT) if (c[field] !== undefined) rec[field] = c[field];
       }
-      await write(res, 'created', rec, account);
+      const undo = claimKey(res, rec);
+      try {
+        await write(res, 'created', rec, account);
+      } catch (err) {
+        undo();
+        throw err;
+      }
       return rec;
     },
 
@@ -201,14 +244,30 @@ export function createService({ store, events = true, now = Date.now }: ServiceO
       }
       // A PATCH that changes nothing writes nothing: no journal line, no notification.
       if (recordJson(merged) === recordJson(current)) return current;
-      await write(res, 'updated', merged, account);
+      const undo = claimKey(res, merged, current);
+      try {
+        await write(res, 'updated', merged, account);
+      } catch (err) {
+        undo();
+        throw err;
+      }
       return merged;
     },
 
     async remove(res: Resource, id: string, account: string): Promise<Rec> {
       await mustGetDurably(res, id);
       const rec = mustGet(res, id);
-      await write(res, 'deleted', rec, account);
+      // The key is free once the record is gone; taken back if the delete cannot be saved.
+      const index = res.writable ? keyIndex(res) : undefined;
+      const key = naturalKey(res.entry, rec);
+      const held = index?.get(key) === id;
+      if (held) index!.delete(key);
+      try {
+        await write(res, 'deleted', rec, account);
+      } catch (err) {
+        if (held) index!.set(key, id);
+        throw err;
+      }
       return rec;
     },
   };

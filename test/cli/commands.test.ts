@@ -149,6 +149,16 @@ describe('measures commands', () => {
     expect(await measures(server)).toEqual([created]);
   });
 
+  it('says a measure already exists, naming it, when its (test, name) is taken (exit 1)', async () => {
+    const { cli } = await setup();
+    const r = await cli(['measures', 'create', '--test', 'tst_bmp', '--name', 'Potassium']);
+    expect(r.code).toBe(1);
+    expect(r.stderr.split('\n')[0]).toBe(
+      'error: the API refused POST /diagnostic-measures (409): ' +
+        'a measure with test tst_bmp and name Potassium already exists as msr_k',
+    );
+  });
+
   it('creates from --file and --data, flags overriding the body', async () => {
     const { server, dir, cli } = await setup(false);
     await writeFile(join(dir, 'm.json'), JSON.stringify({ test: 'tst_1', name: 'From file', unit: 'g/L' }));

@@ -165,6 +165,54 @@ describe('diagnostic measures over HTTP', () => {
   });
 });
 
+describe('natural keys over HTTP', () => {
+  it('refuses a second measure with the same (test, name) with 409 naming the first, on POST and PATCH', async () => {
+    const s = await testServer();
+    const first = await s.call('POST', '/diagnostic-measures', { test: 'tst_dup', name: 'Dup' });
+    const again = await s.call('POST', '/diagnostic-measures', { test: 'tst_dup', name: 'Dup', unit: 'g/L' });
+    expect(again.status).toBe(409);
+    expect(again.headers.get('content-type')).toBe('application/problem+json');
+    expect(again.body).toMatchObject({
+      type: 'urn:clinadmin:problem:conflict',
+      status: 409,
+      detail: `a measure with test tst_dup and name Dup already exists as ${first.body.id}`,
+      errors: [{ path: 'name', message: `already used by ${first.body.id} (test tst_dup and name Dup)` }],
+    });
+    // The same name in another test is another measure; renaming onto a taken key is refused too.
+    const other = await s.call('POST', '/diagnostic-measures', { test: 'tst_other', name: 'Dup' });
+    expect(other.status).toBe(200);
+    const second = await s.call('POST', '/diagnostic-measures', { test: 'tst_dup', name: 'Second' });
+    const rename = await s.call('PATCH', `/diagnostic-measures/${second.body.id}`, { name: 'Dup' });
+    expect(rename.status).toBe(409);
+    expect((await s.call('PATCH', `/diagnostic-measures/${second.body.id}`, { name: 'Renamed' })).status).toBe(200);
+    // The old name is free again, and so is a deleted record's key.
+    expect((await s.call('POST', '/diagnostic-measures', { test: 'tst_dup', name: 'Second' })).status).toBe(200);
+    await s.call('DELETE', `/diagnostic-measures/${first.body.id}`);
+    expect((await s.call('POST', '/diagnostic-measures', { test: 'tst_dup', name: 'Dup' })).status).toBe(200);
+    await s.close();
+  });
+
+  it('lets exactly one of many simultaneous creates of one key through', async () => {
+    const s = await testServer();
+    const all = await Promise.all(
+      Array.from({ length: 20 }, () => s.call('POST', '/diagnostic-measures', { test: 't', name: 'Race' })),
+    );
+    expect(all.filter((r) => r.status === 200)).toHaveLength(1);
+    expect(all.filter((r) => r.status === 409)).toHaveLength(19);
+    expect((await s.call('GET', '/diagnostic-measures')).body).toHaveLength(1);
+    await s.close();
+  });
+
+  it('refuses a second coverage with the same (contract, name)', async () => {
+    const s = await withContract();
+    await s.call('POST', '/insurance-coverages', { contract: 'ctr_1', name: 'Copay', type: 'deduction' });
+    const again = await s.call('POST', '/insurance-coverages', { contract: 'ctr_1', name: 'Copay', type: 'override' });
+    expect(again.status).toBe(409);
+    expect(again.body.detail).toMatch(/^a coverage with contract ctr_1 and name Copay already exists as cov_/);
+    await s.close();
+  });
+});
+
 describe('insurance coverages over HTTP', () => {
   it('creates a coverage with the parties of its contract, patches and deletes it', async () => {
     const s = await withContract();

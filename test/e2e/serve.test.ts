@@ -42,7 +42,8 @@ describe('clinadmin serve', () => {
       fetch(`${url}/diagnostic-measures`, {
         method: 'POST',
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: '{"test":"t","name":"n"}',
+        // A name of its own each: (test, name) is unique.
+        body: JSON.stringify({ test: 't', name: `n-${token}` }),
       }).then((r) => r.json());
     expect((await post('tokA')).createdBy).toBe('acc_a');
     expect((await post('tokB')).createdBy).toBe('local-admin');
