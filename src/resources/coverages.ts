@@ -10,6 +10,7 @@ export const coverages: Resource = {
   idPrefix: 'cov',
   key: ['contract', 'name'],
   schemas: async () => (await import('../schemas/coverages.js')).coverageSchemas as never,
+  filters: ['contract', 'type'],
   wide: ['refType', 'percentage', 'insurer', 'createdBy'],
   fields: {
     id: { header: 'ID', shown: true },

@@ -12,6 +12,7 @@ export const measures: Resource = {
   idPrefix: 'msr',
   key: ['test', 'name'],
   schemas: async () => (await import('../schemas/measures.js')).measureSchemas as never,
+  filters: ['test', 'type'],
   wide: [
     'siunit',
     'set',

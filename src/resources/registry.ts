@@ -63,6 +63,8 @@ export interface Resource {
   key?: readonly string[];
   /** Fields in column order; flags are listed in the same order. */
   fields: Readonly<Record<string, FieldEntry>>;
+  /** Fields `list` filters on by exact value (`--test ID`), client-side: the API has no filters. */
+  filters?: readonly string[];
   /** What `-o wide` adds to the shown columns (kubectl's convention): field keys or derived columns. */
   wide: readonly (string | DerivedColumn)[];
   /** The zod schemas of a writable resource, loaded when needed (help never loads zod). */

@@ -149,6 +149,35 @@ describe('measures commands', () => {
     expect(await measures(server)).toEqual([created]);
   });
 
+  it('warns of what lint finds on create and update, and sends nothing with --strict', async () => {
+    const { server, cli } = await setup(false);
+    const args = ['measures', 'create', '--test', 'tst_l', '--name', 'Odd', '--type', 'numeric'];
+    const ranges = ['--reference-range', '3.5-5.1', '--panic-range', '..4'];
+    const strict = await cli([...args, ...ranges, '--strict']);
+    expect(strict.code).toBe(2);
+    expect(strict.stderr).toMatch(/^error: the measure has 2 warnings, errors with --strict; nothing was sent\n/);
+    expect(strict.stderr).toContain('  - unit: a numeric measure has no unit');
+    expect(await measures(server)).toEqual([]);
+    const warned = await cli([...args, ...ranges]);
+    expect(warned.code).toBe(0);
+    expect(warned.stderr).toMatch(/^warning: unit: a numeric measure has no unit\nwarning: panicRanges\[0\]\.max: /);
+    const id = JSON.parse(warned.stdout).id;
+    const gap = await cli([
+      'measures',
+      'update',
+      id,
+      '--unit',
+      'mmol/L',
+      '--reference-range',
+      '1-2 age=0-10',
+      '--reference-range',
+      '1-2 age=12-120',
+      '--strict',
+    ]);
+    expect(gap.code).toBe(2);
+    expect(gap.stderr).toContain('ages 10–12 are not covered for sex all');
+  });
+
   it('says a measure already exists, naming it, when its (test, name) is taken (exit 1)', async () => {
     const { cli } = await setup();
     const r = await cli(['measures', 'create', '--test', 'tst_bmp', '--name', 'Potassium']);
@@ -459,5 +488,25 @@ describe('errors and exit codes', () => {
     expect(two.stderr).toContain('error: invalid options');
     expect(two.stderr).toContain('--timeout: must be a positive number of seconds (got "-5")');
     expect(two.stderr).toContain('--limit: must be a whole number of at least 0 (got "x")');
+  });
+});
+
+describe('list filters', () => {
+  it('filters measures by test, type and part of the name, and coverages by contract, client-side', async () => {
+    const { cli } = await setup();
+    const ids = async (argv: string[]) =>
+      JSON.parse((await cli([...argv, '-o', 'json'])).stdout).map((r: { id: string }) => r.id);
+    expect(await ids(['measures', 'list', '--test', 'tst_bmp'])).toEqual(['msr_k', 'msr_glu']);
+    expect(await ids(['measures', 'list', '--type', 'posneg'])).toEqual(['msr_hcg']);
+    expect(await ids(['measures', 'list', '--name-like', 'GLUC'])).toEqual(['msr_glu']);
+    expect(await ids(['measures', 'list', '--test', 'tst_cbc', '--limit', '1'])).toEqual(['msr_hgb']);
+    expect(await ids(['coverages', 'list', '--contract', 'ctr_state_2026'])).toEqual(['cov_state_tubes']);
+    // The same filters on a table, and on a held format.
+    const table = await cli(['measures', 'list', '--test', 'tst_bmp', '-o', 'table']);
+    expect(table.stdout.trimEnd().split('\n')).toHaveLength(3);
+    const yaml = await cli(['measures', 'list', '--name-like', 'urine', '-o', 'yaml']);
+    expect(yaml.stdout).toMatch(/^- id: msr_ua_color\n/);
+    const none = await cli(['measures', 'list', '--test', 'tst_none', '-o', 'table']);
+    expect(none.stderr).toBe('no measures\n');
   });
 });

@@ -7,6 +7,7 @@ import { examples } from '../shared.js';
 export function updateCommand(ctx: Ctx): Command {
   return writeCommand(ctx, measures, {
     verb: 'update',
+    lint: async (body) => (await import('../../core/lint.js')).lintMeasure(body),
     examples: examples(
       'clinadmin measures update ID --unit mmol/L',
       'clinadmin measures update ID --reference-range "3.5-5.1 sex=male" --reference-range "3.4-5.0 sex=female"',

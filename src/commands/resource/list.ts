@@ -1,18 +1,36 @@
 import { Command } from 'commander';
 import type { Ctx } from '../../context.js';
+import type { ListSink } from '../../json/array-stream.js';
 import type { Resource } from '../../resources/index.js';
 import { checkFields, examples, optsOf, viewsOf, withClient } from '../shared.js';
 
+/** A sink that passes on only the records that match, and no more than `limit` of them. */
+function filtered(sink: ListSink, keep: (r: Record<string, unknown>) => boolean, limit?: number): ListSink {
+  let kept = 0;
+  return {
+    ...sink,
+    record(rec) {
+      if ((limit === undefined || kept < limit) && keep(rec as Record<string, unknown>)) {
+        kept++;
+        sink.record(rec);
+      }
+    },
+  };
+}
+
 export function listCommand(ctx: Ctx, spec: Resource): Command {
-  return new Command('list')
-    .alias('ls')
-    .description(`List ${spec.plural}`)
+  const cmd = new Command('list').alias('ls').description(`List ${spec.plural}`);
+  for (const f of spec.filters ?? []) cmd.option(`--${f} <value>`, `only ${spec.plural} whose ${f} is this`);
+  return cmd
+    .option('--name-like <text>', 'only those whose name contains this text (any case)')
+    .option('--limit <n>', 'at most this many (the first ones the server lists)')
     .option('--no-headers', 'leave out the header row of -o table and -o wide (for scripts that read columns)')
     .addHelpText(
       'after',
       examples(
         `clinadmin ${spec.group} list`,
         `clinadmin ${spec.group} list -o wide`,
+        `clinadmin ${spec.group} list --name-like ${spec.group === 'measures' ? 'glucose' : 'copay'} --limit 5`,
         `clinadmin ${spec.group} list -o json --fields id,name`,
         `clinadmin ${spec.group} list -o csv > ${spec.plural}.csv`,
       ) +
@@ -20,17 +38,31 @@ export function listCommand(ctx: Ctx, spec: Resource): Command {
         'arrives (a table sizes its columns from the first rows).\n',
     )
     .action(async (_o: unknown, cmd: Command) => {
-      const opts = await optsOf(cmd);
+      const opts = await optsOf(cmd, ({ z, wholeNumber }) => ({
+        nameLike: z.optional(z.string()),
+        limit: z.optional(wholeNumber(1)),
+      }));
       checkFields(spec, opts.fields);
       await withClient(ctx, opts, async ({ client, settings }) => {
         const { chooseFormat, present, selectColumns } = await import('../../output/present.js');
         const format = chooseFormat(ctx, opts.output);
         const { columns, wide } = await viewsOf(spec);
         const empty = `no ${spec.plural}`;
+        // The API has no filters, so they run here, as each record arrives.
+        const wanted = (spec.filters ?? []).filter((f) => typeof opts[f] === 'string');
+        const like = opts.nameLike?.toLowerCase();
+        const keep = (r: Record<string, unknown>) =>
+          wanted.every((f) => String(r[f] ?? '') === opts[f]) &&
+          (like === undefined ||
+            String(r.name ?? '')
+              .toLowerCase()
+              .includes(like));
+        const through = (sink: ListSink) =>
+          wanted.length > 0 || like !== undefined || opts.limit !== undefined ? filtered(sink, keep, opts.limit) : sink;
         if (!opts.query && (format === 'json' || format === 'ndjson' || format === 'csv')) {
           const { recordSink } = await import('../../output/stream.js');
           const sink = recordSink(ctx, format, opts.fields, columns);
-          await client.stream(spec.path, sink);
+          await client.stream(spec.path, through(sink));
           sink.end();
           return;
         }
@@ -42,11 +74,19 @@ export function listCommand(ctx: Ctx, spec: Resource): Command {
             account: settings.account,
             empty,
           });
-          await client.stream(spec.path, sink);
+          await client.stream(spec.path, through(sink));
           sink.end();
           return;
         }
-        const data = await client.list(spec.path);
+        // YAML and --query hold the whole list (within the client's cap); the filters run on it.
+        const all = await client.list<Record<string, unknown>>(spec.path);
+        const data: unknown[] = [];
+        const sink = through({
+          record: (r) => void data.push(r),
+          batchEnd: () => true,
+          drained: async () => undefined,
+        });
+        for (const r of all) sink.record(r);
         await present(ctx, data, { ...opts, account: settings.account, columns, wide, empty });
       });
     });

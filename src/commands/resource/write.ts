@@ -10,6 +10,8 @@ export interface WriteSpec {
   examples: string;
   /** Asks a person at the terminal for what is missing (create only). */
   prompt?: (ctx: Ctx, body: Record<string, unknown>) => Promise<Record<string, unknown>>;
+  /** The clinical checks import and lint run; their warnings are errors with --strict. */
+  lint?: (body: Record<string, unknown>) => Promise<{ field: string; message: string }[]>;
 }
 
 /** create or update of a resource: its flags come from the registry, its rules from the resource's schemas. */
@@ -27,6 +29,7 @@ export function writeCommand(ctx: Ctx, spec: Resource, w: WriteSpec): Command {
     if (f.kind === 'list' || f.kind === 'ranges' || f.kind === 'panic-ranges') option.argParser(collect);
     cmd.addOption(option);
   }
+  if (w.lint) cmd.option('--strict', 'treat the clinical warnings (as `measures lint` gives them) as errors');
   cmd
     .option('-f, --file <path>', 'read the whole body from a JSON file (- for stdin); flags override it')
     .option('-d, --data <json>', 'the whole body as JSON, or @FILE; flags override it')
@@ -73,6 +76,16 @@ export function writeCommand(ctx: Ctx, spec: Resource, w: WriteSpec): Command {
           checked.errors.map((e) => `${e.path}: ${e.message}`),
         );
       }
+      const warnings = (await w.lint?.(body)) ?? [];
+      if (warnings.length > 0 && opts.strict) {
+        throw new UsageError(
+          `the ${spec.noun} has ${warnings.length === 1 ? 'a warning' : `${warnings.length} warnings`}, ` +
+            'errors with --strict; nothing was sent',
+          undefined,
+          warnings.map((x) => `${x.field}: ${x.message}`),
+        );
+      }
+      for (const x of warnings) ctx.stderr.write(`warning: ${x.field}: ${x.message}\n`);
       await withClient(ctx, opts, async ({ client, settings }) => {
         const data =
           w.verb === 'create'
