@@ -20,8 +20,30 @@ export function showNotes(ctx: Ctx, prep: Preparation): void {
 
 const show = (v: unknown) => (v === undefined ? '(unset)' : JSON.stringify(v));
 
-/** The plan reads as a diff, in a pipe too; JSON only when asked for. */
-export async function showPlan(ctx: Ctx, opts: PresentOptions, items: PlanItem[]): Promise<void> {
+/** A list of ranges changed: only the ranges that differ, each by its place, not two whole arrays. */
+function changeLines(field: string, from: unknown, to: unknown): string[] {
+  if (!Array.isArray(from) || !Array.isArray(to)) return [`${field}: ${show(from)} → ${show(to)}`];
+  const out: string[] = [];
+  for (let k = 0; k < Math.max(from.length, to.length); k++) {
+    const a = from[k];
+    const b = to[k];
+    if (JSON.stringify(a) === JSON.stringify(b)) continue;
+    if (a === undefined) out.push(`${field}[${k}]: added ${show(b)}`);
+    else if (b === undefined) out.push(`${field}[${k}]: removed ${show(a)}`);
+    else out.push(`${field}[${k}]: ${show(a)} → ${show(b)}`);
+  }
+  return out;
+}
+
+/**
+ * The plan reads as a diff, in a pipe too (JSON only when asked for): what would be created, updated
+ * (field by field) or refused, and one line counting what is unchanged (listed with --show-unchanged).
+ */
+export async function showPlan(
+  ctx: Ctx,
+  opts: PresentOptions & { showUnchanged?: boolean },
+  items: PlanItem[],
+): Promise<void> {
   const counts = countPlan(items);
   if (opts.output !== undefined && opts.output !== 'table') {
     const planned = items.map((i) => ({
@@ -36,16 +58,23 @@ export async function showPlan(ctx: Ctx, opts: PresentOptions, items: PlanItem[]
     await present(ctx, { dryRun: true, ...counts, records: planned }, { ...opts, fields: undefined });
     return;
   }
+  const { colorEnabled, theme } = await import('./theme.js');
+  const t = await theme(colorEnabled(ctx, ctx.stdout, opts.color));
   const lines: string[] = [];
   for (const i of items) {
     const at = visible(where(i.rec.src, i.rec.name), true);
-    if (i.action === 'create') lines.push(`+ create     ${at}`);
-    else if (i.action === 'unchanged') lines.push(`= unchanged  ${at} ${i.id}`);
-    else if (i.action === 'error') lines.push(`! error      ${at}: ${visible(String(i.error), true)}`);
+    if (i.action === 'create') lines.push(t.green(`+ create     ${at}`));
+    else if (i.action === 'unchanged') {
+      if (opts.showUnchanged) lines.push(t.dim(`= unchanged  ${at} ${i.id}`));
+    } else if (i.action === 'error') lines.push(t.red(`! error      ${at}: ${visible(String(i.error), true)}`));
     else {
-      lines.push(`~ update     ${at} ${i.id}`);
-      for (const c of i.changes!) lines.push(visible(`    ${c.field}: ${show(c.from)} → ${show(c.to)}`, true));
+      lines.push(t.yellow(`~ update     ${at} ${i.id}`));
+      for (const c of i.changes!)
+        for (const l of changeLines(c.field, c.from, c.to)) lines.push(visible(`    ${l}`, true));
     }
+  }
+  if (counts.unchanged > 0 && !opts.showUnchanged) {
+    lines.push(t.dim(`= ${counts.unchanged} unchanged (--show-unchanged lists them)`));
   }
   lines.push(
     `dry run: ${counts.create} to create, ${counts.update} to update, ${counts.unchanged} unchanged, ` +

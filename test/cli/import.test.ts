@@ -27,3 +27,28 @@ describe('import progress', () => {
     expect(JSON.parse(piped.stdout)).toMatchObject({ created: 0, unchanged: 300 });
   });
 });
+
+describe('the dry-run plan', () => {
+  it('shows a changed range as the range that changed, not two whole lists, in color at a terminal', async () => {
+    const server = await testServer({ seed: true });
+    const dir = await tempDir();
+    const env = { CLINADMIN_BASE_URL: server.url, CLINADMIN_TOKEN: TOKEN, CLINADMIN_CONFIG_DIR: join(dir, 'c') };
+    const hgb = (await server.call('GET', '/diagnostic-measures/msr_hgb')).body;
+    const { id: _id, createdAt: _a, createdBy: _b, ...rest } = hgb;
+    const changed = structuredClone(rest);
+    changed.referenceRanges[1].max = 16;
+    await writeFile(join(dir, 'hgb.json'), JSON.stringify([changed]));
+    const plan = await runCli(['measures', 'import', 'hgb.json', '--dry-run'], { env, cwd: dir });
+    const lines = plan.stdout.trimEnd().split('\n');
+    expect(lines[0]).toBe('~ update     hgb.json record 1 (Hemoglobin) msr_hgb');
+    expect(lines[1]).toMatch(
+      /^ {4}referenceRanges\[1\]: \{"id":"rr_hgb_f",.*"max":15\.5,.* → \{"id":"rr_hgb_f",.*"max":16,/,
+    );
+    expect(lines).toHaveLength(3);
+    const colored = await runCli(['measures', 'import', 'hgb.json', '--dry-run'], {
+      env: { ...env, NO_COLOR: undefined, FORCE_COLOR: '1' },
+      cwd: dir,
+    });
+    expect(colored.stdout).toContain('\u001b[33m~ update');
+  });
+});

@@ -131,12 +131,15 @@ describe('measures import', () => {
     await writeFile(join(s.dir, 'lipids.json'), JSON.stringify([m('HDL', { unit: 'mmol/L' }), m('LDL')]));
     const dry = await s.run(['measures', 'import', 'lipids.json', '--dry-run']);
     expect(dry.exitCode).toBe(0);
+    // Changes only, and one line counting what is unchanged.
     expect(dry.stdout).toMatch(
       new RegExp(
-        String.raw`~ update {5}lipids\.json record 1 \(HDL\) msr_\S+\n {4}unit: "mg/dL" → "mmol/L"\n` +
-          String.raw`= unchanged {2}lipids\.json record 2 \(LDL\)`,
+        String.raw`^~ update {5}lipids\.json record 1 \(HDL\) msr_\S+\n {4}unit: "mg/dL" → "mmol/L"\n` +
+          String.raw`= 1 unchanged \(--show-unchanged lists them\)\n`,
       ),
     );
+    const all = await s.run(['measures', 'import', 'lipids.json', '--dry-run', '--show-unchanged']);
+    expect(all.stdout).toMatch(/\n= unchanged {2}lipids\.json record 2 \(LDL\) msr_\S+\n/);
     expect(dry.stdout).toContain('dry run: 0 to create, 1 to update, 1 unchanged, 0 in error; nothing was sent');
     expect(((await s.get('/diagnostic-measures')) as { unit: string }[]).map((x) => x.unit)).toEqual([
       'mg/dL',

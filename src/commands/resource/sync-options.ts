@@ -10,7 +10,8 @@ export function addSyncOptions(cmd: Command, dryRunHelp: string): Command {
     .addOption(
       new Option('--concurrency <n>', 'requests in flight at once, 1 to 64').default(String(DEFAULT_CONCURRENCY)),
     )
-    .option('--report <path>', 'also write the outcome of every record as JSON to this file');
+    .option('--report <path>', 'also write the outcome of every record as JSON to this file')
+    .option('--show-unchanged', 'with --dry-run, list the unchanged records too (by default, only counted)');
 }
 
 /** The rules of those flags, parsed once at the top of import and apply (with the global options). */
@@ -20,6 +21,7 @@ export const syncShape = ({ z, wholeNumber }: import('../options.js').OptionRule
   strict: z.optional(z.boolean()),
   exitCode: z.optional(z.boolean()),
   report: z.optional(z.string().check(z.minLength(1, 'needs a file path'))),
+  showUnchanged: z.optional(z.boolean()),
 });
 
 export type SyncOptions = import('../shared.js').Opts & import('../options.js').OutputOf<ReturnType<typeof syncShape>>;
