@@ -1,4 +1,5 @@
 import type { Ctx } from '../context.js';
+import { formatRange, type RangeLike } from '../core/ranges.js';
 import { where } from '../core/records.js';
 import type { Summary } from '../core/sync/execute.js';
 import type { PlanItem } from '../core/sync/plan.js';
@@ -20,17 +21,36 @@ export function showNotes(ctx: Ctx, prep: Preparation): void {
 
 const show = (v: unknown) => (v === undefined ? '(unset)' : JSON.stringify(v));
 
+const isRange = (r: unknown) => r !== null && typeof r === 'object' && !Array.isArray(r);
+
+/** A range as a lab admin reads it, with its id: `rr_k: 3.5–5.1 [3.5–5.1] (male, 18–65 y)`. */
+const rangeText = (r: unknown) =>
+  isRange(r) ? `${(r as RangeLike).id ? `${(r as RangeLike).id}: ` : ''}${formatRange(r as RangeLike)}` : show(r);
+
 /** A list of ranges changed: only the ranges that differ, each by its place, not two whole arrays. */
 function changeLines(field: string, from: unknown, to: unknown): string[] {
   if (!Array.isArray(from) || !Array.isArray(to)) return [`${field}: ${show(from)} → ${show(to)}`];
+  // Ranges in the lab's short form, so that a line fits a terminal; other lists as JSON.
+  const ranges = /Ranges$/.test(field) && [...from, ...to].every(isRange);
+  const text = ranges ? rangeText : show;
   const out: string[] = [];
   for (let k = 0; k < Math.max(from.length, to.length); k++) {
     const a = from[k];
     const b = to[k];
     if (JSON.stringify(a) === JSON.stringify(b)) continue;
-    if (a === undefined) out.push(`${field}[${k}]: added ${show(b)}`);
-    else if (b === undefined) out.push(`${field}[${k}]: removed ${show(a)}`);
-    else out.push(`${field}[${k}]: ${show(a)} → ${show(b)}`);
+    if (a === undefined) out.push(`${field}[${k}]: added ${text(b)}`);
+    else if (b === undefined) out.push(`${field}[${k}]: removed ${text(a)}`);
+    else out.push(`${field}[${k}]: ${text(a)} → ${text(b)}`);
+  }
+  return out;
+}
+
+/** The fields of `next` that differ from `current`, as diff lines (ranges one by one). */
+export function diffLines(current: Record<string, unknown>, next: Record<string, unknown>): string[] {
+  const out: string[] = [];
+  for (const [field, to] of Object.entries(next)) {
+    if (JSON.stringify(current[field]) === JSON.stringify(to)) continue;
+    for (const l of changeLines(field, current[field], to)) out.push(visible(`    ${l}`, true));
   }
   return out;
 }

@@ -168,10 +168,11 @@ describe('measures commands', () => {
       id,
       '--unit',
       'mmol/L',
-      '--reference-range',
+      '--replace-reference-ranges',
       '1-2 age=0-10',
-      '--reference-range',
+      '--replace-reference-ranges',
       '1-2 age=12-120',
+      '--yes',
       '--strict',
     ]);
     expect(gap.code).toBe(2);
@@ -508,5 +509,74 @@ describe('list filters', () => {
     expect(yaml.stdout).toMatch(/^- id: msr_ua_color\n/);
     const none = await cli(['measures', 'list', '--test', 'tst_none', '-o', 'table']);
     expect(none.stderr).toBe('no measures\n');
+  });
+});
+
+describe('update of ranges', () => {
+  const ranges = async (server: TestServer) =>
+    ((await server.call('GET', '/diagnostic-measures/msr_hgb')).body.referenceRanges as Record<string, unknown>[]).map(
+      (r) => `${r.id ?? '-'} ${r.sex} ${r.min}-${r.max}`,
+    );
+
+  it('adds, sets and removes a range in place, keeping the others whole', async () => {
+    const { server, cli } = await setup();
+    expect(await ranges(server)).toEqual(['rr_hgb_m male 13.5-17.5', 'rr_hgb_f female 12-15.5', 'rr_hgb_c all 11-14']);
+    const set = await cli(['measures', 'update', 'msr_hgb', '--set-reference-range', 'rr_hgb_f 12.1-15.6 sex=female']);
+    expect(set.code).toBe(0);
+    const add = await cli(['measures', 'update', 'msr_hgb', '--add-reference-range', '10-13 age=0-1']);
+    expect(add.code).toBe(0);
+    expect(await ranges(server)).toEqual([
+      'rr_hgb_m male 13.5-17.5',
+      'rr_hgb_f female 12.1-15.6',
+      'rr_hgb_c all 11-14',
+      `${(await server.call('GET', '/diagnostic-measures/msr_hgb')).body.referenceRanges[3].id} all 10-13`,
+    ]);
+    const remove = await cli([
+      'measures',
+      'update',
+      'msr_hgb',
+      '--remove-reference-range',
+      '4',
+      '--remove-reference-range',
+      'rr_hgb_c',
+    ]);
+    expect(remove.code).toBe(0);
+    expect(await ranges(server)).toEqual(['rr_hgb_m male 13.5-17.5', 'rr_hgb_f female 12.1-15.6']);
+    // The male range kept its SI bounds and precisions: only what was named changed.
+    const male = (await server.call('GET', '/diagnostic-measures/msr_hgb')).body.referenceRanges[0];
+    expect(male).toMatchObject({ simin: 135, simax: 175, minPrecision: 1 });
+    const missing = await cli(['measures', 'update', 'msr_hgb', '--remove-reference-range', '9']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toBe(
+      'error: --remove-reference-range: no range 9; the ranges are 1 (rr_hgb_m), 2 (rr_hgb_f)\n',
+    );
+  });
+
+  it('refuses --reference-range on update, and replaces all only with --yes without a terminal', async () => {
+    const { server, cli } = await setup();
+    const refused = await cli(['measures', 'update', 'msr_hgb', '--reference-range', '13.6-17.5 sex=male']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/^error: on update, --reference-range would replace every range the measure has/);
+    expect(refused.stderr).toContain('hint: use --add-reference-range, --set-reference-range');
+    const unconfirmed = await cli(['measures', 'update', 'msr_hgb', '--replace-reference-ranges', '13.6-17.5']);
+    expect(unconfirmed.code).toBe(2);
+    expect(await ranges(server)).toHaveLength(3);
+    const replaced = await cli(['measures', 'update', 'msr_hgb', '--replace-reference-ranges', '13.6-17.5', '--yes']);
+    expect(replaced.code).toBe(0);
+    expect((await ranges(server)).map((r) => r.split(' ').slice(1).join(' '))).toEqual(['all 13.6-17.5']);
+  });
+
+  it('prints the diff of any update with --dry-run and sends nothing', async () => {
+    const { server, cli } = await setup();
+    const r = await cli(['measures', 'update', 'msr_k', '--unit', 'mmol/L', '--remove-panic-range', '1', '--dry-run']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(
+      '~ update msr_k\n' +
+        '    unit: "mEq/L" → "mmol/L"\n' +
+        '    panicRanges[0]: ≤ 2.5 [≤ 2.5] → ≥ 6.5 [≥ 6.5]\n' +
+        '    panicRanges[1]: removed ≥ 6.5 [≥ 6.5]\n' +
+        'dry run: the changes above; nothing was sent\n',
+    );
+    expect((await server.call('GET', '/diagnostic-measures/msr_k')).body.unit).toBe('mEq/L');
   });
 });

@@ -41,8 +41,9 @@ describe('the dry-run plan', () => {
     const plan = await runCli(['measures', 'import', 'hgb.json', '--dry-run'], { env, cwd: dir });
     const lines = plan.stdout.trimEnd().split('\n');
     expect(lines[0]).toBe('~ update     hgb.json record 1 (Hemoglobin) msr_hgb');
-    expect(lines[1]).toMatch(
-      /^ {4}referenceRanges\[1\]: \{"id":"rr_hgb_f",.*"max":15\.5,.* → \{"id":"rr_hgb_f",.*"max":16,/,
+    expect(lines[1]).toBe(
+      '    referenceRanges[1]: rr_hgb_f: 12.0–15.5 [120–155] (female, 18–120 y) → ' +
+        'rr_hgb_f: 12.0–16.0 [120–155] (female, 18–120 y)',
     );
     expect(lines).toHaveLength(3);
     const colored = await runCli(['measures', 'import', 'hgb.json', '--dry-run'], {

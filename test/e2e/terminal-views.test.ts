@@ -117,3 +117,25 @@ describe('cancelling at a prompt, in a real terminal', () => {
     });
   }
 });
+
+describe('replacing every range at a terminal', () => {
+  it('shows the diff and asks; no keeps every range', async () => {
+    const session = await loggedIn();
+    const path = `${await binOnPath()}:${process.env.PATH}`;
+    const term = await terminal(120, { ...session.env, PATH: path });
+    await term.type('-l', 'clinadmin measures update msr_hgb --replace-reference-ranges 13.6-17.5');
+    await term.type('Enter');
+    await expect.poll(term.screen, { timeout: 10_000 }).toMatch(/\? Replace the ranges of measure msr_hgb as shown\?/);
+    const screen = await term.screen();
+    // Each changed range on one line, in the lab's short form.
+    expect(screen).toMatch(
+      /^ {4}referenceRanges\[0\]: rr_hgb_m: 13\.5–17\.5 \[135–175\] \(male, 18–120 y\) → 13\.6–17\.5$/m,
+    );
+    expect(screen).toMatch(/^ {4}referenceRanges\[2\]: removed rr_hgb_c: 11\.0–14\.0 \[110–140\] \(1–17 y\)$/m);
+    await term.type('n');
+    await term.type('Enter');
+    await expect.poll(term.screen, { timeout: 10_000 }).toMatch(/^error: nothing was changed$/m);
+    const left = JSON.parse((await session.run(['measures', 'show', 'msr_hgb', '-o', 'json'])).stdout);
+    expect(left.referenceRanges).toHaveLength(3);
+  });
+});

@@ -1,9 +1,10 @@
 import { Command, Option } from 'commander';
 import type { Ctx } from '../../context.js';
 import { flagName, optionKey } from '../../core/fields.js';
-import { UsageError } from '../../errors.js';
+import { CliError, EXIT, UsageError } from '../../errors.js';
 import { fieldFlags, type Resource } from '../../resources/index.js';
 import { checkFields, collect, enc, optsOf, viewsOf, withClient } from '../shared.js';
+import { addRangeVerbs, rangeHint, rangeVerbsOf } from './update-ranges.js';
 
 export interface WriteSpec {
   verb: 'create' | 'update';
@@ -21,13 +22,21 @@ export function writeCommand(ctx: Ctx, spec: Resource, w: WriteSpec): Command {
   );
   if (w.verb === 'update') cmd.argument('<id>', `the ${spec.noun}'s id`);
   const flags = fieldFlags(spec);
+  const rangeFlags = flags.filter((f) => f.kind === 'ranges' || f.kind === 'panic-ranges');
   for (const f of flags) {
     const option = new Option(f.flags, f.description);
-    // Create-only flags stay known to update, hidden, so that using one gets a sentence, not "unknown option".
-    if (w.verb === 'update' && !f.update) option.hideHelp();
+    // Create-only flags, and on update the replace-all range flags, stay known, hidden, so that using one
+    // gets a sentence, not "unknown option".
+    if (w.verb === 'update' && (!f.update || rangeFlags.includes(f))) option.hideHelp();
     if (f.choices) option.choices(f.choices);
     if (f.kind === 'list' || f.kind === 'ranges' || f.kind === 'panic-ranges') option.argParser(collect);
     cmd.addOption(option);
+  }
+  if (w.verb === 'update') {
+    addRangeVerbs(cmd, rangeFlags);
+    cmd
+      .option('--dry-run', 'print the field-by-field diff and send nothing')
+      .option('-y, --yes', 'replace ranges without asking (needed without a terminal)');
   }
   if (w.lint) cmd.option('--strict', 'treat the clinical warnings (as `measures lint` gives them) as errors');
   cmd
@@ -48,6 +57,16 @@ export function writeCommand(ctx: Ctx, spec: Resource, w: WriteSpec): Command {
             : `${createOnly.map(flagName).join(', ')} set create-only fields; they cannot be changed by update`,
         );
       }
+      const replaceAll = w.verb === 'update' ? rangeFlags.filter((f) => opts[optionKey(f.flags)] !== undefined) : [];
+      if (replaceAll.length > 0) {
+        throw new UsageError(
+          `on update, ${flagName(replaceAll[0])} would replace every range the ${spec.noun} has; nothing was sent`,
+          rangeHint(replaceAll[0]),
+        );
+      }
+      const verbs = w.verb === 'update' ? rangeFlags.map((f) => ({ f, v: rangeVerbsOf(opts, f) })) : [];
+      const { hasVerbs } = await import('../../core/range-verbs.js');
+      const ranging = verbs.filter((x) => hasVerbs(x.v));
       const { readBody } = await import('../../core/input.js');
       const { applyFlags } = await import('../../core/fields.js');
       let body = applyFlags(await readBody(ctx, { file: opts.file, data: opts.data }), opts, flags);
@@ -64,33 +83,72 @@ export function writeCommand(ctx: Ctx, spec: Resource, w: WriteSpec): Command {
         }
         body = await w.prompt(ctx, body);
       }
-      if (w.verb === 'update' && Object.keys(body).length === 0) {
+      if (w.verb === 'update' && Object.keys(body).length === 0 && ranging.length === 0) {
         throw new UsageError('nothing to update: give at least one field flag, --file or --data');
       }
       const [{ parseWith }, schemas] = await Promise.all([import('../../schemas/common.js'), spec.schemas!()]);
-      const checked = parseWith(w.verb === 'create' ? schemas.create : schemas.patch, body);
-      if (!checked.ok) {
-        throw new UsageError(
-          `the ${spec.noun} is invalid; nothing was sent`,
-          undefined,
-          checked.errors.map((e) => `${e.path}: ${e.message}`),
-        );
-      }
-      const warnings = (await w.lint?.(body)) ?? [];
-      if (warnings.length > 0 && opts.strict) {
-        throw new UsageError(
-          `the ${spec.noun} has ${warnings.length === 1 ? 'a warning' : `${warnings.length} warnings`}, ` +
-            'errors with --strict; nothing was sent',
-          undefined,
-          warnings.map((x) => `${x.field}: ${x.message}`),
-        );
-      }
-      for (const x of warnings) ctx.stderr.write(`warning: ${x.field}: ${x.message}\n`);
+      const check = () => {
+        const checked = parseWith(w.verb === 'create' ? schemas.create : schemas.patch, body);
+        if (!checked.ok) {
+          throw new UsageError(
+            `the ${spec.noun} is invalid; nothing was sent`,
+            undefined,
+            checked.errors.map((e) => `${e.path}: ${e.message}`),
+          );
+        }
+      };
+      const lint = async () => {
+        const warnings = (await w.lint?.(body)) ?? [];
+        if (warnings.length > 0 && opts.strict) {
+          throw new UsageError(
+            `the ${spec.noun} has ${warnings.length === 1 ? 'a warning' : `${warnings.length} warnings`}, ` +
+              'errors with --strict; nothing was sent',
+            undefined,
+            warnings.map((x) => `${x.field}: ${x.message}`),
+          );
+        }
+        for (const x of warnings) ctx.stderr.write(`warning: ${x.field}: ${x.message}\n`);
+      };
+      // What can be checked without the server is checked before anything is asked of it; an update of
+      // ranges, or a dry run, needs the record as it is first.
+      const fetches = w.verb === 'update' && (ranging.length > 0 || Boolean(opts.dryRun));
+      check();
+      if (!fetches) await lint();
       await withClient(ctx, opts, async ({ client, settings }) => {
+        const path = `${spec.path}/${enc(id ?? '')}`;
+        if (fetches) {
+          const current = await client.request<Record<string, unknown>>('GET', path);
+          const { applyRangeVerbs } = await import('../../core/range-verbs.js');
+          for (const { f, v } of ranging) {
+            const now = Array.isArray(current[f.field]) ? (current[f.field] as never[]) : [];
+            body[f.field] = applyRangeVerbs(now, v, flagName(f).slice(2), f.kind === 'panic-ranges');
+          }
+          check();
+          const { diffLines } = await import('../../output/sync.js');
+          const lines = diffLines(current, body);
+          if (opts.dryRun) {
+            ctx.stdout.write(`${lines.length > 0 ? `~ update ${id}\n${lines.join('\n')}\n` : ''}`);
+            ctx.stdout.write(`dry run: ${lines.length === 0 ? 'no change' : 'the changes above'}; nothing was sent\n`);
+            return;
+          }
+          if (ranging.some((x) => x.v.replace !== undefined) && !opts.yes) {
+            if (!ctx.isInteractive) {
+              throw new UsageError(
+                'replacing every range needs --yes without a terminal to confirm at; nothing was sent',
+                'check the diff first with --dry-run',
+              );
+            }
+            ctx.stderr.write(`${lines.join('\n')}\n`);
+            const { prompter } = await import('../../core/prompts.js');
+            if (!(await (await prompter(ctx)).confirm(`Replace the ranges of ${spec.noun} ${id} as shown?`, false)))
+              throw new CliError('nothing was changed', EXIT.usage);
+          }
+        }
+        if (fetches) await lint();
         const data =
           w.verb === 'create'
             ? await client.request('POST', spec.path, body)
-            : await client.request('PATCH', `${spec.path}/${enc(id!)}`, body);
+            : await client.request('PATCH', path, body);
         const { present } = await import('../../output/present.js');
         await present(ctx, data, { ...opts, account: settings.account, ...(await viewsOf(spec)) });
       });
