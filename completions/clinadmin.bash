@@ -21,20 +21,22 @@ _clinadmin_node() {
   _clinadmin_found=1
   case "$1" in
     "") subs="measures coverages notifications login logout whoami config api serve completion help"; opts="--base-url --fields --help --no-color --output --profile --query --timeout --verbose --version -V -o -v"; ids="" ;;
-    "measures") subs="list show create update delete import lint"; opts="--base-url --fields --help --no-color --output --profile --query --timeout --verbose --version -V -o -v"; ids="" ;;
+    "measures") subs="list show create update delete edit import lint"; opts="--base-url --fields --help --no-color --output --profile --query --timeout --verbose --version -V -o -v"; ids="" ;;
     "measures list") subs=""; opts="--base-url --fields --help --limit --name-like --no-color --no-headers --output --profile --query --test --timeout --type --verbose --version -V -o -v"; ids="" ;;
     "measures show") subs=""; opts="--base-url --fields --help --no-color --output --profile --query --timeout --verbose --version -V -o -v"; ids="measures" ;;
     "measures create") subs=""; opts="--account --base-url --breakdown-max --breakdown-min --choices --created-at --data --description --facility --fields --file --help --hl7-code --hl7-system --name --no-color --output --panic-range --profile --query --reference-range --section --set --sets --siunit --strict --test --timeout --type --unit --verbose --version -V -d -f -o -v"; ids="" ;;
     "measures update") subs=""; opts="--add-panic-range --add-reference-range --base-url --breakdown-max --breakdown-min --choices --created-at --data --description --dry-run --fields --file --help --hl7-code --hl7-system --name --no-color --output --profile --query --remove-panic-range --remove-reference-range --replace-panic-ranges --replace-reference-ranges --section --set --set-panic-range --set-reference-range --sets --siunit --strict --timeout --type --unit --verbose --version --yes -V -d -f -o -v -y"; ids="measures" ;;
     "measures delete") subs=""; opts="--base-url --fields --help --no-color --output --profile --query --timeout --verbose --version --yes -V -o -v -y"; ids="measures" ;;
+    "measures edit") subs=""; opts="--base-url --fields --help --no-color --output --profile --query --timeout --verbose --version -V -o -v"; ids="measures" ;;
     "measures import") subs=""; opts="--base-url --concurrency --dry-run --fields --help --no-color --output --profile --query --report --show-unchanged --strict --timeout --verbose --version -V -o -v"; ids="" ;;
     "measures lint") subs=""; opts="--base-url --fields --help --no-color --output --profile --query --strict --timeout --verbose --version -V -o -v"; ids="" ;;
-    "coverages") subs="list show create update delete apply"; opts="--base-url --fields --help --no-color --output --profile --query --timeout --verbose --version -V -o -v"; ids="" ;;
+    "coverages") subs="list show create update delete edit apply"; opts="--base-url --fields --help --no-color --output --profile --query --timeout --verbose --version -V -o -v"; ids="" ;;
     "coverages list") subs=""; opts="--base-url --contract --fields --help --limit --name-like --no-color --no-headers --output --profile --query --timeout --type --verbose --version -V -o -v"; ids="" ;;
     "coverages show") subs=""; opts="--base-url --fields --help --no-color --output --profile --query --timeout --verbose --version -V -o -v"; ids="coverages" ;;
     "coverages create") subs=""; opts="--amount --base-url --contract --created-at --data --fields --file --help --name --no-color --output --payment-method --percentage --profile --query --ref --ref-type --timeout --type --verbose --version -V -d -f -o -v"; ids="" ;;
     "coverages update") subs=""; opts="--amount --base-url --created-at --data --dry-run --fields --file --help --name --no-color --output --payment-method --percentage --profile --query --ref --ref-type --timeout --type --verbose --version --yes -V -d -f -o -v -y"; ids="coverages" ;;
     "coverages delete") subs=""; opts="--base-url --fields --help --no-color --output --profile --query --timeout --verbose --version --yes -V -o -v -y"; ids="coverages" ;;
+    "coverages edit") subs=""; opts="--base-url --fields --help --no-color --output --profile --query --timeout --verbose --version -V -o -v"; ids="coverages" ;;
     "coverages apply") subs=""; opts="--base-url --concurrency --dry-run --exit-code --fields --help --no-color --output --profile --query --report --show-unchanged --timeout --verbose --version -V -o -v"; ids="" ;;
     "notifications") subs="list show watch"; opts="--base-url --fields --help --no-color --output --profile --query --timeout --verbose --version -V -o -v"; ids="" ;;
     "notifications list") subs=""; opts="--base-url --code --fields --help --limit --no-color --no-headers --output --profile --query --since --timeout --type --unseen --verbose --version -V -o -v"; ids="" ;;

@@ -20,7 +20,7 @@ interface Node {
   ids?: string;
 }
 
-const ID_VERBS = new Set(['show', 'update', 'delete']);
+const ID_VERBS = new Set(['show', 'update', 'delete', 'edit']);
 const GROUPS = new Set(RESOURCES.map((r) => r.group));
 
 /** Flattens the command tree: one node per command path, hidden commands left out. */

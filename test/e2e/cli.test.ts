@@ -132,9 +132,11 @@ describe('the built binary', () => {
       'create',
       'update',
       'delete',
+      'edit',
       'import',
       'lint',
     ]);
+    expect(await complete(['clinadmin', 'measures', 'edit', 'msr_h'])).toEqual(['msr_hgb', 'msr_hcg']);
     expect(await complete(['clinadmin', 'measures', 'show', 'msr_h'])).toEqual(['msr_hgb', 'msr_hcg']);
     expect(await complete(['clinadmin', 'coverages', 'create', '--ref-'])).toEqual(['--ref-type']);
     const silent = await execa(

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { Ctx, RunState } from '../../context.js';
 import { coverages } from '../../resources/index.js';
 import { deleteCommand } from '../resource/delete.js';
+import { editCommand } from '../resource/edit.js';
 import { listCommand } from '../resource/list.js';
 import { showCommand } from '../resource/show.js';
 import { examples } from '../shared.js';
@@ -23,5 +24,6 @@ export function coveragesCommand(cmd: Command, ctx: Ctx, state: RunState): Comma
     .addCommand(createCommand(ctx))
     .addCommand(updateCommand(ctx))
     .addCommand(deleteCommand(ctx, coverages, state))
+    .addCommand(editCommand(ctx, coverages))
     .addCommand(applyCommand(ctx, state));
 }

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { Ctx, RunState } from '../../context.js';
 import { measures } from '../../resources/index.js';
 import { deleteCommand } from '../resource/delete.js';
+import { editCommand } from '../resource/edit.js';
 import { listCommand } from '../resource/list.js';
 import { showCommand } from '../resource/show.js';
 import { examples } from '../shared.js';
@@ -24,6 +25,7 @@ export function measuresCommand(cmd: Command, ctx: Ctx, state: RunState): Comman
     .addCommand(createCommand(ctx))
     .addCommand(updateCommand(ctx))
     .addCommand(deleteCommand(ctx, measures, state))
+    .addCommand(editCommand(ctx, measures))
     .addCommand(importCommand(ctx, state))
     .addCommand(lintCommand(ctx, state));
 }

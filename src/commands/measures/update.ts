@@ -10,8 +10,10 @@ export function updateCommand(ctx: Ctx): Command {
     lint: async (body) => (await import('../../core/lint.js')).lintMeasure(body),
     examples: examples(
       'clinadmin measures update ID --unit mmol/L',
-      'clinadmin measures update ID --reference-range "3.5-5.1 sex=male" --reference-range "3.4-5.0 sex=female"',
+      'clinadmin measures update ID --set-reference-range "1 3.5-5.1 sex=male"',
+      'clinadmin measures update ID --add-reference-range "3.4-5.0 sex=female" --dry-run',
       'clinadmin measures update ID --data \'{"description": "serum"}\'',
+      'clinadmin measures show ID -o json > m.json && $EDITOR m.json && clinadmin measures update ID -f m.json',
     ),
   });
 }

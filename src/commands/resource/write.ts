@@ -111,13 +111,21 @@ export function writeCommand(ctx: Ctx, spec: Resource, w: WriteSpec): Command {
       };
       // What can be checked without the server is checked before anything is asked of it; an update of
       // ranges, or a dry run, needs the record as it is first.
-      const fetches = w.verb === 'update' && (ranging.length > 0 || Boolean(opts.dryRun));
-      check();
-      if (!fetches) await lint();
+      // A whole body (a record from `show -o json`, edited) is compared with the record first.
+      const whole = w.verb === 'update' && (opts.file !== undefined || opts.data !== undefined);
+      const fetches = w.verb === 'update' && (ranging.length > 0 || Boolean(opts.dryRun) || whole);
+      if (!fetches) {
+        check();
+        await lint();
+      }
       await withClient(ctx, opts, async ({ client, settings }) => {
         const path = `${spec.path}/${enc(id ?? '')}`;
         if (fetches) {
           const current = await client.request<Record<string, unknown>>('GET', path);
+          if (whole) {
+            const { setAside } = await import('./round-trip.js');
+            body = setAside(ctx, spec, current, body);
+          }
           const { applyRangeVerbs } = await import('../../core/range-verbs.js');
           for (const { f, v } of ranging) {
             const now = Array.isArray(current[f.field]) ? (current[f.field] as never[]) : [];
@@ -126,6 +134,10 @@ export function writeCommand(ctx: Ctx, spec: Resource, w: WriteSpec): Command {
           check();
           const { diffLines } = await import('../../output/sync.js');
           const lines = diffLines(current, body);
+          if (Object.keys(body).length === 0) {
+            ctx.stderr.write(`nothing to update: ${spec.noun} ${id} is as given; nothing was sent\n`);
+            return;
+          }
           if (opts.dryRun) {
             ctx.stdout.write(`${lines.length > 0 ? `~ update ${id}\n${lines.join('\n')}\n` : ''}`);
             ctx.stdout.write(`dry run: ${lines.length === 0 ? 'no change' : 'the changes above'}; nothing was sent\n`);

@@ -18,7 +18,7 @@ export interface PlanItem {
 }
 
 /** JSON with sorted keys, so equal records compare equal whatever their key order. */
-function canonical(v: unknown): string {
+export function canonical(v: unknown): string {
   return JSON.stringify(v, (_k, value: unknown) =>
     value !== null && typeof value === 'object' && !Array.isArray(value)
       ? Object.fromEntries(Object.entries(value as Rec).sort(([a], [b]) => a.localeCompare(b)))
