@@ -218,7 +218,7 @@ export class ApiClient {
         continue;
       }
       // Not a streamed array: an error, or a list in a wrapper, read whole (at most 64 MiB).
-      const value = this.answer<unknown>(r.status, r.headers, r.text, 'GET', path);
+      const value = this.answer<unknown>(r.status, r.headers, r.text, 'GET', path, true);
       for (const rec of listIn(value, path)) sink.record(rec);
       sink.batchEnd();
       return r;
@@ -387,7 +387,7 @@ export class ApiClient {
     this.o.trace?.(this.redact(line));
   }
 
-  private answer<T>(status: number, headers: Headers, text: string, method: string, path: string): T {
+  private answer<T>(status: number, headers: Headers, text: string, method: string, path: string, list = false): T {
     const type = String(headers['content-type'] ?? '');
     let json: unknown;
     let parsed = false;
@@ -423,6 +423,13 @@ export class ApiClient {
     }
     // 403: the token was accepted, and logging in again cannot help.
     if (status === 403) throw new AuthError(`the API does not allow ${method} ${path} (403): ${said}`);
+    // A 404 for a whole collection (a list, a create) is not a missing record: the base URL is wrong.
+    if (status === 404 && (list || method === 'POST')) {
+      throw new NotFoundError(
+        `the API at ${this.baseUrl} has no ${path} (404: ${said})`,
+        'check the base URL with `clinadmin whoami`',
+      );
+    }
     if (status === 404) throw new NotFoundError(said);
     if (!parsed && status >= 500 && said === `HTTP ${status}`)
       throw new ApiError(`the API failed with HTTP ${status} and no problem details`, status);

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { $ZodShape as ZodShape } from 'zod/v4/core';
 import type { Ctx } from '../context.js';
-import { UsageError } from '../errors.js';
+import { AuthError, UsageError } from '../errors.js';
 import type { Column } from '../output/columns.js';
 import type { Resource } from '../resources/index.js';
 import type { GlobalOptions, OutputOf, ShapeOf } from './options.js';
@@ -47,6 +47,13 @@ export async function withClient<T>(
   const conn = await connect(ctx, opts);
   try {
     return await fn(conn);
+  } catch (err) {
+    // A refused token says where it came from: the environment, a flag, or which profile.
+    const from = conn.settings.from.token;
+    if (err instanceof AuthError && err.message.includes('(401)') && from) {
+      throw new AuthError(`${err.message} (the token came from ${from})`, err.hint);
+    }
+    throw err;
   } finally {
     await conn.client.close();
   }

@@ -45,6 +45,16 @@ export function createApp({
         'www-authenticate': 'Bearer realm="clinadmin"',
       });
     }
+    // A serve extension: the contracts on file, read-only, so that a client refused with 422 can say
+    // which contracts there are. The real service may not have it.
+    if (/^\/contracts\/?(\?.*)?$/.test(req.url ?? '')) {
+      if (req.method !== 'GET' && req.method !== 'HEAD') {
+        throw new HttpProblem(problem(405, `${req.method} is not allowed on /contracts; use GET, HEAD`), {
+          allow: 'GET, HEAD',
+        });
+      }
+      return sendJson(res, 200, service.contracts());
+    }
     const { resource, id } = route(req.url ?? '/');
     const method = req.method ?? 'GET';
     const reads = ['GET', 'HEAD'];

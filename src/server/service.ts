@@ -186,6 +186,11 @@ export function createService({ store, events = true, now = Date.now }: ServiceO
   }
 
   return {
+    /** The contracts on file (a serve extension: they are set in the data file, never over HTTP). */
+    contracts(): Rec[] {
+      return store.list('contracts');
+    },
+
     async list(res: Resource): Promise<Rec[]> {
       await durable(res);
       return store.list(res.coll);

@@ -332,6 +332,24 @@ describe('coverages and notifications commands', () => {
       /^error: the API refused POST \/insurance-coverages \(422\): contract ctr_nope is not on file/,
     );
     expect(r.stderr).toContain('  - contract: unknown contract ctr_nope');
+    // serve answers GET /contracts, so the CLI can say which there are.
+    expect(r.stderr).toContain('hint: the contracts the server knows: ctr_acme_2026, ctr_state_2026');
+  });
+
+  it('names the place: a wrong base URL (404 for a collection), a refused token from the environment', async () => {
+    const { server, cli } = await setup();
+    const wrong = await cli(['measures', 'list'], { env: { CLINADMIN_BASE_URL: `${server.url}/api/v2` } });
+    expect(wrong.code).toBe(3);
+    expect(wrong.stderr).toBe(
+      `error: the API at ${server.url}/api/v2 has no /diagnostic-measures ` +
+        '(404: no such path: /api/v2/diagnostic-measures)\n' +
+        'hint: check the base URL with `clinadmin whoami`\n',
+    );
+    const refused = await cli(['measures', 'list'], { env: { CLINADMIN_TOKEN: 'stale-token' } });
+    expect(refused.code).toBe(4);
+    expect(refused.stderr).toMatch(
+      /^error: the API refused the token \(401\): .* \(the token came from env CLINADMIN_TOKEN\)\n/,
+    );
   });
 
   it('shows the newest 50 notifications at a terminal and says how many it left out; --limit 0 shows all', async () => {

@@ -251,6 +251,16 @@ describe('insurance coverages over HTTP', () => {
     expect((await s.call('GET', '/insurance-coverages')).body).toEqual([]);
   });
 
+  it('lists its contracts read-only at /contracts (a serve extension), behind the token', async () => {
+    const s = await withContract();
+    const r = await s.call('GET', '/contracts');
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual([contract]);
+    expect((await s.call('POST', '/contracts', contract)).status).toBe(405);
+    expect((await s.call('GET', '/contracts', undefined, { authorization: 'Bearer nope' })).status).toBe(401);
+    await s.close();
+  });
+
   it('refuses contract on PATCH and insured on input', async () => {
     const s = await withContract();
     const { body } = await s.call('POST', '/insurance-coverages', { contract: 'ctr_1', name: 'n', type: 'unknown' });

@@ -1,7 +1,7 @@
 import { Command, Option } from 'commander';
 import type { Ctx } from '../../context.js';
 import { flagName, optionKey } from '../../core/fields.js';
-import { CliError, EXIT, UsageError } from '../../errors.js';
+import { ApiError, CliError, EXIT, UsageError } from '../../errors.js';
 import { fieldFlags, type Resource } from '../../resources/index.js';
 import { checkFields, collect, enc, optsOf, viewsOf, withClient } from '../shared.js';
 import { addRangeVerbs, rangeHint, rangeVerbsOf } from './update-ranges.js';
@@ -157,13 +157,30 @@ export function writeCommand(ctx: Ctx, spec: Resource, w: WriteSpec): Command {
           }
         }
         if (fetches) await lint();
-        const data =
-          w.verb === 'create'
-            ? await client.request('POST', spec.path, body)
-            : await client.request('PATCH', path, body);
+        const send = () =>
+          w.verb === 'create' ? client.request('POST', spec.path, body) : client.request('PATCH', path, body);
+        const data = await send().catch(async (err: unknown) => {
+          throw spec.group === 'coverages' ? await withContracts(client, err) : err;
+        });
         const { present } = await import('../../output/present.js');
         await present(ctx, data, { ...opts, account: settings.account, ...(await viewsOf(spec)) });
       });
     });
   return cmd;
+}
+
+/**
+ * A coverage refused for an unknown contract (422) says which contracts the server knows, when it can
+ * tell (clinadmin serve answers GET /contracts; a real service may not).
+ */
+async function withContracts(client: import('../../api/client.js').ApiClient, err: unknown): Promise<unknown> {
+  if (!(err instanceof ApiError) || err.status !== 422) return err;
+  try {
+    const known = await client.list<{ id: string }>('/contracts');
+    if (known.length === 0) return err;
+    const ids = known.map((c) => c.id).join(', ');
+    return new ApiError(err.message, err.status, err.details, `the contracts the server knows: ${ids}`);
+  } catch {
+    return err;
+  }
 }
