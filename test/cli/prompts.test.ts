@@ -49,6 +49,52 @@ describe('prompts at a terminal', () => {
     expect((await server.call('GET', `/diagnostic-measures/${created.id}`)).status).toBe(200);
   });
 
+  it('checks each answer as it is typed, with the shared rules, and asks again with the reason', async () => {
+    const { env } = await setup();
+    const bad = '10.5-8.5 sex=mal';
+    const r = await runCli(['measures', 'create', '--test', 'tst_bmp', '--unit', 'mg/dL'], {
+      env,
+      interactive: true,
+      keys: [
+        'Checked',
+        ENTER,
+        ENTER /* numeric */,
+        ENTER /* add a range? yes */,
+        bad,
+        ENTER,
+        /sex: must be one of/,
+        '\x7f'.repeat(bad.length),
+        '10.5-8.5',
+        ENTER,
+        /must not be greater/,
+        '\x7f'.repeat(8),
+        '8.5-10.5',
+        ENTER,
+        'n',
+        ENTER,
+      ],
+    });
+    expect(r.stderr).toContain('sex: must be one of: all, male, female');
+    expect(r.stderr).toContain('max: min (10.5) must not be greater than max (8.5)');
+    expect(r.stderr).not.toContain('added 10.5');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).referenceRanges).toMatchObject([{ min: 8.5, max: 10.5 }]);
+  });
+
+  it('checks the flags given before asking anything', async () => {
+    const { server, env } = await setup();
+    const r = await runCli(['coverages', 'create', '--contract', 'ctr_acme_2026', '--percentage', '150'], {
+      env,
+      interactive: true,
+      keys: [],
+    });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      'error: the coverage is invalid; nothing was asked or sent\n  - percentage: must be from 0 to 100\n',
+    );
+    expect((await server.call('GET', '/insurance-coverages')).body).toHaveLength(3);
+  });
+
   it('selects a coverage type and payment method with the arrow keys', async () => {
     const { env } = await setup();
     const r = await runCli(['coverages', 'create', '--contract', 'ctr_acme_2026', '--name', 'Imaging'], {

@@ -12,7 +12,8 @@ export interface RunOptions {
   env?: Record<string, string | undefined>;
   /** Text on stdin, or keystrokes typed one chunk at a time at a pretend terminal. */
   stdin?: string;
-  keys?: string[];
+  /** Keys to type; a RegExp among them waits for the screen to show it (an answer refused, say). */
+  keys?: (string | RegExp)[];
   interactive?: boolean;
   stdoutTTY?: boolean;
   cwd?: string;
@@ -69,6 +70,10 @@ export async function runCli(argv: string[], o: RunOptions = {}): Promise<CliRes
       let seen = 0;
       let next = QUESTION;
       for (const k of keys) {
+        if (k instanceof RegExp) {
+          next = k;
+          continue;
+        }
         seen = await shown(stderr.stream, stderr.text, seen, next);
         (stdin as unknown as PassThrough).write(k);
         next = k === '\r' || k === '\n' ? DONE_THEN_QUESTION : /^[\x20-\x7e]+$/.test(k) ? echoOf(k) : /[\s\S]/;

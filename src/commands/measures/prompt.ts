@@ -3,14 +3,25 @@ import { prompter } from '../../core/prompts.js';
 import { formatRange, parseRangeSpec } from '../../core/ranges.js';
 import { MEASURE_TYPE_VALUES } from '../../schemas/values.js';
 
-const trySpec = (v: string) => {
-  try {
-    parseRangeSpec(v);
-    return true as const;
-  } catch (err) {
-    return (err as Error).message;
-  }
-};
+/**
+ * A range typed at the prompt, checked at once with the same rules the server applies (bounds in order,
+ * a known sex), so a mistake is asked again with its reason, not found after the last question.
+ */
+async function rangeCheck(): Promise<(v: string) => true | string> {
+  const [{ referenceRangeSchema, toFieldErrors }] = await Promise.all([import('../../schemas/common.js')]);
+  return (v: string) => {
+    try {
+      const range = parseRangeSpec(v);
+      const r = referenceRangeSchema.safeParse(range);
+      if (r.success) return true;
+      return toFieldErrors(r.error, range)
+        .map((e) => (e.path === '(body)' ? e.message : `${e.path}: ${e.message}`))
+        .join('; ');
+    } catch (err) {
+      return (err as Error).message;
+    }
+  };
+}
 
 /** Asks for what a measure still needs, then offers a loop to add reference ranges. */
 export async function promptMeasure(ctx: Ctx, body: Record<string, unknown>): Promise<Record<string, unknown>> {
@@ -32,6 +43,7 @@ export async function promptMeasure(ctx: Ctx, body: Record<string, unknown>): Pr
   }
   if (out.type === 'numeric' && out.referenceRanges === undefined) {
     const ranges: Record<string, unknown>[] = [];
+    const trySpec = await rangeCheck();
     while (
       await ask.confirm(
         ranges.length === 0 ? 'Add a reference range?' : 'Add another reference range?',

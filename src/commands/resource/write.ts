@@ -74,6 +74,20 @@ export function writeCommand(ctx: Ctx, spec: Resource, w: WriteSpec): Command {
         w.verb === 'create'
           ? flags.filter((f) => f.required && (body[f.field] === undefined || body[f.field] === ''))
           : [];
+      if (missing.length > 0 && ctx.isInteractive && w.prompt) {
+        // What the command line gave is checked before the first question, not after the last.
+        const { parseWith } = await import('../../schemas/common.js');
+        const given = new Set(Object.keys(body));
+        const checked = parseWith((await spec.schemas!()).create, body);
+        const wrong = checked.ok ? [] : checked.errors.filter((e) => given.has(e.path.split(/[.[]/)[0]));
+        if (wrong.length > 0) {
+          throw new UsageError(
+            `the ${spec.noun} is invalid; nothing was asked or sent`,
+            undefined,
+            wrong.map((e) => `${e.path}: ${e.message}`),
+          );
+        }
+      }
       if (missing.length > 0) {
         if (!ctx.isInteractive || !w.prompt) {
           throw new UsageError(
