@@ -2,7 +2,8 @@ import { Command, CommanderError, Option } from 'commander';
 import { commandGroups, type Group } from './commands/index.js';
 import { type Ctx, defaultContext, type RunState } from './context.js';
 import { CliError, EXIT, UsageError } from './errors.js';
-import { visible } from './output/text.js';
+import { layoutWidth, visible } from './output/text.js';
+import { wrapText } from './output/wrap.js';
 import { VERSION } from './version.js';
 
 export const EXIT_CODES_HELP = `
@@ -102,10 +103,17 @@ ${EXIT_CODES_HELP}`,
       }),
   );
 
+  const width = layoutWidth(ctx.stdout, ctx.env);
   const configure = (cmd: Command) => {
     cmd.exitOverride();
+    // A command's help ends with the options it inherits, under gh's heading, all fitted to the terminal.
+    cmd.configureHelp({
+      showGlobalOptions: cmd !== program,
+      styleTitle: (title) => (title === 'Global Options:' ? 'Inherited options:' : title),
+    });
     cmd.configureOutput({
-      writeOut: (s) => ctx.stdout.write(s),
+      getOutHelpWidth: () => (Number.isFinite(width) ? width : 120),
+      writeOut: (s) => ctx.stdout.write(wrapText(s, width)),
       writeErr: (s) => ctx.stderr.write(s),
       // Our own renderer prints usage errors, so that every error looks the same.
       outputError: () => undefined,

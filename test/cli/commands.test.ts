@@ -448,6 +448,18 @@ describe('errors and exit codes', () => {
     }
   });
 
+  it("shows a command's inherited options under their own heading, fitted to the width, never mid-word", async () => {
+    const r = await runCli(['measures', 'create', '--help'], { env: { COLUMNS: '60' } });
+    expect(r.code).toBe(0);
+    const lines = r.stdout.split('\n');
+    expect(lines).toContain('Inherited options:');
+    expect(lines.indexOf('Inherited options:')).toBeGreaterThan(lines.indexOf('Options:'));
+    expect(r.stdout).toMatch(/^ {2}--base-url <url> {2,}API base URL/m);
+    for (const l of lines) expect(l.length, l).toBeLessThanOrEqual(60);
+    const group = await runCli(['help', 'measures'], { env: { COLUMNS: '80' } });
+    expect(group.stdout).toMatch(/^Commands:\n {2}list\|ls /m);
+  });
+
   it('refuses a --fields name the resource does not have, with a guess and the list of fields', async () => {
     const env = { CLINADMIN_BASE_URL: 'http://127.0.0.1:9', CLINADMIN_TOKEN: 't' };
     const r = await runCli(['measures', 'list', '--fields', 'id,nmae', '-o', 'json'], { env });

@@ -68,7 +68,7 @@ describe('the CLI against a server that misbehaves', () => {
       'a 401 problem',
       (_q, r) =>
         r.writeHead(401, { 'content-type': 'application/problem+json' }).end('{"title":"Unauthorized","status":401}'),
-      /^error: the API refused the token \(401\): Unauthorized\nhint: /,
+      /^error: the API refused the token \(401\): Unauthorized \(the token came from env CLINADMIN_TOKEN\)\nhint: /,
       4,
     ],
   ];

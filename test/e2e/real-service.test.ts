@@ -78,7 +78,10 @@ describe('against a service that answers in its own shapes', () => {
     const refused = await cli(['measures', 'list'], { CLINADMIN_TOKEN: 'stale' });
     expect(refused.exitCode).toBe(4);
     expect(refused.stderr).toMatch(
-      /^error: the API refused the token \(401\): token expired \(TOKEN_EXPIRED\)\nhint: .*clinadmin login/,
+      new RegExp(
+        String.raw`^error: the API refused the token \(401\): token expired \(TOKEN_EXPIRED\) ` +
+          String.raw`\(the token came from env CLINADMIN_TOKEN\)\nhint: .*clinadmin login`,
+      ),
     );
   });
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { col } from '../../src/output/columns.js';
 import { fitWidths } from '../../src/output/list.js';
 import { cut, displayWidth, layoutWidth, visible } from '../../src/output/text.js';
+import { wrapText } from '../../src/output/wrap.js';
 
 describe('text for a terminal', () => {
   it('shows control characters and bidirectional overrides as escapes, never raw', () => {
@@ -36,5 +37,27 @@ describe('text for a terminal', () => {
     expect(fitWidths([20, 30, 10, 30], columns, 90)).toEqual([20, 24, 10, 30]);
     expect(fitWidths([20, 30, 10, 30], columns, 70)).toEqual([20, 12, 10, 22]);
     expect(fitWidths([20, 30, 10, 30], columns, 40)).toEqual([20, 12, 8, 8]);
+  });
+});
+
+describe('help fitted to the terminal', () => {
+  it('breaks long lines at spaces, under the description column or the example command, never mid-word', () => {
+    const help = [
+      '  --limit <n>            at most this many (the first ones the server lists)',
+      '  $ clinadmin measures create --test tst_bmp --name Potassium --type numeric',
+      'Every format but -o yaml and --query streams a list of any length.',
+      'a-single-word-that-is-longer-than-the-whole-line-stays-whole',
+    ].join('\n');
+    expect(wrapText(help, 50).split('\n')).toEqual([
+      '  --limit <n>            at most this many (the',
+      '                         first ones the server',
+      '                         lists)',
+      '  $ clinadmin measures create --test tst_bmp',
+      '    --name Potassium --type numeric',
+      'Every format but -o yaml and --query streams a',
+      'list of any length.',
+      'a-single-word-that-is-longer-than-the-whole-line-stays-whole',
+    ]);
+    expect(wrapText(help, Number.POSITIVE_INFINITY)).toBe(help);
   });
 });
