@@ -122,6 +122,7 @@ describe('the built binary', () => {
       const r = await execa('bash', ['-c', script], {
         env: { ...env, PATH: `${binDir}:${process.env.PATH}` },
         reject: false,
+        cwd: root,
       });
       return r.stdout.trim().split(' ');
     };
@@ -137,6 +138,34 @@ describe('the built binary', () => {
       'lint',
     ]);
     expect(await complete(['clinadmin', 'measures', 'edit', 'msr_h'])).toEqual(['msr_hgb', 'msr_hcg']);
+    // Values after an option with a fixed set, own or inherited; files where a file is expected.
+    expect(await complete(['clinadmin', 'measures', 'list', '-o', ''])).toEqual([
+      'table',
+      'wide',
+      'json',
+      'ndjson',
+      'csv',
+      'yaml',
+    ]);
+    expect(await complete(['clinadmin', 'coverages', 'create', '--payment-method', ''])).toEqual([
+      'prepaid',
+      'postpaid',
+    ]);
+    expect(await complete(['clinadmin', 'measures', 'create', '--type', 'multi'])).toEqual(['multiplechoice']);
+    expect(await complete(['clinadmin', 'measures', 'import', 'package.j'])).toEqual(['package.json']);
+    expect(await complete(['clinadmin', 'coverages', 'apply', 'x.json', '--report', 'READ'])).toEqual(['README.md']);
+    expect(await complete(['clinadmin', 'measures', 'create', '--file', 'tsconfig.j'])).toEqual(['tsconfig.json']);
+    // Ids come from the binary being completed, even when none is on PATH.
+    const direct = await execa(
+      'bash',
+      [
+        '-c',
+        `source ${join(root, 'completions', 'clinadmin.bash')}; ` +
+          `COMP_WORDS=(${join(binDir, 'clinadmin')} measures show msr_h); COMP_CWORD=3; _clinadmin; echo "\${COMPREPLY[*]}"`,
+      ],
+      { env: { ...env, PATH: '/usr/bin:/bin' }, reject: false },
+    );
+    expect(direct.stdout.trim()).toBe('msr_hgb msr_hcg');
     expect(await complete(['clinadmin', 'measures', 'show', 'msr_h'])).toEqual(['msr_hgb', 'msr_hcg']);
     expect(await complete(['clinadmin', 'coverages', 'create', '--ref-'])).toEqual(['--ref-type']);
     const silent = await execa(

@@ -12,13 +12,24 @@ describe('fish completion', () => {
     const path = `${await binOnPath()}:${process.env.PATH}`;
     const complete = async (line: string) => {
       const script = `source ${join(completions, 'clinadmin.fish')}; complete -C ${JSON.stringify(line)}`;
-      const r = await execa('fish', ['--no-config', '-c', script], { env: { ...env, PATH: path }, reject: false });
+      const r = await execa('fish', ['--no-config', '-c', script], {
+        env: { ...env, PATH: path },
+        reject: false,
+        cwd: fileURLToPath(new URL('../..', import.meta.url)),
+      });
       expect(r.stderr).toBe('');
       return r.stdout.split('\n').map((l) => l.split('\t')[0]);
     };
     expect(await complete('clinadmin mea')).toEqual(['measures']);
     expect(await complete('clinadmin coverages create --ref-')).toEqual(['--ref-type']);
     expect((await complete('clinadmin measures show msr_h')).sort()).toEqual(['msr_hcg', 'msr_hgb']);
+    // fish sorts what it offers.
+    expect((await complete('clinadmin coverages create --ref-type ')).sort()).toEqual([
+      'inventory-stock-configurations',
+      'services',
+    ]);
+    expect(await complete('clinadmin measures import package.j')).toEqual(['package.json']);
+    expect(await complete('clinadmin measures create --file tsconfig.j')).toEqual(['tsconfig.json']);
   });
 });
 
@@ -39,7 +50,8 @@ describe('zsh completion', () => {
     const path = `${await binOnPath()}:${process.env.PATH}`;
     const shellEnv = { ...process.env, ...env, PATH: path, ZDOTDIR: dir, TERM: 'xterm' };
     const tmux = (...args: string[]) => execa('tmux', ['-L', socket, ...args], { env: shellEnv });
-    await tmux('-f', '/dev/null', 'new-session', '-d', '-x', '120', '-y', '30', 'zsh', '-f');
+    const root = fileURLToPath(new URL('../..', import.meta.url));
+    await tmux('-f', '/dev/null', 'new-session', '-d', '-c', root, '-x', '120', '-y', '30', 'zsh', '-f');
     const screen = async () => (await tmux('capture-pane', '-p')).stdout;
     const type = (...keys: string[]) => tmux('send-keys', ...keys);
     /** Types a line, presses Tab, and waits for the screen to show `expected`; then clears the line. */
@@ -62,5 +74,8 @@ describe('zsh completion', () => {
     await tab('clinadmin coverages create --ref-', /clinadmin coverages create --ref-type *$/m);
     // Two ids match: zsh completes their common part and lists both below the line.
     await tab('clinadmin measures show msr_h', /msr_hcg\s+msr_hgb|msr_hgb\s+msr_hcg/);
+    // A value from the option's fixed set, and a file where a file is expected.
+    await tab('clinadmin coverages create --payment-method pre', /--payment-method prepaid *$/m);
+    await tab('clinadmin measures import package.j', /measures import package\.json *$/m);
   });
 });
