@@ -161,7 +161,8 @@ describe('the built binary', () => {
       [
         '-c',
         `source ${join(root, 'completions', 'clinadmin.bash')}; ` +
-          `COMP_WORDS=(${join(binDir, 'clinadmin')} measures show msr_h); COMP_CWORD=3; _clinadmin; echo "\${COMPREPLY[*]}"`,
+          `COMP_WORDS=(${join(binDir, 'clinadmin')} measures show msr_h); COMP_CWORD=3; ` +
+          `_clinadmin; echo "\${COMPREPLY[*]}"`,
       ],
       { env: { ...env, PATH: '/usr/bin:/bin' }, reject: false },
     );
