@@ -220,9 +220,7 @@ export function fishCompletion(program: Command): string {
       lines.push(`complete -c clinadmin -n ${q(condition)} -a ${s.name} -d ${q(s.description)}`);
     // Ids from the very binary being completed; files where the arguments are files.
     if (n.ids) {
-      lines.push(
-        `complete -c clinadmin -n ${q(condition)} -a '(__clinadmin_ids ${n.ids})'`,
-      );
+      lines.push(`complete -c clinadmin -n ${q(condition)} -a '(__clinadmin_ids ${n.ids})'`);
     }
     if (n.files) lines.push(`complete -c clinadmin -n ${q(seenAll(parts))} -F`);
     // The program's own options apply everywhere; a command's own apply once its path is seen.

@@ -271,10 +271,16 @@ describe('measures commands', () => {
     expect((await server.call('GET', '/diagnostic-measures/msr_k')).status).toBe(200);
     const r = await cli(['measures', 'delete', 'msr_k', 'msr_glu', '--yes', '-o', 'json']);
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual([
-      { id: 'msr_k', status: 'deleted' },
-      { id: 'msr_glu', status: 'deleted' },
-    ]);
+    // The shape import and apply report: the counts, then each record's outcome.
+    expect(JSON.parse(r.stdout)).toEqual({
+      deleted: 2,
+      notFound: 0,
+      failed: 0,
+      records: [
+        { id: 'msr_k', outcome: 'deleted' },
+        { id: 'msr_glu', outcome: 'deleted' },
+      ],
+    });
     expect(r.stderr).toBe('deleted measure msr_k\ndeleted measure msr_glu\n');
     const partial = await cli(['measures', 'delete', 'msr_hgb', 'msr_nope', '--yes'], { stdoutTTY: true });
     expect(partial.code).toBe(3);

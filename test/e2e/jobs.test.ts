@@ -236,7 +236,13 @@ describe('measures import', () => {
     );
     expect(w).toContain('panicRanges[0].max: the panic range does not lie outside referenceRanges[1]');
     expect(w).toContain('referenceRanges[2].min: 3.55 has more decimals than its stated precision 1');
-    expect(w).toContain('1 measures checked: 6 warnings');
+    // The summary has the shape of import's: the counts, then each record with what was found.
+    const summary = JSON.parse(r.stdout);
+    expect(summary).toMatchObject({ checked: 1, clean: 0, withWarnings: 1 });
+    expect(summary.records[0]).toMatchObject({ source: 'k.json', position: 1, name: 'Potassium', outcome: 'warnings' });
+    expect(summary.records[0].warnings).toHaveLength(6);
+    const sentence = await s.run(['measures', 'lint', 'k.json', '-o', 'table']);
+    expect(sentence.stdout).toBe('1 checked, 0 clean, 1 with warnings (6 warnings)');
     expect((await s.run(['measures', 'lint', 'k.json', '--strict'])).exitCode).toBe(1);
     const strict = await s.run(['measures', 'import', 'k.json', '--strict']);
     expect(strict.exitCode).toBe(2);

@@ -14,9 +14,30 @@ export async function lint(ctx: Ctx, opts: Opts, files: string[]): Promise<numbe
       undefined,
       prep.errors,
     );
-  ctx.stderr.write(
-    `${prep.records.length} measures checked: ${prep.warnings.length} ` +
-      `${prep.warnings.length === 1 ? 'warning' : 'warnings'}\n`,
-  );
+  // The shape import and apply report: the counts, then each record and what was found in it.
+  const records = prep.records.map((r) => ({
+    source: r.src.source,
+    position: r.src.position,
+    name: r.name,
+    outcome: r.warnings.length > 0 ? 'warnings' : 'clean',
+    ...(r.warnings.length > 0 ? { warnings: r.warnings.map((w) => `${w.field}: ${w.message}`) } : {}),
+  }));
+  const withWarnings = records.filter((r) => r.outcome === 'warnings').length;
+  const { chooseFormat, present } = await import('../../output/present.js');
+  if (['table', 'wide'].includes(chooseFormat(ctx, opts.output))) {
+    ctx.stdout.write(
+      `${records.length} checked, ${records.length - withWarnings} clean, ${withWarnings} with warnings ` +
+        `(${prep.warnings.length} ${prep.warnings.length === 1 ? 'warning' : 'warnings'})\n`,
+    );
+  } else {
+    await present(
+      ctx,
+      { checked: records.length, clean: records.length - withWarnings, withWarnings, records },
+      {
+        ...opts,
+        fields: undefined,
+      },
+    );
+  }
   return opts.strict && prep.warnings.length > 0 ? EXIT.failure : EXIT.ok;
 }

@@ -6,7 +6,7 @@ import { enc, examples, optsOf, withClient } from '../shared.js';
 
 interface Outcome {
   id: string;
-  status: 'deleted' | 'not-found' | 'failed';
+  outcome: 'deleted' | 'not-found' | 'failed';
   error?: string;
 }
 
@@ -37,27 +37,29 @@ export function deleteCommand(ctx: Ctx, spec: Resource, state: RunState): Comman
         for (const id of ids) {
           try {
             await client.request('DELETE', `${spec.path}/${enc(id)}`);
-            outcomes.push({ id, status: 'deleted' });
+            outcomes.push({ id, outcome: 'deleted' });
             ctx.stderr.write(`deleted ${spec.noun} ${id}\n`);
           } catch (err) {
             if (!(err instanceof CliError) || err.exitCode === EXIT.auth) throw err;
             const status = err.exitCode === EXIT.notFound ? 'not-found' : 'failed';
-            outcomes.push({ id, status, error: err.message });
+            outcomes.push({ id, outcome: status, error: err.message });
             ctx.stderr.write(
               `${status === 'not-found' ? 'not found' : 'failed'}: ${spec.noun} ${id}: ${err.message}\n`,
             );
           }
         }
+        // The shape import and apply report: the counts, then what happened to each record.
+        const n = (o: Outcome['outcome']) => outcomes.filter((x) => x.outcome === o).length;
+        const summary = { deleted: n('deleted'), notFound: n('not-found'), failed: n('failed'), records: outcomes };
         const { chooseFormat, present } = await import('../../output/present.js');
-        if (opts.output === 'json' || opts.output === 'ndjson' || opts.output === 'yaml') {
-          await present(ctx, outcomes, opts);
-        } else if (['table', 'wide'].includes(chooseFormat(ctx, opts.output))) {
-          const n = (status: Outcome['status']) => outcomes.filter((o) => o.status === status).length;
-          ctx.stdout.write(`${n('deleted')} deleted, ${n('not-found')} not found, ${n('failed')} failed\n`);
+        if (['table', 'wide'].includes(chooseFormat(ctx, opts.output))) {
+          ctx.stdout.write(`${summary.deleted} deleted, ${summary.notFound} not found, ${summary.failed} failed\n`);
+        } else if (opts.output !== undefined) {
+          await present(ctx, summary, { ...opts, fields: undefined });
         }
-        const failed = outcomes.filter((o) => o.status !== 'deleted');
+        const failed = outcomes.filter((o) => o.outcome !== 'deleted');
         if (failed.length > 0)
-          state.exitCode = failed.every((o) => o.status === 'not-found') ? EXIT.notFound : EXIT.failure;
+          state.exitCode = failed.every((o) => o.outcome === 'not-found') ? EXIT.notFound : EXIT.failure;
       });
     });
 }
