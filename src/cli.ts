@@ -1,7 +1,9 @@
 import { Command, CommanderError, Option } from 'commander';
 import { commandGroups, type Group } from './commands/index.js';
+import { distance } from './commands/suggest.js';
 import { type Ctx, defaultContext, type RunState } from './context.js';
 import { CliError, EXIT, UsageError } from './errors.js';
+import { FORMATS } from './output/format-names.js';
 import { layoutWidth, visible } from './output/text.js';
 import { wrapText } from './output/wrap.js';
 import { VERSION } from './version.js';
@@ -28,14 +30,7 @@ export function createProgram(ctx: Ctx, state: RunState = { exitCode: 0 }, full 
     .addOption(new Option('--profile <name>', 'config profile to use (env CLINADMIN_PROFILE)'))
     .addOption(new Option('--base-url <url>', 'API base URL (env CLINADMIN_BASE_URL)'))
     .addOption(
-      new Option('-o, --output <format>', 'output format; table at a terminal, json otherwise').choices([
-        'table',
-        'wide',
-        'json',
-        'ndjson',
-        'csv',
-        'yaml',
-      ]),
+      new Option('-o, --output <format>', 'output format; table at a terminal, json otherwise').choices(FORMATS),
     )
     .addOption(new Option('--fields <list>', 'comma-separated fields to show (columns and JSON keys)'))
     .addOption(new Option('--query <expr>', 'JMESPath expression applied to JSON output'))
@@ -127,16 +122,6 @@ ${EXIT_CODES_HELP}`,
 
 /** "did you mean" for a word among known names: the closest by edit distance, if close enough. */
 function suggest(word: string, known: string[]): string {
-  const distance = (a: string, b: string) => {
-    const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array(b.length).fill(0)]);
-    for (let j = 1; j <= b.length; j++) d[0][j] = j;
-    for (let i = 1; i <= a.length; i++) {
-      for (let j = 1; j <= b.length; j++) {
-        d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-      }
-    }
-    return d[a.length][b.length];
-  };
   const best = known.map((k) => ({ k, d: distance(word, k) })).sort((x, y) => x.d - y.d)[0];
   return best && best.d <= Math.max(2, Math.floor(word.length / 3))
     ? `did you mean ${best.k}?`

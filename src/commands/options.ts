@@ -16,6 +16,7 @@ import {
 } from 'zod/mini';
 import { isHttpUrl } from '../config/resolve.js';
 import { UsageError } from '../errors.js';
+import { FORMATS } from '../output/format-names.js';
 
 // Every action parses its options here, once, at its top: what the code below reads is checked and
 // typed. zod/mini rather than zod, and named imports rather than its namespace: so bundled, only the
@@ -77,8 +78,6 @@ export const wholeNumber = (min: number, max = Number.MAX_SAFE_INTEGER) =>
       return s.trim() !== '' && Number.isInteger(n) && n >= min && n <= max ? n : undefined;
     },
   );
-
-export const FORMATS = ['table', 'wide', 'json', 'ndjson', 'csv', 'yaml'] as const;
 
 /** The program's own options, which every command inherits. */
 const globalShape = {

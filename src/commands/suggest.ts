@@ -3,7 +3,7 @@ import { UsageError } from '../errors.js';
 // "Did you mean": for field names and profiles, as commander does for commands.
 
 /** The edit distance of two short words, for "did you mean". */
-function distance(a: string, b: string): number {
+export function distance(a: string, b: string): number {
   const row = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     let prev = row[0];

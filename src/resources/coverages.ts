@@ -1,5 +1,5 @@
 import { COVERAGE_TYPE_VALUES, PAYMENT_METHOD_VALUES, REF_TYPE_VALUES } from '../schemas/values.js';
-import type { Resource } from './registry.js';
+import { CREATED_FIELDS, type Resource } from './registry.js';
 
 export const coverages: Resource = {
   group: 'coverages',
@@ -61,13 +61,6 @@ export const coverages: Resource = {
     insurer: { header: 'INSURER' },
     insurerType: { header: 'INSURER TYPE' },
     insurerSubtype: { header: 'INSURER SUBTYPE' },
-    createdAt: {
-      flag: '--created-at <ms>',
-      help: 'creation time in milliseconds since the epoch',
-      kind: 'number',
-      header: 'CREATED',
-      format: 'time',
-    },
-    createdBy: { header: 'CREATED BY' },
+    ...CREATED_FIELDS,
   },
 };

@@ -1,5 +1,5 @@
 import { MEASURE_TYPE_VALUES } from '../schemas/values.js';
-import type { Resource } from './registry.js';
+import { CREATED_FIELDS, type Resource } from './registry.js';
 
 const RANGE_HELP = 'e.g. "3.5-5.1 sex=male age=18-65 si=3.5-5.1"';
 
@@ -68,13 +68,6 @@ export const measures: Resource = {
     account: { flag: '--account <id>', help: 'account the measure belongs to', header: 'ACCOUNT' },
     facility: { flag: '--facility <id>', help: 'facility the measure belongs to', header: 'FACILITY' },
     section: { flag: '--section <name>', help: 'the section of the laboratory, e.g. Chemistry', header: 'SECTION' },
-    createdAt: {
-      flag: '--created-at <ms>',
-      help: 'creation time in milliseconds since the epoch',
-      kind: 'number',
-      header: 'CREATED',
-      format: 'time',
-    },
-    createdBy: { header: 'CREATED BY' },
+    ...CREATED_FIELDS,
   },
 };

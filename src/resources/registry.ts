@@ -78,3 +78,15 @@ export const naturalKey = (res: Resource, r: Record<string, unknown>) =>
 /** The key in words: "test tst_bmp and name Sodium". */
 export const keyWords = (res: Resource, r: Record<string, unknown>) =>
   (res.key ?? ['id']).map((k) => `${k} ${String(r[k])}`).join(' and ');
+
+/** The fields every writable resource has alike: the creation time (settable) and who created it. */
+export const CREATED_FIELDS: Readonly<Record<string, FieldEntry>> = {
+  createdAt: {
+    flag: '--created-at <ms>',
+    help: 'creation time in milliseconds since the epoch',
+    kind: 'number',
+    header: 'CREATED',
+    format: 'time',
+  },
+  createdBy: { header: 'CREATED BY' },
+};
