@@ -27,10 +27,6 @@ export const collect = (value: string, previous: string[] | undefined) => [...(p
 /** Example lines for the end of a command's help. */
 export const examples = (...lines: string[]) => `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;
 
-/** A resource's table columns, drawn from the registry (loaded by the commands that present). */
-export const columnsOf = async (res: Resource): Promise<Column[]> =>
-  (await import('../output/columns.js')).columnsOf(res);
-
 /** A resource's columns for present(): the table's and those of `-o wide`. */
 export async function viewsOf(res: Resource): Promise<{ columns: Column[]; wide: Column[] }> {
   const { columnsOf, wideColumnsOf } = await import('../output/columns.js');
