@@ -14,6 +14,7 @@ complete -c clinadmin -n '__fish_use_subcommand' -a whoami -d 'Show the profile,
 complete -c clinadmin -n '__fish_use_subcommand' -a config -d 'Read and change the stored settings of a profile (keys: base-url, token, account)'
 complete -c clinadmin -n '__fish_use_subcommand' -a api -d 'Send a raw request to the API and print the response body'
 complete -c clinadmin -n '__fish_use_subcommand' -a serve -d 'Run the bundled reference API on a local JSON data file'
+complete -c clinadmin -n '__fish_use_subcommand' -a openapi -d 'Print the API\'s OpenAPI 3.1 document, the contract clinadmin serve keeps (also at /openapi.json)'
 complete -c clinadmin -n '__fish_use_subcommand' -a completion -d 'Print a shell completion script (bash, zsh or fish)'
 complete -c clinadmin -n '__fish_use_subcommand' -a help -d 'Show help for a command'
 complete -c clinadmin -l version -s V -d 'print the version'
@@ -94,6 +95,8 @@ complete -c clinadmin -n '__fish_seen_subcommand_from measures; and __fish_seen_
 complete -c clinadmin -n '__fish_seen_subcommand_from measures; and __fish_seen_subcommand_from edit' -a '(__clinadmin_ids measures)'
 complete -c clinadmin -n '__fish_seen_subcommand_from measures; and __fish_seen_subcommand_from import' -F
 complete -c clinadmin -n '__fish_seen_subcommand_from measures; and __fish_seen_subcommand_from import' -l dry-run -d 'print the plan (create, update with the changed fields, unchanged) and send nothing'
+complete -c clinadmin -n '__fish_seen_subcommand_from measures; and __fish_seen_subcommand_from import' -l prune -d 'also delete the records of each test named in the input that the input does not list (other tests are never touched)'
+complete -c clinadmin -n '__fish_seen_subcommand_from measures; and __fish_seen_subcommand_from import' -l yes -s y -d 'with --prune, delete without asking (needed without a terminal)'
 complete -c clinadmin -n '__fish_seen_subcommand_from measures; and __fish_seen_subcommand_from import' -l concurrency -r -d 'requests in flight at once, 1 to 64'
 complete -c clinadmin -n '__fish_seen_subcommand_from measures; and __fish_seen_subcommand_from import' -l report -r -F -d 'also write the outcome of every record as JSON to this file'
 complete -c clinadmin -n '__fish_seen_subcommand_from measures; and __fish_seen_subcommand_from import' -l show-unchanged -d 'with --dry-run, list the unchanged records too (by default, only counted)'
@@ -142,6 +145,8 @@ complete -c clinadmin -n '__fish_seen_subcommand_from coverages; and __fish_seen
 complete -c clinadmin -n '__fish_seen_subcommand_from coverages; and __fish_seen_subcommand_from edit' -a '(__clinadmin_ids coverages)'
 complete -c clinadmin -n '__fish_seen_subcommand_from coverages; and __fish_seen_subcommand_from apply' -F
 complete -c clinadmin -n '__fish_seen_subcommand_from coverages; and __fish_seen_subcommand_from apply' -l dry-run -d 'print the plan as a diff and send nothing'
+complete -c clinadmin -n '__fish_seen_subcommand_from coverages; and __fish_seen_subcommand_from apply' -l prune -d 'also delete the records of each contract named in the input that the input does not list (other contracts are never touched)'
+complete -c clinadmin -n '__fish_seen_subcommand_from coverages; and __fish_seen_subcommand_from apply' -l yes -s y -d 'with --prune, delete without asking (needed without a terminal)'
 complete -c clinadmin -n '__fish_seen_subcommand_from coverages; and __fish_seen_subcommand_from apply' -l concurrency -r -d 'requests in flight at once, 1 to 64'
 complete -c clinadmin -n '__fish_seen_subcommand_from coverages; and __fish_seen_subcommand_from apply' -l report -r -F -d 'also write the outcome of every record as JSON to this file'
 complete -c clinadmin -n '__fish_seen_subcommand_from coverages; and __fish_seen_subcommand_from apply' -l show-unchanged -d 'with --dry-run, list the unchanged records too (by default, only counted)'
@@ -181,3 +186,7 @@ complete -c clinadmin -n '__fish_seen_subcommand_from serve' -l seed -d 'fill an
 complete -c clinadmin -n '__fish_seen_subcommand_from serve' -l max-body -r -d 'largest accepted request body'
 complete -c clinadmin -n '__fish_seen_subcommand_from serve' -l headers-timeout -r -d 'cut off a client whose request headers take longer'
 complete -c clinadmin -n '__fish_seen_subcommand_from serve' -l request-timeout -r -d 'cut off a client whose whole request takes longer'
+complete -c clinadmin -n '__fish_seen_subcommand_from serve' -l latency -r -d 'fault: delay every answer by MS, or a random MIN-MAX milliseconds (e.g. 5-50)'
+complete -c clinadmin -n '__fish_seen_subcommand_from serve' -l fail-rate -r -d 'fault: answer this share (0 to 1) of API requests 503 with Retry-After, changing nothing'
+complete -c clinadmin -n '__fish_seen_subcommand_from serve' -l rate-limit -r -d 'fault: answer 429 with Retry-After past N API requests a second'
+complete -c clinadmin -n '__fish_seen_subcommand_from serve' -l fail-on -r -d 'fault: answer METHOD:PATH-PATTERN:STATUS with that status, repeatable (e.g. POST:/insurance-coverages:500)'

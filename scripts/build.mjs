@@ -40,8 +40,13 @@ const leanBuiltins = {
 
 await rm('dist', { recursive: true, force: true });
 const result = await build({
-  // completion.ts is an entry of its own so scripts/generate.mjs can import it.
-  entryPoints: { cli: 'src/cli.ts', completion: 'src/core/completion.ts', version: 'src/version.ts' },
+  // completion.ts and openapi.ts are entries of their own so scripts/generate.mjs can import them.
+  entryPoints: {
+    cli: 'src/cli.ts',
+    completion: 'src/core/completion.ts',
+    openapi: 'src/server/openapi.ts',
+    version: 'src/version.ts',
+  },
   outdir: 'dist',
   bundle: true,
   splitting: true,

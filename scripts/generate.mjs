@@ -1,5 +1,5 @@
-// Generates src/resources/facts.ts from the zod schemas, then completions/ and the README's command
-// reference from the built command tree, so none of them drifts from the code. `--check` changes
+// Generates src/resources/facts.ts from the zod schemas, then completions/, the README's command
+// reference and openapi.json from the built bundle, so none of them drifts from the code. `--check` changes
 // nothing and exits 1 when a file is stale (tests use it).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -108,6 +108,9 @@ const end = '<!-- commands:end -->';
 const [before, rest] = readme.split(start);
 if (rest === undefined) throw new Error('README.md lacks the commands markers');
 targets.push(['README.md', `${before}${start}\n${reference()}\n${end}${rest.split(end)[1]}`]);
+// The API's contract, for readers and tools, as `clinadmin openapi` prints it from the built bundle.
+const { openapiText } = await import('../dist/openapi.cjs');
+targets.push(['openapi.json', await openapiText()]);
 
 for (const [path, text] of targets) update(path, text);
 process.exitCode = check && stale > 0 ? 1 : 0;

@@ -21,6 +21,8 @@ export interface ClientOptions {
 type Headers = Record<string, string | string[] | undefined>;
 
 const RETRY_STATUS = new Set([429, 502, 503, 504]);
+/** Attempts after a 429 or a 503 with Retry-After: the server said it did nothing and when to come back. */
+const REFUSED_RETRIES = 10;
 /** The largest answer about one record (or a write) that is read: more is a peer gone wrong. */
 const MAX_RECORD_BYTES = 64 * 1024 * 1024;
 /** The largest list held whole (a table, YAML, --query, a plan): past it, only the streaming formats go on. */
@@ -111,13 +113,24 @@ export class ApiClient {
         // --verbose shows a refusal's whole body: the server may say more than the sentence shown.
         if (status >= 400) this.trace(`  body: ${text}`);
       }
-      // 429 means the request was refused unprocessed (RFC 6585), so even a POST may be sent again.
-      if (RETRY_STATUS.has(status) && (mayRepeat || status === 429) && attempt < this.retries) {
+      if (this.mayRetry(status, headers, mayRepeat, attempt)) {
         await this.sleep(retryAfter(headers['retry-after']) ?? backoff(attempt));
         continue;
       }
       return this.answer<T>(status, headers, text, method, path);
     }
+  }
+
+  /**
+   * Whether an answer is worth sending the request again. 429, and 503 with Retry-After, say the
+   * request was refused unprocessed (RFC 6585, RFC 9110 §15.6.4: "come back later"), so even a POST is
+   * sent again, and a server shedding load gets more patience (10 attempts, each after its Retry-After).
+   * A 502, 504 or a bare 503 may have been processed: only a request that may be repeated is.
+   */
+  private mayRetry(status: number, headers: Headers, mayRepeat: boolean, attempt: number): boolean {
+    const refused = status === 429 || (status === 503 && headers['retry-after'] !== undefined);
+    if (refused) return attempt < REFUSED_RETRIES;
+    return RETRY_STATUS.has(status) && mayRepeat && attempt < this.retries;
   }
 
   /**
@@ -213,7 +226,7 @@ export class ApiClient {
         if (r.status >= 400 && r.text !== undefined) this.trace(`  body: ${r.text}`);
       }
       if (r.text === undefined) return r;
-      if (RETRY_STATUS.has(r.status) && attempt < this.retries) {
+      if (this.mayRetry(r.status, r.headers, true, attempt)) {
         await this.sleep(retryAfter(r.headers['retry-after']) ?? backoff(attempt));
         continue;
       }

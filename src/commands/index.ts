@@ -7,6 +7,7 @@ import { coveragesCommand } from './coverages/index.js';
 import { loginCommand, logoutCommand, whoamiCommand } from './login.js';
 import { measuresCommand } from './measures/index.js';
 import { notificationsCommand } from './notifications/index.js';
+import { openapiCommand } from './openapi.js';
 import { serveCommand } from './serve.js';
 
 export interface Group {
@@ -58,6 +59,11 @@ export const commandGroups: Group[] = [
   },
   { name: 'api', description: 'Send a raw request to the API and print the response body', make: apiCommand },
   { name: 'serve', description: 'Run the bundled reference API on a local JSON data file', make: serveCommand },
+  {
+    name: 'openapi',
+    description: "Print the API's OpenAPI 3.1 document, the contract clinadmin serve keeps (also at /openapi.json)",
+    make: openapiCommand,
+  },
   {
     name: 'completion',
     description: 'Print a shell completion script (bash, zsh or fish)',

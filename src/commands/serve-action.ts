@@ -4,9 +4,10 @@ import type { Ctx } from '../context.js';
 import { CliError, EXIT, UsageError } from '../errors.js';
 import { generateToken, parseTokenSpec, type TokenEntry } from '../server/auth.js';
 import { DataFileError } from '../server/data-file.js';
+import { type Faults, noFaults, parseFailOn, parseLatency } from '../server/faults.js';
 import { type RunningServer, startServer } from '../server/start.js';
 import { StoreUnavailableError } from '../server/store.js';
-import { parseOwnOptions, wholeNumber, z } from './options.js';
+import { converted, parseOwnOptions, wholeNumber, z } from './options.js';
 
 const nonEmpty = z.string().check(z.minLength(1, 'must not be empty'));
 
@@ -22,6 +23,17 @@ const optionsShape = {
   maxBody: wholeNumber(1),
   headersTimeout: wholeNumber(100),
   requestTimeout: wholeNumber(100),
+  latency: z.optional(converted('must be MS or MIN-MAX whole milliseconds, at most 60000', parseLatency)),
+  failRate: z.optional(
+    converted('must be a number from 0 to 1', (s) => {
+      const n = Number(s);
+      return s.trim() !== '' && n >= 0 && n <= 1 ? n : undefined;
+    }),
+  ),
+  rateLimit: z.optional(wholeNumber(1)),
+  failOn: z.optional(
+    z.array(converted('must be METHOD:PATH-PATTERN:STATUS with a status from 400 to 599', parseFailOn)),
+  ),
 };
 
 export async function serve(ctx: Ctx, raw: Record<string, unknown>): Promise<void> {
@@ -41,6 +53,7 @@ export async function serve(ctx: Ctx, raw: Record<string, unknown>): Promise<voi
   if (generated) tokens = [{ token: generateToken(), account: 'local-admin' }];
   const warn = (m: string) => ctx.stderr.write(m.startsWith('error:') ? `${m}\n` : `warning: ${m}\n`);
   const dataFile = resolve(ctx.cwd, o.data);
+  const faults: Faults = { latency: o.latency, failRate: o.failRate, rateLimit: o.rateLimit, failOn: o.failOn ?? [] };
   let server: RunningServer;
   try {
     server = await startServer({
@@ -53,6 +66,7 @@ export async function serve(ctx: Ctx, raw: Record<string, unknown>): Promise<voi
       maxBody: o.maxBody,
       headersTimeout: o.headersTimeout,
       requestTimeout: o.requestTimeout,
+      faults: noFaults(faults) ? undefined : faults,
       warn,
     });
   } catch (err) {
@@ -67,6 +81,8 @@ export async function serve(ctx: Ctx, raw: Record<string, unknown>): Promise<voi
   }
   const signals = ctx.waitForSignal(['SIGINT', 'SIGTERM']);
   ctx.stdout.write(`clinadmin serve listening on ${server.url} (data: ${dataFile})\n`);
+  // A CI log then says why answers were slow or failed.
+  if (!noFaults(faults)) ctx.stderr.write(`injecting faults: ${describeFaults(raw)}\n`);
   if (generated) {
     // The command shown never carries the token: login asks for it (masked), or reads it from stdin.
     ctx.stderr.write(
@@ -113,4 +129,13 @@ async function readTokenFile(path: string): Promise<string[]> {
     .filter((l) => l !== '' && !l.startsWith('#'));
   if (specs.length === 0) throw new UsageError(`--token-file ${path} holds no token`);
   return specs;
+}
+
+function describeFaults(raw: Record<string, unknown>): string {
+  const parts = [];
+  if (raw.latency !== undefined) parts.push(`--latency ${raw.latency}`);
+  if (raw.failRate !== undefined) parts.push(`--fail-rate ${raw.failRate}`);
+  if (raw.rateLimit !== undefined) parts.push(`--rate-limit ${raw.rateLimit}`);
+  for (const rule of (raw.failOn as string[] | undefined) ?? []) parts.push(`--fail-on ${rule}`);
+  return parts.join(' ');
 }

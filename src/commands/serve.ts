@@ -31,6 +31,22 @@ export function serveCommand(cmd: Command, ctx: Ctx, _state: RunState): Command 
     .addOption(
       new Option('--request-timeout <ms>', 'cut off a client whose whole request takes longer').default('30000'),
     )
+    .addOption(
+      new Option('--latency <ms>', 'fault: delay every answer by MS, or a random MIN-MAX milliseconds (e.g. 5-50)'),
+    )
+    .addOption(
+      new Option(
+        '--fail-rate <p>',
+        'fault: answer this share (0 to 1) of API requests 503 with Retry-After, changing nothing',
+      ),
+    )
+    .addOption(new Option('--rate-limit <n>', 'fault: answer 429 with Retry-After past N API requests a second'))
+    .addOption(
+      new Option(
+        '--fail-on <rule>',
+        'fault: answer METHOD:PATH-PATTERN:STATUS with that status, repeatable (e.g. POST:/insurance-coverages:500)',
+      ).argParser(collect),
+    )
     .addHelpText(
       'after',
       `
@@ -39,10 +55,16 @@ Examples:
   $ clinadmin serve --port 0 --data /tmp/lab.json --token s3cret:acc_lab
   $ clinadmin serve --token-file ~/.config/clinadmin/serve-tokens   # tokens stay out of ps
   $ CLINADMIN_SERVE_TOKENS=tokA:acc_a,tokB:acc_b clinadmin serve
+  $ clinadmin serve --port 0 --fail-rate 0.2 --rate-limit 200 --latency 5-50   # rehearse a bad day
 
 --token puts the token in the process list (ps); prefer --token-file or CLINADMIN_SERVE_TOKENS.
 Without a token the server makes one and prints it with the command that points the CLI at it.
-SIGINT and SIGTERM let requests in flight finish, save the data file and exit 0.`,
+SIGINT and SIGTERM let requests in flight finish, save the data file and exit 0.
+
+GET /healthz and GET /openapi.json need no token. Faults are off by default. A request answered
+with an injected fault changed nothing; one answered 200 is on disk. --fail-rate and --rate-limit
+spare /healthz and /openapi.json, so a wait loop stays reliable; --fail-on may match any path
+(* matches any text, METHOD may be *).`,
     )
     .action(async (opts: Record<string, unknown>) => {
       const { serve } = await import('./serve-action.js');

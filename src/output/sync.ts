@@ -1,9 +1,10 @@
 import type { Ctx } from '../context.js';
 import { formatRange, type RangeLike } from '../core/ranges.js';
 import { where } from '../core/records.js';
-import type { Summary } from '../core/sync/execute.js';
+import type { RecordResult, Summary } from '../core/sync/execute.js';
 import type { PlanItem } from '../core/sync/plan.js';
 import type { Preparation } from '../core/sync/prepare.js';
+import type { Deletion } from '../core/sync/prune.js';
 import { countPlan, listed } from '../core/sync/run.js';
 import { chooseFormat, type PresentOptions, present } from './present.js';
 import { visible } from './text.js';
@@ -63,10 +64,11 @@ export async function showPlan(
   ctx: Ctx,
   opts: PresentOptions & { showUnchanged?: boolean },
   items: PlanItem[],
+  deletions?: Deletion[],
 ): Promise<void> {
-  const counts = countPlan(items);
+  const counts = { ...countPlan(items), ...(deletions ? { delete: deletions.length } : {}) };
   if (opts.output !== undefined && opts.output !== 'table') {
-    const planned = items.map((i) => ({
+    const planned: Record<string, unknown>[] = items.map((i) => ({
       source: i.rec.src.source,
       position: i.rec.src.position,
       name: i.rec.name,
@@ -75,6 +77,7 @@ export async function showPlan(
       ...(i.changes ? { changes: i.changes } : {}),
       ...(i.error ? { error: i.error } : {}),
     }));
+    for (const d of deletions ?? []) planned.push({ name: d.name, action: 'delete', id: d.id });
     await present(ctx, { dryRun: true, ...counts, records: planned }, { ...opts, fields: undefined });
     return;
   }
@@ -93,21 +96,33 @@ export async function showPlan(
         for (const l of changeLines(c.field, c.from, c.to)) lines.push(visible(`    ${l}`, true));
     }
   }
+  for (const l of deletionLines(deletions ?? [])) lines.push(t.red(l));
   if (counts.unchanged > 0 && !opts.showUnchanged) {
     lines.push(t.dim(`= ${counts.unchanged} unchanged (--show-unchanged lists them)`));
   }
+  const deleting = deletions ? `${deletions.length} to delete, ` : '';
   lines.push(
-    `dry run: ${counts.create} to create, ${counts.update} to update, ${counts.unchanged} unchanged, ` +
+    `dry run: ${counts.create} to create, ${counts.update} to update, ${deleting}${counts.unchanged} unchanged, ` +
       `${counts.error} in error; nothing was sent`,
   );
   ctx.stdout.write(`${lines.join('\n')}\n`);
 }
+
+/** `- delete     cov_x (contract ctr_a and name Copay)`: what --prune would delete, one a line. */
+export function deletionLines(deletions: Deletion[]): string[] {
+  return deletions.map((d) => visible(`- delete     ${d.id} (${d.label})`, true));
+}
+
+/** Where a result came from: its place in the input, or, for a record --prune deleted, its id. */
+export const placeOf = (r: RecordResult) =>
+  r.source !== undefined ? where(r as Parameters<typeof where>[0], r.name) : `${r.id} (${String(r.name)})`;
 
 const count = (n: number) => n.toLocaleString('en-US');
 
 /** `20,000 created, 0 updated, 0 unchanged, 0 failed in 4.4 s (4,545/s)`. */
 export function summarySentence(s: Summary, elapsedMs: number): string {
   const parts = [`${count(s.created)} created`, `${count(s.updated)} updated`, `${count(s.unchanged)} unchanged`];
+  if (s.deleted !== undefined) parts.push(`${count(s.deleted)} deleted`);
   parts.push(`${count(s.failed)} failed`);
   if (s.interrupted) parts.push(`${count(s.notSent)} not sent`);
   const seconds = elapsedMs / 1000;
@@ -125,7 +140,7 @@ export async function showSummary(
   elapsedMs: number,
 ): Promise<void> {
   const failures = s.records.filter((r) => r.outcome === 'failed');
-  for (const f of listed(failures.map((r) => `${where(r, r.name)}: ${r.error}`))) {
+  for (const f of listed(failures.map((r) => `${placeOf(r)}: ${r.error}`))) {
     ctx.stderr.write(`failed: ${visible(f)}\n`);
   }
   if (s.interrupted) ctx.stderr.write(`interrupted: ${s.notSent} ${plural} were not sent\n`);

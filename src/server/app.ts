@@ -1,6 +1,7 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { describeJsonError, findAmbiguity, lineColumn } from '../json/json-error.js';
 import { createAuthenticator, type TokenEntry } from './auth.js';
+import { createFaults, type Faults } from './faults.js';
 import { type Problem, problem, sendJson, sendProblem } from './problem.js';
 import { RESOURCES, type Resource, type Service, ServiceError } from './service.js';
 import { StoreUnavailableError } from './store.js';
@@ -11,6 +12,8 @@ export interface AppOptions {
   /** Largest request body in bytes (default 1 MiB). */
   maxBody?: number;
   log?: (line: string) => void;
+  /** Injected faults (`serve --latency`, `--fail-rate`, `--rate-limit`, `--fail-on`); none by default. */
+  faults?: Faults;
 }
 
 class HttpProblem extends Error {
@@ -23,6 +26,12 @@ class HttpProblem extends Error {
 }
 
 const byPath = new Map(RESOURCES.map((r) => [r.path, r]));
+const PUBLIC = ['/healthz', '/openapi.json'];
+
+/** Answers with an injected fault instead of the API, when one was decided. */
+function inject(fault: { status: number; detail: string; headers: Record<string, string> } | undefined): void {
+  if (fault) throw new HttpProblem(problem(fault.status, fault.detail), fault.headers);
+}
 
 /** The whole API as a request handler; it does not listen, so tests and `serve` share it. */
 export function createApp({
@@ -30,10 +39,29 @@ export function createApp({
   tokens,
   maxBody = 1024 * 1024,
   log = (l) => process.stderr.write(`${l}\n`),
+  faults,
 }: AppOptions): RequestListener {
   const authenticate = createAuthenticator(tokens);
+  const injector = faults ? createFaults(faults) : undefined;
+  let openapi: Promise<Record<string, unknown>> | undefined;
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const method = req.method ?? 'GET';
+    const path = (req.url ?? '/').split('?')[0];
+    const open = PUBLIC.includes(path) && (method === 'GET' || method === 'HEAD');
+    if (injector) {
+      const ms = injector.delay();
+      if (ms > 0) await new Promise((r) => setTimeout(r, ms));
+      // Faults on an API path come after authentication (a stranger learns nothing); --fail-on is explicit,
+      // so it may also hit the public paths.
+      if (open) inject(injector.inject(method, path, false));
+    }
+    // Public, like a health check: a CI job waits on /healthz, and a tool reads the contract, before any token.
+    if (open && path === '/healthz') return sendJson(res, 200, { status: 'ok' });
+    if (open) {
+      openapi ??= import('./openapi.js').then((m) => m.openapiDocument());
+      return sendJson(res, 200, await openapi);
+    }
     // Node keeps the first of two Authorization headers; which one a proxy meant is not ours to guess.
     if ((req.headersDistinct.authorization?.length ?? 0) > 1) {
       throw new HttpProblem(problem(400, 'send one Authorization header, not several'));
@@ -45,6 +73,7 @@ export function createApp({
         'www-authenticate': 'Bearer realm="clinadmin"',
       });
     }
+    if (injector) inject(injector.inject(method, path, true));
     // A serve extension: the contracts on file, read-only, so that a client refused with 422 can say
     // which contracts there are. The real service may not have it.
     if (/^\/contracts\/?(\?.*)?$/.test(req.url ?? '')) {
@@ -56,7 +85,6 @@ export function createApp({
       return sendJson(res, 200, service.contracts());
     }
     const { resource, id } = route(req.url ?? '/');
-    const method = req.method ?? 'GET';
     const reads = ['GET', 'HEAD'];
     const allowed = !resource.writable ? reads : id === undefined ? [...reads, 'POST'] : [...reads, 'PATCH', 'DELETE'];
     if (!allowed.includes(method)) {

@@ -23,8 +23,11 @@ const TITLES: Record<number, [slug: string, title: string]> = {
   415: ['unsupported-media-type', 'Unsupported media type'],
   431: ['headers-too-large', 'Request header fields too large'],
   422: ['unknown-reference', 'Unknown reference'],
+  429: ['too-many-requests', 'Too many requests'],
   500: ['internal', 'Internal server error'],
+  502: ['bad-gateway', 'Bad gateway'],
   503: ['unavailable', 'Service unavailable'],
+  504: ['gateway-timeout', 'Gateway timeout'],
 };
 
 export function problem(status: number, detail: string, errors?: FieldError[]): Problem {

@@ -3,6 +3,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { COLLECTIONS, type CollectionName } from '../schemas/data-file.js';
 import { createApp } from './app.js';
 import type { TokenEntry } from './auth.js';
+import type { Faults } from './faults.js';
 import { problem, problemResponse } from './problem.js';
 import { seedData } from './seed.js';
 import { createService } from './service.js';
@@ -19,6 +20,7 @@ export interface StartOptions {
   /** Milliseconds for a request's headers, and for the whole request (slow clients are cut off). */
   headersTimeout?: number;
   requestTimeout?: number;
+  faults?: Faults;
   warn: (message: string) => void;
 }
 
@@ -35,7 +37,7 @@ export async function startServer(o: StartOptions): Promise<RunningServer> {
   try {
     if (o.seed) await seed(store, o.warn);
     const service = createService({ store, events: o.events });
-    const app = createApp({ service, tokens: o.tokens, maxBody: o.maxBody, log: (l) => o.warn(l) });
+    const app = createApp({ service, tokens: o.tokens, maxBody: o.maxBody, log: (l) => o.warn(l), faults: o.faults });
     let inFlight = 0;
     let closing = false;
     const headersTimeout = o.headersTimeout ?? 10_000;

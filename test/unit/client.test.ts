@@ -92,6 +92,26 @@ describe('ApiClient', () => {
     await c.close();
   });
 
+  it('sends a POST again after a 503 that carries Retry-After (refused unprocessed), with patience', async () => {
+    const busy = json(503, { detail: 'injected; nothing was changed' }, { 'retry-after': '1' });
+    const s = await scripted([busy, busy, busy, busy, busy, json(200, { id: 'once' })]);
+    const { c, sleeps } = client(s.url);
+    // Five refusals in a row: more than the three retries of a network error, as a shedding server needs.
+    expect(await c.request('POST', '/x', { a: 1 })).toEqual({ id: 'once' });
+    expect(s.seen).toHaveLength(6);
+    expect(sleeps).toEqual([1000, 1000, 1000, 1000, 1000]);
+    await c.close();
+  });
+
+  it('gives up on refusals after ten retries and names the last answer', async () => {
+    const busy = json(429, { detail: 'slow down' }, { 'retry-after': '0' });
+    const s = await scripted(Array.from({ length: 12 }, () => busy));
+    const { c } = client(s.url);
+    await expect(c.request('POST', '/x', { a: 1 })).rejects.toThrow(/slow down/);
+    expect(s.seen).toHaveLength(11);
+    await c.close();
+  });
+
   it('turns problem+json into typed errors with field details', async () => {
     const s = await scripted([
       json(400, {

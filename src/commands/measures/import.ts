@@ -7,6 +7,7 @@ export function importCommand(ctx: Ctx, state: RunState): Command {
   return addSyncOptions(
     new Command('import'),
     'print the plan (create, update with the changed fields, unchanged) and send nothing',
+    'test',
   )
     .description('Create or update measures from JSON or NDJSON files; repeatable: equal records are left alone')
     .argument(
@@ -19,12 +20,15 @@ export function importCommand(ctx: Ctx, state: RunState): Command {
       `
 Every record is validated before the first request; with any invalid record nothing is sent (exit 2).
 A record whose (test, name), or id, matches an existing measure updates it when something differs.
+--prune makes the server hold exactly the file's measures for each test the file names: the others of
+those tests are deleted, after the file's records are sent. Without a terminal it needs --yes.
 Exit 0 when all went through, 1 when a record failed on the server, 130 when interrupted.
 ${examples(
   'clinadmin measures import cbc.json bmp.ndjson',
   'clinadmin measures import export.json --dry-run',
   'clinadmin --base-url https://lab-b.example.org measures import - < <(clinadmin measures list -o json)',
   'clinadmin measures import big.ndjson --concurrency 16 --report import-report.json',
+  'clinadmin measures import cbc.json --prune --dry-run   # what would be deleted from those tests',
 )}`,
     )
     .action(async (files: string[], _o: unknown, cmd: Command) => {

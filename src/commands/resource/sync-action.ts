@@ -1,11 +1,12 @@
 import { resolve } from 'node:path';
 import type { ApiClient } from '../../api/client.js';
 import type { Ctx, RunState } from '../../context.js';
-import { readRecords, where } from '../../core/records.js';
+import { readRecords } from '../../core/records.js';
 import { plan } from '../../core/sync/plan.js';
 import type { Preparation, SyncSpec } from '../../core/sync/prepare.js';
+import { pruneList } from '../../core/sync/prune.js';
 import { checkInput, send } from '../../core/sync/run.js';
-import { EXIT } from '../../errors.js';
+import { CliError, EXIT, UsageError } from '../../errors.js';
 import { writeFileAtomic } from '../../files/atomic.js';
 import type { Opts } from '../shared.js';
 import type { SyncOptions } from './sync-options.js';
@@ -19,6 +20,13 @@ export async function runSync(
   state: RunState,
 ): Promise<void> {
   const opts = o;
+  // Deleting without asking is refused before anything is read or sent, as `delete` refuses.
+  if (o.prune && !o.dryRun && !o.yes && !ctx.isInteractive) {
+    throw new UsageError(
+      `refusing to --prune without --yes: no terminal to confirm the deletions at; nothing was sent`,
+      `add --yes to delete without asking, or --dry-run to see what would be deleted`,
+    );
+  }
   const show = await import('../../output/sync.js');
   // The server's records are fetched while the input is read and checked (a read changes nothing);
   // the answer, or its error, is looked at only once the input is valid.
@@ -41,16 +49,19 @@ export async function runSync(
   const { client, existing } = await server;
   try {
     const items = plan(spec, prep.records, existing);
+    const deletions = o.prune ? pruneList(spec, prep.records, items, existing) : undefined;
     if (o.dryRun) {
-      await show.showPlan(ctx, opts, items);
+      await show.showPlan(ctx, opts, items, deletions);
       // As the real run would exit: 1 when a record is in error; --exit-code also 1 for changes (drift).
-      const changes = items.some((i) => i.action === 'create' || i.action === 'update');
+      const changes = items.some((i) => i.action === 'create' || i.action === 'update') || !!deletions?.length;
       const errors = items.some((i) => i.action === 'error');
       if (errors || (o.exitCode && changes)) state.exitCode = EXIT.failure;
       return;
     }
+    if (deletions && deletions.length > 0 && !o.yes) await confirmDeletions(ctx, spec, deletions, client.baseUrl);
     const { progressBar } = await import('../../output/progress.js');
-    const bar = ctx.stderr.isTTY && !opts.verbose ? progressBar(ctx.stderr, items.length, spec.plural) : undefined;
+    const total = items.length + (deletions?.length ?? 0);
+    const bar = ctx.stderr.isTTY && !opts.verbose ? progressBar(ctx.stderr, total, spec.plural) : undefined;
     const interrupt = ctx.waitForSignal(['SIGINT', 'SIGTERM']);
     // After a Ctrl-C the handler stays until the process exits, so a second one cannot cut the summary short.
     let interrupted = false;
@@ -66,11 +77,12 @@ export async function runSync(
         spec,
         concurrency: o.concurrency,
         stop: interrupt.promise,
+        deletions,
         onDone: (r, done) => {
-          if (opts.verbose)
-            ctx.stderr.write(
-              `${r.outcome.padEnd(9)} ${r.id ?? ''} ${where(r, r.name)}${r.error ? `: ${r.error}` : ''}\n`,
-            );
+          if (opts.verbose) {
+            const id = r.source !== undefined && r.id ? `${r.id} ` : '';
+            ctx.stderr.write(`${r.outcome.padEnd(9)} ${id}${show.placeOf(r)}${r.error ? `: ${r.error}` : ''}\n`);
+          }
           bar?.update(done);
         },
       });
@@ -101,4 +113,23 @@ async function fetchExisting(
     await client.close();
     throw err;
   }
+}
+
+/** At a terminal, --prune without --yes lists what it would delete and asks once for all of it. */
+async function confirmDeletions(
+  ctx: Ctx,
+  spec: SyncSpec,
+  deletions: import('../../core/sync/prune.js').Deletion[],
+  baseUrl: string,
+): Promise<void> {
+  const [{ deletionLines }, { listed }, { prompter }] = await Promise.all([
+    import('../../output/sync.js'),
+    import('../../core/sync/run.js'),
+    import('../../core/prompts.js'),
+  ]);
+  ctx.stderr.write(`${listed(deletionLines(deletions)).join('\n')}\n`);
+  const what = `${deletions.length} ${deletions.length === 1 ? spec.noun : spec.plural}`;
+  const scope = spec.scope ? ` of the ${spec.scope}s in the file that it does not list` : '';
+  const ok = await (await prompter(ctx)).confirm(`Delete ${what}${scope}, on ${baseUrl}?`, false);
+  if (!ok) throw new CliError('nothing was sent or deleted', EXIT.usage);
 }

@@ -4,9 +4,15 @@ import { type Command, Option } from 'commander';
 export const DEFAULT_CONCURRENCY = 48;
 
 /** The flags import and apply share, so both spell them, their help and their default the same way. */
-export function addSyncOptions(cmd: Command, dryRunHelp: string): Command {
+export function addSyncOptions(cmd: Command, dryRunHelp: string, scope: string): Command {
   return cmd
     .option('--dry-run', dryRunHelp)
+    .option(
+      '--prune',
+      `also delete the records of each ${scope} named in the input that the input does not list ` +
+        `(other ${scope}s are never touched)`,
+    )
+    .option('-y, --yes', 'with --prune, delete without asking (needed without a terminal)')
     .addOption(
       new Option('--concurrency <n>', 'requests in flight at once, 1 to 64').default(String(DEFAULT_CONCURRENCY)),
     )
@@ -22,6 +28,8 @@ export const syncShape = ({ z, wholeNumber }: import('../options.js').OptionRule
   exitCode: z.optional(z.boolean()),
   report: z.optional(z.string().check(z.minLength(1, 'needs a file path'))),
   showUnchanged: z.optional(z.boolean()),
+  prune: z.optional(z.boolean()),
+  yes: z.optional(z.boolean()),
 });
 
 export type SyncOptions = import('../shared.js').Opts & import('../options.js').OutputOf<ReturnType<typeof syncShape>>;

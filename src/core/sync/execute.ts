@@ -2,11 +2,12 @@ import type { ApiClient } from '../../api/client.js';
 import { JsonText } from '../../json/json-text.js';
 import type { PlanItem } from './plan.js';
 
-export type Outcome = 'created' | 'updated' | 'unchanged' | 'failed' | 'not-sent';
+export type Outcome = 'created' | 'updated' | 'unchanged' | 'deleted' | 'failed' | 'not-sent';
 
+/** One record's outcome: a record of the input by its place, or one deleted by --prune by its id alone. */
 export interface RecordResult {
-  source: string;
-  position: number;
+  source?: string;
+  position?: number;
   line?: number;
   name?: unknown;
   outcome: Outcome;
@@ -87,18 +88,21 @@ export interface Summary {
   created: number;
   updated: number;
   unchanged: number;
+  /** With --prune: the records deleted because the file does not list them. */
+  deleted?: number;
   failed: number;
   notSent: number;
   interrupted: boolean;
   records: RecordResult[];
 }
 
-export function summarize(results: RecordResult[], interrupted: boolean): Summary {
+export function summarize(results: RecordResult[], interrupted: boolean, pruned = false): Summary {
   const count = (o: Outcome) => results.filter((r) => r.outcome === o).length;
   return {
     created: count('created'),
     updated: count('updated'),
     unchanged: count('unchanged'),
+    ...(pruned ? { deleted: count('deleted') } : {}),
     failed: count('failed'),
     notSent: count('not-sent'),
     interrupted,

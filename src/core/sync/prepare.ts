@@ -14,6 +14,8 @@ export interface SyncSpec {
   /** The natural key that finds an existing record, e.g. (test, name). */
   key: (r: Record<string, unknown>) => string;
   label: (r: Record<string, unknown>) => string;
+  /** The field `--prune` works within: a record's test or contract (the key's part other than name). */
+  scope?: string;
   create: z.ZodType<Record<string, unknown>>;
   lint?: (r: Record<string, unknown>) => Warning[];
 }
@@ -26,6 +28,8 @@ export interface Prepared {
   name: unknown;
   /** The natural key, e.g. (test, name). */
   key: string;
+  /** The record's value of the spec's scope field (its test or contract), for --prune. */
+  scope?: string;
   /**
    * The validated record as the JSON that will be sent: a string holds a record in about a fifth of
    * the memory of its objects, and a 10,000-record import holds all of them until each is sent.
@@ -82,7 +86,8 @@ export function prepare(spec: SyncSpec, sources: SourceRecord[]): Preparation {
     else seen.set(key, { origin, name: raw.name });
     const ws = spec.lint?.(body) ?? [];
     for (const w of ws) warnings.push(`${at()}: ${w.field}: ${w.message}`);
-    records.push({ src: origin, id, name: body.name, key, json: JSON.stringify(body), warnings: ws });
+    const scope = spec.scope === undefined ? undefined : String(body[spec.scope]);
+    records.push({ src: origin, id, name: body.name, key, scope, json: JSON.stringify(body), warnings: ws });
   }
   return { records, errors, warnings, setAside };
 }

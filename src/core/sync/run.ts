@@ -4,6 +4,7 @@ import type { SourceRecord } from '../records.js';
 import { execute, type RecordResult, type Summary, summarize } from './execute.js';
 import type { PlanItem } from './plan.js';
 import { type Preparation, prepare, type SyncSpec } from './prepare.js';
+import { type Deletion, removeAll } from './prune.js';
 
 // Import and apply as steps that return data: check the input, plan, send. The command wires them to
 // the terminal (output/sync.ts draws the plan, the progress and the summary).
@@ -56,9 +57,11 @@ export interface SendOptions {
   /** Resolves when sending must stop (Ctrl-C); requests in flight still finish. */
   stop: Promise<unknown>;
   onDone?: (r: RecordResult, done: number) => void;
+  /** With --prune: deleted once every record of the input is sent (not when interrupted). */
+  deletions?: Deletion[];
 }
 
-/** Sends the plan and sums up what happened to each record. */
+/** Sends the plan, then the deletions of --prune, and sums up what happened to each record. */
 export async function send(items: PlanItem[], o: SendOptions): Promise<Summary> {
   const outcome = await execute(items, {
     client: o.client,
@@ -67,5 +70,18 @@ export async function send(items: PlanItem[], o: SendOptions): Promise<Summary> 
     stop: o.stop,
     onDone: o.onDone,
   });
-  return summarize(outcome.results, outcome.interrupted);
+  const results = outcome.results;
+  // Deleting last: a run cut short leaves a record too many, never one too few.
+  if (o.deletions && !outcome.interrupted) {
+    let done = results.length;
+    const removed = await removeAll(o.deletions, {
+      client: o.client,
+      path: o.spec.path,
+      concurrency: o.concurrency,
+      stop: o.stop,
+      onDone: (r) => o.onDone?.(r, ++done),
+    });
+    results.push(...removed);
+  }
+  return summarize(results, outcome.interrupted, o.deletions !== undefined);
 }

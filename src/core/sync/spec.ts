@@ -13,6 +13,7 @@ export async function syncSpec(res: Resource, lint?: SyncSpec['lint']): Promise<
     createOnly: facts.createOnly,
     key: (r) => naturalKey(res, r),
     label: (r) => keyWords(res, r),
+    scope: res.key?.find((k) => k !== 'name'),
     create,
     lint,
   };

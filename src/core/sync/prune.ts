@@ -1,0 +1,66 @@
+import type { ApiClient } from '../../api/client.js';
+import { CliError, EXIT } from '../../errors.js';
+import type { RecordResult } from './execute.js';
+import type { PlanItem } from './plan.js';
+import type { Prepared, SyncSpec } from './prepare.js';
+
+// `--prune`: within the tests (or contracts) a file names, the server ends holding exactly the file's
+// records, so what the file does not list is deleted. Other tests and contracts are never touched.
+
+/** A record on the server that --prune would delete. */
+export interface Deletion {
+  id: string;
+  name: unknown;
+  /** The record's key in words: "contract ctr_a and name Copay". */
+  label: string;
+}
+
+/** The server's records in the scopes the file names that no record of the file matched. */
+export function pruneList(
+  spec: SyncSpec,
+  records: Prepared[],
+  items: PlanItem[],
+  existing: Record<string, unknown>[],
+): Deletion[] {
+  if (spec.scope === undefined) return [];
+  const scope = spec.scope;
+  const scopes = new Set(records.map((r) => r.scope));
+  const kept = new Set(items.map((i) => i.id).filter((id) => id !== undefined));
+  return existing
+    .filter((r) => scopes.has(String(r[scope])) && !kept.has(r.id as string))
+    .map((r) => ({ id: r.id as string, name: r.name, label: spec.label(r) }));
+}
+
+export interface RemoveOptions {
+  client: ApiClient;
+  path: string;
+  concurrency: number;
+  stop: Promise<unknown>;
+  onDone?: (r: RecordResult) => void;
+}
+
+/** Deletes each record with bounded concurrency; one already gone counts as deleted (the goal holds). */
+export async function removeAll(deletions: Deletion[], o: RemoveOptions): Promise<RecordResult[]> {
+  const results: RecordResult[] = [];
+  let next = 0;
+  let stopped = false;
+  void o.stop.then(() => (stopped = true));
+  const worker = async () => {
+    while (!stopped && next < deletions.length) {
+      const d = deletions[next++];
+      let r: RecordResult;
+      try {
+        await o.client.request('DELETE', `${o.path}/${encodeURIComponent(d.id)}`);
+        r = { name: d.name, outcome: 'deleted', id: d.id };
+      } catch (err) {
+        if (err instanceof CliError && err.exitCode === EXIT.notFound)
+          r = { name: d.name, outcome: 'deleted', id: d.id };
+        else r = { name: d.name, outcome: 'failed', id: d.id, error: (err as Error).message };
+      }
+      results.push(r);
+      o.onDone?.(r);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(o.concurrency, deletions.length)) }, worker));
+  return results;
+}
