@@ -7,7 +7,7 @@ const MAX = 120;
 const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], { encoding: 'utf8' })
   .split('\n')
   .filter((f) => /\.(ts|mjs|cjs|js|sh|json|jsonc|yml)$/.test(f) || f === '.ci/run')
-  .filter((f) => !/^(completions|dist)\/|package-lock\.json$/.test(f));
+  .filter((f) => !/^(completions|dist)\/|package-lock\.json$|^openapi\.json$/.test(f));
 let long = 0;
 for (const file of files) {
   let text;

@@ -177,7 +177,7 @@ describe('injected faults', () => {
     }
   });
 
-  it('never breaks a promise: every write answered 200 is on disk after kill -9, every refused one is not', async () => {
+  it('never breaks a promise: each write answered 200 is on disk after kill -9, each refused one is not', async () => {
     const dir = await tempDir();
     const s = await serve(['--fail-rate', '0.5', '--latency', '0-5'], dir);
     const answers = await Promise.all(

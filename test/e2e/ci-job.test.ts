@@ -1,0 +1,116 @@
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { BIN, clinadmin } from '../helpers/bin.js';
+import { tempDir } from '../helpers/tmp.js';
+
+// The README's "Using serve in CI" job, run as written: each `run` step in bash -e, as GitHub Actions
+// runs it, with GITHUB_ENV carried from step to step. Installing the package and the user's own tests
+// are the two steps left out; `clinadmin` is the built binary.
+
+interface Step {
+  name?: string;
+  run?: string;
+  uses?: string;
+}
+
+async function readmeJob(): Promise<{ env: Record<string, string>; steps: Step[] }> {
+  const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
+  const section = readme.split('## Using serve in CI')[1];
+  const yaml = /```yaml\n([\s\S]*?)```/.exec(section ?? '')?.[1];
+  if (!yaml) throw new Error('the README has no job under "Using serve in CI"');
+  return parse(yaml).jobs.rehearse;
+}
+
+let serverPid: number | undefined;
+afterEach(() => {
+  if (serverPid) {
+    try {
+      process.kill(serverPid, 'SIGKILL');
+    } catch {}
+  }
+  serverPid = undefined;
+});
+
+describe("the README's CI job", () => {
+  it('starts serve on a free port, waits on /healthz, seeds exactly the file, stops with the file saved', async () => {
+    const job = await readmeJob();
+    const dir = await tempDir();
+    const runner = join(dir, 'runner');
+    const work = join(dir, 'work');
+    const bin = join(dir, 'bin');
+    await Promise.all([mkdir(runner), mkdir(join(work, 'seed'), { recursive: true }), mkdir(bin)]);
+    await writeFile(join(bin, 'clinadmin'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
+    await chmod(join(bin, 'clinadmin'), 0o755);
+    const seed = [
+      { contract: 'ctr_acme_2026', name: 'CBC copay', type: 'deduction', amount: 10 },
+      { contract: 'ctr_acme_2026', name: 'Lipid panel', type: 'override', percentage: 70 },
+    ];
+    await writeFile(join(work, 'seed', 'coverages.json'), JSON.stringify(seed));
+    const githubEnv = join(runner, 'github-env');
+    await writeFile(githubEnv, '');
+    const carried = async () =>
+      Object.fromEntries(
+        (await readFile(githubEnv, 'utf8'))
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+      );
+    const baseEnv = {
+      ...job.env,
+      PATH: `${bin}:${process.env.PATH}`,
+      RUNNER_TEMP: runner,
+      GITHUB_ENV: githubEnv,
+      CLINADMIN_CONFIG_DIR: join(dir, 'config'),
+      NO_COLOR: '1',
+    };
+
+    const skipped: string[] = [];
+    const outputs: Record<string, string> = {};
+    for (const step of job.steps) {
+      if (!step.run) continue;
+      if (/^npm /.test(step.run)) {
+        skipped.push(step.run.split('#')[0].trim());
+        continue;
+      }
+      const env = { ...baseEnv, ...(await carried()) };
+      const r = await execa('bash', ['-e', '-o', 'pipefail', '-c', step.run], {
+        cwd: work,
+        env,
+        extendEnv: false,
+        reject: false,
+        timeout: 60_000,
+      });
+      expect(r.exitCode, `${step.name ?? step.run}\n${r.stdout}\n${r.stderr}`).toBe(0);
+      outputs[step.name ?? step.run] = r.stdout;
+      serverPid = Number((await carried()).SERVE_PID) || undefined;
+      if (/^Seed/.test(step.name ?? '')) {
+        // What `npm test` would meet: the contract holds exactly the file's coverages; others stay.
+        const { CLINADMIN_BASE_URL } = await carried();
+        expect(CLINADMIN_BASE_URL).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+        const list = await clinadmin(['coverages', 'list', '-o', 'json'], { env: { ...env, CLINADMIN_BASE_URL } });
+        const held = JSON.parse(list.stdout).map((c: { contract: string; name: string }) => `${c.contract}/${c.name}`);
+        expect(held.sort()).toEqual([
+          'ctr_acme_2026/CBC copay',
+          'ctr_acme_2026/Lipid panel',
+          'ctr_state_2026/Collection tubes',
+        ]);
+      }
+    }
+    expect(skipped).toEqual(['npm install -g ./vendor/clinadmin-0.1.0.tgz', 'npm test']);
+    const names = Object.keys(outputs);
+    expect(names).toHaveLength(3);
+    expect(outputs[names[0]]).toContain('{"status":"ok"}');
+    expect(outputs[names[1]]).toMatch(/^1 created, 1 updated, 0 unchanged, 1 deleted, 0 failed in /);
+    // Stopped by SIGTERM: the process is gone and the data file holds the seeded coverages on its own.
+    expect(outputs[names[2]]).toMatch(/SIGTERM: finishing requests in flight and saving/);
+    const data = JSON.parse(await readFile(join(runner, 'api.json'), 'utf8'));
+    expect(data.insuranceCoverages.map((c: { name: string }) => c.name).sort()).toEqual([
+      'CBC copay',
+      'Collection tubes',
+      'Lipid panel',
+    ]);
+  });
+});
