@@ -241,4 +241,22 @@ describe('the CLI against a bad day', () => {
     expect(r.stderr).toMatch(/failed: c\.json record 3 \(New B\): .*injected by --fail-on/);
     expect(r.stdout).toMatch(/^0 created, 1 updated, 0 unchanged, 2 failed in /);
   });
+
+  it('measures import too: each refused record listed, the rest sent, exit 1', async () => {
+    const s = await serve(['--seed', '--fail-on', 'POST:/diagnostic-measures:500']);
+    const measures = [
+      { test: 'tst_bmp', name: 'Potassium', type: 'numeric', unit: 'mEq/L', description: 'serum' },
+      { test: 'tst_bmp', name: 'Sodium', type: 'numeric', unit: 'mmol/L' },
+    ];
+    await writeFile(join(s.dir, 'm.json'), JSON.stringify(measures));
+    const r = await clinadmin(['measures', 'import', 'm.json', '--report', 'report.json'], {
+      cwd: s.dir,
+      env: s.env,
+    });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toMatch(/failed: m\.json record 2 \(Sodium\): .*\(500\): injected by --fail-on/);
+    const report = JSON.parse(await readFile(join(s.dir, 'report.json'), 'utf8'));
+    expect(report).toMatchObject({ created: 0, updated: 1, failed: 1 });
+    expect(report.records[1]).toMatchObject({ name: 'Sodium', outcome: 'failed' });
+  });
 });
