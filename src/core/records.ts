@@ -10,6 +10,8 @@ export interface SourceRecord {
   position: number;
   /** 1-based line, for NDJSON. */
   line?: number;
+  /** 0-based index in a FHIR Bundle's `entry`, as FHIRPath counts (`entry[2]`). */
+  entry?: number;
   value: Record<string, unknown>;
 }
 
@@ -28,12 +30,24 @@ const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typ
 
 function unwrap(value: unknown, source: string): unknown[] {
   if (Array.isArray(value)) return value;
+  if (isObject(value) && value.resourceType === 'Bundle') return bundleResources(value, source);
   if (!isObject(value))
     throw new UsageError(`${source}: expected a JSON array of records, one record object, or NDJSON`);
   const key =
     WRAPPERS.find((k) => Array.isArray(value[k])) ??
     (Object.keys(value).length === 1 && Array.isArray(Object.values(value)[0]) ? Object.keys(value)[0] : undefined);
   return key === undefined ? [value] : (value[key] as unknown[]);
+}
+
+/** A FHIR Bundle (of any type) holds its resources under entry[].resource. */
+function bundleResources(bundle: Record<string, unknown>, source: string): unknown[] {
+  const entries = bundle.entry ?? [];
+  if (!Array.isArray(entries)) throw new UsageError(`${source}: Bundle.entry must be an array`);
+  return entries.map((e, i) => {
+    if (!isObject(e) || !isObject(e.resource))
+      throw new UsageError(`${source} entry[${i}]: expected an entry with a resource`);
+    return e.resource;
+  });
 }
 
 /**
@@ -54,13 +68,14 @@ export function parseRecords(text: string, source: string): SourceRecord[] {
   }
   if (wholeError === undefined) {
     refuseAmbiguity(text, whole, source);
+    const bundle = isObject(whole) && whole.resourceType === 'Bundle';
     return unwrap(whole, source).map((value, i) => {
       if (!isObject(value))
         throw new UsageError(
           `${source} record ${i + 1}: expected a JSON object, ` +
             `found ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}`,
         );
-      return { source, position: i + 1, value };
+      return bundle ? { source, position: i + 1, entry: i, value } : { source, position: i + 1, value };
     });
   }
   const lines = text.split('\n');
@@ -177,7 +192,8 @@ export async function readRecords(ctx: Ctx, paths: string[]): Promise<SourceReco
 }
 
 /** `file record 3 (Potassium)` or `file line 7 (Potassium)`. */
-export function where(r: Pick<SourceRecord, 'source' | 'position' | 'line'>, label?: unknown): string {
-  const at = r.line !== undefined ? `line ${r.line}` : `record ${r.position}`;
+export function where(r: Pick<SourceRecord, 'source' | 'position' | 'line' | 'entry'>, label?: unknown): string {
+  const at =
+    r.entry !== undefined ? `entry[${r.entry}]` : r.line !== undefined ? `line ${r.line}` : `record ${r.position}`;
   return `${r.source} ${at}${typeof label === 'string' && label ? ` (${label})` : ''}`;
 }

@@ -135,9 +135,15 @@ describe('the built binary', () => {
       'delete',
       'edit',
       'import',
+      'export',
       'lint',
     ]);
     expect(await complete(['clinadmin', 'measures', 'edit', 'msr_h'])).toEqual(['msr_hgb', 'msr_hcg']);
+    expect(await complete(['clinadmin', 'measures', 'export', '--format', ''])).toEqual([
+      'json',
+      'fhir',
+      'fhir-ndjson',
+    ]);
     // Values after an option with a fixed set, own or inherited; files where a file is expected.
     expect(await complete(['clinadmin', 'measures', 'list', '-o', ''])).toEqual([
       'table',

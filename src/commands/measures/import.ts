@@ -12,13 +12,17 @@ export function importCommand(ctx: Ctx, state: RunState): Command {
     .description('Create or update measures from JSON or NDJSON files; repeatable: equal records are left alone')
     .argument(
       '<files...>',
-      'JSON array, one object, a wrapper object such as {"diagnosticAnalyzers": [...]}, or NDJSON; - for stdin',
+      'JSON array, one object, a wrapper object such as {"diagnosticAnalyzers": [...]}, NDJSON, or FHIR ' +
+        '(a Bundle, one ObservationDefinition, or FHIR NDJSON); - for stdin',
     )
     .option('--strict', 'treat lint warnings as errors')
+    .option('--test <id>', 'the test of FHIR ObservationDefinitions that name none')
     .addHelpText(
       'after',
       `
 Every record is validated before the first request; with any invalid record nothing is sent (exit 2).
+FHIR R4 ObservationDefinitions are read as measures (the README's FHIR table); one that names no test
+takes it from --test.
 A record whose (test, name), or id, matches an existing measure updates it when something differs.
 --prune makes the server hold exactly the file's measures for each test the file names: the others of
 those tests are deleted, after the file's records are sent. Without a terminal it needs --yes.
@@ -29,6 +33,7 @@ ${examples(
   'clinadmin --base-url https://lab-b.example.org measures import - < <(clinadmin measures list -o json)',
   'clinadmin measures import big.ndjson --concurrency 16 --report import-report.json',
   'clinadmin measures import cbc.json --prune --dry-run   # what would be deleted from those tests',
+  'clinadmin measures import partner-catalog.fhir.json --test tst_chem',
 )}`,
     )
     .action(async (files: string[], _o: unknown, cmd: Command) => {
@@ -36,15 +41,17 @@ ${examples(
         import('../resource/sync-action.js'),
         import('./sync.js'),
       ]);
-      await runSync(ctx, await optsOf(cmd, syncShape), await measureSyncSpec(), files, state);
+      const opts = await optsOf(cmd, (m) => ({ ...syncShape(m), test: m.z.optional(m.z.string()) }));
+      await runSync(ctx, opts, await measureSyncSpec(opts.test), files, state);
     });
 }
 
 export function lintCommand(ctx: Ctx, state: RunState): Command {
   return new Command('lint')
     .description('Check measure files for errors and clinical-sense warnings, sending nothing')
-    .argument('<files...>', 'JSON or NDJSON files as for import; - for stdin')
+    .argument('<files...>', 'JSON, NDJSON or FHIR files as for import; - for stdin')
     .option('--strict', 'exit 1 on warnings too')
+    .option('--test <id>', 'the test of FHIR ObservationDefinitions that name none')
     .addHelpText(
       'after',
       `
@@ -55,6 +62,6 @@ ${examples('clinadmin measures lint cbc.json', 'clinadmin measures lint *.json -
     )
     .action(async (files: string[], _o: unknown, cmd: Command) => {
       const { lint } = await import('./lint-action.js');
-      state.exitCode = await lint(ctx, await optsOf(cmd), files);
+      state.exitCode = await lint(ctx, await optsOf(cmd, ({ z }) => ({ test: z.optional(z.string()) })), files);
     });
 }

@@ -7,6 +7,7 @@ import { listCommand } from '../resource/list.js';
 import { showCommand } from '../resource/show.js';
 import { examples } from '../shared.js';
 import { createCommand } from './create.js';
+import { exportCommand } from './export.js';
 import { importCommand, lintCommand } from './import.js';
 import { updateCommand } from './update.js';
 
@@ -27,5 +28,6 @@ export function measuresCommand(cmd: Command, ctx: Ctx, state: RunState): Comman
     .addCommand(deleteCommand(ctx, measures, state))
     .addCommand(editCommand(ctx, measures))
     .addCommand(importCommand(ctx, state))
+    .addCommand(exportCommand(ctx))
     .addCommand(lintCommand(ctx, state));
 }

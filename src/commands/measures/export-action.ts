@@ -1,0 +1,26 @@
+import { resolve } from 'node:path';
+import type { Ctx } from '../../context.js';
+import { catalogText, type ExportFormat } from '../../core/catalog.js';
+import { writeFileAtomic } from '../../files/atomic.js';
+import { measures } from '../../resources/index.js';
+import { type Opts, withClient } from '../shared.js';
+
+export async function exportMeasures(
+  ctx: Ctx,
+  opts: Opts & { format: ExportFormat; out?: string; test?: string[] },
+): Promise<void> {
+  const list = await withClient(ctx, opts, ({ client }) => client.list<Record<string, unknown>>(measures.path));
+  const tests = opts.test ? new Set(opts.test) : undefined;
+  const chosen = tests ? list.filter((m) => tests.has(String(m.test))) : list;
+  const isUcum = opts.format === 'json' ? () => false : await (await import('../../core/fhir/ucum.js')).ucumChecker();
+  const text = catalogText(chosen, opts.format, isUcum);
+  if (opts.out === undefined) {
+    ctx.stdout.write(text);
+    return;
+  }
+  const path = resolve(ctx.cwd, opts.out);
+  await writeFileAtomic(path, text);
+  ctx.stderr.write(
+    `wrote ${chosen.length} ${chosen.length === 1 ? 'measure' : 'measures'} (${opts.format}) to ${path}\n`,
+  );
+}

@@ -1,0 +1,45 @@
+import { Command, Option } from 'commander';
+import type { Ctx } from '../../context.js';
+import { examples, optsOf } from '../shared.js';
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+const FORMATS = ['json', 'fhir', 'fhir-ndjson'];
+
+export function exportCommand(ctx: Ctx): Command {
+  return new Command('export')
+    .description("Write the server's measures as a catalog file: JSON for import, or FHIR R4 ObservationDefinitions")
+    .addOption(
+      new Option(
+        '--format <format>',
+        'json (what import reads), fhir (one Bundle) or fhir-ndjson (one resource a line)',
+      )
+        .choices(FORMATS)
+        .default('json'),
+    )
+    .option('--out <file>', 'write to this file (a temp file, then renamed: never half-written) instead of stdout')
+    .addOption(new Option('--test <id>', 'only the measures of this test, repeatable').argParser(collect))
+    .addHelpText(
+      'after',
+      `
+Sorted by test, then name, without the fields the service sets (id, createdBy, createdAt), so two
+exports of the same catalog are the same bytes and diff cleanly in git. The FHIR forms keep every field
+(what R4 has no element for in extensions, see the README), so export then import restores it exactly;
+they carry the measure id as an identifier.
+${examples(
+  'clinadmin measures export --out catalog.json',
+  'clinadmin measures export --format fhir --out catalog.fhir.json',
+  'clinadmin measures export --format fhir-ndjson --test tst_cbc > cbc.ndjson',
+)}`,
+    )
+    .action(async (_o: unknown, cmd: Command) => {
+      const { exportMeasures } = await import('./export-action.js');
+      await exportMeasures(
+        ctx,
+        await optsOf(cmd, ({ z }) => ({
+          format: z.enum(['json', 'fhir', 'fhir-ndjson']),
+          out: z.optional(z.string().check(z.minLength(1, 'needs a file path'))),
+          test: z.optional(z.array(z.string())),
+        })),
+      );
+    });
+}

