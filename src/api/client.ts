@@ -296,11 +296,18 @@ export class ApiClient {
               other.push(chunk);
               return;
             }
-            for (const text of splitter.push(chunk)) {
+            const elements = splitter.pushBytes(chunk);
+            const plain = splitter.plain;
+            for (let k = 0; k < elements.length; k++) {
               records++;
+              // A plain record goes on as the bytes it came in, where the sink can take them (-o ndjson).
+              if (sink.raw && plain[k]) {
+                sink.raw(elements[k]);
+                continue;
+              }
               let rec: unknown;
               try {
-                rec = JSON.parse(text);
+                rec = JSON.parse(elements[k].toString('utf8'));
               } catch {
                 controller.abort(Object.assign(new Error('malformed'), { code: 'CLINADMIN_MALFORMED' }));
                 return;

@@ -6,6 +6,8 @@ import { pick } from './present.js';
 
 type Rec = Record<string, unknown>;
 
+const NEWLINE = Buffer.from('\n');
+
 /** Where a streamed list goes: records gathered per piece of the answer, written at batchEnd(). */
 export interface RecordSink extends ListSink {
   end(): void;
@@ -26,12 +28,34 @@ export function recordSink(
   const keys = fields ?? columns.filter((c) => c.shown).map((c) => c.key);
   // One write per piece of the answer rather than per record: each write is a system call.
   let pending = format === 'csv' ? `${csvRow(keys)}\r\n` : '';
+  // With raw records, the piece is gathered as bytes: the text and the views of the answer, in order.
+  let parts: (string | Buffer)[] = [];
   const flush = () => {
+    if (parts.length > 0) {
+      if (pending !== '') parts.push(pending);
+      pending = '';
+      const bytes = Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : p)));
+      parts = [];
+      return out.write(bytes);
+    }
     const ok = pending === '' || out.write(pending);
     pending = '';
     return ok;
   };
   return {
+    // NDJSON of whole records: a record the server sent on one line, as plain JSON, is that line.
+    ...(format === 'ndjson' && !fields
+      ? {
+          raw(bytes: Buffer) {
+            count++;
+            if (pending !== '') {
+              parts.push(pending);
+              pending = '';
+            }
+            parts.push(bytes, NEWLINE);
+          },
+        }
+      : {}),
     record(rec) {
       const r = fields ? pick(rec, fields) : rec;
       count++;

@@ -79,6 +79,32 @@ describe('lists stream', () => {
     expect(none.stdout).toBe('[]\n');
   });
 
+  it('-o ndjson passes a compact record on as it came, and reads any other through JSON.parse', async () => {
+    const { env, answer } = await handPeer();
+    const proc = clinadmin(['measures', 'list', '-o', 'ndjson'], { env, stripFinalNewline: false });
+    const res = await answer;
+    // A record split across two pieces, one pretty-printed (one line out), one with spaces and an escape.
+    res.write('[{"id":"a","name":"x\\"y","n":[1,2.5e-3,true,null]}, {"id": "b",\n  "name": "B"');
+    res.end('},\n{"id":"c", "s":"\\u001b[31m"}]');
+    const r = await proc;
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toBe(
+      '{"id":"a","name":"x\\"y","n":[1,2.5e-3,true,null]}\n{"id":"b","name":"B"}\n{"id":"c", "s":"\\u001b[31m"}\n',
+    );
+  });
+
+  it('-o ndjson never passes on a record the server broke: a raw control character, or a foreign token', async () => {
+    for (const bad of ['[{"id":"a","s":"\u001b[31mred"}]', '[{"id":"a","n":NaN}]', '[{"id":"a","s":"one\ntwo"}]']) {
+      const { env, answer } = await handPeer();
+      const proc = clinadmin(['measures', 'list', '-o', 'ndjson'], { env });
+      (await answer).end(bad);
+      const r = await proc;
+      expect(r.exitCode, bad).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toContain('sent a list that is not valid JSON');
+    }
+  });
+
   it('reads a list in a wrapper object, and names what arrived when it is no list at all', async () => {
     const wrapped = await handPeer();
     const proc = clinadmin(['measures', 'list', '-o', 'ndjson'], { env: wrapped.env });

@@ -37,6 +37,33 @@ describe('JsonArraySplitter', () => {
     for (let cut = 0; cut <= Buffer.byteLength(text); cut++) expect(split(text, [cut]).out).toEqual(values);
   });
 
+  it('marks a compact object plain however the bytes are cut, and a pretty-printed one or a non-object not', () => {
+    fc.assert(
+      fc.property(fc.array(fc.dictionary(fc.string(), fc.jsonValue())), fc.array(fc.nat()), (objects, cuts) => {
+        const text = JSON.stringify(objects);
+        const bytes = Buffer.from(text);
+        const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
+        const s = new JsonArraySplitter();
+        const lines: string[] = [];
+        let from = 0;
+        for (const p of [...points, bytes.length]) {
+          const els = s.pushBytes(bytes.subarray(from, p));
+          els.forEach((e, k) => {
+            expect(s.plain[k]).toBe(true);
+            lines.push(e.toString('utf8'));
+          });
+          from = p;
+        }
+        // Each plain element is exactly JSON.stringify's text of the object: an NDJSON line as it stands.
+        expect(lines).toEqual(objects.map((o) => JSON.stringify(o)));
+      }),
+      { numRuns: 200 },
+    );
+    const s = new JsonArraySplitter();
+    s.pushBytes(Buffer.from('[{"a":\n1}, [1], 2, "x", {"b":xyz}, {"c":"\u0007"}, {"d": 1}]'));
+    expect(s.plain).toEqual([false, false, false, false, false, false, true]);
+  });
+
   it('hands back a body that is not an array whole, and tells a truncated array', () => {
     expect(split('{"items": [1, 2]}', [3]).end).toEqual({ complete: false, text: '{"items": [1, 2]}' });
     expect(split(' \n', [1]).end).toEqual({ complete: false, text: '' });

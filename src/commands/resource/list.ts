@@ -9,6 +9,8 @@ function filtered(sink: ListSink, keep: (r: Record<string, unknown>) => boolean,
   let kept = 0;
   return {
     ...sink,
+    // Every record must be seen to be filtered: none goes past unparsed.
+    raw: undefined,
     record(rec) {
       if ((limit === undefined || kept < limit) && keep(rec as Record<string, unknown>)) {
         kept++;
