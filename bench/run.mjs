@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { listening } from '../scripts/listening.mjs';
 import { measures, newMeasureBody } from './data.mjs';
+import { scaleSection } from './scale.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const NODE = process.execPath;
@@ -19,6 +20,8 @@ const TOKEN = 'bench-token';
 const quick = process.argv.includes('--quick');
 // Only the start-up figures, on each Node (about a minute): for checking a change to start-up.
 const startupOnly = process.argv.includes('--startup');
+// Only the scale section (about three minutes): 100,000 measures in serve, json-server, a fold, import.
+const scaleOnly = process.argv.includes('--scale');
 const RUNS = quick ? 3 : 5;
 const STARTUP_RUNS = quick ? 11 : 21;
 const LOAD_SECONDS = quick ? 3 : 5;
@@ -64,7 +67,7 @@ function peakRss(args, extraEnv = {}) {
   return Number(r.stderr.trim().split('\n').pop()) * 1024;
 }
 
-async function start(kind, { data, port }) {
+async function start(kind, { data, port, poll = 50 }) {
   const args =
     kind === 'clinadmin'
       ? [BIN, 'serve', '--port', '0', '--data', data, '--token', TOKEN]
@@ -75,7 +78,7 @@ async function start(kind, { data, port }) {
   children.add(proc);
   const up = listening(proc, kind);
   // json-server prints no URL when quiet: poll it until it answers.
-  const url = kind === 'json-server' ? await Promise.race([up, answering(port)]) : await up;
+  const url = kind === 'json-server' ? await Promise.race([up, answering(port, poll)]) : await up;
   up.catch(() => {}); // from here on, an exit is the stop below
   return {
     url,
@@ -88,13 +91,13 @@ async function start(kind, { data, port }) {
   };
 }
 
-async function answering(port) {
-  for (let i = 0; i < 200; i++) {
+async function answering(port, poll = 50) {
+  for (let i = 0; i < 10_000 / poll; i++) {
     try {
       await fetch(`http://127.0.0.1:${port}/diagnostic-measures/bm_0`);
       return `http://127.0.0.1:${port}`;
     } catch {
-      await new Promise((r) => setTimeout(r, 50));
+      await new Promise((r) => setTimeout(r, poll));
     }
   }
   throw new Error('json-server did not start');
@@ -165,6 +168,11 @@ function startupNodes() {
 
 async function main() {
   log(`benchmark in ${work} (${cpus().length} cores, Node ${process.version})`);
+  const helpers = { start, freePort, record, median, sideBySide, wall, peakRss, ms, work, BIN, TOKEN, RUNS, log };
+  if (scaleOnly) {
+    await scaleSection(helpers);
+    return;
+  }
   // Start-up, help, and a real command, each against that Node's own `node -e 0` in the same run: on
   // this machine's Node (20) and on Node 24 from the npm registry (scripts/nodes.sh).
   for (const { label, node } of startupNodes()) {
@@ -381,6 +389,7 @@ async function main() {
       '<=',
     );
   }
+  await scaleSection(helpers);
   writeReport();
 }
 

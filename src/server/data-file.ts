@@ -1,7 +1,11 @@
 import { readFile } from 'node:fs/promises';
+import type { z } from 'zod';
+import { toJSONSchema } from 'zod';
 import { describeJsonError } from '../json/json-error.js';
-import { formatPath, toFieldErrors } from '../schemas/common.js';
+import { checkRange, formatPath, toFieldErrors } from '../schemas/common.js';
+import { type Check, compile } from '../schemas/compiled.js';
 import { COLLECTIONS, type CollectionName, type DataFile, dataFileSchema } from '../schemas/data-file.js';
+import { checkMeasure } from '../schemas/measures.js';
 import { recordJson } from './record-json.js';
 
 /** Raised when the data file or its journal cannot be trusted; `serve` refuses to start with it. */
@@ -20,22 +24,69 @@ export function parseDataFile(text: string, file: string): DataFile {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     throw new DataFileError(`${file} must hold a JSON object with ${COLLECTIONS.join(', ')}`);
   }
+  // The fast check vouches for a good file without copying it; any doubt, and zod reads it (and words the error).
+  if (fastCheck()?.(raw)) {
+    const data = raw as DataFile;
+    refuseDuplicateIds(data, file);
+    return data;
+  }
   const parsed = dataFileSchema.safeParse(raw);
   if (!parsed.success) {
     const [first, ...rest] = toFieldErrors(parsed.error, raw);
     const more = rest.length > 0 ? ` (and ${rest.length} more problem${rest.length > 1 ? 's' : ''})` : '';
     throw new DataFileError(`${file}: ${first.path}: ${first.message}${more}; fix the file, then start again`);
   }
+  refuseDuplicateIds(parsed.data, file);
+  return parsed.data;
+}
+
+function refuseDuplicateIds(data: DataFile, file: string): void {
   for (const name of COLLECTIONS) {
     const seen = new Set<string>();
-    parsed.data[name].forEach((record, i) => {
+    data[name].forEach((record, i) => {
       if (seen.has(record.id)) {
         throw new DataFileError(`${file}: ${formatPath([name, i, 'id'])}: duplicate id ${record.id}`);
       }
       seen.add(record.id);
     });
   }
-  return parsed.data;
+}
+
+/**
+ * The rules a JSON Schema cannot hold (zod's superRefine), run as zod runs them. A test counts the
+ * refinements in the data file's schemas, so one added there and not here fails it.
+ */
+export const REFINEMENTS = 3;
+function refinementsHold(data: DataFile): boolean {
+  let ok = true;
+  const ctx = {
+    addIssue: () => {
+      ok = false;
+    },
+  } as unknown as z.RefinementCtx;
+  for (const m of data.diagnosticMeasures) {
+    checkMeasure(m, ctx);
+    for (const r of m.referenceRanges ?? []) checkRange(r, ctx);
+    for (const r of m.panicRanges ?? []) checkRange(r, ctx);
+    if (!ok) return false;
+  }
+  return ok;
+}
+
+let fast: Check | null | undefined;
+/** The data file's schema compiled once (see schemas/compiled.ts), with its refinements; null: none. */
+export function fastCheck(): Check | undefined {
+  if (fast === undefined) {
+    let compiled: Check | undefined;
+    try {
+      const { $schema: _, ...json } = toJSONSchema(dataFileSchema, { io: 'input' }) as Record<string, unknown>;
+      compiled = compile(json);
+    } catch {
+      compiled = undefined;
+    }
+    fast = compiled ? (v) => compiled(v) && refinementsHold(v as DataFile) : null;
+  }
+  return fast ?? undefined;
 }
 
 export async function readDataFile(file: string): Promise<DataFile | undefined> {

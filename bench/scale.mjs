@@ -1,0 +1,159 @@
+// The scale section of `npm run bench` (issue #14): 100,000 measures in `clinadmin serve` against
+// json-server 0.17 on the same records, a fold under writes, and the CLI's import at 100,000 against
+// 10,000. Every figure side by side in the same run; helpers come from run.mjs.
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { measures } from './data.mjs';
+
+/** Resident memory of a process, from /proc (Linux). */
+function rssOf(pid) {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) * 1024 : Number.NaN;
+}
+
+const MiB = (b) => `${(b / 2 ** 20).toFixed(0)} MiB`;
+
+export async function scaleSection(h) {
+  const { start, freePort, record, median, wall, peakRss, ms, work, BIN, TOKEN, RUNS, log } = h;
+  const N = 100_000;
+  const serveData = join(work, 'scale-serve.json');
+  writeFileSync(serveData, JSON.stringify({ diagnosticMeasures: measures(N) }));
+  const peerData = join(work, 'scale-peer.json');
+  writeFileSync(peerData, JSON.stringify({ 'diagnostic-measures': measures(N) }));
+  log(`scale: data files of ${N} measures (${MiB(statSync(serveData).size)})`);
+
+  // Start until the first answer, each a fresh process on the same records.
+  const starts = { serve: [], peer: [] };
+  const rss = { serve: [], peer: [] };
+  const lists = { serve: [], peer: [] };
+  for (let i = 0; i < RUNS; i++) {
+    let t = performance.now();
+    const s = await start('clinadmin', { data: serveData });
+    await fetch(`${s.url}/healthz`).then((r) => r.text());
+    starts.serve.push(performance.now() - t);
+    const port = await freePort();
+    t = performance.now();
+    const p = await start('json-server', { data: peerData, port, poll: 10 });
+    starts.peer.push(performance.now() - t);
+    // A full GET list on each, timed from the request to the last byte, then each one's resident memory.
+    for (const [key, url, auth] of [
+      ['serve', s.url, true],
+      ['peer', p.url, false],
+    ]) {
+      t = performance.now();
+      const res = await fetch(`${url}/diagnostic-measures`, {
+        headers: auth ? { authorization: `Bearer ${TOKEN}` } : {},
+      });
+      const reader = res.body.getReader();
+      while (!(await reader.read()).done);
+      lists[key].push(performance.now() - t);
+      rss[key].push(rssOf((key === 'serve' ? s : p).proc.pid));
+    }
+    await Promise.all([s.stop(), p.stop()]);
+  }
+  const [ss, ps] = [median(starts.serve), median(starts.peer)];
+  record(
+    'scale: start until it answers, `clinadmin serve` / json-server 0.17 (100,000 measures)',
+    ms(ss, ps),
+    ss / ps,
+    1,
+    '<=',
+  );
+  const [sr, pr] = [median(rss.serve), median(rss.peer)];
+  record(
+    'scale: resident memory after a full GET list, serve / json-server',
+    `${MiB(sr)} vs ${MiB(pr)}`,
+    sr / pr,
+    1,
+    '<=',
+  );
+  const [sl, pl] = [median(lists.serve), median(lists.peer)];
+  record('scale: GET list of 100,000 measures, serve / json-server', ms(sl, pl), sl / pl, 0.5, '<=');
+
+  // A fold under load: PATCHes with large bodies until the journal is as large as the data file, while a
+  // second client reads /healthz one request after another; the longest wait of either is the figure.
+  {
+    const copy = join(work, 'scale-fold.json');
+    writeFileSync(copy, readFileSync(serveData));
+    const s = await start('clinadmin', { data: copy });
+    const journal = `${copy}.journal`;
+    const auth = { authorization: `Bearer ${TOKEN}` };
+    let longest = 0;
+    let folded = false;
+    let pinging = true;
+    const pinger = (async () => {
+      while (pinging) {
+        const t = performance.now();
+        await fetch(`${s.url}/healthz`).then((r) => r.text());
+        longest = Math.max(longest, performance.now() - t);
+      }
+    })();
+    const description = 'x'.repeat(60_000);
+    let sent = 0;
+    let lastSize = 0;
+    const writer = async (w) => {
+      for (let i = w; !folded && i < N; i += 4) {
+        const t = performance.now();
+        const r = await fetch(`${s.url}/diagnostic-measures/bm_${i}`, {
+          method: 'PATCH',
+          headers: { ...auth, 'content-type': 'application/json' },
+          body: JSON.stringify({ description: `${description}${i}` }),
+        });
+        await r.text();
+        longest = Math.max(longest, performance.now() - t);
+        sent++;
+        const size = statSync(journal).size;
+        if (size < lastSize) folded = true;
+        lastSize = size;
+      }
+    };
+    await Promise.all([0, 1, 2, 3].map(writer));
+    pinging = false;
+    await pinger;
+    await s.stop();
+    if (!folded) throw new Error('scale: no fold happened under the writes');
+    record(
+      'scale: longest request wait while the journal folds into 100,000 measures (ms)',
+      `${longest.toFixed(0)} ms over ${sent} PATCHes of 60 KB and /healthz reads`,
+      longest,
+      50,
+      '<=',
+    );
+  }
+
+  // Import at 100,000 against 10,000: peak memory, and records a second.
+  {
+    const files = {};
+    for (const n of [10_000, N]) {
+      files[n] = join(work, `scale-import-${n}.json`);
+      writeFileSync(files[n], JSON.stringify(measures(n, 'imp').map(({ id: _i, createdBy: _b, ...m }) => m)));
+    }
+    const run = async (n, measure) => {
+      const s = await start('clinadmin', { data: join(work, `scale-import-${n}-${Math.random()}.json`) });
+      const cliEnv = { CLINADMIN_BASE_URL: s.url, CLINADMIN_TOKEN: TOKEN };
+      const value =
+        measure === 'rss'
+          ? peakRss([BIN, 'measures', 'import', files[n]], cliEnv)
+          : wall([BIN, 'measures', 'import', files[n]], cliEnv);
+      await s.stop();
+      return value;
+    };
+    const [bigRss, smallRss] = [await run(N, 'rss'), await run(10_000, 'rss')];
+    record(
+      'scale: import peak RSS, 100,000 measures / 10,000',
+      `${MiB(bigRss)} vs ${MiB(smallRss)}`,
+      bigRss / smallRss,
+      1.5,
+      '<=',
+    );
+    const [bigMs, smallMs] = [await run(N, 'time'), await run(10_000, 'time')];
+    const [bigRate, smallRate] = [N / (bigMs / 1000), 10_000 / (smallMs / 1000)];
+    record(
+      'scale: import records/s, 100,000 measures / 10,000',
+      `${bigRate.toFixed(0)} vs ${smallRate.toFixed(0)} records/s`,
+      bigRate / smallRate,
+      1,
+      '>=',
+    );
+  }
+}
