@@ -457,6 +457,11 @@ POST must be found on disk. \`clinadmin measures list -o ndjson\` against \`clin
 100 measures for peak RSS, and against \`curl -s URL | wc -c\` of the same 100,000 for time; \`-o table\`
 (COLUMNS=120, in a pipe) against \`-o ndjson\` of the same list; and the first table row timed from the moment a
 server in the bench process starts its answer of 100,000 measures to the first byte on the CLI's stdout.
+The scale section (\`npm run bench -- --scale\` runs it alone) holds 100,000 measures (62 MiB) in \`clinadmin serve\`
+and in json-server 0.17: start until the first answer, resident memory after a full GET list (from /proc), and
+the GET list from request to last byte, each a fresh process a run; then 60 KB PATCHes from four clients until
+the journal folds, with /healthz read one request after another, the longest wait of any request the figure;
+then \`measures import\` of 100,000 and of 10,000 measures into empty servers, peak RSS and records/s.
 ${NOTES}`;
   writeFileSync(join(root, 'BENCHMARKS.md'), text);
   log('wrote BENCHMARKS.md');
