@@ -71,50 +71,68 @@ export async function scaleSection(h) {
   record('scale: GET list of 100,000 measures, serve / json-server', ms(sl, pl), sl / pl, 0.5, '<=');
 
   // A fold under load: PATCHes with large bodies until the journal is as large as the data file, while a
-  // second client reads /healthz one request after another; the longest wait of either is the figure.
+  // second client reads /healthz one request after another. The figure is the longest wait of any
+  // request that overlapped the fold: from the journal set aside (`.journal.old` appears) until the fold
+  // is done (it is gone). Warm-up requests come first (the first write builds the key index).
   {
     const copy = join(work, 'scale-fold.json');
     writeFileSync(copy, readFileSync(serveData));
     const s = await start('clinadmin', { data: copy });
-    const journal = `${copy}.journal`;
+    const old = `${copy}.journal.old`;
     const auth = { authorization: `Bearer ${TOKEN}` };
-    let longest = 0;
-    let folded = false;
-    let pinging = true;
+    const exists = (p) => {
+      try {
+        statSync(p);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    const timed = [];
+    let foldStart;
+    let foldEnd;
+    const watch = () => {
+      const now = performance.now();
+      if (foldStart === undefined && exists(old)) foldStart = now;
+      else if (foldStart !== undefined && foldEnd === undefined && !exists(old)) foldEnd = now;
+    };
+    const description = 'x'.repeat(60_000);
+    const patch = (i, text) =>
+      fetch(`${s.url}/diagnostic-measures/bm_${i}`, {
+        method: 'PATCH',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ description: text }),
+      }).then((r) => r.text());
+    for (let i = 0; i < 20; i++) await Promise.all([patch(i, 'warm'), fetch(`${s.url}/healthz`).then((r) => r.text())]);
+    const done = () => foldEnd !== undefined;
     const pinger = (async () => {
-      while (pinging) {
+      while (!done()) {
         const t = performance.now();
         await fetch(`${s.url}/healthz`).then((r) => r.text());
-        longest = Math.max(longest, performance.now() - t);
+        timed.push([t, performance.now()]);
+        watch();
       }
     })();
-    const description = 'x'.repeat(60_000);
     let sent = 0;
-    let lastSize = 0;
     const writer = async (w) => {
-      for (let i = w; !folded && i < N; i += 4) {
+      for (let i = w; !done() && i < N; i += 4) {
         const t = performance.now();
-        const r = await fetch(`${s.url}/diagnostic-measures/bm_${i}`, {
-          method: 'PATCH',
-          headers: { ...auth, 'content-type': 'application/json' },
-          body: JSON.stringify({ description: `${description}${i}` }),
-        });
-        await r.text();
-        longest = Math.max(longest, performance.now() - t);
+        await patch(i, `${description}${i}`);
+        timed.push([t, performance.now()]);
         sent++;
-        const size = statSync(journal).size;
-        if (size < lastSize) folded = true;
-        lastSize = size;
+        watch();
       }
     };
     await Promise.all([0, 1, 2, 3].map(writer));
-    pinging = false;
     await pinger;
     await s.stop();
-    if (!folded) throw new Error('scale: no fold happened under the writes');
+    if (foldStart === undefined || foldEnd === undefined) throw new Error('scale: no fold happened under the writes');
+    const during = timed.filter(([a, b]) => b >= foldStart && a <= foldEnd).map(([a, b]) => b - a);
+    const longest = Math.max(...during);
     record(
       'scale: longest request wait while the journal folds into 100,000 measures (ms)',
-      `${longest.toFixed(0)} ms over ${sent} PATCHes of 60 KB and /healthz reads`,
+      `${longest.toFixed(0)} ms over ${during.length} requests during a ${(foldEnd - foldStart).toFixed(0)} ms fold ` +
+        `(${sent} PATCHes of 60 KB and /healthz reads in all)`,
       longest,
       50,
       '<=',

@@ -101,10 +101,28 @@ export async function readDataFile(file: string): Promise<DataFile | undefined> 
 }
 
 /** One record a line, so the file stays readable and diffable by hand while the server is stopped. */
-export function serializeDataFile(data: { [K in CollectionName]: Iterable<unknown> }): string {
-  const parts = COLLECTIONS.map((name) => {
-    const lines = Array.from(data[name], (r) => `    ${recordJson(r)}`);
-    return lines.length === 0 ? `  "${name}": []` : `  "${name}": [\n${lines.join(',\n')}\n  ]`;
-  });
-  return `{\n${parts.join(',\n')}\n}\n`;
+export function serializeDataFile(data: { [K in CollectionName]: readonly unknown[] }): string {
+  return Array.from(dataFileSlices(data, Number.POSITIVE_INFINITY)).join('');
+}
+
+/**
+ * The same text in slices of at most `size` records, so a fold of 100,000 records can write it a
+ * slice at a time and let requests run in between.
+ */
+export function* dataFileSlices(data: { [K in CollectionName]: readonly unknown[] }, size: number): Generator<string> {
+  yield '{\n';
+  for (const [n, name] of COLLECTIONS.entries()) {
+    const records = data[name];
+    const open = `${n > 0 ? ',\n' : ''}  "${name}": [`;
+    if (records.length === 0) {
+      yield `${open}]`;
+      continue;
+    }
+    for (let i = 0; i < records.length; i += size) {
+      const lines = records.slice(i, i + size).map((r) => `    ${recordJson(r)}`);
+      yield `${i === 0 ? `${open}\n` : ',\n'}${lines.join(',\n')}`;
+    }
+    yield '\n  ]';
+  }
+  yield '\n}\n';
 }

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { type FileHandle, open, rename, stat, unlink } from 'node:fs/promises';
+import { type FileHandle, link, open, rename, stat, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { COLLECTIONS, type CollectionName, type DataFile } from '../schemas/data-file.js';
-import { readDataFile, serializeDataFile } from './data-file.js';
+import { dataFileSlices, readDataFile } from './data-file.js';
 import { type Rec, readJournal } from './journal.js';
 import { lockDataFile, realDataFile } from './lock.js';
 import { recordJson } from './record-json.js';
@@ -46,6 +46,11 @@ export interface StoreOptions {
   warn?: (message: string) => void;
 }
 
+/** Records per slice of a fold: each slice is written before the next is made, and requests run between. */
+const FOLD_SLICE = 500;
+/** Bytes of a fold written between two fdatasyncs of its temp file. */
+const FOLD_SYNC_BYTES = 4 * 1024 * 1024;
+
 /**
  * The data file plus an append-only journal beside it (`<file>.journal`).
  * A change is applied in memory at once (so concurrent requests see each other and never lose an
@@ -53,6 +58,13 @@ export interface StoreOptions {
  * fdatasync: the cost of a write does not grow with the number of records. The journal is folded
  * into the data file (temp file, fsync, rename, fsync of the folder) once it has grown as large as
  * the file, and on close.
+ *
+ * A fold while serving stays off the request path. The journal is set aside as `<file>.journal.old`
+ * (a hard link, then an empty journal renamed over the old name: the name never goes missing) and new
+ * writes go to the fresh journal at once; the records of that moment (never changed in place, so a
+ * copy of the references is a snapshot) are written to the data file in slices; then the old journal
+ * is removed. A start replays the data file, the old journal, then the journal: lines are whole
+ * records, so replaying one already folded changes nothing.
  */
 export class Store {
   private readonly maps = new Map<CollectionName, Map<string, Rec>>();
@@ -65,6 +77,8 @@ export class Store {
   private closed = false;
   /** Set when the journal could not be cut back after a failed write: no further write is taken. */
   private broken: StoreUnavailableError | undefined;
+  /** A fold writing in the background, if one is. */
+  private folding: Promise<void> | undefined;
   /** Writes not yet on disk, by collection and by record, so reads never answer from them. */
   private readonly pendingColl = new Map<CollectionName, number>();
   private readonly pendingIds = new Map<CollectionName, Map<string, number>>();
@@ -89,6 +103,9 @@ export class Store {
     try {
       const data = await readDataFile(file);
       const journalPath = `${file}.journal`;
+      // A fold cut short leaves the journal it set aside, and perhaps the empty one it made.
+      const { entries: older } = await readJournal(`${file}.journal.old`, warn);
+      await unlink(`${file}.journal.next`).catch(() => undefined);
       const { entries: replay, goodLength } = await readJournal(journalPath, warn);
       const fs = options.fs ?? nodeFs;
       journal = await fs.open(journalPath, 'a', 0o600);
@@ -99,13 +116,14 @@ export class Store {
       }
       const store = new Store(file, journal, releaseLock, options.compactEvery ?? 2000, warn, fs);
       for (const name of COLLECTIONS) for (const r of data?.[name] ?? []) store.maps.get(name)!.set(r.id, r as Rec);
+      for (const c of older) store.applyRaw(c.coll, c.id, c.after);
       for (const c of replay) store.applyRaw(c.coll, c.id, c.after);
       store.journalSize = goodLength;
       store.journalChanges = replay.length;
       store.snapshotSize = data === undefined ? 0 : (await stat(file)).size;
       // Start from a complete data file and an empty journal, so the file on disk is whole on its own. On a
       // full disk that waits: the journal holds every change, and the server runs from it meanwhile.
-      if (data === undefined || replay.length > 0) {
+      if (data === undefined || replay.length > 0 || older.length > 0) {
         await store
           .compact()
           .catch((err: Error) =>
@@ -147,6 +165,11 @@ export class Store {
     });
   }
 
+  /** Resolves when no fold is writing in the background (a fold is never needed for durability). */
+  async folded(): Promise<void> {
+    await this.folding;
+  }
+
   /** Whether a record (or any record of a collection) has a change that is not on disk yet. */
   isPending(coll: CollectionName, id?: string): boolean {
     return id === undefined ? this.pendingColl.has(coll) : (this.pendingIds.get(coll)?.has(id) ?? false);
@@ -186,6 +209,7 @@ export class Store {
     if (this.closed) return;
     this.closed = true;
     while (this.flushing) await new Promise((r) => setTimeout(r, 5));
+    await this.folding;
     try {
       try {
         await this.compact();
@@ -242,16 +266,27 @@ export class Store {
           await this.failFrom(batch, sizeBefore, err as Error);
           continue;
         }
-        for (const p of batch) this.settleOne(p);
         // Folding rewrites the whole file, so it waits until the journal is as large as the file: the
         // rewriting then costs at most the bytes journalled, and a write costs the same at any size. A
         // small file waits for enough changes too, unless a few large records have made the journal big.
+        // The journal is set aside before these writes are acknowledged, so the fold holds them.
         const due = this.journalChanges >= this.compactEvery || this.journalSize >= FOLD_BYTES;
-        if (due && this.journalSize >= this.snapshotSize && this.queue.length === 0) {
-          await this.compact().catch((e: Error) =>
-            this.warn(`could not fold the journal into ${this.file}: ${describeFsError(e)}; it keeps every change`),
-          );
+        if (due && this.journalSize >= this.snapshotSize && !this.folding) {
+          const snapshot = await this.setAside().catch((e: Error) => {
+            this.warn(`could not set the journal aside to fold it: ${describeFsError(e)}; it keeps every change`);
+            return undefined;
+          });
+          if (snapshot) {
+            this.folding = this.fold(snapshot)
+              .catch((e: Error) =>
+                this.warn(`could not fold the journal into ${this.file}: ${describeFsError(e)}; it keeps every change`),
+              )
+              .finally(() => {
+                this.folding = undefined;
+              });
+          }
         }
+        for (const p of batch) this.settleOne(p);
       }
     } finally {
       this.flushing = false;
@@ -291,17 +326,105 @@ export class Store {
   }
 
   /** Writes the whole state beside the data file, makes it durable, swaps it in, then empties the journal. */
+  /**
+   * The records as flushed: a copy of the references (records are replaced, never changed in place),
+   * with each change still queued taken back, so a write that then fails never reaches the data file.
+   */
+  private snapshot(): { [K in CollectionName]: Rec[] } {
+    const before = new Map<CollectionName, Map<string, Rec | undefined>>();
+    for (const p of this.queue) {
+      for (const c of p.changes) {
+        let ids = before.get(c.coll);
+        if (!ids) {
+          ids = new Map();
+          before.set(c.coll, ids);
+        }
+        if (!ids.has(c.id)) ids.set(c.id, c.before);
+      }
+    }
+    return Object.fromEntries(
+      COLLECTIONS.map((n) => {
+        const undo = before.get(n);
+        if (!undo) return [n, Array.from(this.maps.get(n)!.values())];
+        const map = new Map(this.maps.get(n)!);
+        for (const [id, rec] of undo) {
+          if (rec === undefined) map.delete(id);
+          else map.set(id, rec);
+        }
+        return [n, Array.from(map.values())];
+      }),
+    ) as never;
+  }
+
+  /** Folds everything into the data file while nothing else runs (at start and at close). */
   private async compact(): Promise<void> {
-    // Serialised synchronously, so the snapshot holds exactly the changes already flushed.
-    const text = serializeDataFile(
-      Object.fromEntries(COLLECTIONS.map((n) => [n, this.maps.get(n)!.values()])) as never,
-    );
-    const size = Buffer.byteLength(text);
+    await this.writeSnapshot(this.snapshot());
+    await this.journal.truncate(0);
+    await this.journal.datasync();
+    await unlink(`${this.file}.journal.old`).catch(() => undefined);
+    this.journalSize = 0;
+    this.journalChanges = 0;
+  }
+
+  /**
+   * Sets the journal aside as `.journal.old` and starts a fresh one, between two flushes; returns the
+   * records of that moment. The journal's name never goes missing: a hard link keeps the old one, then
+   * the empty new one is renamed over the name.
+   */
+  private async setAside(): Promise<{ [K in CollectionName]: Rec[] } | undefined> {
+    const path = `${this.file}.journal`;
+    const old = `${path}.old`;
+    const next = `${path}.next`;
+    const fresh = await this.fs.open(next, 'w', 0o600);
+    try {
+      await link(path, old);
+    } catch (err) {
+      await fresh.close();
+      await unlink(next).catch(() => undefined);
+      // A fold that failed before left its journal: fold everything now, as a start does (writes wait).
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST') {
+        await this.compact();
+        return undefined;
+      }
+      throw err;
+    }
+    await this.fs.rename(next, path);
+    await syncDir(this.fs, dirname(this.file));
+    const before = this.journal;
+    this.journal = fresh;
+    this.journalSize = 0;
+    this.journalChanges = 0;
+    await before.close();
+    return this.snapshot();
+  }
+
+  /** Writes a snapshot into the data file in the background, then drops the journal set aside for it. */
+  private async fold(records: { [K in CollectionName]: Rec[] }): Promise<void> {
+    await this.writeSnapshot(records);
+    await unlink(`${this.file}.journal.old`);
+  }
+
+  /** Temp file written a slice at a time, fsync, rename over the data file, fsync of the folder. */
+  private async writeSnapshot(records: { [K in CollectionName]: Rec[] }): Promise<void> {
     const tmp = `${this.file}.${randomBytes(4).toString('hex')}.tmp`;
+    let size = 0;
     try {
       const fh = await this.fs.open(tmp, 'w', 0o600);
       try {
-        await fh.writeFile(text);
+        let unsynced = 0;
+        for (const slice of dataFileSlices(records, FOLD_SLICE)) {
+          const bytes = Buffer.from(slice);
+          size += bytes.length;
+          // writeFile on a handle writes on from where the last write ended, and writes it all.
+          await fh.writeFile(bytes);
+          // Flushed as it goes: one fsync of the whole file at the end would hold the journal's
+          // fdatasync (and so every write) behind it on file systems that order the two.
+          unsynced += bytes.length;
+          if (unsynced >= FOLD_SYNC_BYTES) {
+            await fh.datasync();
+            unsynced = 0;
+          }
+        }
         await fh.sync();
       } finally {
         await fh.close();
@@ -313,10 +436,6 @@ export class Store {
       throw err;
     }
     await syncDir(this.fs, dirname(this.file));
-    await this.journal.truncate(0);
-    await this.journal.datasync();
-    this.journalSize = 0;
-    this.journalChanges = 0;
     this.snapshotSize = size;
   }
 }
