@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { serveProcess } from '../helpers/bin.js';
@@ -6,10 +6,39 @@ import { tempDir } from '../helpers/tmp.js';
 
 const headers = { authorization: 'Bearer t', 'content-type': 'application/json' };
 
+/** A data file of `n` measures already on disk, as a lab's catalog after a year. */
+async function catalog(file: string, n: number): Promise<string[]> {
+  const ids = Array.from({ length: n }, (_, i) => `msr_base${i}`);
+  const records = ids.map((id, i) => ({
+    id,
+    createdAt: 1_790_000_000_000,
+    createdBy: 'acc',
+    test: `tst_${i % 500}`,
+    name: `Base ${i}`,
+    type: 'numeric',
+    unit: 'mg/dL',
+    referenceRanges: [{ id: `rr_${i}`, min: 1, max: 5, sex: 'all', ageMin: 18 }],
+    panicRanges: [{ max: 0.5, sex: 'all' }],
+  }));
+  await writeFile(file, JSON.stringify({ diagnosticMeasures: records }));
+  return ids;
+}
+
 describe('durability under kill -9', () => {
   it('keeps every acknowledged write across SIGKILL during concurrent writes', async () => {
+    await crashRounds(0, 10);
+  });
+
+  it('keeps them at 100,000 records too', async () => {
+    await crashRounds(100_000, 3);
+  });
+});
+
+async function crashRounds(base: number, rounds: number): Promise<void> {
+  {
     const dir = await tempDir();
     const file = join(dir, 'data.json');
+    const baseIds = await catalog(file, base);
     const acked = new Map<string, string>();
     const deleted = new Set<string>();
     // Values whose PATCH was sent but never answered: the kill may or may not have kept them.
@@ -17,7 +46,6 @@ describe('durability under kill -9', () => {
     // Ids whose DELETE was sent but never answered.
     const maybeDeleted = new Set<string>();
     let operations = 0;
-    const rounds = 10;
     for (let round = 0; round < rounds; round++) {
       const { url, proc } = await serveProcess(['--data', file, '--token', 't']);
       let stop = false;
@@ -83,10 +111,15 @@ describe('durability under kill -9', () => {
       expect(allowed, `${id} holds ${byId.get(id)}`).toContain(byId.get(id));
     }
     for (const id of deleted) expect(byId.has(id), `deleted ${id} came back`).toBe(false);
+    // The records that were there before are all still there.
+    expect(baseIds.filter((id) => !byId.has(id))).toEqual([]);
     proc.kill('SIGTERM');
     await proc;
     JSON.parse(await readFile(file, 'utf8'));
-    console.log(`crash test: ${rounds} rounds, ${operations} acknowledged operations, ${acked.size} records checked`);
+    console.log(
+      `crash test on ${base} records: ${rounds} rounds, ${operations} acknowledged operations, ` +
+        `${acked.size} records checked`,
+    );
     expect(operations).toBeGreaterThan(rounds * 10);
-  });
-});
+  }
+}
