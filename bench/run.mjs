@@ -460,7 +460,8 @@ server in the bench process starts its answer of 100,000 measures to the first b
 The scale section (\`npm run bench -- --scale\` runs it alone) holds 100,000 measures (62 MiB) in \`clinadmin serve\`
 and in json-server 0.17: start until the first answer, resident memory after a full GET list (from /proc), and
 the GET list from request to last byte, each a fresh process a run; then 60 KB PATCHes from four clients until
-the journal folds, with /healthz read one request after another, the longest wait of any request the figure;
+the journal folds, with /healthz read one request after another; after warm-up requests, the longest wait of any
+request that overlapped the fold (from `.journal.old` appearing to its removal) is the figure;
 then \`measures import\` of 100,000 and of 10,000 measures into empty servers, peak RSS and records/s.
 ${NOTES}`;
   writeFileSync(join(root, 'BENCHMARKS.md'), text);
