@@ -1,7 +1,6 @@
 import { type Command, Option } from 'commander';
 import type { Ctx, RunState } from '../context.js';
-
-const collect = (value: string, previous: string[] = []) => [...previous, value];
+import { collect } from './shared.js';
 
 export function serveCommand(cmd: Command, ctx: Ctx, _state: RunState): Command {
   return cmd

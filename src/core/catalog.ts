@@ -6,8 +6,7 @@ import { toObservationDefinition } from './fhir/observation-definition.js';
 
 type Rec = Record<string, unknown>;
 
-export const EXPORT_FORMATS = ['json', 'fhir', 'fhir-ndjson'] as const;
-export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+import type { ExportFormat } from './catalog-formats.js';
 
 const FIELD_ORDER = Object.keys(measures.fields);
 const RANGE_ORDER = ['id', 'min', 'minPrecision', 'max', 'maxPrecision', 'simin', 'siminPrecision', 'simax'].concat([

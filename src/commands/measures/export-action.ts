@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import type { Ctx } from '../../context.js';
-import { catalogText, type ExportFormat } from '../../core/catalog.js';
+import { catalogText } from '../../core/catalog.js';
+import type { ExportFormat } from '../../core/catalog-formats.js';
 import { writeFileAtomic } from '../../files/atomic.js';
 import { measures } from '../../resources/index.js';
 import { type Opts, withClient } from '../shared.js';

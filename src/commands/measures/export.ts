@@ -1,9 +1,7 @@
 import { Command, Option } from 'commander';
 import type { Ctx } from '../../context.js';
-import { examples, optsOf } from '../shared.js';
-
-const collect = (value: string, previous: string[] = []) => [...previous, value];
-const FORMATS = ['json', 'fhir', 'fhir-ndjson'];
+import { EXPORT_FORMATS } from '../../core/catalog-formats.js';
+import { collect, examples, optsOf } from '../shared.js';
 
 export function exportCommand(ctx: Ctx): Command {
   return new Command('export')
@@ -13,7 +11,7 @@ export function exportCommand(ctx: Ctx): Command {
         '--format <format>',
         'json (what import reads), fhir (one Bundle) or fhir-ndjson (one resource a line)',
       )
-        .choices(FORMATS)
+        .choices(EXPORT_FORMATS)
         .default('json'),
     )
     .option('--out <file>', 'write to this file (a temp file, then renamed: never half-written) instead of stdout')
@@ -36,7 +34,7 @@ ${examples(
       await exportMeasures(
         ctx,
         await optsOf(cmd, ({ z }) => ({
-          format: z.enum(['json', 'fhir', 'fhir-ndjson']),
+          format: z.enum(EXPORT_FORMATS),
           out: z.optional(z.string().check(z.minLength(1, 'needs a file path'))),
           test: z.optional(z.array(z.string())),
         })),
