@@ -48,11 +48,6 @@ export class JsonArraySplitter {
    */
   plain: boolean[] = [];
 
-  /** Feeds a chunk; returns the texts of the elements it completed. */
-  push(chunk: Buffer): string[] {
-    return this.pushBytes(chunk).map((b) => b.toString('utf8'));
-  }
-
   /** Feeds a chunk; returns the bytes of the elements it completed (views of the chunk where they fit). */
   pushBytes(chunk: Buffer): Buffer[] {
     const out: Buffer[] = [];

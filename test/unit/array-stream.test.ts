@@ -10,7 +10,7 @@ function split(text: string, cuts: number[]) {
   const out: unknown[] = [];
   let from = 0;
   for (const p of [...points, bytes.length]) {
-    for (const t of s.push(bytes.subarray(from, p))) out.push(JSON.parse(t));
+    for (const b of s.pushBytes(bytes.subarray(from, p))) out.push(JSON.parse(b.toString('utf8')));
     from = p;
   }
   return { out, end: s.end() };

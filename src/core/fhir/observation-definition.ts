@@ -374,15 +374,15 @@ export function fromObservationDefinition(od: Rec, test?: string): Adapted {
       ['high', 'ageMax'],
     ] as const) {
       const qty = age[bound] as Rec | undefined;
-      if (qty?.value === undefined) continue;
-      const unitCode = String(qty.code ?? qty.unit ?? 'a');
-      const factor = AGE_IN_YEARS[unitCode];
+      const value = years(qty);
+      if (value === undefined) continue;
       paths[`${field}.${f}`] = `${at}.age.${bound}.value`;
-      if (factor === undefined) {
+      if (Number.isNaN(value)) {
+        const unitCode = String(qty?.code ?? qty?.unit);
         warnings.push({ field: `${at}.age.${bound}`, message: `age in ${unitCode} cannot be read as years; left out` });
         continue;
       }
-      r[f] = factor === 1 ? qty.value : Math.round((qty.value as number) * factor * 10_000) / 10_000;
+      r[f] = value;
     }
     list.push(r);
   });
@@ -391,15 +391,19 @@ export function fromObservationDefinition(od: Rec, test?: string): Adapted {
   return { value: m, warnings, errors, pathOf };
 }
 
+/**
+ * An age Quantity in years (4 decimals when converted): undefined when it has no value, NaN when its
+ * unit is not one of a, mo, wk, d.
+ */
+function years(q: Rec | undefined): unknown {
+  if (q?.value === undefined) return undefined;
+  const f = AGE_IN_YEARS[String(q.code ?? q.unit ?? 'a')];
+  return f === undefined ? Number.NaN : f === 1 ? q.value : Math.round((q.value as number) * f * 10_000) / 10_000;
+}
+
 /** Whether a range built so far has the ages of a FHIR interval's `age`, read as years. */
 function sameAge(r: Rec, age: Rec): boolean {
-  const years = (q: unknown) => {
-    const v = (q as Rec | undefined)?.value;
-    if (v === undefined) return undefined;
-    const f = AGE_IN_YEARS[String((q as Rec).code ?? (q as Rec).unit ?? 'a')];
-    return f === undefined ? Number.NaN : f === 1 ? v : Math.round((v as number) * f * 10_000) / 10_000;
-  };
-  return r.ageMin === years(age.low) && r.ageMax === years(age.high);
+  return r.ageMin === years(age.low as Rec | undefined) && r.ageMax === years(age.high as Rec | undefined);
 }
 
 function extValue(e: Rec): unknown {
