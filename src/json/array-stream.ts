@@ -73,20 +73,24 @@ export class JsonArraySplitter {
     if (this.state === 2) return out;
     let { depth, inString, escaped, inElement, odd } = this;
     let start = inElement ? 0 : -1;
-    for (; i < n; i++) {
-      const b = chunk[i];
+    scan: for (; i < n; i++) {
       if (inString) {
         if (escaped) {
           escaped = false;
           continue;
         }
-        const c = INSIDE[b];
-        if (c === 0) continue;
+        // Most bytes of a record are inside strings: a tight loop runs to the next byte that matters.
+        let c = INSIDE[chunk[i]];
+        while (c === 0) {
+          if (++i === n) break scan;
+          c = INSIDE[chunk[i]];
+        }
         if (c === 1) inString = false;
         else if (c === 8) escaped = true;
         else odd = true;
         continue;
       }
+      const b = chunk[i];
       const c = OUTSIDE[b];
       if (!inElement) {
         if (c === 5 || c === 6 || c === 4) continue;
@@ -146,6 +150,22 @@ export class JsonArraySplitter {
   }
 }
 
+const ID_KEY = Buffer.from('{"id":"');
+
+/**
+ * The id of a compact record that opens with it (`{"id":"ntf_1",…`, as serve writes records), read from
+ * its bytes without a parse; undefined for any other record, or an id holding an escape.
+ */
+export function leadingId(bytes: Buffer): string | undefined {
+  if (bytes.length <= ID_KEY.length || bytes.compare(ID_KEY, 0, ID_KEY.length, 0, ID_KEY.length) !== 0) return;
+  for (let i = ID_KEY.length; i < bytes.length; i++) {
+    const b = bytes[i];
+    if (b === 0x22) return bytes.toString('utf8', ID_KEY.length, i);
+    if (b === 0x5c) return;
+  }
+  return;
+}
+
 /** Where ApiClient.stream hands a list's records: each as parsed, then batchEnd() after each piece of the answer. */
 export interface ListSink {
   record(rec: unknown): void;
@@ -154,6 +174,11 @@ export interface ListSink {
    * arrived in, unparsed: `-o ndjson` writes them as they are, so a long list costs no parse.
    */
   raw?(bytes: Buffer): void;
+  /**
+   * When given, a plain record for which it returns true is one the sink has already (`notifications
+   * watch` knows it by its leading id): it is neither parsed nor handed on.
+   */
+  known?(bytes: Buffer): boolean;
   /** The records so far are handed on; false asks to pause the answer until drained() resolves. */
   batchEnd(): boolean;
   drained(): Promise<void>;
