@@ -168,7 +168,23 @@ function startupNodes() {
 
 async function main() {
   log(`benchmark in ${work} (${cpus().length} cores, Node ${process.version})`);
-  const helpers = { start, freePort, record, median, sideBySide, wall, peakRss, ms, work, BIN, TOKEN, RUNS, log };
+  const helpers = {
+    start,
+    freePort,
+    record,
+    median,
+    sideBySide,
+    wall,
+    peakRss,
+    ms,
+    work,
+    BIN,
+    TOKEN,
+    RUNS,
+    log,
+    NODE,
+    env,
+  };
   if (scaleOnly) {
     await scaleSection(helpers);
     return;

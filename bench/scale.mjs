@@ -4,6 +4,7 @@
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { measures } from './data.mjs';
+import { watchCpu } from './watch-cpu.mjs';
 
 /** Resident memory of a process, from /proc (Linux). */
 function rssOf(pid) {
@@ -172,6 +173,18 @@ export async function scaleSection(h) {
       bigRate / smallRate,
       1,
       '>=',
+    );
+  }
+
+  // notifications watch: one poll of 100,000 notifications, its CPU beyond JSON.parse of the answer.
+  {
+    const { perPoll, parse, bytes } = await watchCpu(h, N);
+    record(
+      'scale: `notifications watch`, CPU of one poll of 100,000 notifications beyond JSON.parse of the answer (ms)',
+      `${perPoll.toFixed(0)} ms a poll vs ${parse.toFixed(0)} ms to JSON.parse its ${MiB(bytes)}`,
+      perPoll - parse,
+      50,
+      '<=',
     );
   }
 }

@@ -300,6 +300,7 @@ export class ApiClient {
             const plain = splitter.plain;
             for (let k = 0; k < elements.length; k++) {
               records++;
+              if (plain[k] && sink.known?.(elements[k])) continue;
               // A plain record goes on as the bytes it came in, where the sink can take them (-o ndjson).
               if (sink.raw && plain[k]) {
                 sink.raw(elements[k]);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { JsonArraySplitter } from '../../src/json/array-stream.js';
+import { JsonArraySplitter, leadingId } from '../../src/json/array-stream.js';
 
 /** Feeds `text` to a splitter in pieces cut at the given byte offsets; returns the parsed elements. */
 function split(text: string, cuts: number[]) {
@@ -70,5 +70,20 @@ describe('JsonArraySplitter', () => {
     const cut = split('[{"id":"a"},{"id":', [5]);
     expect(cut.out).toEqual([{ id: 'a' }]);
     expect(cut.end).toEqual({ complete: false, text: undefined });
+  });
+});
+
+describe('leadingId', () => {
+  const id = (text: string) => leadingId(Buffer.from(text));
+  it('reads the id a compact record opens with, multi-byte characters too', () => {
+    expect(id('{"id":"ntf_1","title":"x"}')).toBe('ntf_1');
+    expect(id('{"id":"ñtf-é","meta":{"id":"other"}}')).toBe('ñtf-é');
+  });
+  it('reads nothing from a record that does not open with its id, or whose id holds an escape', () => {
+    expect(id('{"title":"x","id":"ntf_1"}')).toBeUndefined();
+    expect(id('{ "id":"ntf_1"}')).toBeUndefined();
+    expect(id('{"id":"nt\\"f"}')).toBeUndefined();
+    expect(id('{"id":"ntf_1')).toBeUndefined();
+    expect(id('{"id":7}')).toBeUndefined();
   });
 });
