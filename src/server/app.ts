@@ -2,7 +2,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import { describeJsonError, findAmbiguity, lineColumn } from '../json/json-error.js';
 import { createAuthenticator, type TokenEntry } from './auth.js';
 import { createFaults, type Faults } from './faults.js';
-import { type Problem, problem, sendJson, sendProblem } from './problem.js';
+import { type Problem, problem, sendJson, sendList, sendProblem } from './problem.js';
 import { RESOURCES, type Resource, type Service, ServiceError } from './service.js';
 import { StoreUnavailableError } from './store.js';
 
@@ -94,12 +94,9 @@ export function createApp({
     }
     if (method === 'GET' || method === 'HEAD') {
       // HEAD answers as GET would, headers only (Node sends no body), and changes nothing: not even seenBy.
+      if (id === undefined) return sendList(res, await service.list(resource));
       const seenBy = method === 'GET' ? account : undefined;
-      return sendJson(
-        res,
-        200,
-        id === undefined ? await service.list(resource) : await service.get(resource, id, seenBy),
-      );
+      return sendJson(res, 200, await service.get(resource, id, seenBy));
     }
     if (method === 'DELETE') return sendJson(res, 200, await service.remove(resource, id!, account));
     const body = await readJsonBody(req, maxBody);

@@ -56,6 +56,41 @@ export function sendJson(
   res.end(text);
 }
 
+/** About 64 KB a write: few system calls, and a slow reader holds the server to one slice at a time. */
+const SLICE = 65_536;
+
+/**
+ * A list written to the socket as it is produced (chunked), a slice at a time, waiting while the reader is
+ * behind: the first bytes leave at once, and a long list is never one joined string. The records are a
+ * snapshot; each is replaced, never changed in place, so a write during the answer does not tear it.
+ */
+export async function sendList(res: ServerResponse, records: readonly unknown[]): Promise<void> {
+  res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+  if (res.req.method === 'HEAD') return void res.end();
+  let slice = '[';
+  for (let i = 0; i < records.length; i++) {
+    slice += i === 0 ? recordJson(records[i]) : `,${recordJson(records[i])}`;
+    if (slice.length < SLICE) continue;
+    const ok = res.write(slice);
+    slice = '';
+    if (!ok) await drained(res);
+    if (res.destroyed) return;
+  }
+  res.end(`${slice}]`);
+}
+
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+}
+
 export function sendProblem(res: ServerResponse, p: Problem, headers: Record<string, string> = {}): void {
   sendJson(res, p.status, p, headers);
 }

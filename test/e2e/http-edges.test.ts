@@ -1,4 +1,7 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TOKEN, testServer } from '../helpers/server.js';
 
@@ -82,5 +85,38 @@ describe('HEAD', () => {
       headers: { authorization: `Bearer ${TOKEN}` },
     });
     expect(missing.status).toBe(404);
+  });
+});
+
+describe('a long list', () => {
+  it('is written as produced: the first records come at once, and a write meanwhile tears nothing', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'clinadmin-list-'));
+    const dataFile = join(dir, 'data.json');
+    const records = Array.from({ length: 20_000 }, (_, i) => ({
+      id: `m${i}`,
+      createdAt: 1_790_000_000_000,
+      createdBy: 'acc_tester',
+      test: `t${i}`,
+      name: `Measure ${i}`,
+      description: 'x'.repeat(200),
+    }));
+    await writeFile(dataFile, JSON.stringify({ diagnosticMeasures: records }));
+    const s = await testServer({ dataFile });
+    const res = await fetch(`${s.url}/diagnostic-measures`, { headers: { authorization: `Bearer ${TOKEN}` } });
+    expect(res.headers.get('transfer-encoding')).toBe('chunked');
+    const reader = res.body!.getReader();
+    const first = await reader.read();
+    // Over 5 MB in all; the first piece is a slice of it, and the rest waits for this reader.
+    expect(first.value!.length).toBeLessThan(1_000_000);
+    expect(Buffer.from(first.value!).toString().startsWith('[{"id":"m0",')).toBe(true);
+    const changed = await s.call('PATCH', '/diagnostic-measures/m19999', { name: 'Renamed' });
+    expect(changed.status).toBe(200);
+    const pieces = [Buffer.from(first.value!)];
+    for (let r = await reader.read(); !r.done; r = await reader.read()) pieces.push(Buffer.from(r.value));
+    const list = JSON.parse(Buffer.concat(pieces).toString());
+    expect(list).toHaveLength(20_000);
+    // The answer is the list as it stood when it was asked for.
+    expect(list[19_999].name).toBe('Measure 19999');
+    expect((await s.call('GET', '/diagnostic-measures/m19999')).body.name).toBe('Renamed');
   });
 });
