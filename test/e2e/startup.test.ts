@@ -1,4 +1,4 @@
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -27,10 +27,14 @@ async function loaded(
   const dir = await tempDir();
   const out = join(dir, 'loaded.json');
   const preload = join(dir, 'record.cjs');
+  // bin/load.cjs compiles the bundle's files with vm.Script: the preload notes each file it is given.
   await writeFile(
     preload,
-    `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(out)}, ` +
-      'JSON.stringify({ files: Object.keys(require.cache), builtins: process.moduleLoadList })));',
+    "const vm = require('node:vm'); const Script = vm.Script; const compiled = [];\n" +
+      'vm.Script = function (code, o) {\n  if (o && o.filename) compiled.push(o.filename);\n' +
+      '  return new Script(code, o);\n};\n' +
+      `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(out)}, ` +
+      'JSON.stringify({ files: [...Object.keys(require.cache), ...compiled], builtins: process.moduleLoadList })));',
   );
   const r = await clinadmin(args, { env: { ...env, NODE_OPTIONS: `--require ${preload}` } });
   expect(r.exitCode, r.stderr).toBe(0);
@@ -47,29 +51,66 @@ describe('start-up', () => {
       expect(text.includes(marker), `${pkg} is loaded for --help`).toBe(false);
   });
 
-  it('loads neither child_process, fs/promises nor http2 for --help, nor on Node 20 the ES module loader', async () => {
+  it('loads neither child_process, fs/promises nor http2 for --help, nor before Node 24 the ESM loader', async () => {
     const { builtins } = await loaded(['measures', 'create', '--help']);
     for (const m of ['NativeModule child_process', 'NativeModule internal/fs/promises', 'NativeModule http2'])
       expect(builtins, m).not.toContain(m);
-    // Node 22 and 24 start the ES module loader for every entry, CommonJS too; Node 20 only for ES modules.
-    expect(builtins.includes('NativeModule internal/modules/esm/loader')).toBe(NODE_MAJOR >= 22);
+    // Node 24 starts the ES module loader for every entry, CommonJS too; Node 20 and 22 only for ES modules.
+    expect(builtins.includes('NativeModule internal/modules/esm/loader')).toBe(NODE_MAJOR >= 24);
   });
 
-  it('caches compiled code in the user cache folder on Node 22+, not the package; Node 20 gets V8 flags', async () => {
+  it('keeps V8 code in the user cache folder, once per file and command; Node 20 gets flags', async () => {
     const cache = await tempDir();
-    const { files } = await loaded(['measures', 'create', '--help'], { XDG_CACHE_HOME: cache });
+    const env = { XDG_CACHE_HOME: cache };
+    const { files } = await loaded(['measures', 'create', '--help'], env);
     const bin = join(dist, '..', 'bin');
-    if (NODE_MAJOR >= 22) {
-      expect(files).toContain(join(bin, 'compile-cache.cjs'));
-      expect(files).not.toContain(join(bin, 'node20.cjs'));
-      const cached = await readdir(join(cache, 'clinadmin'), { recursive: true });
-      expect(cached.length).toBeGreaterThan(0);
-    } else {
-      expect(files).toContain(join(bin, 'node20.cjs'));
-      expect(files).not.toContain(join(bin, 'compile-cache.cjs'));
-      expect(await readdir(cache)).toEqual([]);
-    }
+    expect(files).toContain(join(bin, 'load.cjs'));
+    expect(files.includes(join(bin, 'node20.cjs'))).toBe(NODE_MAJOR < 22);
+    const folder = join(cache, 'clinadmin', `v8-${process.version}-${process.arch}`);
+    const chunks = (await readdir(join(dist, 'chunks'))).map((f) => f.replace(/\.cjs$/, ''));
+    const first = (await readdir(folder)).filter((f) => f !== 'commands');
+    // One file for each hashed chunk the command loaded (the entry's code too), named after it.
+    expect(first.length).toBeGreaterThan(3);
+    expect(first.filter((f) => !chunks.includes(f))).toEqual([]);
+    expect(first.some((f) => f.startsWith('cli-'))).toBe(true);
+    expect(await readFile(join(folder, 'commands'), 'utf8')).toBe('measures create --help\n');
+    const stamp = async () =>
+      Object.fromEntries(await Promise.all(first.map(async (f) => [f, (await stat(join(folder, f))).mtimeMs])));
+    const before = await stamp();
+    // The same command again reads the cache and writes nothing; another command adds what it compiled.
+    const again = await clinadmin(['measures', 'create', '--help'], { env });
+    expect(again.exitCode).toBe(0);
+    expect(await stamp()).toEqual(before);
+    expect((await clinadmin(['coverages', 'list', '--help'], { env })).exitCode).toBe(0);
+    expect(await readFile(join(folder, 'commands'), 'utf8')).toBe('measures create --help\ncoverages list --help\n');
     expect(await readdir(dist)).not.toContain('code-cache');
+  });
+
+  it('works the same with a damaged, unwritable or switched-off cache, and says nothing of it', async () => {
+    const server = await testServer({ seed: true });
+    const args = ['measures', 'list', '-o', 'json'];
+    const api = { CLINADMIN_BASE_URL: server.url, CLINADMIN_TOKEN: TOKEN };
+    const cache = await tempDir();
+    const plain = await clinadmin(args, { env: { ...api, XDG_CACHE_HOME: cache } });
+    expect(plain.exitCode, plain.stderr).toBe(0);
+    const folder = join(cache, 'clinadmin', `v8-${process.version}-${process.arch}`);
+    // Damaged: every cached file overwritten with other bytes; V8 refuses them and the run writes them anew.
+    for (const f of await readdir(folder)) if (f !== 'commands') await writeFile(join(folder, f), 'not a cache');
+    const damaged = await clinadmin(args, { env: { ...api, XDG_CACHE_HOME: cache } });
+    expect([damaged.exitCode, damaged.stdout, damaged.stderr]).toEqual([0, plain.stdout, '']);
+    const rewritten = (await readdir(folder)).filter((f) => f !== 'commands');
+    for (const f of rewritten) expect((await readFile(join(folder, f))).toString(), f).not.toBe('not a cache');
+    // Unwritable: the cache folder is a file.
+    const blocked = await tempDir();
+    await writeFile(join(blocked, 'clinadmin'), '');
+    const unwritable = await clinadmin(args, { env: { ...api, XDG_CACHE_HOME: blocked } });
+    expect([unwritable.exitCode, unwritable.stdout, unwritable.stderr]).toEqual([0, plain.stdout, '']);
+    for (const off of ['CLINADMIN_NO_CODE_CACHE', 'NODE_DISABLE_COMPILE_CACHE']) {
+      const empty = await tempDir();
+      const r = await clinadmin(args, { env: { ...api, XDG_CACHE_HOME: empty, [off]: '1' } });
+      expect([r.exitCode, r.stdout], off).toEqual([0, plain.stdout]);
+      expect(await readdir(empty), off).toEqual([]);
+    }
   });
 
   it('touches no private Node API in src/ or bin/', async () => {
