@@ -49,7 +49,7 @@ export interface StoreOptions {
 /** Records per slice of a fold: each slice is written before the next is made, and requests run between. */
 const FOLD_SLICE = 500;
 /** Bytes of a fold written between two fdatasyncs of its temp file. */
-const FOLD_SYNC_BYTES = 4 * 1024 * 1024;
+const FOLD_SYNC_BYTES = 1024 * 1024;
 
 /**
  * The data file plus an append-only journal beside it (`<file>.journal`).
