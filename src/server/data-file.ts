@@ -106,8 +106,8 @@ export function serializeDataFile(data: { [K in CollectionName]: readonly unknow
 }
 
 /**
- * The same text in slices of at most `size` records, so a fold of 100,000 records can write it a
- * slice at a time and let requests run in between.
+ * The same text in slices of about `size` characters (a record is never split), so a fold of 100,000
+ * records writes it a slice at a time and requests run in between however large the records are.
  */
 export function* dataFileSlices(data: { [K in CollectionName]: readonly unknown[] }, size: number): Generator<string> {
   yield '{\n';
@@ -118,10 +118,19 @@ export function* dataFileSlices(data: { [K in CollectionName]: readonly unknown[
       yield `${open}]`;
       continue;
     }
-    for (let i = 0; i < records.length; i += size) {
-      const lines = records.slice(i, i + size).map((r) => `    ${recordJson(r)}`);
-      yield `${i === 0 ? `${open}\n` : ',\n'}${lines.join(',\n')}`;
+    let parts: string[] = [];
+    let length = 0;
+    for (let i = 0; i < records.length; i++) {
+      const line = `${i === 0 ? `${open}\n` : ',\n'}    ${recordJson(records[i])}`;
+      parts.push(line);
+      length += line.length;
+      if (length >= size) {
+        yield parts.join('');
+        parts = [];
+        length = 0;
+      }
     }
+    if (parts.length > 0) yield parts.join('');
     yield '\n  ]';
   }
   yield '\n}\n';

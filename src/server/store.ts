@@ -46,8 +46,11 @@ export interface StoreOptions {
   warn?: (message: string) => void;
 }
 
-/** Records per slice of a fold: each slice is written before the next is made, and requests run between. */
-const FOLD_SLICE = 500;
+/**
+ * Characters per slice of a fold: each slice is made and written before the next, and requests run in
+ * between. Counted in characters, not records: 500 records of 60 KB made one slice of 30 MB, ~70 ms of work.
+ */
+const FOLD_SLICE = 256 * 1024;
 /** Bytes of a fold written between two fdatasyncs of its temp file. */
 const FOLD_SYNC_BYTES = 1024 * 1024;
 
@@ -344,14 +347,19 @@ export class Store {
     }
     return Object.fromEntries(
       COLLECTIONS.map((n) => {
+        const map = this.maps.get(n)!;
         const undo = before.get(n);
-        if (!undo) return [n, Array.from(this.maps.get(n)!.values())];
-        const map = new Map(this.maps.get(n)!);
-        for (const [id, rec] of undo) {
-          if (rec === undefined) map.delete(id);
-          else map.set(id, rec);
+        if (!undo) return [n, Array.from(map.values())];
+        // One pass that takes the few queued changes back as it copies: copying the map first would hold
+        // every request for ~50 ms at 100,000 records.
+        const records: Rec[] = [];
+        for (const [id, rec] of map) {
+          if (!undo.has(id)) records.push(rec);
+          else if (undo.get(id) !== undefined) records.push(undo.get(id)!);
         }
-        return [n, Array.from(map.values())];
+        // A record whose deletion is still queued is back too.
+        for (const [id, rec] of undo) if (rec !== undefined && !map.has(id)) records.push(rec);
+        return [n, records];
       }),
     ) as never;
   }

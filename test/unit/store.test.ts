@@ -1,6 +1,7 @@
 import { copyFile, open as fsOpen, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { dataFileSlices, serializeDataFile } from '../../src/server/data-file.js';
 import { Store, type StoreFs } from '../../src/server/store.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -156,6 +157,58 @@ describe('Store', () => {
     expect(setAside.length + rest.length).toBe(i + 3);
     await expect(stat(`${file}.journal.old`)).rejects.toThrow('ENOENT');
     await store.close();
+  });
+
+  it('folds only what was flushed when the journal was set aside: writes queued then are taken back', async () => {
+    const file = join(await tempDir(), 'data.json');
+    await writeFile(
+      file,
+      JSON.stringify({ diagnosticMeasures: Array.from({ length: 50 }, (_, i) => measure(`old${i}`)) }),
+    );
+    // The fresh journal is opened first when the journal is set aside: hold that step while writes queue.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let settingAside = false;
+    const fs: StoreFs = {
+      open: (async (path: string, flags: string, mode?: number) => {
+        if (path.endsWith('.journal.next')) {
+          settingAside = true;
+          await held;
+        }
+        return fsOpen(path, flags, mode);
+      }) as StoreFs['open'],
+      rename,
+    };
+    const store = await Store.open({ file, fs, compactEvery: 5 });
+    let i = 0;
+    const flushed: Promise<void>[] = [];
+    while (!settingAside) {
+      flushed.push(store.commit([{ coll: 'diagnosticMeasures', id: `a${i}`, after: measure(`a${i++}`) }]));
+      await new Promise((r) => setImmediate(r));
+    }
+    // Queued while the journal is set aside: a create, a change and a deletion of records the file holds.
+    const queued = [
+      store.commit([{ coll: 'diagnosticMeasures', id: 'q1', after: measure('q1') }]),
+      store.commit([{ coll: 'diagnosticMeasures', id: 'old1', after: measure('old1', 'changed') }]),
+      store.commit([{ coll: 'diagnosticMeasures', id: 'old2', after: undefined }]),
+    ];
+    release();
+    await Promise.all([...flushed, ...queued]);
+    await store.folded();
+    const saved = JSON.parse(await readFile(file, 'utf8')).diagnosticMeasures as { id: string; name: string }[];
+    expect(saved.map((m) => m.id)).not.toContain('q1');
+    expect(saved.find((m) => m.id === 'old1')?.name).toBe('old1');
+    expect(saved.map((m) => m.id)).toContain('old2');
+    expect(saved.map((m) => m.id)).toContain('a0');
+    // The journal holds them, so the store as reopened has every acknowledged write.
+    await store.close();
+    const again = await open(file);
+    const now = again.list('diagnosticMeasures');
+    expect(now.map((r) => r.id)).toContain('q1');
+    expect(now.find((r) => r.id === 'old1')?.name).toBe('changed');
+    expect(now.map((r) => r.id)).not.toContain('old2');
+    expect(now).toHaveLength(50 + i);
+    await again.close();
   });
 
   it('recovers from every moment of a fold: each journal replays onto the file, once or twice alike', async () => {
@@ -425,4 +478,18 @@ describe('Store', () => {
     await again.close();
     await store.close();
   }, 60_000);
+});
+
+describe('dataFileSlices', () => {
+  it('cuts the data file by size, never inside a record, into pieces that join to the whole text', () => {
+    const big = Array.from({ length: 40 }, (_, i) => ({ ...measure(`m${i}`), description: 'x'.repeat(60_000) }));
+    const small = Array.from({ length: 3000 }, (_, i) => measure(`s${i}`));
+    const data = { diagnosticMeasures: [...big, ...small], insuranceCoverages: [], notifications: [], contracts: [] };
+    const slices = [...dataFileSlices(data, 256 * 1024)];
+    expect(slices.join('')).toBe(serializeDataFile(data));
+    // Each slice stops at the first record that takes it past the size: at most one record over.
+    for (const s of slices) expect(s.length).toBeLessThan(256 * 1024 + 61_000);
+    expect(slices.length).toBeGreaterThan(10);
+    expect(JSON.parse(slices.join('')).diagnosticMeasures).toHaveLength(3040);
+  });
 });
