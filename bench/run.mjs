@@ -190,6 +190,9 @@ async function main() {
     log,
     NODE,
     env,
+    load,
+    serveFile,
+    newMeasureBody,
   };
   if (scaleOnly) {
     await scaleSection(helpers);
@@ -499,8 +502,10 @@ The scale section (\`npm run bench -- --scale\` runs it alone) holds 100,000 mea
 and in json-server 0.17: start until the first answer, resident memory after a full GET list (from /proc), and
 the GET list from request to last byte, each a fresh process a run; then 60 KB PATCHes from four clients until
 the journal folds, with /healthz read one request after another; after warm-up requests, the longest wait of any
-request that overlapped the fold (from `.journal.old` appearing to its removal) is the figure;
-then \`measures import\` of 100,000 and of 10,000 measures into empty servers, peak RSS and records/s; then
+request that overlapped the fold (from \`.journal.old\` appearing to its removal) is the figure;
+then \`measures import\` of 100,000 and of 10,000 measures into empty servers, peak RSS and records/s, each
+rate also against the best of \`clinadmin serve\`'s POST rates into an empty server at 10, 16 and 32
+connections; POST under autocannon at 100,000 measures against 100 (a fresh copy each run, one POST first); then
 \`notifications watch -o ndjson --interval 0.2\` against 100,000 notifications served by the bench process, the
 CPU of one poll (from /proc, the median of nine) against JSON.parse of the same answer in the bench process.
 ${NOTES}`;
