@@ -26,89 +26,118 @@ const KNOWN = new Set([
 
 const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-/** Compiles a JSON Schema of the subset zod produces for our schemas; undefined when it uses more. */
+/**
+ * Compiles a JSON Schema of the subset zod produces for our schemas into one JavaScript function per
+ * schema node (as ajv does): straight-line code checks a record several times faster than composed
+ * closures, ~0.1 s for 100,000 measures. Undefined when the schema uses more than this knows.
+ * The code is made from our own schemas, never from input: keys and values enter it as JSON literals.
+ */
 export function compile(schema: Json): Check | undefined {
-  if (Object.keys(schema).some((k) => !KNOWN.has(k))) return undefined;
-  const parts: Check[] = [];
-  const { type } = schema;
-  if (schema.not !== undefined) {
-    // `{"not": {}}`: a field that must be absent (checked by the object that holds it).
-    return Object.keys(schema.not as Json).length === 0 ? () => false : undefined;
-  }
-  if (type === 'string') {
-    const min = (schema.minLength as number | undefined) ?? 0;
-    // zod trims some strings before it checks them: a string with white space at its ends goes to zod.
-    parts.push((v) => typeof v === 'string' && v.length >= min && (min === 0 || v.trim() === v));
-  } else if (type === 'number' || type === 'integer') {
-    const lo = schema.minimum as number | undefined;
-    const hi = schema.maximum as number | undefined;
-    const whole = type === 'integer';
-    parts.push(
-      (v) =>
-        typeof v === 'number' &&
-        Number.isFinite(v) &&
-        (!whole || Number.isSafeInteger(v)) &&
-        (lo === undefined || v >= lo) &&
-        (hi === undefined || v <= hi),
-    );
-  } else if (type === 'boolean') parts.push((v) => typeof v === 'boolean');
-  else if (type === 'array') {
-    const items = schema.items === undefined ? () => true : compile(schema.items as Json);
-    if (!items) return undefined;
-    parts.push((v) => Array.isArray(v) && v.every(items));
-  } else if (type === 'object') {
-    const object = compileObject(schema);
-    if (!object) return undefined;
-    parts.push(object);
-  } else if (type !== undefined) return undefined;
-  if (schema.enum !== undefined) {
-    const values = schema.enum as unknown[];
-    parts.push((v) => values.includes(v));
-  }
-  for (const sub of (schema.allOf as Json[] | undefined) ?? []) {
-    const c = compile(sub);
-    if (!c) return undefined;
-    parts.push(c);
-  }
-  if (parts.length === 0) return () => true;
-  if (parts.length === 1) return parts[0];
-  return (v) => parts.every((p) => p(v));
+  const g = new Generator();
+  const top = g.fn(schema);
+  if (top === undefined) return undefined;
+  const make = new Function('structuredClone', 'consts', `'use strict';\n${g.out.join('\n')}\nreturn ${top};`);
+  return make(structuredClone, g.consts) as Check;
 }
 
-function compileObject(schema: Json): Check | undefined {
-  const props = (schema.properties as Record<string, Json> | undefined) ?? {};
-  const required = new Set((schema.required as string[] | undefined) ?? []);
-  const fields: [string, Check, unknown][] = [];
-  for (const [key, sub] of Object.entries(props)) {
-    const c = compile(sub);
-    if (!c) return undefined;
-    fields.push([key, c, sub.default]);
+class Generator {
+  out: string[] = [];
+  /** Enum value lists and defaults, handed to the code rather than written into it. */
+  consts: unknown[] = [];
+  private n = 0;
+
+  /** The name of a function checking one value against `schema`. */
+  fn(schema: Json): string | undefined {
+    const name = `f${this.n++}`;
+    const body = this.body(schema);
+    if (body === undefined) return undefined;
+    this.out.push(`function ${name}(v) {\n${body}\nreturn true;\n}`);
+    return name;
   }
-  // Keys in JSON are strings: only that is known of them.
-  const names = schema.propertyNames as Json | undefined;
-  if (names !== undefined && !(Object.keys(names).length === 1 && names.type === 'string')) return undefined;
-  const extra = schema.additionalProperties;
-  const closed = extra === false;
-  // An allOf of objects (zod's .and) names its keys across the parts: let that schema close it.
-  let others: Check | undefined;
-  if (isObject(extra)) {
-    others = compile(extra);
-    if (!others) return undefined;
-  } else if (extra !== undefined && extra !== false) return undefined;
-  const known = new Set(Object.keys(props));
-  return (v) => {
-    if (!isObject(v)) return false;
-    for (const [key, check, fallback] of fields) {
-      if (v[key] === undefined) {
-        if (fallback !== undefined) v[key] = structuredClone(fallback);
-        else if (required.has(key)) return false;
-        else continue;
+
+  /** Statements that return false when `v` fails the schema. */
+  private body(schema: Json): string | undefined {
+    if (Object.keys(schema).some((k) => !KNOWN.has(k))) return undefined;
+    // `{"not": {}}`: a field that must be absent (checked by the object that holds it).
+    if (schema.not !== undefined) return Object.keys(schema.not as Json).length === 0 ? 'return false;' : undefined;
+    const lines: string[] = [];
+    const { type } = schema;
+    if (type === 'string') {
+      const min = schema.minLength ?? 0;
+      if (typeof min !== 'number') return undefined;
+      lines.push(`if (typeof v !== 'string' || v.length < ${min}) return false;`);
+      // zod trims some strings before it checks them: a string with white space at its ends goes to zod.
+      if (min > 0) lines.push('if (v.trim() !== v) return false;');
+    } else if (type === 'number' || type === 'integer') {
+      lines.push(
+        `if (typeof v !== 'number' || !Number.${type === 'integer' ? 'isSafeInteger' : 'isFinite'}(v)) return false;`,
+      );
+      for (const [bound, op] of [
+        ['minimum', '<'],
+        ['maximum', '>'],
+      ] as const) {
+        const limit = schema[bound];
+        if (limit === undefined) continue;
+        if (typeof limit !== 'number' || !Number.isFinite(limit)) return undefined;
+        lines.push(`if (v ${op} ${JSON.stringify(limit)}) return false;`);
       }
-      if (!check(v[key])) return false;
+    } else if (type === 'boolean') lines.push("if (typeof v !== 'boolean') return false;");
+    else if (type === 'array') {
+      lines.push('if (!Array.isArray(v)) return false;');
+      if (schema.items !== undefined) {
+        const item = this.fn(schema.items as Json);
+        if (!item) return undefined;
+        lines.push(`for (let i = 0; i < v.length; i++) if (!${item}(v[i])) return false;`);
+      }
+    } else if (type === 'object') {
+      const object = this.object(schema);
+      if (object === undefined) return undefined;
+      lines.push(object);
+    } else if (type !== undefined) return undefined;
+    if (schema.enum !== undefined) {
+      if (!Array.isArray(schema.enum)) return undefined;
+      lines.push(`if (!consts[${this.consts.push(schema.enum) - 1}].includes(v)) return false;`);
     }
-    if (closed || others) {
-      for (const key in v) if (!known.has(key) && (closed || !others!(v[key]))) return false;
+    for (const sub of (schema.allOf as Json[] | undefined) ?? []) {
+      const part = this.fn(sub);
+      if (!part) return undefined;
+      lines.push(`if (!${part}(v)) return false;`);
     }
-    return true;
-  };
+    return lines.join('\n');
+  }
+
+  private object(schema: Json): string | undefined {
+    const props = (schema.properties as Record<string, Json> | undefined) ?? {};
+    const required = new Set((schema.required as string[] | undefined) ?? []);
+    // Keys in JSON are strings: only that is known of them.
+    const names = schema.propertyNames as Json | undefined;
+    if (names !== undefined && !(Object.keys(names).length === 1 && names.type === 'string')) return undefined;
+    const lines = ["if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;"];
+    for (const [key, sub] of Object.entries(props)) {
+      const check = this.fn(sub);
+      if (!check) return undefined;
+      const k = JSON.stringify(key);
+      if (sub.default !== undefined) {
+        lines.push(
+          `if (v[${k}] === undefined) v[${k}] = structuredClone(consts[${this.consts.push(sub.default) - 1}]);`,
+        );
+      }
+      lines.push(
+        required.has(key) || sub.default !== undefined
+          ? `if (v[${k}] === undefined || !${check}(v[${k}])) return false;`
+          : `if (v[${k}] !== undefined && !${check}(v[${k}])) return false;`,
+      );
+    }
+    const extra = schema.additionalProperties;
+    const keys = Object.keys(props);
+    const cases = keys.length > 0 ? `${keys.map((key) => `case ${JSON.stringify(key)}: `).join('')}break; ` : '';
+    if (extra === false) lines.push(`for (const k in v) switch (k) { ${cases}default: return false; }`);
+    else if (isObject(extra)) {
+      // An allOf of objects (zod's .and) names its keys across the parts: let that schema close it.
+      const others = this.fn(extra);
+      if (!others) return undefined;
+      lines.push(`for (const k in v) switch (k) { ${cases}default: if (!${others}(v[k])) return false; }`);
+    } else if (extra !== undefined) return undefined;
+    return lines.join('\n');
+  }
 }
