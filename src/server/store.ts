@@ -215,7 +215,10 @@ export class Store {
     await this.folding;
     try {
       try {
-        await this.compact();
+        // Nothing journalled since the file was last made whole: rewriting it (~0.5 s at 100,000 records)
+        // would change nothing.
+        const whole = this.journalSize === 0 && !(await exists(`${this.file}.journal.old`));
+        if (!whole) await this.compact();
       } catch (err) {
         throw new StoreUnavailableError(
           `could not fold the journal into ${this.file} (${describeFsError(err as Error)}); every acknowledged ` +
@@ -484,3 +487,12 @@ function describeFsError(err: Error): string {
 }
 
 export type { DataFile, Rec };
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}

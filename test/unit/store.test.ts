@@ -211,6 +211,26 @@ describe('Store', () => {
     await again.close();
   });
 
+  it('leaves the data file as it is at a stop when nothing was written, and folds it when something was', async () => {
+    const file = join(await tempDir(), 'data.json');
+    // Hand-written, not as the store writes it: a rewrite would show.
+    const text = `${JSON.stringify({ diagnosticMeasures: [measure('m1')] }, null, 4)}\n`;
+    await writeFile(file, text);
+    const before = await stat(file);
+    const idle = await open(file);
+    expect(idle.list('diagnosticMeasures')).toHaveLength(1);
+    await idle.close();
+    expect(await readFile(file, 'utf8')).toBe(text);
+    expect((await stat(file)).ino).toBe(before.ino);
+    const busy = await open(file);
+    await busy.commit([{ coll: 'diagnosticMeasures', id: 'm2', after: measure('m2') }]);
+    await busy.close();
+    const saved = await readFile(file, 'utf8');
+    expect(saved).not.toBe(text);
+    expect(JSON.parse(saved).diagnosticMeasures.map((m: { id: string }) => m.id)).toEqual(['m1', 'm2']);
+    await expect(stat(`${file}.journal`)).rejects.toThrow('ENOENT');
+  });
+
   it('recovers from every moment of a fold: each journal replays onto the file, once or twice alike', async () => {
     const dir = await tempDir();
     const file = join(dir, 'data.json');
