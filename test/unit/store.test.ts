@@ -24,6 +24,23 @@ async function crashCopy(file: string): Promise<string> {
   return copy;
 }
 
+/** A data file of n measures `old0`…, in a folder of its own. */
+async function fileOf(n: number): Promise<string> {
+  const file = join(await tempDir(), 'data.json');
+  await writeFile(
+    file,
+    JSON.stringify({ diagnosticMeasures: Array.from({ length: n }, (_, i) => measure(`old${i}`)) }),
+  );
+  return file;
+}
+
+/** A step of the store's file system that waits until the test lets it go on. */
+function gate(): { held: Promise<void>; release: () => void } {
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  return { held, release };
+}
+
 async function open(file: string, warnings: string[] = [], compactEvery?: number) {
   return Store.open({ file, warn: (m) => warnings.push(m), compactEvery });
 }
@@ -115,14 +132,9 @@ describe('Store', () => {
   });
 
   it('folds in the background: writes acknowledged while the fold writes, and a kill -9 then loses none', async () => {
-    const file = join(await tempDir(), 'data.json');
-    await writeFile(
-      file,
-      JSON.stringify({ diagnosticMeasures: Array.from({ length: 50 }, (_, i) => measure(`old${i}`)) }),
-    );
+    const file = await fileOf(50);
     // The fold's temp file is renamed over the data file only once the test lets it.
-    let release!: () => void;
-    const held = new Promise<void>((r) => (release = r));
+    const { held, release } = gate();
     let folding = false;
     const fs: StoreFs = {
       open: fsOpen,
@@ -160,14 +172,9 @@ describe('Store', () => {
   });
 
   it('folds only what was flushed when the journal was set aside: writes queued then are taken back', async () => {
-    const file = join(await tempDir(), 'data.json');
-    await writeFile(
-      file,
-      JSON.stringify({ diagnosticMeasures: Array.from({ length: 50 }, (_, i) => measure(`old${i}`)) }),
-    );
+    const file = await fileOf(50);
     // The fresh journal is opened first when the journal is set aside: hold that step while writes queue.
-    let release!: () => void;
-    const held = new Promise<void>((r) => (release = r));
+    const { held, release } = gate();
     let settingAside = false;
     const fs: StoreFs = {
       open: (async (path: string, flags: string, mode?: number) => {
