@@ -82,7 +82,7 @@ export function createApp({
           allow: 'GET, HEAD',
         });
       }
-      return sendJson(res, 200, service.contracts());
+      return sendList(res, service.contracts());
     }
     const { resource, id } = route(req.url ?? '/');
     const reads = ['GET', 'HEAD'];

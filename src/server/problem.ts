@@ -47,7 +47,8 @@ export function sendJson(
   body: unknown,
   headers: Record<string, string> = {},
 ): void {
-  const text = Array.isArray(body) ? `[${body.map(recordJson).join(',')}]` : recordJson(body);
+  // Lists go through sendList.
+  const text = recordJson(body);
   res.writeHead(status, {
     'content-type': status >= 400 ? 'application/problem+json' : 'application/json; charset=utf-8',
     'content-length': Buffer.byteLength(text),

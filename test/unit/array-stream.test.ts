@@ -2,16 +2,25 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { JsonArraySplitter, leadingId } from '../../src/json/array-stream.js';
 
-/** Feeds `text` to a splitter in pieces cut at the given byte offsets; returns the parsed elements. */
-function split(text: string, cuts: number[]) {
+/** The bytes of `text` in pieces cut at the given byte offsets (taken modulo its length). */
+function pieces(text: string, cuts: number[]): Buffer[] {
   const bytes = Buffer.from(text);
   const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
-  const s = new JsonArraySplitter();
-  const out: unknown[] = [];
+  const out: Buffer[] = [];
   let from = 0;
   for (const p of [...points, bytes.length]) {
-    for (const b of s.pushBytes(bytes.subarray(from, p))) out.push(JSON.parse(b.toString('utf8')));
+    out.push(bytes.subarray(from, p));
     from = p;
+  }
+  return out;
+}
+
+/** Feeds `text` to a splitter in pieces cut at the given byte offsets; returns the parsed elements. */
+function split(text: string, cuts: number[]) {
+  const s = new JsonArraySplitter();
+  const out: unknown[] = [];
+  for (const piece of pieces(text, cuts)) {
+    for (const b of s.pushBytes(piece)) out.push(JSON.parse(b.toString('utf8')));
   }
   return { out, end: s.end() };
 }
@@ -40,19 +49,13 @@ describe('JsonArraySplitter', () => {
   it('marks a compact object plain however the bytes are cut, and a pretty-printed one or a non-object not', () => {
     fc.assert(
       fc.property(fc.array(fc.dictionary(fc.string(), fc.jsonValue())), fc.array(fc.nat()), (objects, cuts) => {
-        const text = JSON.stringify(objects);
-        const bytes = Buffer.from(text);
-        const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
         const s = new JsonArraySplitter();
         const lines: string[] = [];
-        let from = 0;
-        for (const p of [...points, bytes.length]) {
-          const els = s.pushBytes(bytes.subarray(from, p));
-          els.forEach((e, k) => {
+        for (const piece of pieces(JSON.stringify(objects), cuts)) {
+          s.pushBytes(piece).forEach((e, k) => {
             expect(s.plain[k]).toBe(true);
             lines.push(e.toString('utf8'));
           });
-          from = p;
         }
         // Each plain element is exactly JSON.stringify's text of the object: an NDJSON line as it stands.
         expect(lines).toEqual(objects.map((o) => JSON.stringify(o)));
