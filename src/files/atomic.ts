@@ -3,13 +3,15 @@ import { basename, dirname, join } from 'node:path';
 
 /**
  * Writes a whole file or nothing: a temp file beside it, fsync, rename over the old one, fsync of the
- * folder. A reader sees the old file or the new one, never half of one, even after a crash.
+ * folder. A reader sees the old file or the new one, never half of one, even after a crash. The text may
+ * come in pieces (an import's report of 100,000 records), so it need not be held whole.
  */
-export async function writeFileAtomic(path: string, text: string, mode = 0o644): Promise<void> {
+export async function writeFileAtomic(path: string, text: string | AsyncIterable<string>, mode = 0o644): Promise<void> {
   const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${Date.now()}.tmp`);
   const fh = await open(tmp, 'wx', mode);
   try {
-    await fh.writeFile(text);
+    if (typeof text === 'string') await fh.writeFile(text);
+    else for await (const piece of text) await fh.write(piece);
     await fh.sync();
   } catch (err) {
     await fh.close();

@@ -47,6 +47,15 @@ export class JsonArraySplitter {
    * written out as it came, as one NDJSON line, without a parse; any other goes through JSON.parse.
    */
   plain: boolean[] = [];
+  /**
+   * The separators are not those of one JSON array: a comma missing, doubled or trailing, or something
+   * other than white space after its end. Lists from a server are taken as they come; an input file
+   * the user gave is refused for it (core/record-stream.ts).
+   */
+  malformed = false;
+  /** An element has ended and no comma has come since. */
+  private afterElement = false;
+  private sawElement = false;
 
   /** Feeds a chunk; returns the bytes of the elements it completed (views of the chunk where they fit). */
   pushBytes(chunk: Buffer): Buffer[] {
@@ -70,7 +79,10 @@ export class JsonArraySplitter {
       this.state = 1;
       i++;
     }
-    if (this.state === 2) return out;
+    if (this.state === 2) {
+      this.trailingFrom(chunk, i);
+      return out;
+    }
     let { depth, inString, escaped, inElement, odd } = this;
     let start = inElement ? 0 : -1;
     scan: for (; i < n; i++) {
@@ -93,11 +105,19 @@ export class JsonArraySplitter {
       const b = chunk[i];
       const c = OUTSIDE[b];
       if (!inElement) {
-        if (c === 5 || c === 6 || c === 4) continue;
+        if (c === 5 || c === 6) continue;
+        if (c === 4) {
+          if (!this.afterElement) this.malformed = true;
+          this.afterElement = false;
+          continue;
+        }
         if (b === 0x5d) {
+          if (!this.afterElement && this.sawElement) this.malformed = true;
           this.state = 2;
           break;
         }
+        if (this.afterElement) this.malformed = true;
+        this.sawElement = true;
         inElement = true;
         odd = b !== 0x7b;
         start = i;
@@ -111,6 +131,7 @@ export class JsonArraySplitter {
           out.push(this.take(chunk, start, i));
           this.plain.push(false);
           inElement = false;
+          this.afterElement = b !== 0x2c;
           if (b === 0x5d) {
             this.state = 2;
             break;
@@ -123,10 +144,12 @@ export class JsonArraySplitter {
           out.push(this.take(chunk, start, i + 1));
           this.plain.push(!odd);
           inElement = false;
+          this.afterElement = true;
         }
       } else if (c !== 5) odd = true;
     }
     if (inElement) this.pieces.push(Buffer.from(chunk.subarray(Math.max(start, 0))));
+    if (this.state === 2) this.trailingFrom(chunk, i + 1);
     Object.assign(this, { depth, inString, escaped, inElement, odd });
     return out;
   }
@@ -139,6 +162,11 @@ export class JsonArraySplitter {
     if (this.state === 2) return { complete: true };
     if (this.state === 3) return { complete: false, text: Buffer.concat(this.pieces).toString('utf8') };
     return { complete: false, text: this.state === 0 ? '' : undefined };
+  }
+
+  private trailingFrom(chunk: Buffer, i: number): void {
+    for (; i < chunk.length && !this.malformed; i++)
+      if (OUTSIDE[chunk[i]] !== 5 && OUTSIDE[chunk[i]] !== 6) this.malformed = true;
   }
 
   private take(chunk: Buffer, start: number, end: number): Buffer {

@@ -1,23 +1,24 @@
 import type { Ctx } from '../context.js';
 import { formatRange, type RangeLike } from '../core/ranges.js';
 import { where } from '../core/records.js';
-import type { RecordResult, Summary } from '../core/sync/execute.js';
+import type { Counts, RecordResult, Tally } from '../core/sync/execute.js';
 import type { PlanItem } from '../core/sync/plan.js';
-import type { Preparation } from '../core/sync/prepare.js';
+import type { Checker } from '../core/sync/prepare.js';
 import type { Deletion } from '../core/sync/prune.js';
-import { countPlan, listed } from '../core/sync/run.js';
+import { listed, type PlanCounts } from '../core/sync/run.js';
+import { Spool } from '../files/spool.js';
 import { chooseFormat, type PresentOptions, present } from './present.js';
 import { visible } from './text.js';
 
 // What import and apply show: notes on the input, the dry run's plan, and the summary.
 
 /** Notes and warnings about the input, on stderr. */
-export function showNotes(ctx: Ctx, prep: Preparation): void {
-  if (prep.setAside.size > 0) {
-    const fields = [...prep.setAside].map(([f, n]) => `${f} (${n})`).join(', ');
+export function showNotes(ctx: Ctx, checked: Checker): void {
+  if (checked.setAside.size > 0) {
+    const fields = [...checked.setAside].map(([f, n]) => `${f} (${n})`).join(', ');
     ctx.stderr.write(`note: set aside fields the service sets: ${fields}; an id is still used to find the record\n`);
   }
-  for (const w of listed(prep.warnings)) ctx.stderr.write(`warning: ${w}\n`);
+  for (const w of listed(checked.warnings, checked.warningCount)) ctx.stderr.write(`warning: ${w}\n`);
 }
 
 const show = (v: unknown) => (v === undefined ? '(unset)' : JSON.stringify(v));
@@ -59,53 +60,123 @@ export function diffLines(current: Record<string, unknown>, next: Record<string,
 /**
  * The plan reads as a diff, in a pipe too (JSON only when asked for): what would be created, updated
  * (field by field) or refused, and one line counting what is unchanged (listed with --show-unchanged).
+ * It is written as the plan is read; JSON goes through a spool, as its counts come first.
  */
 export async function showPlan(
   ctx: Ctx,
   opts: PresentOptions & { showUnchanged?: boolean },
-  items: PlanItem[],
+  items: AsyncIterable<PlanItem>,
   deletions?: Deletion[],
-): Promise<void> {
-  const counts = { ...countPlan(items), ...(deletions ? { delete: deletions.length } : {}) };
+): Promise<PlanCounts> {
+  const counts: PlanCounts = { create: 0, update: 0, unchanged: 0, error: 0 };
+  const deleting = deletions ? { delete: deletions.length } : {};
   if (opts.output !== undefined && opts.output !== 'table') {
-    const planned: Record<string, unknown>[] = items.map((i) => ({
-      source: i.rec.src.source,
-      position: i.rec.src.position,
-      name: i.rec.name,
-      action: i.action,
-      ...(i.id ? { id: i.id } : {}),
-      ...(i.changes ? { changes: i.changes } : {}),
-      ...(i.error ? { error: i.error } : {}),
-    }));
-    for (const d of deletions ?? []) planned.push({ name: d.name, action: 'delete', id: d.id });
-    await present(ctx, { dryRun: true, ...counts, records: planned }, { ...opts, fields: undefined });
-    return;
+    const spool = await Spool.create();
+    try {
+      for await (const i of items) {
+        counts[i.action]++;
+        const planned = {
+          source: i.rec.src.source,
+          position: i.rec.src.position,
+          name: i.rec.name,
+          action: i.action,
+          ...(i.id ? { id: i.id } : {}),
+          ...(i.changes ? { changes: i.changes } : {}),
+          ...(i.error ? { error: i.error } : {}),
+        };
+        await spool.push(JSON.stringify(planned));
+      }
+      for (const d of deletions ?? []) await spool.push(JSON.stringify({ name: d.name, action: 'delete', id: d.id }));
+      await showDocument(ctx, opts, { dryRun: true, ...counts, ...deleting }, spool);
+    } finally {
+      await spool.close();
+    }
+    return counts;
   }
   const { colorEnabled, theme } = await import('./theme.js');
   const t = await theme(colorEnabled(ctx, ctx.stdout, opts.color));
-  const lines: string[] = [];
-  for (const i of items) {
+  const out = writer(ctx);
+  for await (const i of items) {
+    counts[i.action]++;
     const at = visible(where(i.rec.src, i.rec.name), true);
-    if (i.action === 'create') lines.push(t.green(`+ create     ${at}`));
+    if (i.action === 'create') await out.line(t.green(`+ create     ${at}`));
     else if (i.action === 'unchanged') {
-      if (opts.showUnchanged) lines.push(t.dim(`= unchanged  ${at} ${i.id}`));
-    } else if (i.action === 'error') lines.push(t.red(`! error      ${at}: ${visible(String(i.error), true)}`));
+      if (opts.showUnchanged) await out.line(t.dim(`= unchanged  ${at} ${i.id}`));
+    } else if (i.action === 'error') await out.line(t.red(`! error      ${at}: ${visible(String(i.error), true)}`));
     else {
-      lines.push(t.yellow(`~ update     ${at} ${i.id}`));
+      await out.line(t.yellow(`~ update     ${at} ${i.id}`));
       for (const c of i.changes!)
-        for (const l of changeLines(c.field, c.from, c.to)) lines.push(visible(`    ${l}`, true));
+        for (const l of changeLines(c.field, c.from, c.to)) await out.line(visible(`    ${l}`, true));
     }
   }
-  for (const l of deletionLines(deletions ?? [])) lines.push(t.red(l));
+  for (const l of deletionLines(deletions ?? [])) await out.line(t.red(l));
   if (counts.unchanged > 0 && !opts.showUnchanged) {
-    lines.push(t.dim(`= ${counts.unchanged} unchanged (--show-unchanged lists them)`));
+    await out.line(t.dim(`= ${counts.unchanged} unchanged (--show-unchanged lists them)`));
   }
-  const deleting = deletions ? `${deletions.length} to delete, ` : '';
-  lines.push(
-    `dry run: ${counts.create} to create, ${counts.update} to update, ${deleting}${counts.unchanged} unchanged, ` +
+  const toDelete = deletions ? `${deletions.length} to delete, ` : '';
+  await out.line(
+    `dry run: ${counts.create} to create, ${counts.update} to update, ${toDelete}${counts.unchanged} unchanged, ` +
       `${counts.error} in error; nothing was sent`,
   );
-  ctx.stdout.write(`${lines.join('\n')}\n`);
+  await out.end();
+  return counts;
+}
+
+/** Lines to stdout in pieces of about 64 KB, waiting when the reader falls behind. */
+function writer(ctx: Ctx) {
+  let pending = '';
+  const flush = async () => {
+    const text = pending;
+    pending = '';
+    if (text !== '' && !ctx.stdout.write(text)) await new Promise((r) => ctx.stdout.once('drain', () => r(undefined)));
+  };
+  return {
+    async line(text: string) {
+      pending += `${text}\n`;
+      if (pending.length >= 1 << 16) await flush();
+    },
+    end: flush,
+  };
+}
+
+/**
+ * An object whose `records` are lines of JSON in a spool, in pieces of about 64 KB, byte for byte as
+ * `JSON.stringify(object, null, 2)` (or, for NDJSON, `JSON.stringify(object)` and a newline) writes it.
+ */
+export async function* documentText(
+  head: Record<string, unknown>,
+  records: Spool,
+  format: 'json' | 'ndjson',
+): AsyncGenerator<string> {
+  const pretty = format === 'json';
+  const open = pretty ? JSON.stringify(head, null, 2).slice(0, -2) : JSON.stringify(head).slice(0, -1);
+  let text = `${open}${pretty ? ',\n  "records": [' : ',"records":['}`;
+  let first = true;
+  for await (const line of records.lines()) {
+    if (pretty)
+      text += `${first ? '' : ','}\n    ${JSON.stringify(JSON.parse(line), null, 2).replace(/\n/g, '\n    ')}`;
+    else text += `${first ? '' : ','}${line}`;
+    first = false;
+    // Under V8's large-object size (128 KB), so each piece dies young.
+    if (text.length >= 1 << 16) {
+      yield text;
+      text = '';
+    }
+  }
+  yield `${text}${pretty ? (first ? ']\n}\n' : '\n  ]\n}\n') : ']}\n'}`;
+}
+
+/** JSON and NDJSON are written from the spool; the other forms (and --query) hold the whole object. */
+async function showDocument(ctx: Ctx, opts: PresentOptions, head: Record<string, unknown>, records: Spool) {
+  const format = chooseFormat(ctx, opts.output);
+  if ((format === 'json' || format === 'ndjson') && !opts.query) {
+    for await (const text of documentText(head, records, format))
+      if (!ctx.stdout.write(text)) await new Promise((r) => ctx.stdout.once('drain', () => r(undefined)));
+    return;
+  }
+  const all: unknown[] = [];
+  for await (const line of records.lines()) all.push(JSON.parse(line));
+  await present(ctx, { ...head, records: all }, { ...opts, fields: undefined });
 }
 
 /** `- delete     cov_x (contract ctr_a and name Copay)`: what --prune would delete, one a line. */
@@ -120,33 +191,38 @@ export const placeOf = (r: RecordResult) =>
 const count = (n: number) => n.toLocaleString('en-US');
 
 /** `20,000 created, 0 updated, 0 unchanged, 0 failed in 4.4 s (4,545/s)`. */
-export function summarySentence(s: Summary, elapsedMs: number): string {
+export function summarySentence(s: Counts, sent: number, elapsedMs: number): string {
   const parts = [`${count(s.created)} created`, `${count(s.updated)} updated`, `${count(s.unchanged)} unchanged`];
   if (s.deleted !== undefined) parts.push(`${count(s.deleted)} deleted`);
   parts.push(`${count(s.failed)} failed`);
   if (s.interrupted) parts.push(`${count(s.notSent)} not sent`);
   const seconds = elapsedMs / 1000;
-  const sent = s.records.length - s.notSent;
   const rate = seconds > 0 ? ` (${count(Math.round(sent / seconds))}/s)` : '';
   return `${parts.join(', ')} in ${seconds.toFixed(1)} s${rate}`;
 }
 
-/** Failures and an interruption on stderr; a sentence at a terminal, or the whole summary, on stdout. */
+/**
+ * Failures and an interruption on stderr; a sentence at a terminal, or the whole summary (the counts,
+ * then every record's outcome, in the input's order) on stdout.
+ */
 export async function showSummary(
   ctx: Ctx,
   opts: PresentOptions,
   plural: string,
-  s: Summary,
+  tally: Tally,
   elapsedMs: number,
 ): Promise<void> {
-  const failures = s.records.filter((r) => r.outcome === 'failed');
-  for (const f of listed(failures.map((r) => `${placeOf(r)}: ${r.error}`))) {
+  const s = tally.counts;
+  for (const f of listed(
+    tally.failures.map((r) => `${placeOf(r)}: ${r.error}`),
+    s.failed,
+  )) {
     ctx.stderr.write(`failed: ${visible(f)}\n`);
   }
   if (s.interrupted) ctx.stderr.write(`interrupted: ${s.notSent} ${plural} were not sent\n`);
   if (['table', 'wide'].includes(chooseFormat(ctx, opts.output))) {
-    ctx.stdout.write(`${summarySentence(s, elapsedMs)}\n`);
+    ctx.stdout.write(`${summarySentence(s, tally.sent, elapsedMs)}\n`);
     return;
   }
-  await present(ctx, s, { ...opts, fields: undefined });
+  await showDocument(ctx, opts, { ...s }, tally.records);
 }

@@ -171,6 +171,30 @@ describe('measures import', () => {
     expect(((await s.get('/diagnostic-measures')) as { name: string }[]).map((x) => x.name)).toEqual(['One', 'Three']);
   });
 
+  it('reports every record of a long import in the order of the file, as the report file does', async () => {
+    const s = await server(['--max-body', '3000']);
+    const records = Array.from({ length: 2500 }, (_, i) =>
+      m(`M${i}`, i % 500 === 7 ? { description: 'x'.repeat(5000) } : {}),
+    );
+    await writeFile(join(s.dir, 'many.json'), JSON.stringify(records, null, 2));
+    const r = await s.run(['measures', 'import', 'many.json', '--concurrency', '16', '--report', 'report.json']);
+    expect(r.exitCode).toBe(1);
+    const summary = JSON.parse(r.stdout);
+    expect(summary).toMatchObject({ created: 2495, failed: 5, notSent: 0, interrupted: false });
+    expect(summary.records.map((x: { position: number }) => x.position)).toEqual(records.map((_, i) => i + 1));
+    expect(
+      summary.records.filter((x: { outcome: string }) => x.outcome === 'failed').map((x: { name: string }) => x.name),
+    ).toEqual(['M7', 'M507', 'M1007', 'M1507', 'M2007']);
+    // Byte for byte the report, and as JSON.stringify lays it out (execa drops the last newline).
+    expect(await readFile(join(s.dir, 'report.json'), 'utf8')).toBe(`${r.stdout}\n`);
+    expect(r.stdout).toBe(JSON.stringify(summary, null, 2));
+    const onServer = (await s.get('/diagnostic-measures')) as { id: string; name: string }[];
+    const created = summary.records.filter((x: { outcome: string }) => x.outcome === 'created');
+    expect(new Map(onServer.map((x) => [x.id, x.name]))).toEqual(
+      new Map(created.map((x: { id: string; name: string }) => [x.id, x.name])),
+    );
+  });
+
   it('stops sending on Ctrl-C, waits for requests in flight, reports what was done and exits 130', async () => {
     const s = await server([]);
     const lines = Array.from({ length: 3000 }, (_, i) => JSON.stringify(m(`M${i}`))).join('\n');

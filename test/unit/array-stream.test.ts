@@ -76,6 +76,51 @@ describe('JsonArraySplitter', () => {
   });
 });
 
+describe('JsonArraySplitter.malformed', () => {
+  /** Whether the splitter takes `text` as one well-formed array of well-formed elements. */
+  const accepts = (text: string, cuts: number[]) => {
+    const s = new JsonArraySplitter();
+    let parsed = true;
+    for (const piece of pieces(text, cuts))
+      for (const b of s.pushBytes(piece)) {
+        try {
+          JSON.parse(b.toString('utf8'));
+        } catch {
+          parsed = false;
+        }
+      }
+    return parsed && !s.malformed && s.end().complete;
+  };
+  const isArray = (text: string) => {
+    try {
+      return Array.isArray(JSON.parse(text));
+    } catch {
+      return false;
+    }
+  };
+
+  it('accepts exactly the texts JSON.parse reads as an array, whatever the separators and cuts', () => {
+    const separator = fc.constantFrom(',', ', ', ',,', '', ' ', '\n,\n', ';');
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.jsonValue(), separator)),
+        fc.constantFrom('', ',', ' x', ']', '\n'),
+        fc.array(fc.nat()),
+        (parts, tail, cuts) => {
+          const body = parts.map(([v, sep], i) => `${JSON.stringify(v)}${i < parts.length - 1 ? sep : ''}`).join('');
+          const text = `[${body}]${tail}`;
+          expect(accepts(text, cuts)).toBe(isArray(text));
+        },
+      ),
+      { numRuns: 500 },
+    );
+    for (const bad of ['[,{"a":1}]', '[{"a":1},]', '[{"a":1}{"b":2}]', '[{"a":1}] x', '[1,,2]', '[{"a":1}]]'])
+      expect(accepts(bad, [])).toBe(false);
+    for (const good of ['[]', ' [ ] \n', '[{"a":1} , {"b":[1,2]}]\n', '["]", 1, null]'])
+      expect(accepts(good, [])).toBe(true);
+  });
+});
+
 describe('leadingId', () => {
   const id = (text: string) => leadingId(Buffer.from(text));
   it('reads the id a compact record opens with, multi-byte characters too', () => {

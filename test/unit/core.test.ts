@@ -2,9 +2,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { measureSyncSpec } from '../../src/commands/measures/sync.js';
 import { lintMeasure } from '../../src/core/lint.js';
 import { parseRecords, where } from '../../src/core/records.js';
-import { plan } from '../../src/core/sync/plan.js';
+import { indexExisting, plan } from '../../src/core/sync/plan.js';
 import { prepare, type SyncSpec } from '../../src/core/sync/prepare.js';
-import { checkInput, countPlan } from '../../src/core/sync/run.js';
+import { type Checked, checkInput, countPlan, planned } from '../../src/core/sync/run.js';
 
 describe('lintMeasure', () => {
   it('is quiet for a clean measure', () => {
@@ -139,39 +139,54 @@ describe('checkInput and countPlan', () => {
   });
   const sources = (values: Record<string, unknown>[]) =>
     values.map((value, i) => ({ source: 'in.json', position: i + 1, value }));
+  /** The usage error a check that must fail threw. */
+  const refusal = (check: Promise<Checked>) =>
+    check.then(
+      async (c) => {
+        await c.spool.close();
+        return expect.unreachable('the check passed');
+      },
+      (e: { message: string; details: string[] }) => e,
+    );
 
-  it('lists each invalid record, and counts lint warnings as errors only with --strict', () => {
+  it('lists each invalid record, and counts lint warnings as errors only with --strict', async () => {
     const input = [{ test: 't', name: 'A', type: 'numeric' }, { test: 't' }];
-    let err: { message: string; details?: string[] } | undefined;
-    try {
-      checkInput(spec, sources(input), false);
-    } catch (e) {
-      err = e as typeof err;
-    }
-    expect(err?.message).toBe('1 invalid record; nothing was sent');
-    expect(err?.details).toEqual(['in.json record 2: name: is required']);
-    expect(() => checkInput(spec, sources([input[0]]), false)).not.toThrow();
-    expect(() => checkInput(spec, sources([input[0]]), true)).toThrow('1 invalid record; nothing was sent');
+    const err = await refusal(checkInput(spec, sources(input), false));
+    expect(err).toMatchObject({
+      message: '1 invalid record; nothing was sent',
+      details: ['in.json record 2: name: is required'],
+    });
+    const checked = await checkInput(spec, sources([input[0]]), false);
+    await checked.spool.close();
+    expect(checked.spool.count).toBe(1);
+    expect((await refusal(checkInput(spec, sources([input[0]]), true))).message).toBe(
+      '1 invalid record; nothing was sent',
+    );
   });
 
-  it('shows at most 50 errors, then how many more', () => {
+  it('shows at most 50 errors, then how many more', async () => {
     const input = Array.from({ length: 60 }, () => ({ test: 't' }));
-    try {
-      checkInput(spec, sources(input), false);
-      expect.unreachable();
-    } catch (e) {
-      const details = (e as { details: string[] }).details;
-      expect(details).toHaveLength(51);
-      expect(details[50]).toBe('… and 10 more');
-    }
+    const err = await refusal(checkInput(spec, sources(input), false));
+    expect(err.details).toHaveLength(51);
+    expect(err.details[50]).toBe('… and 10 more');
   });
 
-  it('refuses an input without records', () => {
-    expect(() => checkInput(spec, [], false)).toThrow('no measures in the input; nothing was sent');
+  it('names where a repeated key was first seen, however far back', async () => {
+    const input = Array.from({ length: 3000 }, (_, i) => ({ test: 't', name: `M${i}` }));
+    input.push({ test: 't', name: 'M7' });
+    const err = await refusal(checkInput(spec, sources(input), false));
+    expect(err.details).toEqual(['in.json record 3001 (M7): the same test t and name M7 as in.json record 8 (M7)']);
   });
 
-  it('counts a plan by action', () => {
-    const items = plan(spec, checkInput(spec, sources([{ test: 't', name: 'A' }]), false).records, []);
+  it('refuses an input without records', async () => {
+    await expect(checkInput(spec, [], false)).rejects.toThrow('no measures in the input; nothing was sent');
+  });
+
+  it('counts a plan by action', async () => {
+    const checked = await checkInput(spec, sources([{ test: 't', name: 'A' }]), false);
+    const items = [];
+    for await (const item of planned(spec, checked, indexExisting(spec, []))) items.push(item);
+    await checked.spool.close();
     expect(countPlan(items)).toEqual({ create: 1, update: 0, unchanged: 0, error: 0 });
   });
 });

@@ -35,8 +35,8 @@ const ALLOWED: Record<string, string[]> = {
   lock: [],
   files: [],
   config: ['errors', 'context', 'lock'],
-  core: ['resources', 'schemas', 'json', 'api', 'errors', 'context'],
-  output: ['core', 'resources', 'schemas', 'json', 'errors', 'context'],
+  core: ['resources', 'schemas', 'json', 'api', 'files', 'errors', 'context'],
+  output: ['core', 'resources', 'schemas', 'json', 'files', 'errors', 'context'],
   server: ['resources', 'schemas', 'json', 'lock', 'errors', 'version'],
   commands: [
     'core',

@@ -1,11 +1,11 @@
 import { resolve } from 'node:path';
 import type { ApiClient } from '../../api/client.js';
 import type { Ctx, RunState } from '../../context.js';
-import { readRecords } from '../../core/records.js';
-import { plan } from '../../core/sync/plan.js';
-import type { Preparation, SyncSpec } from '../../core/sync/prepare.js';
-import { pruneList } from '../../core/sync/prune.js';
-import { checkInput, send } from '../../core/sync/run.js';
+import { streamRecords } from '../../core/record-stream.js';
+import { type Existing, indexExisting } from '../../core/sync/plan.js';
+import type { SyncSpec } from '../../core/sync/prepare.js';
+import { type Deletion, pruneList } from '../../core/sync/prune.js';
+import { type Checked, checkedRecords, checkInput, planned, send } from '../../core/sync/run.js';
 import { CliError, EXIT, UsageError } from '../../errors.js';
 import { writeFileAtomic } from '../../files/atomic.js';
 import type { Opts } from '../shared.js';
@@ -32,12 +32,10 @@ export async function runSync(
   // the answer, or its error, is looked at only once the input is valid.
   const server = fetchExisting(ctx, opts, spec, o.concurrency);
   server.catch(() => undefined);
-  let prep: Preparation;
+  let checked: Checked;
   try {
-    const sources = await readRecords(ctx, files);
-    prep = checkInput(spec, sources, Boolean(o.strict));
-    sources.length = 0;
-    show.showNotes(ctx, prep);
+    checked = await checkInput(spec, streamRecords(ctx, files), Boolean(o.strict));
+    show.showNotes(ctx, checked.checker);
   } catch (err) {
     void server.then(
       ({ client }) => client.close(),
@@ -46,56 +44,86 @@ export async function runSync(
     throw err;
   }
 
-  const { client, existing } = await server;
   try {
-    const items = plan(spec, prep.records, existing);
-    const deletions = o.prune ? pruneList(spec, prep.records, items, existing) : undefined;
-    if (o.dryRun) {
-      await show.showPlan(ctx, opts, items, deletions);
-      // As the real run would exit: 1 when a record is in error; --exit-code also 1 for changes (drift).
-      const changes = items.some((i) => i.action === 'create' || i.action === 'update') || !!deletions?.length;
-      const errors = items.some((i) => i.action === 'error');
-      if (errors || (o.exitCode && changes)) state.exitCode = EXIT.failure;
-      return;
-    }
-    if (deletions && deletions.length > 0 && !o.yes) await confirmDeletions(ctx, spec, deletions, client.baseUrl);
-    const { progressBar } = await import('../../output/progress.js');
-    const total = items.length + (deletions?.length ?? 0);
-    const bar = ctx.stderr.isTTY && !opts.verbose ? progressBar(ctx.stderr, total, spec.plural) : undefined;
-    const interrupt = ctx.waitForSignal(['SIGINT', 'SIGTERM']);
-    // After a Ctrl-C the handler stays until the process exits, so a second one cannot cut the summary short.
-    let interrupted = false;
-    void interrupt.promise.then(() => {
-      interrupted = true;
-      bar?.clear();
-      ctx.stderr.write('interrupted: finishing requests in flight, sending nothing more\n');
-    });
-    const started = performance.now();
+    const { client, existing } = await server;
     try {
-      const summary = await send(items, {
-        client,
-        spec,
-        concurrency: o.concurrency,
-        stop: interrupt.promise,
-        deletions,
-        onDone: (r, done) => {
-          if (opts.verbose) {
-            const id = r.source !== undefined && r.id ? `${r.id} ` : '';
-            ctx.stderr.write(`${r.outcome.padEnd(9)} ${id}${show.placeOf(r)}${r.error ? `: ${r.error}` : ''}\n`);
-          }
-          bar?.update(done);
-        },
-      });
-      bar?.clear();
-      if (o.report) await writeFileAtomic(resolve(ctx.cwd, o.report), `${JSON.stringify(summary, null, 2)}\n`);
-      await show.showSummary(ctx, opts, spec.plural, summary, performance.now() - started);
-      state.exitCode = summary.interrupted ? EXIT.interrupted : summary.failed > 0 ? EXIT.failure : EXIT.ok;
+      const found = indexExisting(spec, existing);
+      const deletions = o.prune
+        ? await pruneList(spec, checkedRecords(checked.spool), checked.checker.scopes, found, existing)
+        : undefined;
+      if (o.dryRun) {
+        const counts = await show.showPlan(ctx, opts, planned(spec, checked, found), deletions);
+        // As the real run would exit: 1 when a record is in error; --exit-code also 1 for changes (drift).
+        const changes = counts.create > 0 || counts.update > 0 || !!deletions?.length;
+        if (counts.error > 0 || (o.exitCode && changes)) state.exitCode = EXIT.failure;
+        return;
+      }
+      if (deletions && deletions.length > 0 && !o.yes) await confirmDeletions(ctx, spec, deletions, client.baseUrl);
+      state.exitCode = await sendAll(ctx, o, spec, checked, found, client, deletions);
     } finally {
-      if (!interrupted) interrupt.cancel();
-      bar?.clear();
+      await client.close();
     }
   } finally {
-    await client.close();
+    await checked.spool.close();
+  }
+}
+
+/** Sends with a progress bar (or verbose lines), then shows and reports the summary; returns the exit code. */
+async function sendAll(
+  ctx: Ctx,
+  o: SyncOptions,
+  spec: SyncSpec,
+  checked: Checked,
+  found: Existing,
+  client: ApiClient,
+  deletions: Deletion[] | undefined,
+): Promise<number> {
+  const [show, { progressBar }] = await Promise.all([
+    import('../../output/sync.js'),
+    import('../../output/progress.js'),
+  ]);
+  const total = checked.spool.count + (deletions?.length ?? 0);
+  const bar = ctx.stderr.isTTY && !o.verbose ? progressBar(ctx.stderr, total, spec.plural) : undefined;
+  const interrupt = ctx.waitForSignal(['SIGINT', 'SIGTERM']);
+  // After a Ctrl-C the handler stays until the process exits, so a second one cannot cut the summary short.
+  let interrupted = false;
+  void interrupt.promise.then(() => {
+    interrupted = true;
+    bar?.clear();
+    ctx.stderr.write('interrupted: finishing requests in flight, sending nothing more\n');
+  });
+  const started = performance.now();
+  try {
+    const tally = await send(checked, found, {
+      client,
+      spec,
+      concurrency: o.concurrency,
+      stop: interrupt.promise,
+      deletions,
+      onDone: (r, done) => {
+        if (o.verbose) {
+          const id = r.source !== undefined && r.id ? `${r.id} ` : '';
+          ctx.stderr.write(`${r.outcome.padEnd(9)} ${id}${show.placeOf(r)}${r.error ? `: ${r.error}` : ''}\n`);
+        }
+        bar?.update(done);
+      },
+    });
+    try {
+      bar?.clear();
+      if (o.report)
+        await writeFileAtomic(
+          resolve(ctx.cwd, o.report),
+          show.documentText({ ...tally.counts }, tally.records, 'json'),
+        );
+      await show.showSummary(ctx, o, spec.plural, tally, performance.now() - started);
+      const s = tally.counts;
+      return s.interrupted ? EXIT.interrupted : s.failed > 0 ? EXIT.failure : EXIT.ok;
+    } finally {
+      await tally.records.close();
+    }
+  } finally {
+    if (!interrupted) interrupt.cancel();
+    bar?.clear();
   }
 }
 
@@ -116,12 +144,7 @@ async function fetchExisting(
 }
 
 /** At a terminal, --prune without --yes lists what it would delete and asks once for all of it. */
-async function confirmDeletions(
-  ctx: Ctx,
-  spec: SyncSpec,
-  deletions: import('../../core/sync/prune.js').Deletion[],
-  baseUrl: string,
-): Promise<void> {
+async function confirmDeletions(ctx: Ctx, spec: SyncSpec, deletions: Deletion[], baseUrl: string): Promise<void> {
   const [{ deletionLines }, { listed }, { prompter }] = await Promise.all([
     import('../../output/sync.js'),
     import('../../core/sync/run.js'),

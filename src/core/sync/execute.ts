@@ -1,4 +1,5 @@
 import type { ApiClient } from '../../api/client.js';
+import type { Spool } from '../../files/spool.js';
 import { JsonText } from '../../json/json-text.js';
 import type { PlanItem } from './plan.js';
 
@@ -16,12 +17,73 @@ export interface RecordResult {
   error?: string;
 }
 
+/** The counts of a run; `records` are kept on disk (see Tally), not in memory. */
+export interface Counts {
+  created: number;
+  updated: number;
+  unchanged: number;
+  /** With --prune: the records deleted because the file does not list them. */
+  deleted?: number;
+  failed: number;
+  notSent: number;
+  interrupted: boolean;
+}
+
+const SHOWN_FAILURES = 50;
+
+/**
+ * What happened to each record, counted as it happens: each result goes to a spool in the input's
+ * order, so the summary of 100,000 records is written out from disk, and only the first failures stay
+ * in memory for stderr.
+ */
+export class Tally {
+  readonly counts: Counts;
+  readonly failures: RecordResult[] = [];
+
+  constructor(
+    readonly records: Spool,
+    pruned: boolean,
+  ) {
+    this.counts = {
+      created: 0,
+      updated: 0,
+      unchanged: 0,
+      ...(pruned ? { deleted: 0 } : {}),
+      failed: 0,
+      notSent: 0,
+      interrupted: false,
+    };
+  }
+
+  async add(r: RecordResult): Promise<void> {
+    const c = this.counts;
+    if (r.outcome === 'created') c.created++;
+    else if (r.outcome === 'updated') c.updated++;
+    else if (r.outcome === 'unchanged') c.unchanged++;
+    else if (r.outcome === 'deleted') c.deleted = (c.deleted ?? 0) + 1;
+    else if (r.outcome === 'failed') {
+      c.failed++;
+      if (this.failures.length < SHOWN_FAILURES) this.failures.push(r);
+    } else c.notSent++;
+    await this.records.push(JSON.stringify(r));
+  }
+
+  /** How many records were sent (or deleted), whatever the answer. */
+  get sent(): number {
+    return this.records.count - this.counts.notSent;
+  }
+}
+
 export interface RunOptions {
   client: ApiClient;
   path: string;
   concurrency: number;
-  /** Called after each record is done (progress, verbose lines). */
-  onDone?: (r: RecordResult, done: number, total: number) => void;
+  /** How many items there are, for progress. */
+  total: number;
+  /** Called after each record is done, in the order they finish (progress, verbose lines). */
+  onDone?: (r: RecordResult, done: number) => void;
+  /** Each result, in the input's order. */
+  emit: (r: RecordResult) => Promise<void>;
   /** Resolves when sending must stop (Ctrl-C); requests in flight still finish. */
   stop: Promise<unknown>;
 }
@@ -33,79 +95,60 @@ const base = (item: PlanItem): Pick<RecordResult, 'source' | 'position' | 'line'
   name: item.rec.name,
 });
 
-/** Sends the plan with bounded concurrency over one connection pool; one failure never stops the rest. */
-export async function execute(
-  items: PlanItem[],
-  o: RunOptions,
-): Promise<{ results: RecordResult[]; interrupted: boolean }> {
-  const results: RecordResult[] = new Array(items.length);
-  let next = 0;
+async function* numbered<T>(items: AsyncIterable<T>): AsyncGenerator<[number, T]> {
+  let i = 0;
+  for await (const item of items) yield [i++, item];
+}
+
+/**
+ * Sends the plan as it is read, with bounded concurrency over one connection pool; one failure never
+ * stops the rest. After a stop, the items not yet sent are still read, to be reported as not sent.
+ */
+export async function execute(items: AsyncIterable<PlanItem>, o: RunOptions): Promise<{ interrupted: boolean }> {
+  const source = numbered(items);
   let done = 0;
   let stopped = false;
   void o.stop.then(() => (stopped = true));
+  // Results finish out of order; they are emitted in order, holding at most those ahead of the slowest.
+  const ahead = new Map<number, RecordResult>();
+  let emitted = 0;
+  let writing: Promise<void> = Promise.resolve();
   const finish = (i: number, r: RecordResult) => {
-    results[i] = r;
-    // The record is sent: let its body go, so memory shrinks as the import proceeds.
-    items[i].rec.json = '';
-    items[i].patch = undefined;
+    ahead.set(i, r);
     done++;
-    o.onDone?.(r, done, items.length);
-  };
-  const worker = async () => {
-    while (!stopped && next < items.length) {
-      const i = next++;
-      const item = items[i];
-      if (item.action === 'unchanged') {
-        finish(i, { ...base(item), outcome: 'unchanged', id: item.id });
-        continue;
-      }
-      if (item.action === 'error') {
-        finish(i, { ...base(item), outcome: 'failed', id: item.id, error: item.error });
-        continue;
-      }
-      try {
-        if (item.action === 'create') {
-          const created = await o.client.request<{ id: string }>('POST', o.path, new JsonText(item.rec.json));
-          finish(i, { ...base(item), outcome: 'created', id: created.id });
-        } else {
-          await o.client.request('PATCH', `${o.path}/${encodeURIComponent(item.id!)}`, item.patch);
-          finish(i, { ...base(item), outcome: 'updated', id: item.id, changed: item.changes!.map((c) => c.field) });
-        }
-      } catch (err) {
-        const details = (err as { details?: string[] }).details ?? [];
-        const message = [(err as Error).message, ...details].join('; ');
-        finish(i, { ...base(item), outcome: 'failed', id: item.id, error: message });
-      }
+    o.onDone?.(r, done);
+    for (let next = ahead.get(emitted); next !== undefined; next = ahead.get(emitted)) {
+      ahead.delete(emitted++);
+      const result = next;
+      writing = writing.then(() => o.emit(result));
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(o.concurrency, items.length)) }, worker));
-  for (let i = 0; i < items.length; i++)
-    if (!results[i]) results[i] = { ...base(items[i]), outcome: 'not-sent', id: items[i].id };
-  return { results, interrupted: stopped };
-}
-
-export interface Summary {
-  created: number;
-  updated: number;
-  unchanged: number;
-  /** With --prune: the records deleted because the file does not list them. */
-  deleted?: number;
-  failed: number;
-  notSent: number;
-  interrupted: boolean;
-  records: RecordResult[];
-}
-
-export function summarize(results: RecordResult[], interrupted: boolean, pruned = false): Summary {
-  const count = (o: Outcome) => results.filter((r) => r.outcome === o).length;
-  return {
-    created: count('created'),
-    updated: count('updated'),
-    unchanged: count('unchanged'),
-    ...(pruned ? { deleted: count('deleted') } : {}),
-    failed: count('failed'),
-    notSent: count('not-sent'),
-    interrupted,
-    records: results,
+  const one = async (i: number, item: PlanItem) => {
+    if (stopped) return finish(i, { ...base(item), outcome: 'not-sent', id: item.id });
+    if (item.action === 'unchanged') return finish(i, { ...base(item), outcome: 'unchanged', id: item.id });
+    if (item.action === 'error') return finish(i, { ...base(item), outcome: 'failed', id: item.id, error: item.error });
+    try {
+      if (item.action === 'create') {
+        const created = await o.client.request<{ id: string }>('POST', o.path, new JsonText(item.rec.json));
+        finish(i, { ...base(item), outcome: 'created', id: created.id });
+      } else {
+        await o.client.request('PATCH', `${o.path}/${encodeURIComponent(item.id!)}`, item.patch);
+        finish(i, { ...base(item), outcome: 'updated', id: item.id, changed: item.changes!.map((c) => c.field) });
+      }
+    } catch (err) {
+      const details = (err as { details?: string[] }).details ?? [];
+      const message = [(err as Error).message, ...details].join('; ');
+      finish(i, { ...base(item), outcome: 'failed', id: item.id, error: message });
+    }
   };
+  const worker = async () => {
+    for (let next = await source.next(); !next.done; next = await source.next()) {
+      await one(...next.value);
+      // The spool is written as results come; a slow disk slows the sending rather than filling memory.
+      if (ahead.size === 0) await writing;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(o.concurrency, o.total)) }, worker));
+  await writing;
+  return { interrupted: stopped };
 }

@@ -1,7 +1,7 @@
 import type { ApiClient } from '../../api/client.js';
 import { CliError, EXIT } from '../../errors.js';
 import type { RecordResult } from './execute.js';
-import type { PlanItem } from './plan.js';
+import { type Existing, matchOf } from './plan.js';
 import type { Prepared, SyncSpec } from './prepare.js';
 
 // `--prune`: within the tests (or contracts) a file names, the server ends holding exactly the file's
@@ -16,18 +16,19 @@ export interface Deletion {
 }
 
 /** The server's records in the scopes the file names that no record of the file matched. */
-export function pruneList(
+export async function pruneList(
   spec: SyncSpec,
-  records: Prepared[],
-  items: PlanItem[],
+  records: AsyncIterable<Prepared>,
+  scopes: Set<string>,
+  found: Existing,
   existing: Record<string, unknown>[],
-): Deletion[] {
+): Promise<Deletion[]> {
   if (spec.scope === undefined) return [];
   const scope = spec.scope;
-  const scopes = new Set(records.map((r) => r.scope));
-  const kept = new Set(items.map((i) => i.id).filter((id) => id !== undefined));
+  const kept = new Set<unknown>();
+  for await (const r of records) kept.add(matchOf(found, r.id, r.key)?.id);
   return existing
-    .filter((r) => scopes.has(String(r[scope])) && !kept.has(r.id as string))
+    .filter((r) => scopes.has(String(r[scope])) && !kept.has(r.id))
     .map((r) => ({ id: r.id as string, name: r.name, label: spec.label(r) }));
 }
 
@@ -36,12 +37,12 @@ export interface RemoveOptions {
   path: string;
   concurrency: number;
   stop: Promise<unknown>;
-  onDone?: (r: RecordResult) => void;
+  /** Each result, as it comes. */
+  onDone: (r: RecordResult) => Promise<void>;
 }
 
 /** Deletes each record with bounded concurrency; one already gone counts as deleted (the goal holds). */
-export async function removeAll(deletions: Deletion[], o: RemoveOptions): Promise<RecordResult[]> {
-  const results: RecordResult[] = [];
+export async function removeAll(deletions: Deletion[], o: RemoveOptions): Promise<void> {
   let next = 0;
   let stopped = false;
   void o.stop.then(() => (stopped = true));
@@ -57,10 +58,8 @@ export async function removeAll(deletions: Deletion[], o: RemoveOptions): Promis
           r = { name: d.name, outcome: 'deleted', id: d.id };
         else r = { name: d.name, outcome: 'failed', id: d.id, error: (err as Error).message };
       }
-      results.push(r);
-      o.onDone?.(r);
+      await o.onDone(r);
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(o.concurrency, deletions.length)) }, worker));
-  return results;
 }

@@ -1,40 +1,83 @@
 import type { ApiClient } from '../../api/client.js';
 import { UsageError } from '../../errors.js';
+import { Spool } from '../../files/spool.js';
 import type { SourceRecord } from '../records.js';
-import { execute, type RecordResult, type Summary, summarize } from './execute.js';
-import type { PlanItem } from './plan.js';
-import { type Preparation, prepare, type SyncSpec } from './prepare.js';
+import { execute, type RecordResult, Tally } from './execute.js';
+import { type Existing, type PlanItem, planOne } from './plan.js';
+import { Checker, firstPlaces, fromLine, type Prepared, type SyncSpec, toLine } from './prepare.js';
 import { type Deletion, removeAll } from './prune.js';
 
-// Import and apply as steps that return data: check the input, plan, send. The command wires them to
-// the terminal (output/sync.ts draws the plan, the progress and the summary).
+// Import and apply as steps that return data: check the input into a spool, plan, send. The command
+// wires them to the terminal (output/sync.ts draws the plan, the progress and the summary).
 
 const MAX_LISTED = 50;
 
 /** At most 50 lines, then how many more: a 10,000-record file with one mistake repeated stays readable. */
-export function listed(lines: string[]): string[] {
-  return lines.length <= MAX_LISTED
+export function listed(lines: string[], total = lines.length): string[] {
+  return total <= MAX_LISTED && lines.length === total
     ? lines
-    : [...lines.slice(0, MAX_LISTED), `… and ${lines.length - MAX_LISTED} more`];
+    : [...lines.slice(0, MAX_LISTED), `… and ${total - Math.min(lines.length, MAX_LISTED)} more`];
+}
+
+/** The input, checked: its records on disk, in order, and what the whole input needs kept. */
+export interface Checked {
+  spool: Spool;
+  checker: Checker;
+}
+
+/** The checked records, read back from the spool in their order. */
+export async function* checkedRecords(spool: Spool): AsyncGenerator<Prepared> {
+  for await (const line of spool.lines()) yield fromLine(line);
 }
 
 /**
- * Validates every record before anything is sent; throws a usage error that lists each invalid one
- * (with --strict, lint warnings count as errors too).
+ * Validates every record before anything is sent, one at a time, writing each to a spool; throws a
+ * usage error that lists each invalid one (with --strict, lint warnings count as errors too).
  */
-export function checkInput(spec: SyncSpec, sources: SourceRecord[], strict: boolean): Preparation {
-  const prep = prepare(spec, sources);
-  const errors = strict ? [...prep.errors, ...prep.warnings.map((w) => `${w} (an error with --strict)`)] : prep.errors;
-  if (errors.length > 0) {
-    const bad = new Set(errors.map((e) => e.split(': ')[0])).size;
-    throw new UsageError(
-      `${bad} invalid ${bad === 1 ? 'record' : 'records'}; nothing was sent`,
-      undefined,
-      listed(errors),
-    );
+export async function checkInput(
+  spec: SyncSpec,
+  sources: AsyncIterable<SourceRecord> | Iterable<SourceRecord>,
+  strict: boolean,
+): Promise<Checked> {
+  const checker = new Checker(spec, MAX_LISTED + 1);
+  const spool = await Spool.create();
+  try {
+    for await (const src of sources) {
+      const p = checker.check(src);
+      if (p) await spool.push(toLine(p));
+    }
+    const bad = strict ? checker.flagged : checker.invalid;
+    if (bad > 0) {
+      const repeated = checker.repeated;
+      if (repeated.size > 0) {
+        const records: Prepared[] = [];
+        for await (const r of checkedRecords(spool)) if (repeated.has(r.key)) records.push(r);
+        checker.settle(firstPlaces(repeated, records));
+      }
+      const errors = [...checker.errors];
+      let total = checker.errorCount;
+      if (strict) {
+        errors.push(...checker.warnings.map((w) => `${w} (an error with --strict)`));
+        total += checker.warningCount;
+      }
+      throw new UsageError(
+        `${bad} invalid ${bad === 1 ? 'record' : 'records'}; nothing was sent`,
+        undefined,
+        listed(errors.slice(0, MAX_LISTED), total),
+      );
+    }
+    if (spool.count === 0) throw new UsageError(`no ${spec.plural} in the input; nothing was sent`);
+    checker.forget();
+    return { spool, checker };
+  } catch (err) {
+    await spool.close();
+    throw err;
   }
-  if (prep.records.length === 0) throw new UsageError(`no ${spec.plural} in the input; nothing was sent`);
-  return prep;
+}
+
+/** The plan, record by record, as the spool is read back. */
+export async function* planned(spec: SyncSpec, checked: Checked, found: Existing): AsyncGenerator<PlanItem> {
+  for await (const rec of checkedRecords(checked.spool)) yield planOne(spec, rec, found);
 }
 
 export interface PlanCounts {
@@ -44,7 +87,7 @@ export interface PlanCounts {
   error: number;
 }
 
-export function countPlan(items: PlanItem[]): PlanCounts {
+export function countPlan(items: Iterable<PlanItem>): PlanCounts {
   const counts = { create: 0, update: 0, unchanged: 0, error: 0 };
   for (const i of items) counts[i.action]++;
   return counts;
@@ -61,27 +104,41 @@ export interface SendOptions {
   deletions?: Deletion[];
 }
 
-/** Sends the plan, then the deletions of --prune, and sums up what happened to each record. */
-export async function send(items: PlanItem[], o: SendOptions): Promise<Summary> {
-  const outcome = await execute(items, {
-    client: o.client,
-    path: o.spec.path,
-    concurrency: o.concurrency,
-    stop: o.stop,
-    onDone: o.onDone,
-  });
-  const results = outcome.results;
-  // Deleting last: a run cut short leaves a record too many, never one too few.
-  if (o.deletions && !outcome.interrupted) {
-    let done = results.length;
-    const removed = await removeAll(o.deletions, {
+/**
+ * Sends the plan, then the deletions of --prune, counting what happened to each record; the results
+ * go to a spool in the input's order, for the summary. The caller closes the tally's spool.
+ */
+export async function send(checked: Checked, found: Existing, o: SendOptions): Promise<Tally> {
+  const tally = new Tally(await Spool.create(), o.deletions !== undefined);
+  try {
+    const total = checked.spool.count;
+    const outcome = await execute(planned(o.spec, checked, found), {
       client: o.client,
       path: o.spec.path,
       concurrency: o.concurrency,
+      total,
       stop: o.stop,
-      onDone: (r) => o.onDone?.(r, ++done),
+      onDone: o.onDone,
+      emit: (r) => tally.add(r),
     });
-    results.push(...removed);
+    tally.counts.interrupted = outcome.interrupted;
+    // Deleting last: a run cut short leaves a record too many, never one too few.
+    if (o.deletions && !outcome.interrupted) {
+      let done = total;
+      await removeAll(o.deletions, {
+        client: o.client,
+        path: o.spec.path,
+        concurrency: o.concurrency,
+        stop: o.stop,
+        onDone: async (r) => {
+          o.onDone?.(r, ++done);
+          await tally.add(r);
+        },
+      });
+    }
+    return tally;
+  } catch (err) {
+    await tally.records.close();
+    throw err;
   }
-  return summarize(results, outcome.interrupted, o.deletions !== undefined);
 }

@@ -1,0 +1,86 @@
+import type { FileHandle } from 'node:fs/promises';
+import { mkdtemp, open, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+// Pieces stay under V8's large-object size (128 KB), so each dies young instead of waiting for a full GC.
+const PIECE = 1 << 16;
+
+/**
+ * Lines kept on disk instead of in memory: an import of 100,000 records writes what it checked here and
+ * reads it back to send, so its memory does not grow with the file. The folder is private (0700) and the
+ * file is removed as soon as it is open where the system allows it, so even a killed run leaves nothing.
+ */
+export class Spool {
+  private pending: string[] = [];
+  private pendingBytes = 0;
+  private size = 0;
+  private writing: Promise<void> = Promise.resolve();
+  /** How many lines were written. */
+  count = 0;
+
+  private constructor(
+    private readonly fh: FileHandle,
+    private readonly cleanup: () => Promise<void>,
+  ) {}
+
+  static async create(): Promise<Spool> {
+    const dir = await mkdtemp(join(tmpdir(), 'clinadmin-'));
+    const path = join(dir, 'spool');
+    const fh = await open(path, 'w+', 0o600);
+    const gone = await rm(dir, { recursive: true })
+      .then(() => true)
+      .catch(() => false);
+    return new Spool(fh, gone ? async () => undefined : () => rm(dir, { recursive: true, force: true }));
+  }
+
+  /** Adds a line (without its newline); the text is written in 64 KB batches. */
+  async push(line: string): Promise<void> {
+    this.pending.push(line);
+    this.pendingBytes += line.length + 1;
+    this.count++;
+    if (this.pendingBytes >= PIECE) await this.flush();
+  }
+
+  /** Writes what is pending; writes go one after another, each at the end of the ones before. */
+  private flush(): Promise<void> {
+    if (this.pending.length > 0) {
+      const text = `${this.pending.join('\n')}\n`;
+      this.pending = [];
+      this.pendingBytes = 0;
+      const at = this.size;
+      this.size += Buffer.byteLength(text);
+      this.writing = this.writing.then(async () => {
+        await this.fh.write(text, at, 'utf8');
+      });
+    }
+    return this.writing;
+  }
+
+  /** Every line written so far, in order, read back in 64 KB pieces; may be called more than once. */
+  async *lines(): AsyncGenerator<string> {
+    await this.flush();
+    const piece = Buffer.allocUnsafe(PIECE);
+    // A line longer than a piece is gathered as bytes: a piece may end inside a character.
+    const carry: Buffer[] = [];
+    for (let at = 0; at < this.size; ) {
+      const { bytesRead } = await this.fh.read(piece, 0, piece.length, at);
+      if (bytesRead === 0) break;
+      const end = piece.lastIndexOf(10, bytesRead - 1);
+      if (end < 0) {
+        carry.push(Buffer.from(piece.subarray(0, bytesRead)));
+        at += bytesRead;
+        continue;
+      }
+      const text = Buffer.concat([...carry, piece.subarray(0, end)]).toString('utf8');
+      carry.length = 0;
+      at += end + 1;
+      for (const line of text.split('\n')) yield line;
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.fh.close().catch(() => undefined);
+    await this.cleanup();
+  }
+}

@@ -1,0 +1,105 @@
+import { readdir, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Ctx } from '../../src/context.js';
+import { streamRecords } from '../../src/core/record-stream.js';
+import { parseRecords, type SourceRecord } from '../../src/core/records.js';
+import { Spool } from '../../src/files/spool.js';
+import { tempDir } from '../helpers/tmp.js';
+
+const collect = async <T>(items: AsyncIterable<T>) => {
+  const out: T[] = [];
+  for await (const item of items) out.push(item);
+  return out;
+};
+
+describe('Spool', () => {
+  it('gives back every line in order: multi-byte characters across pieces, a line longer than a piece', async () => {
+    const spool = await Spool.create();
+    const lines = Array.from({ length: 5000 }, (_, i) => `${i} Säuglinge – 血清 ${'é'.repeat(i % 97)}`);
+    lines.splice(2500, 0, 'x'.repeat(200_000), `long ${'血'.repeat(100_000)}`, '');
+    // Pushed without waiting, as concurrent workers do: each still lands after the one before.
+    await Promise.all(lines.map((l) => spool.push(l)));
+    expect(await collect(spool.lines())).toEqual(lines);
+    expect(await collect(spool.lines())).toEqual(lines);
+    expect(spool.count).toBe(lines.length);
+    await spool.close();
+  });
+
+  it('leaves nothing in the temporary folder, even while open', async () => {
+    const before = (await readdir(tmpdir())).filter((f) => f.startsWith('clinadmin-'));
+    const spool = await Spool.create();
+    await spool.push('a line');
+    const during = (await readdir(tmpdir())).filter((f) => f.startsWith('clinadmin-'));
+    expect(during.filter((f) => !before.includes(f))).toEqual([]);
+    expect(await collect(spool.lines())).toEqual(['a line']);
+    await spool.close();
+  });
+});
+
+describe('streamRecords', () => {
+  const ctx = (cwd: string) => ({ cwd, stdin: process.stdin }) as unknown as Ctx;
+
+  /** The records read (each value looked at, as the importer does), or the message of the error met. */
+  const outcome = async (read: () => AsyncIterable<SourceRecord> | Iterable<SourceRecord>) => {
+    try {
+      const records = [];
+      for await (const r of read()) records.push({ ...r, value: r.value });
+      return { records };
+    } catch (err) {
+      return { error: (err as Error).message };
+    }
+  };
+
+  /** What streamRecords reads from a file of `text`, and what parseRecords reads from the text whole. */
+  async function both(text: string | Buffer) {
+    const dir = await tempDir();
+    await writeFile(join(dir, 'in.json'), text);
+    const streamed = await outcome(() => streamRecords(ctx(dir), ['in.json']));
+    const whole = await outcome(() =>
+      parseRecords(new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(text)), 'in.json'),
+    );
+    return { streamed, whole };
+  }
+
+  it('reads an array of any size one record at a time, as the whole-text reading does', async () => {
+    const records = Array.from({ length: 3000 }, (_, i) => ({
+      name: `M${i}`,
+      note: 'Säuglinge – 血清'.repeat(i % 30),
+    }));
+    const { streamed, whole } = await both(`\ufeff ${JSON.stringify(records, null, 2)}\n`);
+    expect(streamed).toEqual(whole);
+    expect((streamed as { records: { value: unknown }[] }).records.map((r) => r.value)).toEqual(records);
+  });
+
+  it('refuses a broken array with the line and column the whole-text reading names', async () => {
+    const cases = [
+      '[{"name":"a"},\n{"name":"b"},\n]',
+      '[{"name":"a"}\n{"name":"b"}]',
+      '[{"name":"a"}] trailing',
+      '[{"name":"a"},\n {"name": "b", "name": "c"}]',
+      '[{"name":"a"}, 3]',
+      '[{"name":"a"}, {"name": tru}]',
+      '[{"name":"a"},\n {"name":"b"}',
+      `[${'{"a":'.repeat(600)}1${'}'.repeat(600)}]`,
+    ];
+    for (const text of cases) {
+      const { streamed, whole } = await both(text);
+      expect(whole).toHaveProperty('error');
+      expect(streamed, text).toEqual(whole);
+    }
+    const nul = await both('[{"name":"a\u0000"}]');
+    expect(nul.streamed).toEqual({ error: 'in.json holds NUL bytes; it is not a JSON text file' });
+    const latin1 = await both(Buffer.from('[{"name":"Gl\xfccose"}]', 'latin1'));
+    expect(latin1.streamed).toEqual({ error: 'in.json is not UTF-8 text (line 1, column 13); save it as UTF-8' });
+  });
+
+  it('reads the other forms whole, as before: NDJSON, one object, a wrapper', async () => {
+    for (const text of ['{"name":"a"}\n{"name":"b"}\n', '{"name":"a"}', '{"measures":[{"name":"a"}]}']) {
+      const { streamed, whole } = await both(text);
+      expect(streamed).toEqual(whole);
+      expect(streamed).toHaveProperty('records');
+    }
+  });
+});
