@@ -15,17 +15,19 @@ class Whole extends Error {}
 
 /**
  * The records of the input files one at a time. A file that is a JSON array (the form `list -o json`
- * writes) is read in 64 KB pieces and never held whole; stdin and the other forms (NDJSON, one object, a
- * wrapper, a FHIR Bundle) are read whole, as readRecords does. Any fault in an array sends the file to
- * the whole-text reading, so the error names the same line and column either way.
+ * writes) or NDJSON is read in 64 KB pieces and never held whole; stdin and the other forms (one object,
+ * a wrapper, a FHIR Bundle) are read whole, as readRecords does. Any fault sends the file to the
+ * whole-text reading, so the error names the same line and column either way.
  */
 export async function* streamRecords(ctx: Ctx, paths: string[]): AsyncGenerator<SourceRecord> {
   if (paths.filter((p) => p === '-').length > 1) throw new UsageError('stdin (-) can be read only once');
   for (const path of paths) {
-    if (path !== '-' && (await opensArray(ctx, path))) {
+    const form = path === '-' ? undefined : await opening(ctx, path);
+    if (form !== undefined) {
       let done = 0;
       try {
-        for await (const r of arrayRecords(resolve(ctx.cwd, path), path)) {
+        const full = resolve(ctx.cwd, path);
+        for await (const r of form === 0x5b ? arrayRecords(full, path) : ndjsonRecords(full, path)) {
           done++;
           yield r;
         }
@@ -44,22 +46,25 @@ export async function* streamRecords(ctx: Ctx, paths: string[]): AsyncGenerator<
   }
 }
 
-/** Whether the file's first byte past white space and a UTF-8 byte order mark opens an array. */
-async function opensArray(ctx: Ctx, path: string): Promise<boolean> {
+/**
+ * The file's first byte past white space and a UTF-8 byte order mark when it opens an array ([) or
+ * an object ({, perhaps the first line of NDJSON); undefined for anything else, which is read whole.
+ */
+async function opening(ctx: Ctx, path: string): Promise<number | undefined> {
   let fh: Awaited<ReturnType<typeof open>>;
   try {
     fh = await open(resolve(ctx.cwd, path), 'r');
   } catch {
-    return false; // readText names the fault
+    return undefined; // readText names the fault
   }
   try {
     const stat = await fh.stat();
-    if (stat.size > MAX_INPUT_BYTES || !stat.isFile()) return false;
+    if (stat.size > MAX_INPUT_BYTES || !stat.isFile()) return undefined;
     const head = Buffer.alloc(4096);
     const { bytesRead } = await fh.read(head, 0, head.length, 0);
     let i = head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf ? 3 : 0;
     while (i < bytesRead && (head[i] === 0x20 || head[i] === 0x0a || head[i] === 0x0d || head[i] === 0x09)) i++;
-    return head[i] === 0x5b;
+    return head[i] === 0x5b || head[i] === 0x7b ? head[i] : undefined;
   } finally {
     await fh.close();
   }
@@ -82,8 +87,54 @@ async function* arrayRecords(full: string, source: string): AsyncGenerator<Sourc
   if (!end.complete || splitter.malformed) throw new Whole();
 }
 
-/** One element of the array, held to the rules of the whole-text reading (records.ts parseObjectAt). */
-function objectOf(bytes: Buffer, decoder: TextDecoder): Record<string, unknown> {
+/**
+ * NDJSON, a line at a time. The whole-text reading takes a text as NDJSON when its first line is a whole
+ * object and another line follows; until a second line comes, the first could be the one object of the
+ * file (or a wrapper, or a Bundle), so it is held back, and such a file is read whole.
+ */
+async function* ndjsonRecords(full: string, source: string): AsyncGenerator<SourceRecord> {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  let held: SourceRecord | undefined;
+  let position = 0;
+  let line = 0;
+  let carry: Buffer[] = [];
+  const take = (bytes: Buffer): SourceRecord | undefined => {
+    line++;
+    if (bytes.every((b) => b === 0x20 || b === 0x09 || b === 0x0d)) return undefined;
+    let start = 0;
+    while (bytes[start] === 0x20 || bytes[start] === 0x09) start++;
+    // The first line may begin with a byte order mark, which the whole-text reading drops.
+    if (line === 1 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) start = 3;
+    return { source, position: ++position, line, value: objectOf(bytes.subarray(start), decoder, true) };
+  };
+  for await (const chunk of createReadStream(full, { highWaterMark: PIECE })) {
+    const piece = chunk as Buffer;
+    if (piece.includes(0)) throw new Whole();
+    let from = 0;
+    for (let nl = piece.indexOf(10); nl >= 0; nl = piece.indexOf(10, from)) {
+      const bytes = carry.length > 0 ? Buffer.concat([...carry, piece.subarray(from, nl)]) : piece.subarray(from, nl);
+      carry = [];
+      from = nl + 1;
+      const r = take(bytes);
+      if (!r) continue;
+      if (r.position === 1) held = r;
+      else {
+        if (held) yield held;
+        held = undefined;
+        yield r;
+      }
+    }
+    if (from < piece.length) carry.push(Buffer.from(piece.subarray(from)));
+  }
+  const last = carry.length > 0 ? take(Buffer.concat(carry)) : undefined;
+  // One object alone is not NDJSON: it may be a wrapper or a Bundle.
+  if (position < 2) throw new Whole();
+  if (held) yield held;
+  if (last) yield last;
+}
+
+/** One element of the array (or line of NDJSON), held to the rules of the whole-text reading. */
+function objectOf(bytes: Buffer, decoder: TextDecoder, line = false): Record<string, unknown> {
   if (bytes[0] !== 0x7b) throw new Whole();
   let text: string;
   let value: unknown;
@@ -93,8 +144,8 @@ function objectOf(bytes: Buffer, decoder: TextDecoder): Record<string, unknown> 
   } catch {
     throw new Whole();
   }
-  // One level is the array's.
-  const scan = scanValue(text, 0, MAX_DEPTH - 1);
+  // One level is the array's; a line of NDJSON has the whole depth.
+  const scan = scanValue(text, 0, line ? MAX_DEPTH : MAX_DEPTH - 1);
   if (scan.end === undefined || scan.tooDeepAt !== undefined || repeatedKey(text, value, scan.keys)) throw new Whole();
   return value as Record<string, unknown>;
 }

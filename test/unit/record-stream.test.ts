@@ -95,8 +95,45 @@ describe('streamRecords', () => {
     expect(latin1.streamed).toEqual({ error: 'in.json is not UTF-8 text (line 1, column 13); save it as UTF-8' });
   });
 
-  it('reads the other forms whole, as before: NDJSON, one object, a wrapper', async () => {
-    for (const text of ['{"name":"a"}\n{"name":"b"}\n', '{"name":"a"}', '{"measures":[{"name":"a"}]}']) {
+  it('reads NDJSON a line at a time, taking blank lines, CRLF and a BOM as the whole-text reading does', async () => {
+    const lines = Array.from({ length: 3000 }, (_, i) =>
+      JSON.stringify({ name: `M${i}`, note: '血清'.repeat(i % 40) }),
+    );
+    for (const text of [
+      `\ufeff${lines.join('\n')}\n`,
+      lines.join('\r\n'),
+      `\n\n${lines.slice(0, 5).join('\n\n  \n')}\n\n`,
+      `  ${lines[0]}\n${lines[1]}`,
+    ]) {
+      const { streamed, whole } = await both(text);
+      expect(streamed).toHaveProperty('records');
+      expect(streamed).toEqual(whole);
+    }
+  });
+
+  it('refuses broken NDJSON with the line the whole-text reading names', async () => {
+    const ok = JSON.stringify({ name: 'a' });
+    for (const text of [
+      `${ok}\n${ok}\n{"name": "b"\n${ok}`,
+      `${ok}\n[1]\n`,
+      `${ok}\n{"name": "b", "name": "c"}\n`,
+      `${ok}\n${ok} x\n`,
+      `${'\n'.repeat(70_000)}${ok}\n{"name": }`,
+    ]) {
+      const { streamed, whole } = await both(text);
+      expect(whole).toHaveProperty('error');
+      expect(streamed, text).toEqual(whole);
+    }
+  });
+
+  it('reads the other forms whole, as before: one object, a wrapper, a pretty-printed object', async () => {
+    for (const text of [
+      '{"name":"a"}',
+      '{"name":"a"}\n\n',
+      '{"measures":[{"name":"a"}]}',
+      '{\n  "name": "a"\n}\n',
+      '{"resourceType":"Bundle","entry":[]}\n',
+    ]) {
       const { streamed, whole } = await both(text);
       expect(streamed).toEqual(whole);
       expect(streamed).toHaveProperty('records');
