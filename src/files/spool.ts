@@ -6,6 +6,16 @@ import { join } from 'node:path';
 // Pieces stay under V8's large-object size (128 KB), so each dies young instead of waiting for a full GC.
 const PIECE = 1 << 16;
 
+/** A spool that cannot be made, written or read: a temp folder that is full or not writable. */
+export class SpoolError extends Error {
+  override name = 'SpoolError';
+}
+
+const failed = (err: unknown): never => {
+  const reason = (err as NodeJS.ErrnoException).code === 'ENOSPC' ? 'the disk is full' : (err as Error).message;
+  throw new SpoolError(`cannot use a spool file in ${tmpdir()}: ${reason}`, { cause: err });
+};
+
 /**
  * Lines kept on disk instead of in memory: an import of 100,000 records writes what it checked here and
  * reads it back to send, so its memory does not grow with the file. The folder is private (0700) and the
@@ -25,13 +35,16 @@ export class Spool {
   ) {}
 
   static async create(): Promise<Spool> {
-    const dir = await mkdtemp(join(tmpdir(), 'clinadmin-'));
-    const path = join(dir, 'spool');
-    const fh = await open(path, 'w+', 0o600);
-    const gone = await rm(dir, { recursive: true })
-      .then(() => true)
-      .catch(() => false);
-    return new Spool(fh, gone ? async () => undefined : () => rm(dir, { recursive: true, force: true }));
+    try {
+      const dir = await mkdtemp(join(tmpdir(), 'clinadmin-'));
+      const fh = await open(join(dir, 'spool'), 'w+', 0o600);
+      const gone = await rm(dir, { recursive: true })
+        .then(() => true)
+        .catch(() => false);
+      return new Spool(fh, gone ? async () => undefined : () => rm(dir, { recursive: true, force: true }));
+    } catch (err) {
+      return failed(err);
+    }
   }
 
   /** Adds a line (without its newline); the text is written in 64 KB batches. */
@@ -51,7 +64,7 @@ export class Spool {
       const at = this.size;
       this.size += Buffer.byteLength(text);
       this.writing = this.writing.then(async () => {
-        await this.fh.write(text, at, 'utf8');
+        await this.fh.write(text, at, 'utf8').catch(failed);
       });
     }
     return this.writing;
@@ -64,7 +77,7 @@ export class Spool {
     // A line longer than a piece is gathered as bytes: a piece may end inside a character.
     const carry: Buffer[] = [];
     for (let at = 0; at < this.size; ) {
-      const { bytesRead } = await this.fh.read(piece, 0, piece.length, at);
+      const { bytesRead } = await this.fh.read(piece, 0, piece.length, at).catch(failed);
       if (bytesRead === 0) break;
       const end = piece.lastIndexOf(10, bytesRead - 1);
       if (end < 0) {

@@ -195,6 +195,20 @@ describe('measures import', () => {
     );
   });
 
+  it('says so, sending nothing, when the temp folder for its spool cannot be written', async () => {
+    const s = await server([]);
+    await writeFile(join(s.dir, 'two.json'), JSON.stringify([m('HDL'), m('LDL')]));
+    const missing = join(s.dir, 'no-such-folder');
+    const r = await clinadmin(['measures', 'import', 'two.json'], { env: { ...s.env, TMPDIR: missing }, cwd: s.dir });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain(`error: cannot use a spool file in ${missing}: ENOENT`);
+    expect(r.stderr).toContain(
+      '; nothing was sent\nhint: set TMPDIR to a folder with room for about the size of the input',
+    );
+    expect(r.stdout).toBe('');
+    expect(await s.get('/diagnostic-measures')).toEqual([]);
+  });
+
   it('stops sending on Ctrl-C, waits for requests in flight, reports what was done and exits 130', async () => {
     const s = await server([]);
     const lines = Array.from({ length: 3000 }, (_, i) => JSON.stringify(m(`M${i}`))).join('\n');

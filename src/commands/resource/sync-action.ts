@@ -2,10 +2,11 @@ import { resolve } from 'node:path';
 import type { ApiClient } from '../../api/client.js';
 import type { Ctx, RunState } from '../../context.js';
 import { streamRecords } from '../../core/record-stream.js';
+import type { Tally } from '../../core/sync/execute.js';
 import { type Existing, indexExisting } from '../../core/sync/plan.js';
 import type { SyncSpec } from '../../core/sync/prepare.js';
 import { type Deletion, pruneList } from '../../core/sync/prune.js';
-import { type Checked, checkedRecords, checkInput, planned, send } from '../../core/sync/run.js';
+import { type Checked, checkedRecords, checkInput, planned, send, spoolProblem } from '../../core/sync/run.js';
 import { CliError, EXIT, UsageError } from '../../errors.js';
 import { writeFileAtomic } from '../../files/atomic.js';
 import type { Opts } from '../shared.js';
@@ -52,7 +53,9 @@ export async function runSync(
         ? await pruneList(spec, checkedRecords(checked.spool), checked.checker.scopes, found, existing)
         : undefined;
       if (o.dryRun) {
-        const counts = await show.showPlan(ctx, opts, planned(spec, checked, found), deletions);
+        const counts = await show
+          .showPlan(ctx, opts, planned(spec, checked, found), deletions)
+          .catch((err) => Promise.reject(spoolProblem(err)));
         // As the real run would exit: 1 when a record is in error; --exit-code also 1 for changes (drift).
         const changes = counts.create > 0 || counts.update > 0 || !!deletions?.length;
         if (counts.error > 0 || (o.exitCode && changes)) state.exitCode = EXIT.failure;
@@ -110,12 +113,9 @@ async function sendAll(
     });
     try {
       bar?.clear();
-      if (o.report)
-        await writeFileAtomic(
-          resolve(ctx.cwd, o.report),
-          show.documentText({ ...tally.counts }, tally.records, 'json'),
-        );
-      await show.showSummary(ctx, o, spec.plural, tally, performance.now() - started);
+      await report(ctx, o, spec.plural, show, tally, performance.now() - started).catch((err) =>
+        Promise.reject(spoolProblem(err, true)),
+      );
       const s = tally.counts;
       return s.interrupted ? EXIT.interrupted : s.failed > 0 ? EXIT.failure : EXIT.ok;
     } finally {
@@ -125,6 +125,20 @@ async function sendAll(
     if (!interrupted) interrupt.cancel();
     bar?.clear();
   }
+}
+
+/** The report file, then the summary: both written from the tally's spool. */
+async function report(
+  ctx: Ctx,
+  o: SyncOptions,
+  plural: string,
+  show: typeof import('../../output/sync.js'),
+  tally: Tally,
+  elapsedMs: number,
+): Promise<void> {
+  if (o.report)
+    await writeFileAtomic(resolve(ctx.cwd, o.report), show.documentText({ ...tally.counts }, tally.records, 'json'));
+  await show.showSummary(ctx, o, plural, tally, elapsedMs);
 }
 
 async function fetchExisting(

@@ -1,6 +1,6 @@
 import type { ApiClient } from '../../api/client.js';
-import { UsageError } from '../../errors.js';
-import { Spool } from '../../files/spool.js';
+import { CliError, EXIT, UsageError } from '../../errors.js';
+import { Spool, SpoolError } from '../../files/spool.js';
 import type { SourceRecord } from '../records.js';
 import { execute, type RecordResult, Tally } from './execute.js';
 import { type Existing, type PlanItem, planOne } from './plan.js';
@@ -17,6 +17,18 @@ export function listed(lines: string[], total = lines.length): string[] {
   return total <= MAX_LISTED && lines.length === total
     ? lines
     : [...lines.slice(0, MAX_LISTED), `… and ${total - Math.min(lines.length, MAX_LISTED)} more`];
+}
+
+/** A spool that failed, as the sentence a user can act on; any other error as it is. */
+export function spoolProblem(err: unknown, sending = false): unknown {
+  if (!(err instanceof SpoolError)) return err;
+  const again = sending ? '; a second run sends only what is missing' : '';
+  const problem = new CliError(
+    `${err.message}${sending ? '' : '; nothing was sent'}`,
+    EXIT.failure,
+    `set TMPDIR to a folder with room for about the size of the input${again}`,
+  );
+  return Object.assign(problem, { cause: err });
 }
 
 /** The input, checked: its records on disk, in order, and what the whole input needs kept. */
@@ -40,7 +52,7 @@ export async function checkInput(
   strict: boolean,
 ): Promise<Checked> {
   const checker = new Checker(spec, MAX_LISTED + 1);
-  const spool = await Spool.create();
+  const spool = await Spool.create().catch((err) => Promise.reject(spoolProblem(err)));
   try {
     for await (const src of sources) {
       const p = checker.check(src);
@@ -71,7 +83,7 @@ export async function checkInput(
     return { spool, checker };
   } catch (err) {
     await spool.close();
-    throw err;
+    throw spoolProblem(err);
   }
 }
 
@@ -109,7 +121,10 @@ export interface SendOptions {
  * go to a spool in the input's order, for the summary. The caller closes the tally's spool.
  */
 export async function send(checked: Checked, found: Existing, o: SendOptions): Promise<Tally> {
-  const tally = new Tally(await Spool.create(), o.deletions !== undefined);
+  const tally = new Tally(
+    await Spool.create().catch((err) => Promise.reject(spoolProblem(err))),
+    o.deletions !== undefined,
+  );
   try {
     const total = checked.spool.count;
     const outcome = await execute(planned(o.spec, checked, found), {
@@ -139,6 +154,6 @@ export async function send(checked: Checked, found: Existing, o: SendOptions): P
     return tally;
   } catch (err) {
     await tally.records.close();
-    throw err;
+    throw spoolProblem(err, true);
   }
 }
