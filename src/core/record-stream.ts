@@ -14,12 +14,12 @@ const PIECE = 1 << 16;
 class Whole extends Error {}
 
 /**
- * The records of the input files one at a time. A file that is a JSON array (the form `list -o json`
- * writes) or NDJSON is read in 64 KB pieces and never held whole; stdin and the other forms (one object,
+ * The records of the input files, in batches. A file that is a JSON array (the form `list -o json`
+ * writes) or NDJSON is read in 64 KB pieces, a batch each, and never held whole; stdin and the other forms (one object,
  * a wrapper, a FHIR Bundle) are read whole, as readRecords does. Any fault sends the file to the
  * whole-text reading, so the error names the same line and column either way.
  */
-export async function* streamRecords(ctx: Ctx, paths: string[]): AsyncGenerator<SourceRecord> {
+export async function* streamRecords(ctx: Ctx, paths: string[]): AsyncGenerator<SourceRecord[]> {
   if (paths.filter((p) => p === '-').length > 1) throw new UsageError('stdin (-) can be read only once');
   for (const path of paths) {
     const form = path === '-' ? undefined : await opening(ctx, path);
@@ -27,9 +27,9 @@ export async function* streamRecords(ctx: Ctx, paths: string[]): AsyncGenerator<
       let done = 0;
       try {
         const full = resolve(ctx.cwd, path);
-        for await (const r of form === 0x5b ? arrayRecords(full, path) : ndjsonRecords(full, path)) {
-          done++;
-          yield r;
+        for await (const batch of form === 0x5b ? arrayRecords(full, path) : ndjsonRecords(full, path)) {
+          done += batch.length;
+          yield batch;
         }
         continue;
       } catch (err) {
@@ -37,12 +37,11 @@ export async function* streamRecords(ctx: Ctx, paths: string[]): AsyncGenerator<
       }
       // The whole-text reading throws the precise error; if it finds none, it goes on where the stream stopped.
       const { text, name } = await readText(ctx, path);
-      const rest = parseRecords(text, name);
-      for (let i = done; i < rest.length; i++) yield rest[i];
+      yield parseRecords(text, name).slice(done);
       continue;
     }
     const { text, name } = await readText(ctx, path);
-    yield* parseRecords(text, name);
+    yield parseRecords(text, name);
   }
 }
 
@@ -70,18 +69,18 @@ async function opening(ctx: Ctx, path: string): Promise<number | undefined> {
   }
 }
 
-async function* arrayRecords(full: string, source: string): AsyncGenerator<SourceRecord> {
+async function* arrayRecords(full: string, source: string): AsyncGenerator<SourceRecord[]> {
   const splitter = new JsonArraySplitter();
   const decoder = new TextDecoder('utf-8', { fatal: true });
   let position = 0;
   for await (const chunk of createReadStream(full, { highWaterMark: PIECE })) {
     const piece = chunk as Buffer;
     if (piece.includes(0)) throw new Whole();
-    for (const bytes of splitter.pushBytes(piece)) {
-      position++;
-      yield { source, position, value: objectOf(bytes, decoder) };
-    }
+    const batch: SourceRecord[] = [];
+    for (const bytes of splitter.pushBytes(piece))
+      batch.push({ source, position: ++position, value: objectOf(bytes, decoder) });
     if (splitter.malformed) throw new Whole();
+    if (batch.length > 0) yield batch;
   }
   const end = splitter.end();
   if (!end.complete || splitter.malformed) throw new Whole();
@@ -92,7 +91,7 @@ async function* arrayRecords(full: string, source: string): AsyncGenerator<Sourc
  * object and another line follows; until a second line comes, the first could be the one object of the
  * file (or a wrapper, or a Bundle), so it is held back, and such a file is read whole.
  */
-async function* ndjsonRecords(full: string, source: string): AsyncGenerator<SourceRecord> {
+async function* ndjsonRecords(full: string, source: string): AsyncGenerator<SourceRecord[]> {
   const decoder = new TextDecoder('utf-8', { fatal: true });
   let held: SourceRecord | undefined;
   let position = 0;
@@ -111,6 +110,7 @@ async function* ndjsonRecords(full: string, source: string): AsyncGenerator<Sour
     const piece = chunk as Buffer;
     if (piece.includes(0)) throw new Whole();
     let from = 0;
+    const batch: SourceRecord[] = [];
     for (let nl = piece.indexOf(10); nl >= 0; nl = piece.indexOf(10, from)) {
       const bytes = carry.length > 0 ? Buffer.concat([...carry, piece.subarray(from, nl)]) : piece.subarray(from, nl);
       carry = [];
@@ -119,18 +119,19 @@ async function* ndjsonRecords(full: string, source: string): AsyncGenerator<Sour
       if (!r) continue;
       if (r.position === 1) held = r;
       else {
-        if (held) yield held;
+        if (held) batch.push(held);
         held = undefined;
-        yield r;
+        batch.push(r);
       }
     }
     if (from < piece.length) carry.push(Buffer.from(piece.subarray(from)));
+    if (batch.length > 0) yield batch;
   }
   const last = carry.length > 0 ? take(Buffer.concat(carry)) : undefined;
   // One object alone is not NDJSON: it may be a wrapper or a Bundle.
   if (position < 2) throw new Whole();
-  if (held) yield held;
-  if (last) yield last;
+  const tail = [held, last].filter((r) => r !== undefined);
+  if (tail.length > 0) yield tail;
 }
 
 /** One element of the array (or line of NDJSON), held to the rules of the whole-text reading. */

@@ -26,6 +26,7 @@ export class Spool {
   private pendingBytes = 0;
   private size = 0;
   private writing: Promise<void> = Promise.resolve();
+  private unwritten = 0;
   /** How many lines were written. */
   count = 0;
 
@@ -47,32 +48,51 @@ export class Spool {
     }
   }
 
-  /** Adds a line (without its newline); the text is written in 64 KB batches. */
-  async push(line: string): Promise<void> {
+  /** Adds a line (without its newline); the text is written in 64 KB batches, in the background. */
+  push(line: string): void {
     this.pending.push(line);
     this.pendingBytes += line.length + 1;
     this.count++;
-    if (this.pendingBytes >= PIECE) await this.flush();
+    if (this.pendingBytes >= PIECE) this.flush();
   }
 
-  /** Writes what is pending; writes go one after another, each at the end of the ones before. */
-  private flush(): Promise<void> {
-    if (this.pending.length > 0) {
-      const text = `${this.pending.join('\n')}\n`;
-      this.pending = [];
-      this.pendingBytes = 0;
-      const at = this.size;
-      this.size += Buffer.byteLength(text);
-      this.writing = this.writing.then(async () => {
-        await this.fh.write(text, at, 'utf8').catch(failed);
-      });
-    }
+  /** Bytes handed to the disk and not yet written: a caller far ahead waits for settled(). */
+  get backlog(): number {
+    return this.unwritten;
+  }
+
+  /** Resolves once every line pushed so far is written; rejects if a write failed. */
+  settled(): Promise<void> {
+    this.flush();
     return this.writing;
   }
 
-  /** Every line written so far, in order, read back in 64 KB pieces; may be called more than once. */
+  /** Writes what is pending; writes go one after another, each at the end of the ones before. */
+  private flush(): void {
+    if (this.pending.length === 0) return;
+    const text = `${this.pending.join('\n')}\n`;
+    this.pending = [];
+    this.pendingBytes = 0;
+    const at = this.size;
+    const bytes = Buffer.byteLength(text);
+    this.size += bytes;
+    this.unwritten += bytes;
+    this.writing = this.writing.then(async () => {
+      await this.fh.write(text, at, 'utf8').catch(failed);
+      this.unwritten -= bytes;
+    });
+    // A failed write is reported where settled() or batches() is awaited, not as an unhandled rejection.
+    this.writing.catch(() => undefined);
+  }
+
+  /** Every line written so far, in order; may be called more than once. */
   async *lines(): AsyncGenerator<string> {
-    await this.flush();
+    for await (const batch of this.batches()) yield* batch;
+  }
+
+  /** The lines in batches, one per 64 KB piece read back: a step per piece, not per line. */
+  async *batches(): AsyncGenerator<string[]> {
+    await this.settled();
     const piece = Buffer.allocUnsafe(PIECE);
     // A line longer than a piece is gathered as bytes: a piece may end inside a character.
     const carry: Buffer[] = [];
@@ -88,7 +108,7 @@ export class Spool {
       const text = Buffer.concat([...carry, piece.subarray(0, end)]).toString('utf8');
       carry.length = 0;
       at += end + 1;
-      for (const line of text.split('\n')) yield line;
+      yield text.split('\n');
     }
   }
 

@@ -65,7 +65,7 @@ export function diffLines(current: Record<string, unknown>, next: Record<string,
 export async function showPlan(
   ctx: Ctx,
   opts: PresentOptions & { showUnchanged?: boolean },
-  items: AsyncIterable<PlanItem>,
+  batches: AsyncIterable<PlanItem[]>,
   deletions?: Deletion[],
 ): Promise<PlanCounts> {
   const counts: PlanCounts = { create: 0, update: 0, unchanged: 0, error: 0 };
@@ -73,20 +73,23 @@ export async function showPlan(
   if (opts.output !== undefined && opts.output !== 'table') {
     const spool = await Spool.create();
     try {
-      for await (const i of items) {
-        counts[i.action]++;
-        const planned = {
-          source: i.rec.src.source,
-          position: i.rec.src.position,
-          name: i.rec.name,
-          action: i.action,
-          ...(i.id ? { id: i.id } : {}),
-          ...(i.changes ? { changes: i.changes } : {}),
-          ...(i.error ? { error: i.error } : {}),
-        };
-        await spool.push(JSON.stringify(planned));
+      for await (const batch of batches) {
+        for (const i of batch) {
+          counts[i.action]++;
+          const planned = {
+            source: i.rec.src.source,
+            position: i.rec.src.position,
+            name: i.rec.name,
+            action: i.action,
+            ...(i.id ? { id: i.id } : {}),
+            ...(i.changes ? { changes: i.changes } : {}),
+            ...(i.error ? { error: i.error } : {}),
+          };
+          spool.push(JSON.stringify(planned));
+        }
+        if (spool.backlog > 4 << 20) await spool.settled();
       }
-      for (const d of deletions ?? []) await spool.push(JSON.stringify({ name: d.name, action: 'delete', id: d.id }));
+      for (const d of deletions ?? []) spool.push(JSON.stringify({ name: d.name, action: 'delete', id: d.id }));
       await showDocument(ctx, opts, { dryRun: true, ...counts, ...deleting }, spool);
     } finally {
       await spool.close();
@@ -96,19 +99,20 @@ export async function showPlan(
   const { colorEnabled, theme } = await import('./theme.js');
   const t = await theme(colorEnabled(ctx, ctx.stdout, opts.color));
   const out = writer(ctx);
-  for await (const i of items) {
-    counts[i.action]++;
-    const at = visible(where(i.rec.src, i.rec.name), true);
-    if (i.action === 'create') await out.line(t.green(`+ create     ${at}`));
-    else if (i.action === 'unchanged') {
-      if (opts.showUnchanged) await out.line(t.dim(`= unchanged  ${at} ${i.id}`));
-    } else if (i.action === 'error') await out.line(t.red(`! error      ${at}: ${visible(String(i.error), true)}`));
-    else {
-      await out.line(t.yellow(`~ update     ${at} ${i.id}`));
-      for (const c of i.changes!)
-        for (const l of changeLines(c.field, c.from, c.to)) await out.line(visible(`    ${l}`, true));
+  for await (const batch of batches)
+    for (const i of batch) {
+      counts[i.action]++;
+      const at = visible(where(i.rec.src, i.rec.name), true);
+      if (i.action === 'create') await out.line(t.green(`+ create     ${at}`));
+      else if (i.action === 'unchanged') {
+        if (opts.showUnchanged) await out.line(t.dim(`= unchanged  ${at} ${i.id}`));
+      } else if (i.action === 'error') await out.line(t.red(`! error      ${at}: ${visible(String(i.error), true)}`));
+      else {
+        await out.line(t.yellow(`~ update     ${at} ${i.id}`));
+        for (const c of i.changes!)
+          for (const l of changeLines(c.field, c.from, c.to)) await out.line(visible(`    ${l}`, true));
+      }
     }
-  }
   for (const l of deletionLines(deletions ?? [])) await out.line(t.red(l));
   if (counts.unchanged > 0 && !opts.showUnchanged) {
     await out.line(t.dim(`= ${counts.unchanged} unchanged (--show-unchanged lists them)`));
@@ -152,17 +156,18 @@ export async function* documentText(
   const open = pretty ? JSON.stringify(head, null, 2).slice(0, -2) : JSON.stringify(head).slice(0, -1);
   let text = `${open}${pretty ? ',\n  "records": [' : ',"records":['}`;
   let first = true;
-  for await (const line of records.lines()) {
-    if (pretty)
-      text += `${first ? '' : ','}\n    ${JSON.stringify(JSON.parse(line), null, 2).replace(/\n/g, '\n    ')}`;
-    else text += `${first ? '' : ','}${line}`;
-    first = false;
-    // Under V8's large-object size (128 KB), so each piece dies young.
-    if (text.length >= 1 << 16) {
-      yield text;
-      text = '';
+  for await (const batch of records.batches())
+    for (const line of batch) {
+      if (pretty)
+        text += `${first ? '' : ','}\n    ${JSON.stringify(JSON.parse(line), null, 2).replace(/\n/g, '\n    ')}`;
+      else text += `${first ? '' : ','}${line}`;
+      first = false;
+      // Under V8's large-object size (128 KB), so each piece dies young.
+      if (text.length >= 1 << 16) {
+        yield text;
+        text = '';
+      }
     }
-  }
   yield `${text}${pretty ? (first ? ']\n}\n' : '\n  ]\n}\n') : ']}\n'}`;
 }
 
@@ -175,7 +180,7 @@ async function showDocument(ctx: Ctx, opts: PresentOptions, head: Record<string,
     return;
   }
   const all: unknown[] = [];
-  for await (const line of records.lines()) all.push(JSON.parse(line));
+  for await (const batch of records.batches()) for (const line of batch) all.push(JSON.parse(line));
   await present(ctx, { ...head, records: all }, { ...opts, fields: undefined });
 }
 

@@ -42,10 +42,10 @@ describe('streamRecords', () => {
   const ctx = (cwd: string) => ({ cwd, stdin: process.stdin }) as unknown as Ctx;
 
   /** The records read (each value looked at, as the importer does), or the message of the error met. */
-  const outcome = async (read: () => AsyncIterable<SourceRecord> | Iterable<SourceRecord>) => {
+  const outcome = async (read: () => AsyncIterable<SourceRecord[]> | Iterable<SourceRecord[]>) => {
     try {
       const records = [];
-      for await (const r of read()) records.push({ ...r, value: r.value });
+      for await (const batch of read()) for (const r of batch) records.push({ ...r, value: r.value });
       return { records };
     } catch (err) {
       return { error: (err as Error).message };
@@ -57,9 +57,9 @@ describe('streamRecords', () => {
     const dir = await tempDir();
     await writeFile(join(dir, 'in.json'), text);
     const streamed = await outcome(() => streamRecords(ctx(dir), ['in.json']));
-    const whole = await outcome(() =>
+    const whole = await outcome(() => [
       parseRecords(new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(text)), 'in.json'),
-    );
+    ]);
     return { streamed, whole };
   }
 

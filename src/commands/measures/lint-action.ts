@@ -6,7 +6,7 @@ import type { Opts } from '../shared.js';
 import { measureSyncSpec } from './sync.js';
 
 export async function lint(ctx: Ctx, opts: Opts & { test?: string }, files: string[]): Promise<number> {
-  const prep = prepare(await measureSyncSpec(opts.test), await readRecords(ctx, files));
+  const prep = await prepare(await measureSyncSpec(opts.test), await readRecords(ctx, files));
   for (const w of prep.warnings) ctx.stderr.write(`warning: ${w}\n`);
   if (prep.errors.length > 0)
     throw new UsageError(

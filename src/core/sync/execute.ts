@@ -30,6 +30,7 @@ export interface Counts {
 }
 
 const SHOWN_FAILURES = 50;
+const BACKLOG = 4 << 20;
 
 /**
  * What happened to each record, counted as it happens: each result goes to a spool in the input's
@@ -55,7 +56,7 @@ export class Tally {
     };
   }
 
-  async add(r: RecordResult): Promise<void> {
+  add(r: RecordResult): void {
     const c = this.counts;
     if (r.outcome === 'created') c.created++;
     else if (r.outcome === 'updated') c.updated++;
@@ -65,7 +66,12 @@ export class Tally {
       c.failed++;
       if (this.failures.length < SHOWN_FAILURES) this.failures.push(r);
     } else c.notSent++;
-    await this.records.push(JSON.stringify(r));
+    this.records.push(JSON.stringify(r));
+  }
+
+  /** While the disk is behind by more than 4 MB, a promise to wait on; otherwise undefined. */
+  behind(): Promise<void> | undefined {
+    return this.records.backlog > BACKLOG ? this.records.settled() : undefined;
   }
 
   /** How many records were sent (or deleted), whatever the answer. */
@@ -83,7 +89,9 @@ export interface RunOptions {
   /** Called after each record is done, in the order they finish (progress, verbose lines). */
   onDone?: (r: RecordResult, done: number) => void;
   /** Each result, in the input's order. */
-  emit: (r: RecordResult) => Promise<void>;
+  emit: (r: RecordResult) => void;
+  /** A promise while the results' sink is behind (a slow disk), so that sending waits for it. */
+  behind?: () => Promise<void> | undefined;
   /** Resolves when sending must stop (Ctrl-C); requests in flight still finish. */
   stop: Promise<unknown>;
 }
@@ -95,32 +103,49 @@ const base = (item: PlanItem): Pick<RecordResult, 'source' | 'position' | 'line'
   name: item.rec.name,
 });
 
-async function* numbered<T>(items: AsyncIterable<T>): AsyncGenerator<[number, T]> {
-  let i = 0;
-  for await (const item of items) yield [i++, item];
-}
-
 /**
  * Sends the plan as it is read, with bounded concurrency over one connection pool; one failure never
- * stops the rest. After a stop, the items not yet sent are still read, to be reported as not sent.
+ * stops the rest. The plan comes in batches, so a record costs no step of its own between the spool and
+ * the socket. After a stop, the items not yet sent are still read, to be reported as not sent.
  */
-export async function execute(items: AsyncIterable<PlanItem>, o: RunOptions): Promise<{ interrupted: boolean }> {
-  const source = numbered(items);
+export async function execute(batches: AsyncIterable<PlanItem[]>, o: RunOptions): Promise<{ interrupted: boolean }> {
+  const source = batches[Symbol.asyncIterator]();
+  let batch: PlanItem[] = [];
+  let at = 0;
+  let first = 0;
+  let exhausted = false;
+  // The next batch is read while this one is sent, so no worker waits on the disk between batches.
+  let coming = source.next();
+  let refill: Promise<void> | undefined;
+  /** The next item and its place in the input, taking the batch read meanwhile when this one is used up. */
+  const more = async (): Promise<[number, PlanItem] | undefined> => {
+    while (at >= batch.length) {
+      if (exhausted) return undefined;
+      refill ??= coming.then((r) => {
+        first += batch.length;
+        batch = r.done ? [] : r.value;
+        exhausted = r.done === true;
+        at = 0;
+        refill = undefined;
+        if (!exhausted) coming = source.next();
+      });
+      await refill;
+    }
+    return [first + at, batch[at++]];
+  };
   let done = 0;
   let stopped = false;
   void o.stop.then(() => (stopped = true));
   // Results finish out of order; they are emitted in order, holding at most those ahead of the slowest.
   const ahead = new Map<number, RecordResult>();
   let emitted = 0;
-  let writing: Promise<void> = Promise.resolve();
   const finish = (i: number, r: RecordResult) => {
     ahead.set(i, r);
     done++;
     o.onDone?.(r, done);
     for (let next = ahead.get(emitted); next !== undefined; next = ahead.get(emitted)) {
       ahead.delete(emitted++);
-      const result = next;
-      writing = writing.then(() => o.emit(result));
+      o.emit(next);
     }
   };
   const one = async (i: number, item: PlanItem) => {
@@ -142,13 +167,15 @@ export async function execute(items: AsyncIterable<PlanItem>, o: RunOptions): Pr
     }
   };
   const worker = async () => {
-    for (let next = await source.next(); !next.done; next = await source.next()) {
-      await one(...next.value);
-      // The spool is written as results come; a slow disk slows the sending rather than filling memory.
-      if (ahead.size === 0) await writing;
+    for (;;) {
+      const next = at < batch.length ? ([first + at, batch[at++]] as const) : await more();
+      if (!next) return;
+      await one(next[0], next[1]);
+      // The results are written as they come; a slow disk slows the sending rather than filling memory.
+      const wait = o.behind?.();
+      if (wait) await wait;
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(o.concurrency, o.total)) }, worker));
-  await writing;
   return { interrupted: stopped };
 }

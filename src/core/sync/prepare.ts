@@ -39,6 +39,10 @@ export interface Prepared {
    */
   json: string;
   warnings: Warning[];
+  /** Its place among all records of the input (0-based), to keep messages in the input's order. */
+  ordinal: number;
+  /** Whether it drew a warning (a record read back from the spool keeps only that of its warnings). */
+  warned: boolean;
 }
 
 /** The validated record, for comparing with the stored one. */
@@ -57,7 +61,9 @@ export interface Preparation {
  * record's key with the id it carried. An import of 100,000 records holds no record past its check.
  */
 export class Checker {
-  readonly errors: string[] = [];
+  /** The first `limit` errors, in the input's order, and where each record stands (`errorAt`). */
+  errors: string[] = [];
+  private errorAt: number[] = [];
   errorCount = 0;
   readonly warnings: string[] = [];
   warningCount = 0;
@@ -65,20 +71,27 @@ export class Checker {
   invalid = 0;
   flagged = 0;
   readonly setAside = new Map<string, number>();
-  /** Each valid record's natural key, to find duplicates; let go once the input is checked (forget()). */
-  private seen = new Set<string>();
+  /**
+   * A 32-bit hash of each valid record's natural key, to find duplicates: 100,000 keys held as strings
+   * took ~10 MB, as small integers ~2 MB. A hash seen before makes the key a suspect; only the records
+   * read back (settle()) tell a duplicate from two keys that share a hash.
+   */
+  private hashes = new Set<number>();
+  private readonly suspects = new Set<string>();
   /** The scopes (tests or contracts) the records name, for --prune. */
   readonly scopes = new Set<string>();
-  /** Duplicates, by the place of their message in `errors`, to be told where the key was first seen. */
-  private readonly repeats: { at: number; key: string; text: string }[] = [];
+  private checked = 0;
 
   constructor(
     private readonly spec: SyncSpec,
     private readonly limit = Number.POSITIVE_INFINITY,
   ) {}
 
-  private error(text: string): void {
-    if (this.errorCount++ < this.limit) this.errors.push(text);
+  private error(text: string, at = this.checked): void {
+    if (this.errorCount++ < this.limit) {
+      this.errors.push(text);
+      this.errorAt.push(at);
+    }
   }
 
   private warning(text: string): void {
@@ -93,10 +106,49 @@ export class Checker {
     if (this.errorCount > errors) this.invalid++;
     if (this.errorCount > errors || this.warningCount > warnings) this.flagged++;
     if (prepared) {
-      this.seen.add(prepared.key);
+      const h = hashOf(prepared.key);
+      if (this.hashes.has(h)) this.suspects.add(prepared.key);
+      else this.hashes.add(h);
       if (prepared.scope !== undefined && spec.scope !== undefined) this.scopes.add(prepared.scope);
     }
+    this.checked++;
     return prepared;
+  }
+
+  /** Whether any key may be repeated; settle() then reads the records again to know. */
+  get unsettled(): boolean {
+    return this.suspects.size > 0;
+  }
+
+  /**
+   * Given the valid records again, in order, finds the duplicates among the suspects, counts them as
+   * invalid and words each with where its key was first seen, in the input's order among the errors.
+   */
+  async settle(records: AsyncIterable<Prepared[]> | Iterable<Prepared[]>): Promise<void> {
+    const first = new Map<string, Prepared>();
+    for await (const batch of records)
+      for (const r of batch) {
+        if (!this.suspects.has(r.key)) continue;
+        const earlier = first.get(r.key);
+        if (!earlier) {
+          first.set(r.key, r);
+          continue;
+        }
+        this.invalid++;
+        if (!r.warned) this.flagged++;
+        const label = this.spec.label(bodyOf(r));
+        this.error(`${where(r.src, r.name)}: the same ${label} as ${where(earlier.src, earlier.name)}`, r.ordinal);
+      }
+    // Errors found now join those found in the first pass in the input's order.
+    const order = this.errors.map((_, i) => i).sort((a, b) => this.errorAt[a] - this.errorAt[b] || a - b);
+    this.errors = order.slice(0, this.limit).map((i) => this.errors[i]);
+    this.errorAt = order.slice(0, this.limit).map((i) => this.errorAt[i]);
+    this.suspects.clear();
+  }
+
+  /** Lets go of the hashes once every record is checked. */
+  forget(): void {
+    this.hashes = new Set();
   }
 
   private prepareOne(src: SourceRecord): Prepared | undefined {
@@ -135,65 +187,57 @@ export class Checker {
     }
     const body = parsed.data;
     const key = spec.key(body);
-    if (this.seen.has(key)) {
-      const text = `${at()}: the same ${spec.label(body)} as `;
-      if (this.errors.length < this.limit) this.repeats.push({ at: this.errors.length, key, text });
-      this.error(text);
-    }
     const ws = [...(adapted?.warnings ?? []), ...(spec.lint?.(body) ?? [])];
     for (const w of ws.slice(adapted?.warnings.length ?? 0)) this.warning(`${at()}: ${w.field}: ${w.message}`);
     const scope = spec.scope === undefined ? undefined : String(body[spec.scope]);
-    return { src: origin, id, name: body.name, key, scope, json: JSON.stringify(body), warnings: ws };
-  }
-
-  /** Lets go of the keys once every record is checked: 100,000 of them are ~10 MB. */
-  forget(): void {
-    this.seen = new Set();
-  }
-
-  /** The keys seen twice, whose messages wait for settle(). */
-  get repeated(): Set<string> {
-    return new Set(this.repeats.map((r) => r.key));
-  }
-
-  /** Completes each duplicate's message with where its key was first seen (`first`: key → place). */
-  settle(first: Map<string, string>): void {
-    for (const r of this.repeats) this.errors[r.at] = `${r.text}${first.get(r.key)}`;
+    const json = JSON.stringify(body);
+    return {
+      src: origin,
+      id,
+      name: body.name,
+      key,
+      scope,
+      json,
+      warnings: ws,
+      ordinal: this.checked,
+      warned: ws.length > 0,
+    };
   }
 }
 
-/** Where each repeated key was first seen, from the records in their order. */
-export function firstPlaces(repeated: Set<string>, records: Iterable<Prepared>): Map<string, string> {
-  const first = new Map<string, string>();
-  for (const r of records) if (repeated.has(r.key) && !first.has(r.key)) first.set(r.key, where(r.src, r.name));
-  return first;
+/** FNV-1a over the key's UTF-16 code units: a small integer, so a set of 100,000 stays small. */
+export function hashOf(key: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
+  return h | 0;
 }
 
 /** Validates every record of a list held in memory (`measures lint`), listing every error and warning. */
-export function prepare(spec: SyncSpec, sources: SourceRecord[]): Preparation {
+export async function prepare(spec: SyncSpec, sources: SourceRecord[]): Promise<Preparation> {
   const checker = new Checker(spec);
   const records: Prepared[] = [];
   for (const src of sources) {
     const p = checker.check(src);
     if (p) records.push(p);
   }
-  checker.settle(firstPlaces(checker.repeated, records));
+  if (checker.unsettled) await checker.settle([records]);
   return { records, errors: checker.errors, warnings: checker.warnings, setAside: checker.setAside };
 }
 
 /**
- * A checked record as one line of the import's spool: where it came from, its id, name, key and scope
- * as a JSON array, a tab (never raw in JSON text), then the body to send.
+ * A checked record as one line of the import's spool: where it came from, its id, name, key, scope,
+ * place and whether it drew a warning as a JSON array, a tab (never raw in JSON text), then the body.
  */
 export function toLine(p: Prepared): string {
   const { source, position, line, entry } = p.src;
   const meta = [source, position, line ?? null, entry ?? null, p.id ?? null, p.name, p.key, p.scope ?? null];
+  meta.push(p.ordinal, p.warned);
   return `${JSON.stringify(meta)}\t${p.json}`;
 }
 
 export function fromLine(text: string): Prepared {
   const tab = text.indexOf('\t');
-  const [source, position, line, entry, id, name, key, scope] = JSON.parse(text.slice(0, tab)) as [
+  const [source, position, line, entry, id, name, key, scope, ordinal, warned] = JSON.parse(text.slice(0, tab)) as [
     string,
     number,
     number | null,
@@ -202,6 +246,8 @@ export function fromLine(text: string): Prepared {
     unknown,
     string,
     string | null,
+    number,
+    boolean,
   ];
   return {
     src: { source, position, ...(line !== null ? { line } : {}), ...(entry !== null ? { entry } : {}) },
@@ -211,5 +257,7 @@ export function fromLine(text: string): Prepared {
     ...(scope !== null ? { scope } : {}),
     json: text.slice(tab + 1),
     warnings: [],
+    ordinal,
+    warned,
   };
 }

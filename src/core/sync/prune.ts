@@ -18,7 +18,7 @@ export interface Deletion {
 /** The server's records in the scopes the file names that no record of the file matched. */
 export async function pruneList(
   spec: SyncSpec,
-  records: AsyncIterable<Prepared>,
+  records: AsyncIterable<Prepared[]>,
   scopes: Set<string>,
   found: Existing,
   existing: Record<string, unknown>[],
@@ -26,7 +26,7 @@ export async function pruneList(
   if (spec.scope === undefined) return [];
   const scope = spec.scope;
   const kept = new Set<unknown>();
-  for await (const r of records) kept.add(matchOf(found, r.id, r.key)?.id);
+  for await (const batch of records) for (const r of batch) kept.add(matchOf(found, r.id, r.key)?.id);
   return existing
     .filter((r) => scopes.has(String(r[scope])) && !kept.has(r.id))
     .map((r) => ({ id: r.id as string, name: r.name, label: spec.label(r) }));

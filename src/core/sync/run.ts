@@ -4,7 +4,7 @@ import { Spool, SpoolError } from '../../files/spool.js';
 import type { SourceRecord } from '../records.js';
 import { execute, type RecordResult, Tally } from './execute.js';
 import { type Existing, type PlanItem, planOne } from './plan.js';
-import { Checker, firstPlaces, fromLine, type Prepared, type SyncSpec, toLine } from './prepare.js';
+import { Checker, fromLine, type Prepared, type SyncSpec, toLine } from './prepare.js';
 import { type Deletion, removeAll } from './prune.js';
 
 // Import and apply as steps that return data: check the input into a spool, plan, send. The command
@@ -37,9 +37,9 @@ export interface Checked {
   checker: Checker;
 }
 
-/** The checked records, read back from the spool in their order. */
-export async function* checkedRecords(spool: Spool): AsyncGenerator<Prepared> {
-  for await (const line of spool.lines()) yield fromLine(line);
+/** The checked records, read back from the spool in their order, a batch at a time. */
+export async function* checkedRecords(spool: Spool): AsyncGenerator<Prepared[]> {
+  for await (const batch of spool.batches()) yield batch.map(fromLine);
 }
 
 /**
@@ -48,24 +48,23 @@ export async function* checkedRecords(spool: Spool): AsyncGenerator<Prepared> {
  */
 export async function checkInput(
   spec: SyncSpec,
-  sources: AsyncIterable<SourceRecord> | Iterable<SourceRecord>,
+  sources: AsyncIterable<SourceRecord[]> | Iterable<SourceRecord[]>,
   strict: boolean,
 ): Promise<Checked> {
   const checker = new Checker(spec, MAX_LISTED + 1);
   const spool = await Spool.create().catch((err) => Promise.reject(spoolProblem(err)));
   try {
-    for await (const src of sources) {
-      const p = checker.check(src);
-      if (p) await spool.push(toLine(p));
+    for await (const batch of sources) {
+      for (const src of batch) {
+        const p = checker.check(src);
+        if (p) spool.push(toLine(p));
+      }
+      if (spool.backlog > 4 << 20) await spool.settled();
     }
+    await spool.settled();
+    if (checker.unsettled) await checker.settle(checkedRecords(spool));
     const bad = strict ? checker.flagged : checker.invalid;
     if (bad > 0) {
-      const repeated = checker.repeated;
-      if (repeated.size > 0) {
-        const records: Prepared[] = [];
-        for await (const r of checkedRecords(spool)) if (repeated.has(r.key)) records.push(r);
-        checker.settle(firstPlaces(repeated, records));
-      }
       const errors = [...checker.errors];
       let total = checker.errorCount;
       if (strict) {
@@ -87,9 +86,9 @@ export async function checkInput(
   }
 }
 
-/** The plan, record by record, as the spool is read back. */
-export async function* planned(spec: SyncSpec, checked: Checked, found: Existing): AsyncGenerator<PlanItem> {
-  for await (const rec of checkedRecords(checked.spool)) yield planOne(spec, rec, found);
+/** The plan as the spool is read back, a batch at a time. */
+export async function* planned(spec: SyncSpec, checked: Checked, found: Existing): AsyncGenerator<PlanItem[]> {
+  for await (const batch of checkedRecords(checked.spool)) yield batch.map((rec) => planOne(spec, rec, found));
 }
 
 export interface PlanCounts {
@@ -135,6 +134,7 @@ export async function send(checked: Checked, found: Existing, o: SendOptions): P
       stop: o.stop,
       onDone: o.onDone,
       emit: (r) => tally.add(r),
+      behind: () => tally.behind(),
     });
     tally.counts.interrupted = outcome.interrupted;
     // Deleting last: a run cut short leaves a record too many, never one too few.
@@ -147,10 +147,11 @@ export async function send(checked: Checked, found: Existing, o: SendOptions): P
         stop: o.stop,
         onDone: async (r) => {
           o.onDone?.(r, ++done);
-          await tally.add(r);
+          tally.add(r);
         },
       });
     }
+    await tally.records.settled();
     return tally;
   } catch (err) {
     await tally.records.close();
