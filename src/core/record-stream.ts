@@ -1,4 +1,3 @@
-import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Ctx } from '../context.js';
@@ -13,35 +12,61 @@ const PIECE = 1 << 16;
 /** Raised inside the stream when the file needs the whole-text reading, which names the fault exactly. */
 class Whole extends Error {}
 
+/** What takes each record: the check, which must be done with it before the next is read. */
+export type EachRecord = (record: SourceRecord) => void;
+
 /**
- * The records of the input files, in batches. A file that is a JSON array (the form `list -o json`
- * writes) or NDJSON is read in 64 KB pieces, a batch each, and never held whole; stdin and the other forms (one object,
- * a wrapper, a FHIR Bundle) are read whole, as readRecords does. Any fault sends the file to the
- * whole-text reading, so the error names the same line and column either way.
+ * Hands each record of the input files to `each`, in order. A file that is a JSON array (the form
+ * `list -o json` writes) or NDJSON is read in 64 KB pieces into one buffer, and each record is parsed
+ * only as it is handed over, so it is garbage as soon as it is checked; stdin and the other forms (one
+ * object, a wrapper, a FHIR Bundle) are read whole, as readRecords does. Any fault sends the file to the
+ * whole-text reading, so the error names the same line and column either way. `pause` is awaited after
+ * each piece, for a caller whose writes fall behind.
  */
-export async function* streamRecords(ctx: Ctx, paths: string[]): AsyncGenerator<SourceRecord[]> {
+export async function forEachRecord(
+  ctx: Ctx,
+  paths: string[],
+  each: EachRecord,
+  pause?: () => Promise<void> | undefined,
+): Promise<void> {
   if (paths.filter((p) => p === '-').length > 1) throw new UsageError('stdin (-) can be read only once');
   for (const path of paths) {
     const form = path === '-' ? undefined : await opening(ctx, path);
     if (form !== undefined) {
       let done = 0;
+      const counted: EachRecord = (r) => {
+        each(r);
+        done++;
+      };
       try {
         const full = resolve(ctx.cwd, path);
-        for await (const batch of form === 0x5b ? arrayRecords(full, path) : ndjsonRecords(full, path)) {
-          done += batch.length;
-          yield batch;
-        }
+        await (form === 0x5b ? arrayRecords : ndjsonRecords)(full, path, counted, pause);
         continue;
       } catch (err) {
         if (!(err instanceof Whole)) throw err;
       }
       // The whole-text reading throws the precise error; if it finds none, it goes on where the stream stopped.
       const { text, name } = await readText(ctx, path);
-      yield parseRecords(text, name).slice(done);
+      for (const r of parseRecords(text, name).slice(done)) each(r);
       continue;
     }
     const { text, name } = await readText(ctx, path);
-    yield parseRecords(text, name);
+    for (const r of parseRecords(text, name)) each(r);
+  }
+}
+
+/** The file's pieces, read into one buffer that is reused: a piece is done with before the next is read. */
+async function* pieces(full: string): AsyncGenerator<Buffer> {
+  const fh = await open(full, 'r');
+  try {
+    const buf = Buffer.allocUnsafe(PIECE);
+    for (;;) {
+      const { bytesRead } = await fh.read(buf, 0, PIECE, null);
+      if (bytesRead === 0) return;
+      yield buf.subarray(0, bytesRead);
+    }
+  } finally {
+    await fh.close();
   }
 }
 
@@ -69,18 +94,21 @@ async function opening(ctx: Ctx, path: string): Promise<number | undefined> {
   }
 }
 
-async function* arrayRecords(full: string, source: string): AsyncGenerator<SourceRecord[]> {
+async function arrayRecords(
+  full: string,
+  source: string,
+  each: EachRecord,
+  pause?: () => Promise<void> | undefined,
+): Promise<void> {
   const splitter = new JsonArraySplitter();
   const decoder = new TextDecoder('utf-8', { fatal: true });
   let position = 0;
-  for await (const chunk of createReadStream(full, { highWaterMark: PIECE })) {
-    const piece = chunk as Buffer;
+  for await (const piece of pieces(full)) {
     if (piece.includes(0)) throw new Whole();
-    const batch: SourceRecord[] = [];
     for (const bytes of splitter.pushBytes(piece))
-      batch.push({ source, position: ++position, value: objectOf(bytes, decoder) });
+      each({ source, position: ++position, value: objectOf(bytes, decoder) });
     if (splitter.malformed) throw new Whole();
-    if (batch.length > 0) yield batch;
+    await pause?.();
   }
   const end = splitter.end();
   if (!end.complete || splitter.malformed) throw new Whole();
@@ -91,7 +119,12 @@ async function* arrayRecords(full: string, source: string): AsyncGenerator<Sourc
  * object and another line follows; until a second line comes, the first could be the one object of the
  * file (or a wrapper, or a Bundle), so it is held back, and such a file is read whole.
  */
-async function* ndjsonRecords(full: string, source: string): AsyncGenerator<SourceRecord[]> {
+async function ndjsonRecords(
+  full: string,
+  source: string,
+  each: EachRecord,
+  pause?: () => Promise<void> | undefined,
+): Promise<void> {
   const decoder = new TextDecoder('utf-8', { fatal: true });
   let held: SourceRecord | undefined;
   let position = 0;
@@ -106,11 +139,9 @@ async function* ndjsonRecords(full: string, source: string): AsyncGenerator<Sour
     if (line === 1 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) start = 3;
     return { source, position: ++position, line, value: objectOf(bytes.subarray(start), decoder, true) };
   };
-  for await (const chunk of createReadStream(full, { highWaterMark: PIECE })) {
-    const piece = chunk as Buffer;
+  for await (const piece of pieces(full)) {
     if (piece.includes(0)) throw new Whole();
     let from = 0;
-    const batch: SourceRecord[] = [];
     for (let nl = piece.indexOf(10); nl >= 0; nl = piece.indexOf(10, from)) {
       const bytes = carry.length > 0 ? Buffer.concat([...carry, piece.subarray(from, nl)]) : piece.subarray(from, nl);
       carry = [];
@@ -119,19 +150,20 @@ async function* ndjsonRecords(full: string, source: string): AsyncGenerator<Sour
       if (!r) continue;
       if (r.position === 1) held = r;
       else {
-        if (held) batch.push(held);
+        if (held) each(held);
         held = undefined;
-        batch.push(r);
+        each(r);
       }
     }
+    // The buffer is reused: a line cut by the piece's end is copied.
     if (from < piece.length) carry.push(Buffer.from(piece.subarray(from)));
-    if (batch.length > 0) yield batch;
+    await pause?.();
   }
   const last = carry.length > 0 ? take(Buffer.concat(carry)) : undefined;
   // One object alone is not NDJSON: it may be a wrapper or a Bundle.
   if (position < 2) throw new Whole();
-  const tail = [held, last].filter((r) => r !== undefined);
-  if (tail.length > 0) yield tail;
+  if (held) each(held);
+  if (last) each(last);
 }
 
 /** One element of the array (or line of NDJSON), held to the rules of the whole-text reading. */

@@ -6,7 +6,7 @@ import type { PlanItem } from '../core/sync/plan.js';
 import type { Checker } from '../core/sync/prepare.js';
 import type { Deletion } from '../core/sync/prune.js';
 import { listed, type PlanCounts } from '../core/sync/run.js';
-import { Spool } from '../files/spool.js';
+import { jsonLines, Spool } from '../files/spool.js';
 import { chooseFormat, type PresentOptions, present } from './present.js';
 import { visible } from './text.js';
 
@@ -71,7 +71,7 @@ export async function showPlan(
   const counts: PlanCounts = { create: 0, update: 0, unchanged: 0, error: 0 };
   const deleting = deletions ? { delete: deletions.length } : {};
   if (opts.output !== undefined && opts.output !== 'table') {
-    const spool = await Spool.create();
+    const spool = new Spool(jsonLines<Record<string, unknown>>());
     try {
       for await (const batch of batches) {
         for (const i of batch) {
@@ -85,11 +85,11 @@ export async function showPlan(
             ...(i.changes ? { changes: i.changes } : {}),
             ...(i.error ? { error: i.error } : {}),
           };
-          spool.push(JSON.stringify(planned));
+          spool.push(planned, 300);
         }
         if (spool.backlog > 4 << 20) await spool.settled();
       }
-      for (const d of deletions ?? []) spool.push(JSON.stringify({ name: d.name, action: 'delete', id: d.id }));
+      for (const d of deletions ?? []) spool.push({ name: d.name, action: 'delete', id: d.id }, 100);
       await showDocument(ctx, opts, { dryRun: true, ...counts, ...deleting }, spool);
     } finally {
       await spool.close();
@@ -149,7 +149,7 @@ function writer(ctx: Ctx) {
  */
 export async function* documentText(
   head: Record<string, unknown>,
-  records: Spool,
+  records: Spool<unknown>,
   format: 'json' | 'ndjson',
 ): AsyncGenerator<string> {
   const pretty = format === 'json';
@@ -157,10 +157,9 @@ export async function* documentText(
   let text = `${open}${pretty ? ',\n  "records": [' : ',"records":['}`;
   let first = true;
   for await (const batch of records.batches())
-    for (const line of batch) {
-      if (pretty)
-        text += `${first ? '' : ','}\n    ${JSON.stringify(JSON.parse(line), null, 2).replace(/\n/g, '\n    ')}`;
-      else text += `${first ? '' : ','}${line}`;
+    for (const item of batch) {
+      if (pretty) text += `${first ? '' : ','}\n    ${JSON.stringify(item, null, 2).replace(/\n/g, '\n    ')}`;
+      else text += `${first ? '' : ','}${JSON.stringify(item)}`;
       first = false;
       // Under V8's large-object size (128 KB), so each piece dies young.
       if (text.length >= 1 << 16) {
@@ -172,7 +171,7 @@ export async function* documentText(
 }
 
 /** JSON and NDJSON are written from the spool; the other forms (and --query) hold the whole object. */
-async function showDocument(ctx: Ctx, opts: PresentOptions, head: Record<string, unknown>, records: Spool) {
+async function showDocument(ctx: Ctx, opts: PresentOptions, head: Record<string, unknown>, records: Spool<unknown>) {
   const format = chooseFormat(ctx, opts.output);
   if ((format === 'json' || format === 'ndjson') && !opts.query) {
     for await (const text of documentText(head, records, format))
@@ -180,7 +179,7 @@ async function showDocument(ctx: Ctx, opts: PresentOptions, head: Record<string,
     return;
   }
   const all: unknown[] = [];
-  for await (const batch of records.batches()) for (const line of batch) all.push(JSON.parse(line));
+  for await (const batch of records.batches()) all.push(...batch);
   await present(ctx, { ...head, records: all }, { ...opts, fields: undefined });
 }
 

@@ -197,9 +197,11 @@ describe('measures import', () => {
 
   it('says so, sending nothing, when the temp folder for its spool cannot be written', async () => {
     const s = await server([]);
-    await writeFile(join(s.dir, 'two.json'), JSON.stringify([m('HDL'), m('LDL')]));
+    // Past the 8 MB the import holds in memory, so the check needs its spool file.
+    const records = Array.from({ length: 1000 }, (_, i) => m(`M${i}`, { description: 'x'.repeat(9000) }));
+    await writeFile(join(s.dir, 'big.json'), JSON.stringify(records));
     const missing = join(s.dir, 'no-such-folder');
-    const r = await clinadmin(['measures', 'import', 'two.json'], { env: { ...s.env, TMPDIR: missing }, cwd: s.dir });
+    const r = await clinadmin(['measures', 'import', 'big.json'], { env: { ...s.env, TMPDIR: missing }, cwd: s.dir });
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain(`error: cannot use a spool file in ${missing}: ENOENT`);
     expect(r.stderr).toContain(
@@ -207,6 +209,14 @@ describe('measures import', () => {
     );
     expect(r.stdout).toBe('');
     expect(await s.get('/diagnostic-measures')).toEqual([]);
+    // A small import is held in memory and needs no temp folder.
+    await writeFile(join(s.dir, 'two.json'), JSON.stringify(records.slice(0, 2)));
+    const small = await clinadmin(['measures', 'import', 'two.json'], {
+      env: { ...s.env, TMPDIR: missing },
+      cwd: s.dir,
+    });
+    expect(small.exitCode).toBe(0);
+    expect(JSON.parse(small.stdout)).toMatchObject({ created: 2 });
   });
 
   it('stops sending on Ctrl-C, waits for requests in flight, reports what was done and exits 130', async () => {

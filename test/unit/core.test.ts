@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { measureSyncSpec } from '../../src/commands/measures/sync.js';
 import { lintMeasure } from '../../src/core/lint.js';
-import { parseRecords, where } from '../../src/core/records.js';
+import { parseRecords, type SourceRecord, where } from '../../src/core/records.js';
 import { indexExisting, plan } from '../../src/core/sync/plan.js';
 import { Checker, hashOf, type SyncSpec } from '../../src/core/sync/prepare.js';
 import { type Checked, checkInput, countPlan, planned } from '../../src/core/sync/run.js';
@@ -137,10 +137,10 @@ describe('checkInput and countPlan', () => {
   beforeAll(async () => {
     spec = await measureSyncSpec();
   });
-  /** The records as the reader hands them over: in batches, here one. */
-  const sources = (values: Record<string, unknown>[]) => [
-    values.map((value, i) => ({ source: 'in.json', position: i + 1, value })),
-  ];
+  /** The records as the reader hands them over, one at a time. */
+  const sources = (values: Record<string, unknown>[]) => async (each: (r: SourceRecord) => void) => {
+    for (const [i, value] of values.entries()) each({ source: 'in.json', position: i + 1, value });
+  };
   /** The usage error a check that must fail threw. */
   const refusal = (check: Promise<Checked>) =>
     check.then(
@@ -201,7 +201,7 @@ describe('checkInput and countPlan', () => {
   });
 
   it('refuses an input without records', async () => {
-    await expect(checkInput(spec, [], false)).rejects.toThrow('no measures in the input; nothing was sent');
+    await expect(checkInput(spec, sources([]), false)).rejects.toThrow('no measures in the input; nothing was sent');
   });
 
   it('counts a plan by action', async () => {

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Ctx } from '../../src/context.js';
-import { streamRecords } from '../../src/core/record-stream.js';
+import { forEachRecord } from '../../src/core/record-stream.js';
 import { parseRecords, type SourceRecord } from '../../src/core/records.js';
-import { Spool } from '../../src/files/spool.js';
+import { jsonLines, Spool } from '../../src/files/spool.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const collect = async <T>(items: AsyncIterable<T>) => {
@@ -15,51 +15,64 @@ const collect = async <T>(items: AsyncIterable<T>) => {
 };
 
 describe('Spool', () => {
-  it('gives back every line in order: multi-byte characters across pieces, a line longer than a piece', async () => {
-    const spool = await Spool.create();
-    const lines = Array.from({ length: 5000 }, (_, i) => `${i} Säuglinge – 血清 ${'é'.repeat(i % 97)}`);
-    lines.splice(2500, 0, 'x'.repeat(200_000), `long ${'血'.repeat(100_000)}`, '');
-    // Pushed without waiting, as concurrent workers do: each still lands after the one before.
-    await Promise.all(lines.map((l) => spool.push(l)));
-    expect(await collect(spool.lines())).toEqual(lines);
-    expect(await collect(spool.lines())).toEqual(lines);
+  const lines = Array.from({ length: 5000 }, (_, i) => `${i} Säuglinge – 血清 ${'é'.repeat(i % 97)}`);
+  lines.splice(2500, 0, 'x'.repeat(200_000), `long ${'血'.repeat(100_000)}`, '');
+  const all = async <T>(spool: Spool<T>) => (await collect(spool.batches())).flat();
+
+  it('gives back every item in order, held in memory while under its budget', async () => {
+    const spool = new Spool(jsonLines<string>());
+    for (const l of lines) spool.push(l, l.length);
+    expect(spool.spilled).toBe(false);
+    expect(await all(spool)).toEqual(lines);
+    await spool.close();
+  });
+
+  it('past its budget, from disk: multi-byte characters across pieces, a line longer than a piece', async () => {
+    const spool = new Spool(jsonLines<string>(), 1000);
+    for (const l of lines) spool.push(l, l.length);
+    expect(spool.spilled).toBe(true);
+    expect(await all(spool)).toEqual(lines);
+    expect(await all(spool)).toEqual(lines);
     expect(spool.count).toBe(lines.length);
     await spool.close();
   });
 
-  it('leaves nothing in the temporary folder, even while open', async () => {
+  it('leaves nothing in the temporary folder, even while its file is open', async () => {
     const before = (await readdir(tmpdir())).filter((f) => f.startsWith('clinadmin-'));
-    const spool = await Spool.create();
-    await spool.push('a line');
+    const spool = new Spool(jsonLines<string>(), 0);
+    spool.push('a line', 6);
+    await spool.settled();
+    expect(spool.spilled).toBe(true);
     const during = (await readdir(tmpdir())).filter((f) => f.startsWith('clinadmin-'));
     expect(during.filter((f) => !before.includes(f))).toEqual([]);
-    expect(await collect(spool.lines())).toEqual(['a line']);
+    expect(await all(spool)).toEqual(['a line']);
     await spool.close();
   });
 });
 
-describe('streamRecords', () => {
+describe('forEachRecord', () => {
   const ctx = (cwd: string) => ({ cwd, stdin: process.stdin }) as unknown as Ctx;
 
   /** The records read (each value looked at, as the importer does), or the message of the error met. */
-  const outcome = async (read: () => AsyncIterable<SourceRecord[]> | Iterable<SourceRecord[]>) => {
+  const outcome = async (read: (each: (r: SourceRecord) => void) => Promise<void> | void) => {
     try {
-      const records = [];
-      for await (const batch of read()) for (const r of batch) records.push({ ...r, value: r.value });
+      const records: SourceRecord[] = [];
+      await read((r) => records.push({ ...r, value: r.value }));
       return { records };
     } catch (err) {
       return { error: (err as Error).message };
     }
   };
 
-  /** What streamRecords reads from a file of `text`, and what parseRecords reads from the text whole. */
+  /** What forEachRecord reads from a file of `text`, and what parseRecords reads from the text whole. */
   async function both(text: string | Buffer) {
     const dir = await tempDir();
     await writeFile(join(dir, 'in.json'), text);
-    const streamed = await outcome(() => streamRecords(ctx(dir), ['in.json']));
-    const whole = await outcome(() => [
-      parseRecords(new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(text)), 'in.json'),
-    ]);
+    const streamed = await outcome((each) => forEachRecord(ctx(dir), ['in.json'], each));
+    const whole = await outcome((each) => {
+      const decoded = new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(text));
+      for (const r of parseRecords(decoded, 'in.json')) each(r);
+    });
     return { streamed, whole };
   }
 

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { ApiClient } from '../../api/client.js';
 import type { Ctx, RunState } from '../../context.js';
-import { streamRecords } from '../../core/record-stream.js';
+import { forEachRecord } from '../../core/record-stream.js';
 import type { Tally } from '../../core/sync/execute.js';
 import { type Existing, indexExisting } from '../../core/sync/plan.js';
 import type { SyncSpec } from '../../core/sync/prepare.js';
@@ -35,7 +35,7 @@ export async function runSync(
   server.catch(() => undefined);
   let checked: Checked;
   try {
-    checked = await checkInput(spec, streamRecords(ctx, files), Boolean(o.strict));
+    checked = await checkInput(spec, (each, pause) => forEachRecord(ctx, files, each, pause), Boolean(o.strict));
     show.showNotes(ctx, checked.checker);
   } catch (err) {
     void server.then(

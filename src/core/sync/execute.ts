@@ -42,7 +42,7 @@ export class Tally {
   readonly failures: RecordResult[] = [];
 
   constructor(
-    readonly records: Spool,
+    readonly records: Spool<RecordResult>,
     pruned: boolean,
   ) {
     this.counts = {
@@ -66,7 +66,7 @@ export class Tally {
       c.failed++;
       if (this.failures.length < SHOWN_FAILURES) this.failures.push(r);
     } else c.notSent++;
-    this.records.push(JSON.stringify(r));
+    this.records.push(r, 200);
   }
 
   /** While the disk is behind by more than 4 MB, a promise to wait on; otherwise undefined. */

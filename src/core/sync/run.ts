@@ -1,6 +1,6 @@
 import type { ApiClient } from '../../api/client.js';
 import { CliError, EXIT, UsageError } from '../../errors.js';
-import { Spool, SpoolError } from '../../files/spool.js';
+import { jsonLines, Spool, SpoolError } from '../../files/spool.js';
 import type { SourceRecord } from '../records.js';
 import { execute, type RecordResult, Tally } from './execute.js';
 import { type Existing, type PlanItem, planOne } from './plan.js';
@@ -33,34 +33,33 @@ export function spoolProblem(err: unknown, sending = false): unknown {
 
 /** The input, checked: its records on disk, in order, and what the whole input needs kept. */
 export interface Checked {
-  spool: Spool;
+  spool: Spool<Prepared>;
   checker: Checker;
 }
 
 /** The checked records, read back from the spool in their order, a batch at a time. */
-export async function* checkedRecords(spool: Spool): AsyncGenerator<Prepared[]> {
-  for await (const batch of spool.batches()) yield batch.map(fromLine);
-}
+export const checkedRecords = (spool: Spool<Prepared>): AsyncGenerator<Prepared[]> => spool.batches();
 
 /**
- * Validates every record before anything is sent, one at a time, writing each to a spool; throws a
+ * Validates every record before anything is sent, one at a time as `read` hands them over, keeping each
+ * in a spool (memory, then disk); throws a
  * usage error that lists each invalid one (with --strict, lint warnings count as errors too).
  */
 export async function checkInput(
   spec: SyncSpec,
-  sources: AsyncIterable<SourceRecord[]> | Iterable<SourceRecord[]>,
+  read: (each: (record: SourceRecord) => void, pause: () => Promise<void> | undefined) => Promise<void>,
   strict: boolean,
 ): Promise<Checked> {
   const checker = new Checker(spec, MAX_LISTED + 1);
-  const spool = await Spool.create().catch((err) => Promise.reject(spoolProblem(err)));
+  const spool = new Spool<Prepared>({ encode: toLine, decode: fromLine });
   try {
-    for await (const batch of sources) {
-      for (const src of batch) {
+    await read(
+      (src) => {
         const p = checker.check(src);
-        if (p) spool.push(toLine(p));
-      }
-      if (spool.backlog > 4 << 20) await spool.settled();
-    }
+        if (p) spool.push(p, p.json.length + 100);
+      },
+      () => (spool.backlog > 4 << 20 ? spool.settled() : undefined),
+    );
     await spool.settled();
     if (checker.unsettled) await checker.settle(checkedRecords(spool));
     const bad = strict ? checker.flagged : checker.invalid;
@@ -120,10 +119,8 @@ export interface SendOptions {
  * go to a spool in the input's order, for the summary. The caller closes the tally's spool.
  */
 export async function send(checked: Checked, found: Existing, o: SendOptions): Promise<Tally> {
-  const tally = new Tally(
-    await Spool.create().catch((err) => Promise.reject(spoolProblem(err))),
-    o.deletions !== undefined,
-  );
+  // Results are held up to 4 MB (about 20,000 of them), then spooled: a summary needs no record in memory.
+  const tally = new Tally(new Spool(jsonLines<RecordResult>(), 4 << 20), o.deletions !== undefined);
   try {
     const total = checked.spool.count;
     const outcome = await execute(planned(o.spec, checked, found), {
