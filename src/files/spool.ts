@@ -154,11 +154,6 @@ export class Spool<T> {
     }
   }
 
-  /** Whether the items went to disk. */
-  get spilled(): boolean {
-    return this.held === undefined;
-  }
-
   async close(): Promise<void> {
     this.held = [];
     if (!this.file) return;

@@ -2,9 +2,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { measureSyncSpec } from '../../src/commands/measures/sync.js';
 import { lintMeasure } from '../../src/core/lint.js';
 import { parseRecords, type SourceRecord, where } from '../../src/core/records.js';
-import { indexExisting, plan } from '../../src/core/sync/plan.js';
-import { Checker, hashOf, type SyncSpec } from '../../src/core/sync/prepare.js';
-import { type Checked, checkInput, countPlan, planned } from '../../src/core/sync/run.js';
+import { indexExisting, planOne } from '../../src/core/sync/plan.js';
+import { Checker, hashOf, type Prepared, type SyncSpec } from '../../src/core/sync/prepare.js';
+import { type Checked, checkInput, planned } from '../../src/core/sync/run.js';
 
 describe('lintMeasure', () => {
   it('is quiet for a clean measure', () => {
@@ -93,6 +93,9 @@ describe('plan', () => {
   beforeAll(async () => {
     spec = await measureSyncSpec();
   });
+  /** The plan of records against the server's, as import makes it record by record. */
+  const plan = (s: SyncSpec, records: Prepared[], existing: Record<string, unknown>[]) =>
+    records.map((r) => planOne(s, r, indexExisting(s, existing)));
   /** Each value checked as import checks it (all are valid here). */
   const prepared = (values: Record<string, unknown>[]) => {
     const checker = new Checker(spec);
@@ -132,7 +135,7 @@ describe('plan', () => {
   });
 });
 
-describe('checkInput and countPlan', () => {
+describe('checkInput and planned', () => {
   let spec: SyncSpec;
   beforeAll(async () => {
     spec = await measureSyncSpec();
@@ -204,12 +207,23 @@ describe('checkInput and countPlan', () => {
     await expect(checkInput(spec, sources([]), false)).rejects.toThrow('no measures in the input; nothing was sent');
   });
 
-  it('counts a plan by action', async () => {
-    const checked = await checkInput(spec, sources([{ test: 't', name: 'A' }]), false);
+  it('plans the checked records as they are read back, in order', async () => {
+    const checked = await checkInput(
+      spec,
+      sources([
+        { test: 't', name: 'A' },
+        { test: 't', name: 'B' },
+      ]),
+      false,
+    );
     const items = [];
-    for await (const batch of planned(spec, checked, indexExisting(spec, []))) items.push(...batch);
+    for await (const batch of planned(spec, checked, indexExisting(spec, [{ id: 'msr_b', test: 't', name: 'B' }])))
+      items.push(...batch);
     await checked.spool.close();
-    expect(countPlan(items)).toEqual({ create: 1, update: 0, unchanged: 0, error: 0 });
+    expect(items.map((i) => [i.rec.name, i.action, i.id])).toEqual([
+      ['A', 'create', undefined],
+      ['B', 'unchanged', 'msr_b'],
+    ]);
   });
 });
 

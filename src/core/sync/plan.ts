@@ -78,9 +78,3 @@ export function planOne(spec: SyncSpec, rec: Prepared, found: Existing): PlanIte
   if (changes.length === 0) return { rec, action: 'unchanged', id };
   return { rec, action: 'update', id, changes, patch: Object.fromEntries(changes.map((c) => [c.field, c.to])) };
 }
-
-/** The plan of records held in memory. */
-export function plan(spec: SyncSpec, records: Prepared[], existing: Rec[]): PlanItem[] {
-  const found = indexExisting(spec, existing);
-  return records.map((rec) => planOne(spec, rec, found));
-}

@@ -31,7 +31,7 @@ export function spoolProblem(err: unknown, sending = false): unknown {
   return Object.assign(problem, { cause: err });
 }
 
-/** The input, checked: its records on disk, in order, and what the whole input needs kept. */
+/** The input, checked: its records in a spool, in order, and what the whole input needs kept. */
 export interface Checked {
   spool: Spool<Prepared>;
   checker: Checker;
@@ -95,12 +95,6 @@ export interface PlanCounts {
   update: number;
   unchanged: number;
   error: number;
-}
-
-export function countPlan(items: Iterable<PlanItem>): PlanCounts {
-  const counts = { create: 0, update: 0, unchanged: 0, error: 0 };
-  for (const i of items) counts[i.action]++;
-  return counts;
 }
 
 export interface SendOptions {
