@@ -126,13 +126,18 @@ export async function showPlan(
   return counts;
 }
 
-/** Lines to stdout in pieces of about 64 KB, waiting when the reader falls behind. */
+/** Writes to stdout, waiting when the reader falls behind. */
+async function put(ctx: Ctx, text: string): Promise<void> {
+  if (text !== '' && !ctx.stdout.write(text)) await new Promise((r) => ctx.stdout.once('drain', () => r(undefined)));
+}
+
+/** Lines to stdout in pieces of about 64 KB. */
 function writer(ctx: Ctx) {
   let pending = '';
   const flush = async () => {
     const text = pending;
     pending = '';
-    if (text !== '' && !ctx.stdout.write(text)) await new Promise((r) => ctx.stdout.once('drain', () => r(undefined)));
+    await put(ctx, text);
   };
   return {
     async line(text: string) {
@@ -174,8 +179,7 @@ export async function* documentText(
 async function showDocument(ctx: Ctx, opts: PresentOptions, head: Record<string, unknown>, records: Spool<unknown>) {
   const format = chooseFormat(ctx, opts.output);
   if ((format === 'json' || format === 'ndjson') && !opts.query) {
-    for await (const text of documentText(head, records, format))
-      if (!ctx.stdout.write(text)) await new Promise((r) => ctx.stdout.once('drain', () => r(undefined)));
+    for await (const text of documentText(head, records, format)) await put(ctx, text);
     return;
   }
   const all: unknown[] = [];

@@ -38,7 +38,7 @@ export interface RemoveOptions {
   concurrency: number;
   stop: Promise<unknown>;
   /** Each result, as it comes. */
-  onDone: (r: RecordResult) => Promise<void>;
+  onDone: (r: RecordResult) => void;
 }
 
 /** Deletes each record with bounded concurrency; one already gone counts as deleted (the goal holds). */
@@ -58,7 +58,7 @@ export async function removeAll(deletions: Deletion[], o: RemoveOptions): Promis
           r = { name: d.name, outcome: 'deleted', id: d.id };
         else r = { name: d.name, outcome: 'failed', id: d.id, error: (err as Error).message };
       }
-      await o.onDone(r);
+      o.onDone(r);
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(o.concurrency, deletions.length)) }, worker));

@@ -136,7 +136,7 @@ export async function send(checked: Checked, found: Existing, o: SendOptions): P
         path: o.spec.path,
         concurrency: o.concurrency,
         stop: o.stop,
-        onDone: async (r) => {
+        onDone: (r) => {
           o.onDone?.(r, ++done);
           tally.add(r);
         },
