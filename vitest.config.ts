@@ -5,9 +5,10 @@ const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { versio
 const define = { __CLINADMIN_VERSION__: JSON.stringify(version) };
 
 /**
- * The test tiers as projects: `npm test` runs them all (as .ci/run does); `npx vitest --project unit` runs
- * one. unit: pure functions; cli: the CLI in process against the real server on port 0; e2e: the built
- * binary; stress: the SIGKILL crash rounds, the 30 s load test and the lock races.
+ * The test tiers as projects. `npm test` runs unit (pure functions), cli (the CLI in process against the
+ * real server on port 0) and e2e (the built binary): Node alone, any user. `npm run test:system` runs system
+ * (what needs root, tmux, script, zsh, fish, python3 or curl; a missing tool fails, never skips) and stress
+ * (the SIGKILL crash rounds, the 30 s load test, the lock races). .ci/run runs both.
  */
 const tier = (name: string, timeouts = { testTimeout: 30_000, hookTimeout: 60_000 }) => ({
   define,
@@ -16,6 +17,12 @@ const tier = (name: string, timeouts = { testTimeout: 30_000, hookTimeout: 60_00
 
 export default defineConfig({
   test: {
-    projects: [tier('unit'), tier('cli'), tier('e2e'), tier('stress', { testTimeout: 120_000, hookTimeout: 60_000 })],
+    projects: [
+      tier('unit'),
+      tier('cli'),
+      tier('e2e'),
+      tier('system', { testTimeout: 60_000, hookTimeout: 60_000 }),
+      tier('stress', { testTimeout: 120_000, hookTimeout: 60_000 }),
+    ],
   },
 });

@@ -3,6 +3,7 @@ _clinadmin() {
   local cur prev path="" word subs opts ids vals fileopts files v i
   cur="${COMP_WORDS[COMP_CWORD]}"
   prev="${COMP_WORDS[COMP_CWORD-1]}"
+  COMPREPLY=()
   for ((i = 1; i < COMP_CWORD; i++)); do
     word="${COMP_WORDS[i]}"
     [[ "$word" == -* ]] && continue
@@ -13,7 +14,7 @@ _clinadmin() {
   # The value of an option: one of its fixed set, or a file.
   for v in $vals; do
     if [[ "$prev" == "${v%%=*}" ]]; then
-      COMPREPLY=($(compgen -W "$(echo "${v#*=}" | tr ',' ' ')" -- "$cur"))
+      _clinadmin_add "${v#*=}" ,
       return
     fi
   done
@@ -22,15 +23,25 @@ _clinadmin() {
     return
   fi
   if [[ "$cur" == -* ]]; then
-    COMPREPLY=($(compgen -W "$opts" -- "$cur"))
+    _clinadmin_add "$opts" " "
   elif [[ -n "$subs" ]]; then
-    COMPREPLY=($(compgen -W "$subs" -- "$cur"))
+    _clinadmin_add "$subs" " "
   elif [[ -n "$ids" ]]; then
-    # Ids come from the very binary being completed, not whichever clinadmin is first on PATH.
-    COMPREPLY=($(compgen -W "$("${COMP_WORDS[0]}" __complete "$ids" 2>/dev/null)" -- "$cur"))
+    # Ids come from the very binary being completed, not whichever clinadmin is first on PATH, one a line.
+    _clinadmin_add "$("${COMP_WORDS[0]}" __complete "$ids" 2>/dev/null)" $'\n'
   elif [[ -n "$files" ]]; then
     COMPREPLY=($(compgen -f -- "$cur"))
   fi
+}
+# Adds each word of $1 (split at $2) that starts with $cur, as data: nothing in a word is expanded.
+_clinadmin_add() {
+  local w
+  local -a words
+  IFS="$2" read -r -d '' -a words <<< "$1"
+  for w in "${words[@]}"; do
+    w="${w%$'\n'}"
+    [[ -n "$w" && "$w" == "$cur"* ]] && COMPREPLY+=("$w")
+  done
 }
 _clinadmin_node() {
   _clinadmin_found=1

@@ -297,6 +297,11 @@ export class ApiClient {
               return;
             }
             const elements = splitter.pushBytes(chunk);
+            // One element, or a body that is not an array, is held whole until it ends: the cap of one record.
+            if (splitter.heldBytes > MAX_RECORD_BYTES) {
+              controller.abort(Object.assign(new Error('too large'), { code: 'CLINADMIN_TOO_LARGE' }));
+              return;
+            }
             const plain = splitter.plain;
             for (let k = 0; k < elements.length; k++) {
               records++;
@@ -485,7 +490,8 @@ export class ApiClient {
     }
     if (code === 'CLINADMIN_TOO_LARGE') {
       return new ApiError(
-        `the API at ${at} sent an answer larger than ${MAX_RECORD_BYTES / 2 ** 20} MiB for one record; it was refused`,
+        `the API at ${at} sent a record (or an answer that is not a list) larger than ` +
+          `${MAX_RECORD_BYTES / 2 ** 20} MiB, the cap for one; it was refused`,
       );
     }
     if (code === 'CLINADMIN_DEADLINE') {

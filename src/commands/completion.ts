@@ -26,6 +26,13 @@ export function completionCommand(cmd: Command, ctx: Ctx): Command {
     });
 }
 
+/**
+ * The characters an id may hold to be offered at TAB: none that a shell gives meaning to ($, `, ;, quotes,
+ * spaces, globs) and no control byte. An id with any other is left out, as a server's data is never code.
+ */
+const COMPLETABLE = /^[A-Za-z0-9._:@+=,%~-]+$/;
+export const isCompletableId = (id: unknown): id is string => typeof id === 'string' && COMPLETABLE.test(id);
+
 /** Hidden: prints the ids of a group for shell completion; silent when the server does not answer. */
 export function completeIdsCommand(cmd: Command, ctx: Ctx): Command {
   return cmd.argument('<group>').action(async (group: string, _o: unknown, cmd: Command) => {
@@ -39,8 +46,9 @@ export function completeIdsCommand(cmd: Command, ctx: Ctx): Command {
         { ...(await optsOf(cmd)), timeoutMs: 2000, verbose: false },
       );
       try {
-        const records = await client.list<{ id: string }>(spec.path);
-        ctx.stdout.write(records.map((r) => r.id).join('\n') + (records.length ? '\n' : ''));
+        const records = await client.list<{ id: unknown }>(spec.path);
+        const ids = records.map((r) => r.id).filter(isCompletableId);
+        ctx.stdout.write(ids.join('\n') + (ids.length ? '\n' : ''));
       } finally {
         await client.close();
       }

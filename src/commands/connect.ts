@@ -1,6 +1,6 @@
 import type { ApiClient } from '../api/client.js';
 import { readConfig } from '../config/file.js';
-import { type GlobalFlags, profileName, resolveSettings, type Settings } from '../config/resolve.js';
+import { type GlobalFlags, originOf, profileName, resolveSettings, type Settings } from '../config/resolve.js';
 import type { Ctx } from '../context.js';
 import { AuthError } from '../errors.js';
 import { checkProfile } from './suggest.js';
@@ -28,6 +28,12 @@ export async function connect(
     throw new AuthError(
       `no base URL is configured for profile ${settings.profile}`,
       'run `clinadmin login --base-url URL`, or set CLINADMIN_BASE_URL',
+    );
+  }
+  if (!settings.token && settings.withheldFor) {
+    throw new AuthError(
+      `the token of profile ${settings.profile} is for ${settings.withheldFor}, not ${originOf(settings.baseUrl) ?? settings.baseUrl}, so it was not sent`,
+      `give a token for that origin with CLINADMIN_TOKEN, or run \`clinadmin login --base-url ${settings.baseUrl}\``,
     );
   }
   if (!settings.token) {

@@ -92,7 +92,9 @@ export async function whoami(ctx: Ctx, opts: Opts): Promise<number> {
   const data = readConfig(ctx.env);
   checkProfile(profileName(opts.profile, ctx.env, data), data.profiles);
   const s = resolveSettings(opts, ctx.env, data);
-  let server = 'not checked: no base URL or token';
+  let server = s.withheldFor
+    ? `not checked: the profile's token is for ${s.withheldFor}, not this base URL`
+    : 'not checked: no base URL or token';
   let code: number = s.baseUrl && s.token ? EXIT.ok : EXIT.auth;
   if (s.baseUrl && s.token) {
     const started = performance.now();

@@ -13,6 +13,11 @@ export interface Settings {
   account?: string;
   /** Where each value came from, for whoami. */
   from: { baseUrl?: string; token?: string; account?: string };
+  /**
+   * Set when the profile holds a token but the base URL in use names another origin: the token was
+   * withheld, and this is the origin it belongs to.
+   */
+  withheldFor?: string;
 }
 
 /** Which profile is in use: --profile, then CLINADMIN_PROFILE, then the stored current one. */
@@ -43,9 +48,37 @@ export function resolveSettings(
     return [undefined, undefined];
   };
   const [baseUrl, fromBase] = pick(flags.baseUrl, 'CLINADMIN_BASE_URL', stored.baseUrl);
-  const [token, fromToken] = pick(undefined, 'CLINADMIN_TOKEN', stored.token);
+  let [token, fromToken] = pick(undefined, 'CLINADMIN_TOKEN', stored.token);
   const [account, fromAccount] = pick(undefined, 'CLINADMIN_ACCOUNT', stored.account);
-  return { profile, baseUrl, token, account, from: { baseUrl: fromBase, token: fromToken, account: fromAccount } };
+  // A stored token belongs to the origin it was stored with, as gh keys tokens by host: a --base-url or
+  // CLINADMIN_BASE_URL naming another origin (a repository's .envrc, a copied command) never receives it.
+  let withheldFor: string | undefined;
+  if (fromToken === `profile ${profile}` && baseUrl !== undefined && originOf(baseUrl) !== originOf(stored.baseUrl)) {
+    withheldFor = originOf(stored.baseUrl) ?? '(no base URL)';
+    token = undefined;
+    fromToken = undefined;
+  }
+  return {
+    profile,
+    baseUrl,
+    token,
+    account,
+    from: { baseUrl: fromBase, token: fromToken, account: fromAccount },
+    ...(withheldFor ? { withheldFor } : {}),
+  };
+}
+
+/**
+ * Scheme, host and port as the URL standard gives them: `localhost` and `127.0.0.1` differ, a default port
+ * written out or a trailing `/` does not. Undefined for no URL or one that does not parse.
+ */
+export function originOf(url: string | undefined): string | undefined {
+  if (url === undefined) return undefined;
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
 }
 
 /** `abcd…wxyz`: enough to tell tokens apart, never enough to use one. */

@@ -38,6 +38,11 @@ export class JsonArraySplitter {
   private escaped = false;
   /** Pieces of the element in progress (or, when not an array, of the whole body). */
   private pieces: Buffer[] = [];
+  /**
+   * The bytes held in `pieces`: one element not yet whole, or a body that is not an array. The reader caps
+   * it, as a peer could otherwise send one element that never ends.
+   */
+  heldBytes = 0;
   private inElement = false;
   /** The element in progress holds a byte that makes it unfit to pass on as it came (see `plain`). */
   private odd = false;
@@ -63,6 +68,7 @@ export class JsonArraySplitter {
     this.plain = [];
     if (this.state === 3) {
       this.pieces.push(chunk);
+      this.heldBytes += chunk.length;
       return out;
     }
     let i = 0;
@@ -74,6 +80,7 @@ export class JsonArraySplitter {
       if (chunk[i] !== 0x5b) {
         this.state = 3;
         this.pieces.push(chunk.subarray(i));
+        this.heldBytes += n - i;
         return out;
       }
       this.state = 1;
@@ -148,7 +155,11 @@ export class JsonArraySplitter {
         }
       } else if (c !== 5) odd = true;
     }
-    if (inElement) this.pieces.push(Buffer.from(chunk.subarray(Math.max(start, 0))));
+    if (inElement) {
+      const rest = Buffer.from(chunk.subarray(Math.max(start, 0)));
+      this.pieces.push(rest);
+      this.heldBytes += rest.length;
+    }
     if (this.state === 2) this.trailingFrom(chunk, i + 1);
     Object.assign(this, { depth, inString, escaped, inElement, odd });
     return out;
@@ -174,6 +185,7 @@ export class JsonArraySplitter {
     if (this.pieces.length === 0) return tail;
     const whole = Buffer.concat([...this.pieces, tail]);
     this.pieces = [];
+    this.heldBytes = 0;
     return whole;
   }
 }

@@ -208,7 +208,7 @@ describe('ApiClient', () => {
     };
     const s = await scripted([huge]);
     const { c } = client(s.url, undefined, 20_000);
-    await expect(c.request('GET', '/diagnostic-measures/x')).rejects.toThrow(/larger than 64 MiB for one record/);
+    await expect(c.request('GET', '/diagnostic-measures/x')).rejects.toThrow(/larger than 64 MiB, the cap for one/);
     await c.close();
   });
 

@@ -1,8 +1,12 @@
+import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
+import { clinadmin } from '../helpers/bin.js';
+import { HOSTILE_IDS, hostileServer, listOfIds } from '../helpers/hostile.js';
 import { binOnPath, loggedIn } from '../helpers/logged-in.js';
+import { tempDir } from '../helpers/tmp.js';
 
 const completions = fileURLToPath(new URL('../../completions', import.meta.url));
 
@@ -77,5 +81,69 @@ describe('zsh completion', () => {
     // A value from the option's fixed set, and a file where a file is expected.
     await tab('clinadmin coverages create --payment-method pre', /--payment-method prepaid *$/m);
     await tab('clinadmin measures import package.j', /measures import package\.json *$/m);
+  });
+});
+
+/**
+ * A server whose ids would run commands or move the cursor: at TAB no command runs, no file appears, and
+ * only the plain ids are offered. Each shell runs in an empty folder so a planted `touch` would show.
+ */
+describe('completion with ids from a hostile server', () => {
+  it('fish runs nothing and offers only the plain ids', async () => {
+    const h = await hostileServer(listOfIds(HOSTILE_IDS));
+    const cwd = await tempDir();
+    const script = `source ${join(completions, 'clinadmin.fish')}; complete -C 'clinadmin measures show msr_'`;
+    const r = await execa('fish', ['--no-config', '-c', script], {
+      cwd,
+      env: {
+        PATH: `${await binOnPath()}:${process.env.PATH}`,
+        HOME: await tempDir(),
+        CLINADMIN_BASE_URL: h.url,
+        CLINADMIN_TOKEN: 'tok-hostile-1234',
+      },
+      reject: false,
+    });
+    expect(r.stderr).toBe('');
+    expect(r.stdout.split('\n').sort()).toEqual(['msr_ok1', 'msr_ok2']);
+    expect(await readdir(cwd)).toEqual([]);
+    expect(h.seen.some((s) => s.url === '/diagnostic-measures')).toBe(true);
+  });
+
+  it('zsh, installed in $fpath as the README says, completes on the first TAB and runs nothing', async () => {
+    const h = await hostileServer(listOfIds(HOSTILE_IDS));
+    const cwd = await tempDir();
+    const functions = await tempDir();
+    const script = await clinadmin(['completion', 'zsh']);
+    await writeFile(join(functions, '_clinadmin'), `${script.stdout}\n`);
+    const socket = `clinadmin-zsh-${process.pid}-${Date.now()}`;
+    sockets.push(socket);
+    const shellEnv = {
+      ...process.env,
+      PATH: `${await binOnPath()}:${process.env.PATH}`,
+      HOME: await tempDir(),
+      ZDOTDIR: await tempDir(),
+      TERM: 'xterm',
+      CLINADMIN_BASE_URL: h.url,
+      CLINADMIN_TOKEN: 'tok-hostile-1234',
+    };
+    const tmux = (...args: string[]) => execa('tmux', ['-L', socket, ...args], { env: shellEnv });
+    await tmux('-f', '/dev/null', 'new-session', '-d', '-c', cwd, '-x', '120', '-y', '30', 'zsh', '-f');
+    const screen = async () => (await tmux('capture-pane', '-p')).stdout;
+    const type = (...keys: string[]) => tmux('send-keys', ...keys);
+    await type(`fpath=(${functions} $fpath); autoload -Uz compinit && compinit -u -D && echo READY`, 'Enter');
+    await expect.poll(screen, { timeout: 10_000 }).toMatch(/^READY$/m);
+    await type('clear', 'Enter');
+    await expect.poll(screen, { timeout: 10_000 }).not.toMatch(/READY/);
+    // The first TAB inserts the common part of the two plain ids (zsh lists them only at the next TAB).
+    await type('-l', 'clinadmin measures show msr_');
+    await type('Tab');
+    await expect.poll(screen, { timeout: 10_000 }).toMatch(/clinadmin measures show msr_ok *$/m);
+    await type('Tab');
+    await expect.poll(screen, { timeout: 10_000 }).toMatch(/msr_ok1\s+msr_ok2/);
+    const shown = await screen();
+    expect(shown).not.toMatch(/touch|OWNED|msr_x/);
+    await type('C-c');
+    expect(await readdir(cwd)).toEqual([]);
+    expect(h.seen.some((s) => s.url === '/diagnostic-measures')).toBe(true);
   });
 });

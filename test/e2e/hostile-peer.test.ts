@@ -1,0 +1,121 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execa } from 'execa';
+import { describe, expect, it } from 'vitest';
+import { clinadmin } from '../helpers/bin.js';
+import { endless, HOSTILE_IDS, hostileServer, listOfIds } from '../helpers/hostile.js';
+import { binOnPath, E2E_TOKEN, loggedIn } from '../helpers/logged-in.js';
+import { tempDir } from '../helpers/tmp.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const maxRss = fileURLToPath(new URL('../helpers/max-rss.cjs', import.meta.url));
+
+describe('a server that sends hostile ids', () => {
+  it('__complete prints only ids made of safe characters', async () => {
+    const h = await hostileServer(listOfIds(HOSTILE_IDS));
+    const r = await clinadmin(['__complete', 'measures'], {
+      env: { CLINADMIN_BASE_URL: h.url, CLINADMIN_TOKEN: 'tok-hostile-1234' },
+    });
+    expect(r.stdout).toBe('msr_ok1\nmsr_ok2');
+  });
+
+  it('runs nothing at TAB in bash, and offers only the safe ids', async () => {
+    const h = await hostileServer(listOfIds(HOSTILE_IDS));
+    const cwd = await tempDir();
+    const path = `${await binOnPath()}:${process.env.PATH}`;
+    // The shell's own completion entry point, as bash calls it at TAB.
+    const script =
+      `source ${join(root, 'completions', 'clinadmin.bash')}; ` +
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: bash's own ${COMPREPLY[@]}, run as written.
+      'COMP_WORDS=(clinadmin measures show msr_); COMP_CWORD=3; _clinadmin; printf "%s\\n" "${COMPREPLY[@]}"';
+    const r = await execa('bash', ['--norc', '-c', script], {
+      cwd,
+      env: { PATH: path, HOME: await tempDir(), CLINADMIN_BASE_URL: h.url, CLINADMIN_TOKEN: 'tok-hostile-1234' },
+      reject: false,
+    });
+    expect(r.stdout.split('\n').sort()).toEqual(['msr_ok1', 'msr_ok2']);
+    const { readdir } = await import('node:fs/promises');
+    expect(await readdir(cwd)).toEqual([]);
+    // The server was asked, so the safety is not from a silent completion.
+    expect(h.seen.some((s) => s.url === '/diagnostic-measures')).toBe(true);
+  });
+});
+
+describe('a token goes only to the origin it was stored for', () => {
+  it('refuses --base-url or CLINADMIN_BASE_URL of another origin with exit 4, sending nothing there', async () => {
+    const { run, server } = await loggedIn();
+    const other = await hostileServer(listOfIds(['msr_1']));
+    for (const args of [
+      ['measures', 'list', '--base-url', other.url],
+      ['measures', 'list', '-o', 'json'],
+    ]) {
+      const env: Record<string, string> = args.includes('--base-url') ? {} : { CLINADMIN_BASE_URL: other.url };
+      const r = await run(args, env);
+      expect(r.exitCode).toBe(4);
+      expect(r.stderr).toContain(`the token of profile default is for ${server.url}, not ${other.url}`);
+      expect(r.stderr.trim().split('\n')[0]).toMatch(/^error: /);
+    }
+    expect(other.seen).toEqual([]);
+    // localhost is another origin than 127.0.0.1, though it reaches the same server.
+    const local = server.url.replace('127.0.0.1', 'localhost');
+    expect((await run(['measures', 'list', '--base-url', local])).exitCode).toBe(4);
+    // A trailing slash, or the default written out, is the same origin.
+    expect((await run(['measures', 'list', '--base-url', `${server.url}/`])).exitCode).toBe(0);
+  });
+
+  it('uses a token given for the other origin, and completion follows the same rule', async () => {
+    const { run } = await loggedIn();
+    const other = await hostileServer(listOfIds(['msr_1']));
+    const given = await run(['measures', 'list', '-o', 'json', '--base-url', other.url], {
+      CLINADMIN_TOKEN: 'token-for-other-origin',
+    });
+    expect(given.exitCode).toBe(0);
+    expect(other.seen.map((s) => s.authorization)).toEqual(['Bearer token-for-other-origin']);
+    other.seen.length = 0;
+    const completion = await run(['__complete', 'measures'], { CLINADMIN_BASE_URL: other.url });
+    expect(completion.stdout).toBe('');
+    expect(other.seen).toEqual([]);
+    expect(E2E_TOKEN).not.toBe('token-for-other-origin');
+  });
+});
+
+describe("the CLI's memory is capped, not the peer's to grow", () => {
+  const peak = async (url: string, args: string[]) => {
+    const dir = await tempDir();
+    const file = join(dir, 'rss');
+    const r = await clinadmin(args, {
+      env: {
+        CLINADMIN_BASE_URL: url,
+        CLINADMIN_TOKEN: 'tok-hostile-1234',
+        NODE_OPTIONS: `--require ${maxRss}`,
+        MAX_RSS_FILE: file,
+      },
+    });
+    return { r, mb: Number(await readFile(file, 'utf8')) / 1024 };
+  };
+
+  for (const [what, head] of [
+    ['a list element that never ends', '[{"id":"msr_1"},{"id":"msr_2","name":"'],
+    ['a 1 GB object where a list was asked for', '{"name":"'],
+  ] as const) {
+    it(`refuses ${what} at 64 MiB, far below 512 MB`, async () => {
+      const h = await hostileServer(endless(head, 1024 ** 3));
+      for (const args of [
+        ['measures', 'list', '-o', 'json'],
+        ['measures', 'list'],
+        ['__complete', 'measures'],
+      ]) {
+        const { r, mb } = await peak(h.url, args);
+        if (args[0] === '__complete') {
+          expect(r.exitCode).toBe(0);
+          expect(r.stderr).toBe('');
+        } else {
+          expect(r.exitCode).toBe(1);
+          expect(r.stderr).toMatch(/larger than 64 MiB, the cap for one; it was refused/);
+        }
+        expect(mb).toBeLessThan(300);
+      }
+    });
+  }
+});
