@@ -7,7 +7,7 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   process.stdout.write(`${require('../dist/version.cjs').VERSION}\n`);
 } else {
   if (Number(process.versions.node.split('.')[0]) < 22) require('./node20.cjs');
-  const { load, save } = require('./load.cjs');
+  require('./compile-cache.cjs').enableCompileCache(process.env);
   // A reader that stops early (`| head`) is not an error: stop quietly, as Unix tools do.
   process.stdout.on('error', (err) => {
     if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
@@ -15,10 +15,7 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   });
   // run() resolves once its output is flushed; exit then, as an HTTP pool's idle timers would otherwise
   // hold the process open.
-  load(require('node:path').join(__dirname, '..', 'dist', 'cli.cjs'))
+  require('../dist/cli.cjs')
     .run(argv)
-    .then((code) => {
-      save(argv);
-      process.exit(code);
-    });
+    .then((code) => process.exit(code));
 }

@@ -3,10 +3,9 @@
 // The chunks are written as CommonJS: Node 20 spends ~4 ms setting up its ES module loader, which a
 // CommonJS entry never starts, and esbuild splits only ES modules, so each chunk is converted after.
 
-import { createHash } from 'node:crypto';
 import { copyFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { dirname, join, sep } from 'node:path';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, transform } from 'esbuild';
 
@@ -82,19 +81,7 @@ for (const file of result.outputFiles) {
     supported: { 'dynamic-import': false },
   });
   await mkdir(dirname(file.path), { recursive: true });
-  if (file.path.endsWith(`${sep}cli.cjs`)) {
-    // bin/load.cjs keeps V8's code only for files whose names carry their content's hash (V8 itself checks
-    // no more than a source's length): the entry's code moves into such a chunk, behind a one-line stub.
-    const hash = createHash('sha256').update(code).digest('base64url').slice(0, 8).toUpperCase();
-    const name = `cli-${hash.replace(/[^A-Z0-9]/g, 'X')}.cjs`;
-    // Its requires, one folder down: ./chunks/x.cjs becomes ./x.cjs, and an entry beside it ../entry.cjs.
-    const moved = code.replace(/require\("\.\/(chunks\/)?/g, (_m, chunk) => (chunk ? 'require("./' : 'require("../'));
-    if (/["']\.\.?\/chunks\//.test(moved) || /require\('\./.test(moved))
-      throw new Error('dist/cli.cjs names a file in a form the build does not move');
-    await mkdir(join(dirname(file.path), 'chunks'), { recursive: true });
-    await writeFile(join(dirname(file.path), 'chunks', name), moved);
-    await writeFile(file.path, `module.exports=require("./chunks/${name}");\n`);
-  } else await writeFile(file.path, code);
+  await writeFile(file.path, code);
 }
 
 // The fallback parser, as undici ships it (a self-contained CommonJS file), for scripts/lean/llhttp-wasm.cjs.

@@ -31,8 +31,9 @@ export async function connect(
     );
   }
   if (!settings.token && settings.withheldFor) {
+    const origin = originOf(settings.baseUrl) ?? settings.baseUrl;
     throw new AuthError(
-      `the token of profile ${settings.profile} is for ${settings.withheldFor}, not ${originOf(settings.baseUrl) ?? settings.baseUrl}, so it was not sent`,
+      `the token of profile ${settings.profile} is for ${settings.withheldFor}, not ${origin}, so it was not sent`,
       `give a token for that origin with CLINADMIN_TOKEN, or run \`clinadmin login --base-url ${settings.baseUrl}\``,
     );
   }

@@ -1,5 +1,5 @@
-import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { chmod, mkdir, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
+import { join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { clinadmin } from '../helpers/bin.js';
@@ -7,7 +7,8 @@ import { TOKEN, testServer } from '../helpers/server.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const dist = fileURLToPath(new URL('../../dist', import.meta.url));
-const NODE_MAJOR = Number(process.versions.node.split('.')[0]);
+/** module.enableCompileCache came with Node 22.1; Node 20 has none. */
+const HAS_COMPILE_CACHE = 'enableCompileCache' in (await import('node:module'));
 
 // Markers each package's own code carries, present in the bundle only where the package is.
 const MARKERS = {
@@ -27,14 +28,10 @@ async function loaded(
   const dir = await tempDir();
   const out = join(dir, 'loaded.json');
   const preload = join(dir, 'record.cjs');
-  // bin/load.cjs compiles the bundle's files with vm.Script: the preload notes each file it is given.
   await writeFile(
     preload,
-    "const vm = require('node:vm'); const Script = vm.Script; const compiled = [];\n" +
-      'vm.Script = function (code, o) {\n  if (o && o.filename) compiled.push(o.filename);\n' +
-      '  return new Script(code, o);\n};\n' +
-      `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(out)}, ` +
-      'JSON.stringify({ files: [...Object.keys(require.cache), ...compiled], builtins: process.moduleLoadList })));',
+    `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(out)}, ` +
+      'JSON.stringify({ files: Object.keys(require.cache), builtins: process.moduleLoadList })));',
   );
   const r = await clinadmin(args, { env: { ...env, NODE_OPTIONS: `--require ${preload}` } });
   expect(r.exitCode, r.stderr).toBe(0);
@@ -51,66 +48,78 @@ describe('start-up', () => {
       expect(text.includes(marker), `${pkg} is loaded for --help`).toBe(false);
   });
 
-  it('loads neither child_process, fs/promises nor http2 for --help, nor before Node 24 the ESM loader', async () => {
+  it('loads neither child_process, fs/promises nor http2 for --help', async () => {
     const { builtins } = await loaded(['measures', 'create', '--help']);
+    // Node's ES module loader is not among them: since require(esm) (Node 20.19, 22.12) a plain require()
+    // starts it on every supported Node, and a loader of our own to avoid it is what the house gave up.
     for (const m of ['NativeModule child_process', 'NativeModule internal/fs/promises', 'NativeModule http2'])
       expect(builtins, m).not.toContain(m);
-    // Node 24 starts the ES module loader for every entry, CommonJS too; Node 20 and 22 only for ES modules.
-    expect(builtins.includes('NativeModule internal/modules/esm/loader')).toBe(NODE_MAJOR >= 24);
   });
 
-  it('keeps V8 code in the user cache folder, once per file and command; Node 20 gets flags', async () => {
+  it("keeps Node's compile cache (Node 22 and later) in an owner-only folder of the user's cache", async () => {
     const cache = await tempDir();
-    const env = { XDG_CACHE_HOME: cache };
-    const { files } = await loaded(['measures', 'create', '--help'], env);
+    const { files } = await loaded(['measures', 'create', '--help'], { XDG_CACHE_HOME: cache });
     const bin = join(dist, '..', 'bin');
-    expect(files).toContain(join(bin, 'load.cjs'));
-    expect(files.includes(join(bin, 'node20.cjs'))).toBe(NODE_MAJOR < 22);
-    const folder = join(cache, 'clinadmin', `v8-${process.version}-${process.arch}`);
-    const chunks = (await readdir(join(dist, 'chunks'))).map((f) => f.replace(/\.cjs$/, ''));
-    const first = (await readdir(folder)).filter((f) => f !== 'commands');
-    // One file for each hashed chunk the command loaded (the entry's code too), named after it.
-    expect(first.length).toBeGreaterThan(3);
-    expect(first.filter((f) => !chunks.includes(f))).toEqual([]);
-    expect(first.some((f) => f.startsWith('cli-'))).toBe(true);
-    expect(await readFile(join(folder, 'commands'), 'utf8')).toBe('measures create --help\n');
-    const stamp = async () =>
-      Object.fromEntries(await Promise.all(first.map(async (f) => [f, (await stat(join(folder, f))).mtimeMs])));
-    const before = await stamp();
-    // The same command again reads the cache and writes nothing; another command adds what it compiled.
-    const again = await clinadmin(['measures', 'create', '--help'], { env });
-    expect(again.exitCode).toBe(0);
-    expect(await stamp()).toEqual(before);
-    expect((await clinadmin(['coverages', 'list', '--help'], { env })).exitCode).toBe(0);
-    expect(await readFile(join(folder, 'commands'), 'utf8')).toBe('measures create --help\ncoverages list --help\n');
-    expect(await readdir(dist)).not.toContain('code-cache');
+    expect(files).toContain(join(bin, 'compile-cache.cjs'));
+    expect(files).toContain(join(dist, 'cli.cjs'));
+    const folder = join(cache, 'clinadmin', 'compile-cache');
+    if (HAS_COMPILE_CACHE) {
+      expect((await stat(folder)).mode & 0o777).toBe(0o700);
+      expect((await readdir(folder, { recursive: true })).length).toBeGreaterThan(1);
+    } else {
+      expect(await readdir(cache)).toEqual([]);
+    }
+    expect(await readdir(dist)).not.toContain('compile-cache');
   });
 
-  it('works the same with a damaged, unwritable or switched-off cache, and says nothing of it', async () => {
+  it('never uses a cache folder others can write or one reached through a symlink, and says nothing', async () => {
     const server = await testServer({ seed: true });
     const args = ['measures', 'list', '-o', 'json'];
     const api = { CLINADMIN_BASE_URL: server.url, CLINADMIN_TOKEN: TOKEN };
-    const cache = await tempDir();
-    const plain = await clinadmin(args, { env: { ...api, XDG_CACHE_HOME: cache } });
+    const plain = await clinadmin(args, { env: { ...api, XDG_CACHE_HOME: await tempDir() } });
     expect(plain.exitCode, plain.stderr).toBe(0);
-    const folder = join(cache, 'clinadmin', `v8-${process.version}-${process.arch}`);
-    // Damaged: every cached file overwritten with other bytes; V8 refuses them and the run writes them anew.
-    for (const f of await readdir(folder)) if (f !== 'commands') await writeFile(join(folder, f), 'not a cache');
-    const damaged = await clinadmin(args, { env: { ...api, XDG_CACHE_HOME: cache } });
-    expect([damaged.exitCode, damaged.stdout, damaged.stderr]).toEqual([0, plain.stdout, '']);
-    const rewritten = (await readdir(folder)).filter((f) => f !== 'commands');
-    for (const f of rewritten) expect((await readFile(join(folder, f))).toString(), f).not.toBe('not a cache');
-    // Unwritable: the cache folder is a file.
-    const blocked = await tempDir();
-    await writeFile(join(blocked, 'clinadmin'), '');
-    const unwritable = await clinadmin(args, { env: { ...api, XDG_CACHE_HOME: blocked } });
-    expect([unwritable.exitCode, unwritable.stdout, unwritable.stderr]).toEqual([0, plain.stdout, '']);
-    for (const off of ['CLINADMIN_NO_CODE_CACHE', 'NODE_DISABLE_COMPILE_CACHE']) {
-      const empty = await tempDir();
-      const r = await clinadmin(args, { env: { ...api, XDG_CACHE_HOME: empty, [off]: '1' } });
-      expect([r.exitCode, r.stdout], off).toEqual([0, plain.stdout]);
-      expect(await readdir(empty), off).toEqual([]);
+    const unsafe: Record<string, () => Promise<{ root: string; watched: string }>> = {
+      'a cache root writable by others (like /tmp)': async () => {
+        const root = await tempDir();
+        await chmod(root, 0o1777);
+        return { root, watched: root };
+      },
+      'our folder writable by its group': async () => {
+        const root = await tempDir();
+        const watched = join(root, 'clinadmin', 'compile-cache');
+        await mkdir(watched, { recursive: true });
+        await chmod(watched, 0o770);
+        return { root, watched };
+      },
+      'our folder a symlink to another': async () => {
+        const root = await tempDir();
+        const watched = await tempDir();
+        await symlink(watched, join(root, 'clinadmin'));
+        return { root, watched };
+      },
+    };
+    for (const [what, make] of Object.entries(unsafe)) {
+      const { root, watched } = await make();
+      const r = await clinadmin(args, { env: { ...api, XDG_CACHE_HOME: root } });
+      expect([r.exitCode, r.stdout, r.stderr], what).toEqual([0, plain.stdout, '']);
+      // Nothing was written where another user could have planted it.
+      const inside = (await readdir(watched, { recursive: true })).filter((f) => f.includes(`compile-cache${sep}`));
+      expect(inside, what).toEqual([]);
     }
+    // NODE_DISABLE_COMPILE_CACHE, Node's own switch, writes nothing.
+    const empty = await tempDir();
+    const off = await clinadmin(args, { env: { ...api, XDG_CACHE_HOME: empty, NODE_DISABLE_COMPILE_CACHE: '1' } });
+    expect([off.exitCode, off.stdout]).toEqual([0, plain.stdout]);
+    expect(await readdir(empty)).toEqual([]);
+  });
+
+  it('removes the v8-* folders an earlier version left, whose list of commands could hold a token', async () => {
+    const cache = await tempDir();
+    const legacy = join(cache, 'clinadmin', 'v8-v20.20.2-x64');
+    await mkdir(legacy, { recursive: true, mode: 0o700 });
+    await writeFile(join(legacy, 'commands'), 'login deadbeef-token\n');
+    expect((await clinadmin(['measures', 'create', '--help'], { env: { XDG_CACHE_HOME: cache } })).exitCode).toBe(0);
+    expect(await readdir(join(cache, 'clinadmin'))).toEqual(HAS_COMPILE_CACHE ? ['compile-cache'] : []);
   });
 
   it('touches no private Node API in src/ or bin/', async () => {

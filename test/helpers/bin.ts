@@ -1,15 +1,20 @@
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa, type Options, type ResultPromise } from 'execa';
+import { tempDirSync } from './tmp.js';
 
 export const BIN = fileURLToPath(new URL('../../bin/clinadmin.cjs', import.meta.url));
-const CACHE = join(tmpdir(), 'clinadmin-test-cache');
 
 /** Runs the built binary as a user would, with no terminal and no inherited CLINADMIN_* settings. */
 export function clinadmin(args: string[], options: Options = {}): ResultPromise<{ reject: false }> {
-  // V8's code cache goes to a folder of the suite's, not the home folder of whoever runs it.
-  const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1', CI: '1', XDG_CACHE_HOME: CACHE };
+  // Config and cache go to folders of this run's own (mkdtemp), never those of whoever runs the tests: a
+  // test gives CLINADMIN_CONFIG_DIR or XDG_CACHE_HOME where it wants one to last between runs.
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    NO_COLOR: '1',
+    CI: '1',
+    XDG_CONFIG_HOME: tempDirSync('clinadmin-config-'),
+    XDG_CACHE_HOME: tempDirSync('clinadmin-cache-'),
+  };
   for (const key of Object.keys(env)) if (key.startsWith('CLINADMIN_')) delete env[key];
   return execa('node', [BIN, ...args], {
     reject: false,

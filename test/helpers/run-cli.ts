@@ -1,6 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { run } from '../../src/cli.js';
 import type { InStream, OutStream } from '../../src/context.js';
+import { tempDirSync } from './tmp.js';
 
 export interface CliResult {
   code: number;
@@ -85,7 +86,8 @@ export async function runCli(argv: string[], o: RunOptions = {}): Promise<CliRes
     stdin,
     stdout: stdout.stream,
     stderr: stderr.stream,
-    env: { NO_COLOR: '1', ...o.env },
+    // A config folder of this run's own unless the test gives one: never the developer's ~/.config.
+    env: { NO_COLOR: '1', CLINADMIN_CONFIG_DIR: tempDirSync('clinadmin-config-'), ...o.env },
     cwd: o.cwd ?? process.cwd(),
     isInteractive: Boolean(o.interactive),
   });

@@ -1,0 +1,77 @@
+import { chmod, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { clinadmin, serveProcess } from '../helpers/bin.js';
+import { tempDir } from '../helpers/tmp.js';
+
+const TOKEN = 'tok-SCAN-5f1e2d3c4b5a6978';
+const WRONG = 'tok-WRONG-a1b2c3d4e5f60718';
+
+/** Every file below `dir`, with its bytes. */
+async function files(dir: string): Promise<{ path: string; text: string }[]> {
+  const out: { path: string; text: string }[] = [];
+  for (const rel of await readdir(dir, { recursive: true })) {
+    const path = join(dir, rel);
+    if ((await stat(path)).isFile()) out.push({ path, text: (await readFile(path)).toString('latin1') });
+  }
+  return out;
+}
+
+describe('nothing the CLI writes holds a token, except the config store', () => {
+  it('after login, a failed login, list, import --report, edit, export and logout', async () => {
+    const home = await tempDir();
+    const folders = { HOME: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_CACHE_HOME: join(home, '.cache') };
+    const tmp = await tempDir();
+    const server = await serveProcess(['--seed', '--data', join(await tempDir(), 'data.json'), '--token', TOKEN]);
+    const env = { ...folders, TMPDIR: tmp };
+    const run = (args: string[], extra: Record<string, string> = {}, input?: string) =>
+      clinadmin(args, { env: { ...env, ...extra }, ...(input === undefined ? {} : { input }) });
+
+    const wrong = await run(['login', '--base-url', server.url, '--token', WRONG]);
+    expect(wrong.exitCode).toBe(4);
+    expect((await run(['login', '--base-url', server.url, '--token', TOKEN])).exitCode).toBe(0);
+    expect((await run(['measures', 'list'])).exitCode).toBe(0);
+    await writeFile(
+      join(home, 'catalog.json'),
+      JSON.stringify([{ test: 'tst_scan', name: 'Scan', type: 'numeric', unit: 'mg/dL' }]),
+    );
+    const report = join(home, 'report.json');
+    expect((await run(['measures', 'import', join(home, 'catalog.json'), '--report', report])).exitCode).toBe(0);
+    // The editor records the environment it was given, then makes a change that is sent.
+    const editor = join(home, 'editor.sh');
+    await writeFile(
+      editor,
+      `#!/bin/sh\nenv > "${join(home, 'editor-env.txt')}"\n` + `sed -i 's/"mEq\\/L"/"mmol\\/L"/' "$1"\n`,
+    );
+    await chmod(editor, 0o755);
+    const edited = await run(['measures', 'edit', 'msr_k'], { EDITOR: editor, VISUAL: '', CLINADMIN_TOKEN: TOKEN });
+    expect(edited.exitCode, edited.stderr).toBe(0);
+    expect(await readFile(join(home, 'editor-env.txt'), 'utf8')).toMatch(/^HOME=/m);
+    const abandoned = await run(['measures', 'edit', 'msr_k'], { EDITOR: 'false', VISUAL: '' });
+    expect(abandoned.exitCode).toBe(1);
+    expect((await run(['measures', 'export', '--out', join(home, 'export.json')])).exitCode).toBe(0);
+    expect((await run(['--verbose', 'whoami'])).exitCode).toBe(0);
+    expect((await run(['logout'])).exitCode).toBe(0);
+
+    const config = join(folders.XDG_CONFIG_HOME, 'clinadmin', 'config.json');
+    const written = [...(await files(home)), ...(await files(tmp))];
+    expect(written.map((f) => f.path)).toContain(report);
+    const holding = written.filter((f) => f.text.includes(TOKEN) || f.text.includes(WRONG)).map((f) => f.path);
+    // logout removed it from the config file too; before it, only the config file held it.
+    expect(holding).toEqual([]);
+    expect(await readFile(config, 'utf8')).not.toContain(TOKEN);
+    // Each edit's temp folder went with it: applied and abandoned alike.
+    expect(await readdir(tmp)).toEqual([]);
+  });
+
+  it('only the config file holds the token while logged in', async () => {
+    const home = await tempDir();
+    const env = { HOME: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_CACHE_HOME: join(home, '.cache') };
+    const server = await serveProcess(['--seed', '--data', join(await tempDir(), 'data.json'), '--token', TOKEN]);
+    expect((await clinadmin(['login', '--base-url', server.url, '--token', TOKEN], { env })).exitCode).toBe(0);
+    expect((await clinadmin(['notifications', 'list'], { env })).exitCode).toBe(0);
+    const holding = (await files(home)).filter((f) => f.text.includes(TOKEN)).map((f) => f.path);
+    expect(holding).toEqual([join(home, '.config', 'clinadmin', 'config.json')]);
+    expect((await stat(holding[0])).mode & 0o777).toBe(0o600);
+  });
+});
