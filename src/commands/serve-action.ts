@@ -5,7 +5,7 @@ import { CliError, EXIT, UsageError } from '../errors.js';
 import { generateToken, parseTokenSpec, type TokenEntry } from '../server/auth.js';
 import { DataFileError } from '../server/data-file.js';
 import { type Faults, noFaults, parseFailOn, parseLatency } from '../server/faults.js';
-import { type RunningServer, startServer } from '../server/start.js';
+import { type RunningServer, STOP_GRACE_MS, startServer } from '../server/start.js';
 import { StoreUnavailableError } from '../server/store.js';
 import { converted, parseOwnOptions, wholeNumber, z } from './options.js';
 
@@ -36,7 +36,7 @@ const optionsShape = {
   ),
 };
 
-export async function serve(ctx: Ctx, raw: Record<string, unknown>): Promise<void> {
+export async function serve(ctx: Ctx, raw: Record<string, unknown>): Promise<number> {
   const o = parseOwnOptions(raw, optionsShape);
   const fromFile = o.tokenFile === undefined ? [] : await readTokenFile(resolve(ctx.cwd, o.tokenFile));
   const specs =
@@ -93,16 +93,27 @@ export async function serve(ctx: Ctx, raw: Record<string, unknown>): Promise<voi
     );
   }
   const signal = await signals.promise;
-  ctx.stderr.write(`${signal}: finishing requests in flight and saving ${dataFile}\n`);
+  signals.cancel();
+  ctx.stderr.write(
+    `${signal}: finishing requests in flight (at most ${STOP_GRACE_MS / 1000} s) and saving ${dataFile}; ` +
+      'a second signal stops at once\n',
+  );
+  // A second signal stops at once: every acknowledged write is already in the journal, replayed at start.
+  const again = ctx.waitForSignal(['SIGINT', 'SIGTERM']);
   try {
-    await server.close();
+    const forced = await Promise.race([server.close().then(() => false), again.promise.then(() => true)]);
+    if (forced) {
+      ctx.stderr.write('stopped at once; acknowledged writes are in the journal and are replayed at the next start\n');
+      return EXIT.interrupted;
+    }
   } catch (err) {
     // A stop that could not fold (a full disk) keeps every change in the journal: say so in one line.
     if (err instanceof StoreUnavailableError) throw new CliError(err.message, EXIT.failure);
     throw err;
   } finally {
-    signals.cancel();
+    again.cancel();
   }
+  return EXIT.ok;
 }
 
 /** `TOKEN[:ACCOUNT]` a line; blank lines and # comments are skipped. Refused when others can read it. */

@@ -2,7 +2,7 @@ import { type Command, Option } from 'commander';
 import type { Ctx, RunState } from '../context.js';
 import { collect } from './shared.js';
 
-export function serveCommand(cmd: Command, ctx: Ctx, _state: RunState): Command {
+export function serveCommand(cmd: Command, ctx: Ctx, state: RunState): Command {
   return cmd
     .addOption(new Option('--port <port>', 'port to listen on; 0 picks a free one').default('4010'))
     .addOption(new Option('--host <host>', 'address to listen on').default('127.0.0.1'))
@@ -58,7 +58,10 @@ Examples:
 
 --token puts the token in the process list (ps); prefer --token-file or CLINADMIN_SERVE_TOKENS.
 Without a token the server makes one and prints it with the command that points the CLI at it.
-SIGINT and SIGTERM let requests in flight finish, save the data file and exit 0.
+SIGINT and SIGTERM let requests in flight finish (at most 10 s; then their connections are closed),
+save the data file and exit 0; a second signal stops at once (exit 130), every acknowledged write
+being in the journal already. A connection with no progress for --request-timeout (a client that stopped
+reading an answer) is closed.
 
 GET /healthz and GET /openapi.json need no token. Faults are off by default. A request answered
 with an injected fault changed nothing; one answered 200 is on disk. --fail-rate and --rate-limit
@@ -67,6 +70,6 @@ spare /healthz and /openapi.json, so a wait loop stays reliable; --fail-on may m
     )
     .action(async (opts: Record<string, unknown>) => {
       const { serve } = await import('./serve-action.js');
-      await serve(ctx, opts);
+      state.exitCode = await serve(ctx, opts);
     });
 }

@@ -28,9 +28,15 @@ export interface RunningServer {
   url: string;
   server: Server;
   store: Store;
-  /** Stops accepting, lets requests in flight finish, flushes and compacts the data file. */
-  close: () => Promise<void>;
+  /**
+   * Stops accepting, lets requests in flight finish for up to `graceMs` (then closes the connections left,
+   * as a client that stops reading must not hold the server), flushes and compacts the data file.
+   */
+  close: (graceMs?: number) => Promise<void>;
 }
+
+/** How long a stop waits for the requests in flight before it closes their connections. */
+export const STOP_GRACE_MS = 10_000;
 
 export async function startServer(o: StartOptions): Promise<RunningServer> {
   const store = await Store.open({ file: o.dataFile, warn: o.warn });
@@ -59,6 +65,9 @@ export async function startServer(o: StartOptions): Promise<RunningServer> {
     server.headersTimeout = headersTimeout;
     server.requestTimeout = Math.max(requestTimeout, headersTimeout);
     server.keepAliveTimeout = 5_000;
+    // The write deadline: a connection with no progress either way for this long (a client that stopped
+    // reading a list, say) is closed, so no answer holds the server for ever.
+    server.timeout = server.requestTimeout;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(o.port, o.host, () => {
@@ -72,12 +81,14 @@ export async function startServer(o: StartOptions): Promise<RunningServer> {
       url: `http://${host}:${port}`,
       server,
       store,
-      close: async () => {
+      close: async (graceMs = STOP_GRACE_MS) => {
         closing = true;
         const stopped = new Promise<void>((r) => server.close(() => r()));
         server.closeIdleConnections();
         if (inFlight === 0) server.closeAllConnections();
+        const late = setTimeout(() => server.closeAllConnections(), graceMs);
         await stopped;
+        clearTimeout(late);
         await store.close();
       },
     };

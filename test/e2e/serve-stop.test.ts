@@ -1,0 +1,122 @@
+import { writeFile } from 'node:fs/promises';
+import { connect, type Socket } from 'node:net';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { serveProcess } from '../helpers/bin.js';
+import { tempDir } from '../helpers/tmp.js';
+
+/** A data file of measures whose list is several megabytes (~24 MB at 40,000). */
+async function bigCatalog(file: string, n: number): Promise<void> {
+  const records = Array.from({ length: n }, (_, i) => ({
+    id: `msr_big${i}`,
+    createdAt: 1_790_000_000_000,
+    createdBy: 'acc',
+    test: `tst_${i % 500}`,
+    name: `Big ${i}`,
+    type: 'numeric',
+    unit: 'mg/dL',
+    description: 'd'.repeat(500),
+  }));
+  await writeFile(file, JSON.stringify({ diagnosticMeasures: records }));
+}
+
+/**
+ * A client that asks for the whole list, reads its first bytes (so the answer has surely begun) and then
+ * stops reading: the socket's buffers fill, and the server's writes wait for ever unless something bounds them.
+ */
+async function stuckClient(url: string, token: string): Promise<Socket> {
+  const { hostname, port } = new URL(url);
+  const socket = connect(Number(port), hostname);
+  await new Promise<void>((r) => socket.once('connect', () => r()));
+  socket.write(`GET /diagnostic-measures HTTP/1.1\r\nhost: x\r\nauthorization: Bearer ${token}\r\n\r\n`);
+  await new Promise<void>((r) => socket.once('data', () => r()));
+  socket.pause();
+  socket.on('error', () => undefined);
+  return socket;
+}
+
+/** A measure created through the API: acknowledged with 200 once it is on disk. */
+const create = (url: string, name: string) =>
+  fetch(`${url}/diagnostic-measures`, {
+    method: 'POST',
+    headers: { authorization: 'Bearer t', 'content-type': 'application/json' },
+    body: JSON.stringify({ test: 'tst_stop', name, type: 'numeric', unit: 'mg/dL' }),
+  });
+
+const until = (proc: Promise<unknown>) => {
+  const started = Date.now();
+  return proc.then((r) => ({ r: r as { exitCode?: number; stderr?: string }, ms: Date.now() - started }));
+};
+
+describe('serve stops on time, whatever its clients do', () => {
+  it('SIGTERM with a client that never reads a 24 MB list: exits 0 within the 10 s grace, writes kept', async () => {
+    const dir = await tempDir();
+    const file = join(dir, 'data.json');
+    await bigCatalog(file, 40_000);
+    const { url, proc } = await serveProcess(['--data', file, '--token', 't']);
+    const created = await create(url, 'Kept');
+    expect(created.status).toBe(200);
+    const { id } = (await created.json()) as { id: string };
+    const stuck = await stuckClient(url, 't');
+    // Not proc.kill: execa follows a SIGTERM with SIGKILL after 5 s, which would hide a hang.
+    process.kill(proc.pid!, 'SIGTERM');
+    const { r, ms } = await until(proc);
+    stuck.destroy();
+    expect(r.exitCode, JSON.stringify(r)).toBe(0);
+    expect(ms).toBeLessThan(15_000);
+    expect(r.stderr).toMatch(/SIGTERM: finishing requests in flight \(at most 10 s\)/);
+    const again = await serveProcess(['--data', file, '--token', 't']);
+    const kept = await fetch(`${again.url}/diagnostic-measures/${id}`, { headers: { authorization: 'Bearer t' } });
+    expect(kept.status).toBe(200);
+    again.proc.kill('SIGTERM');
+    expect((await again.proc).exitCode).toBe(0);
+  });
+
+  it('a second signal stops at once (130), and the acknowledged write is there after a restart', async () => {
+    const dir = await tempDir();
+    const file = join(dir, 'data.json');
+    await bigCatalog(file, 40_000);
+    const { url, proc, stderr } = await serveProcess(['--data', file, '--token', 't']);
+    const created = await create(url, 'Journalled');
+    expect(created.status).toBe(200);
+    const { id } = (await created.json()) as { id: string };
+    const stuck = await stuckClient(url, 't');
+    process.kill(proc.pid!, 'SIGTERM');
+    await expect.poll(stderr, { timeout: 10_000 }).toMatch(/a second signal stops at once/);
+    process.kill(proc.pid!, 'SIGINT');
+    const { r, ms } = await until(proc);
+    stuck.destroy();
+    expect(r.exitCode).toBe(130);
+    expect(ms).toBeLessThan(5_000);
+    const again = await serveProcess(['--data', file, '--token', 't']);
+    const kept = await fetch(`${again.url}/diagnostic-measures/${id}`, { headers: { authorization: 'Bearer t' } });
+    expect(kept.status).toBe(200);
+    again.proc.kill('SIGTERM');
+    expect((await again.proc).exitCode).toBe(0);
+  });
+
+  it('closes a connection that makes no progress for --request-timeout, without any signal', async () => {
+    const dir = await tempDir();
+    const file = join(dir, 'data.json');
+    await bigCatalog(file, 40_000);
+    const deadline = ['--headers-timeout', '1000', '--request-timeout', '1500'];
+    const { url, proc } = await serveProcess(['--data', file, '--token', 't', ...deadline]);
+    const whole = (await (await fetch(`${url}/diagnostic-measures`, { headers: { authorization: 'Bearer t' } })).text())
+      .length;
+    const stuck = await stuckClient(url, 't');
+    // Well past the deadline, the server has no request in flight: a stop is at once, not after its 10 s grace.
+    await new Promise((r) => setTimeout(r, 4_000));
+    // Not proc.kill: execa follows a SIGTERM with SIGKILL after 5 s, which would hide a hang.
+    process.kill(proc.pid!, 'SIGTERM');
+    const { r, ms } = await until(proc);
+    expect(r.exitCode).toBe(0);
+    expect(ms).toBeLessThan(5_000);
+    // The stuck client, reading again, finds its answer cut short and the connection closed.
+    let read = 0;
+    stuck.on('data', (d: Buffer) => (read += d.length));
+    const closed = new Promise<void>((resolve) => stuck.once('close', () => resolve()));
+    stuck.resume();
+    await closed;
+    expect(read).toBeLessThan(whole);
+  });
+});
