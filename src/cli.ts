@@ -158,7 +158,7 @@ export function renderError(err: unknown, ctx: Ctx, verbose: boolean): number {
     // A message may quote the server: its control characters are shown, never obeyed.
     ctx.stderr.write(`error: ${visible(err.message, true)}\n`);
     for (const d of err.details) ctx.stderr.write(`  - ${visible(d, true)}\n`);
-    if (err.hint) ctx.stderr.write(`hint: ${err.hint}\n`);
+    if (err.hint) ctx.stderr.write(`hint: ${visible(err.hint, true)}\n`);
     if (verbose && err.cause) ctx.stderr.write(`cause: ${String((err.cause as Error).stack ?? err.cause)}\n`);
     return err.exitCode;
   }

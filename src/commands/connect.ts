@@ -3,6 +3,7 @@ import { readConfig } from '../config/file.js';
 import { type GlobalFlags, originOf, profileName, resolveSettings, type Settings } from '../config/resolve.js';
 import type { Ctx } from '../context.js';
 import { AuthError } from '../errors.js';
+import { visible } from '../output/text.js';
 import { checkProfile } from './suggest.js';
 
 export interface Connection {
@@ -50,9 +51,14 @@ export async function connect(
     token: settings.token,
     timeoutMs: flags.timeoutMs,
     connections: flags.connections,
-    trace: flags.verbose ? (line) => ctx.stderr.write(`${line}\n`) : undefined,
+    trace: flags.verbose ? traceTo(ctx) : undefined,
   });
   return { client, settings };
+}
+
+/** --verbose's trace lines on stderr; a body they quote is the server's text, shown and never obeyed. */
+export function traceTo(ctx: Ctx): (line: string) => void {
+  return (line) => ctx.stderr.write(`${visible(line)}\n`);
 }
 
 /** Loads the HTTP client (bin/clinadmin.cjs has already chosen how V8 compiles its WebAssembly). */

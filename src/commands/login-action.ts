@@ -4,7 +4,7 @@ import { profileOf, setProfile, updateConfig } from '../config/store.js';
 import type { Ctx } from '../context.js';
 import { readStream } from '../core/input.js';
 import { AuthError, CliError, EXIT, UsageError } from '../errors.js';
-import { loadClient, warnIfPlainText } from './connect.js';
+import { loadClient, traceTo, warnIfPlainText } from './connect.js';
 import type { Opts } from './shared.js';
 import { checkProfile } from './suggest.js';
 
@@ -18,7 +18,7 @@ async function check(ctx: Ctx, opts: Opts, baseUrl: string, token: string): Prom
     token,
     timeoutMs: opts.timeoutMs,
     retries: 1,
-    trace: opts.verbose ? (l) => ctx.stderr.write(`${l}\n`) : undefined,
+    trace: opts.verbose ? traceTo(ctx) : undefined,
   });
   try {
     await client.request('GET', PROBE);

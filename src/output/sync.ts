@@ -18,7 +18,7 @@ export function showNotes(ctx: Ctx, checked: Checker): void {
     const fields = [...checked.setAside].map(([f, n]) => `${f} (${n})`).join(', ');
     ctx.stderr.write(`note: set aside fields the service sets: ${fields}; an id is still used to find the record\n`);
   }
-  for (const w of listed(checked.warnings, checked.warningCount)) ctx.stderr.write(`warning: ${w}\n`);
+  for (const w of listed(checked.warnings, checked.warningCount)) ctx.stderr.write(`warning: ${visible(w, true)}\n`);
 }
 
 const show = (v: unknown) => (v === undefined ? '(unset)' : JSON.stringify(v));
@@ -193,6 +193,12 @@ export function deletionLines(deletions: Deletion[]): string[] {
 }
 
 /** Where a result came from: its place in the input, or, for a record --prune deleted, its id. */
+/** One -v line of a record sent: `created msr_1 catalog.json:3 (Potassium)`; the server's words escaped. */
+export function recordLine(r: RecordResult): string {
+  const id = r.source !== undefined && r.id ? `${r.id} ` : '';
+  return visible(`${r.outcome.padEnd(9)} ${id}${placeOf(r)}${r.error ? `: ${r.error}` : ''}`, true);
+}
+
 export const placeOf = (r: RecordResult) =>
   r.source !== undefined ? where(r as Parameters<typeof where>[0], r.name) : `${r.id} (${String(r.name)})`;
 

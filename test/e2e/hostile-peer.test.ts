@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
@@ -118,4 +118,38 @@ describe("the CLI's memory is capped, not the peer's to grow", () => {
       }
     });
   }
+});
+
+describe('every text from the server that reaches a person is escaped', () => {
+  const ESC = '\u001b]0;pwned\u0007\u001b[2J';
+  const record = { id: `msr_evil${ESC}`, test: 'tst_h', name: 'Hostile', type: 'text', description: `old${ESC}` };
+
+  it('in --verbose traces of a refusal, in import -v lines and in the diff an update shows', async () => {
+    const h = await hostileServer((req, res) => {
+      if (req.method === 'GET' && req.url === '/diagnostic-measures') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        return void res.end(JSON.stringify([record]));
+      }
+      if (req.method === 'PATCH') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        return void res.end(JSON.stringify({ ...record, description: 'new' }));
+      }
+      res.writeHead(404, { 'content-type': 'application/problem+json' });
+      res.end(JSON.stringify({ title: `Not here${ESC}`, status: 404, detail: `nothing${ESC}` }));
+    });
+    const env = { CLINADMIN_BASE_URL: h.url, CLINADMIN_TOKEN: 'tok-hostile-1234' };
+    const shown = await clinadmin(['measures', 'show', 'msr_1', '--verbose'], { env });
+    expect(shown.exitCode).toBe(3);
+    expect(shown.stderr).toContain('body: ');
+    const dir = await tempDir();
+    const file = join(dir, 'catalog.json');
+    await writeFile(file, JSON.stringify([{ test: 'tst_h', name: 'Hostile', type: 'text', description: 'new' }]));
+    const imported = await clinadmin(['measures', 'import', file, '-v', '--yes'], { env });
+    expect(imported.exitCode, imported.stderr).toBe(0);
+    expect(imported.stderr).toMatch(/updated\s+msr_evil\\u001b/);
+    const updated = await clinadmin(['measures', 'update', record.id, '--description', 'new', '--dry-run'], { env });
+    for (const r of [shown, imported, updated]) {
+      expect(`${r.stdout}${r.stderr}`).not.toMatch(/[\u0007\u001b]/);
+    }
+  });
 });

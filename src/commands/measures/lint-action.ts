@@ -2,12 +2,13 @@ import type { Ctx } from '../../context.js';
 import { readRecords } from '../../core/records.js';
 import { prepare } from '../../core/sync/prepare.js';
 import { EXIT, UsageError } from '../../errors.js';
+import { visible } from '../../output/text.js';
 import type { Opts } from '../shared.js';
 import { measureSyncSpec } from './sync.js';
 
 export async function lint(ctx: Ctx, opts: Opts & { test?: string }, files: string[]): Promise<number> {
   const prep = await prepare(await measureSyncSpec(opts.test), await readRecords(ctx, files));
-  for (const w of prep.warnings) ctx.stderr.write(`warning: ${w}\n`);
+  for (const w of prep.warnings) ctx.stderr.write(`warning: ${visible(w, true)}\n`);
   if (prep.errors.length > 0)
     throw new UsageError(
       `${prep.errors.length} ${prep.errors.length === 1 ? 'error' : 'errors'} in the input`,

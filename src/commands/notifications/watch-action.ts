@@ -71,7 +71,8 @@ export async function watch(ctx: Ctx, opts: WatchOptions): Promise<void> {
         first = false;
       } catch (err) {
         if (err instanceof CliError && err.exitCode === EXIT.auth) throw err;
-        if (!down) ctx.stderr.write(`lost the server (${(err as Error).message}); retrying with backoff\n`);
+        if (!down)
+          ctx.stderr.write(`lost the server (${visible((err as Error).message, true)}); retrying with backoff\n`);
         down = true;
         delay = Math.min(delay * 2, 30_000);
       }

@@ -104,10 +104,7 @@ async function sendAll(
       stop: interrupt.promise,
       deletions,
       onDone: (r, done) => {
-        if (o.verbose) {
-          const id = r.source !== undefined && r.id ? `${r.id} ` : '';
-          ctx.stderr.write(`${r.outcome.padEnd(9)} ${id}${show.placeOf(r)}${r.error ? `: ${r.error}` : ''}\n`);
-        }
+        if (o.verbose) ctx.stderr.write(`${show.recordLine(r)}\n`);
         bar?.update(done);
       },
     });
