@@ -28,9 +28,10 @@ const CHUNK = 1024 * 1024;
 /**
  * Replays `<file>.journal` a line at a time, so a journal of any size that was written can be read back.
  * Each line is checked against the collection's schema; a torn last line (never acknowledged) is dropped
- * with a warning; damage anywhere else refuses, naming the line.
+ * with a warning; damage anywhere else refuses, naming the line. Nothing past `limit` bytes is read (the
+ * cut mark's length: see cut-mark.ts).
  */
-export async function readJournal(path: string, warn: (m: string) => void): Promise<Replay> {
+export async function readJournal(path: string, warn: (m: string) => void, limit = Infinity): Promise<Replay> {
   let fh: Awaited<ReturnType<typeof open>>;
   try {
     fh = await open(path, 'r');
@@ -46,7 +47,7 @@ export async function readJournal(path: string, warn: (m: string) => void): Prom
     let pieces: Buffer[] = [];
     let position = 0;
     for (;;) {
-      const { bytesRead } = await fh.read(buf, 0, CHUNK, position);
+      const { bytesRead } = await fh.read(buf, 0, Math.min(CHUNK, limit - position), position);
       if (bytesRead === 0) break;
       position += bytesRead;
       let start = 0;
@@ -62,7 +63,9 @@ export async function readJournal(path: string, warn: (m: string) => void): Prom
       // The rest of this chunk belongs to a line that continues: keep a copy, the buffer is reused.
       if (start < bytesRead) pieces.push(Buffer.from(buf.subarray(start, bytesRead)));
     }
-    if (pieces.length > 0) {
+    if (Number.isFinite(limit) && (await fh.stat()).size > limit) {
+      warn(`dropped what ${path} holds past byte ${limit}: changes answered 503 whose cut-back had failed`);
+    } else if (pieces.length > 0) {
       warn(`dropped a torn last line of ${path} left by a crash (that change was never acknowledged)`);
     }
   } finally {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { type FileHandle, link, open, rename, stat, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { COLLECTIONS, type CollectionName, type DataFile } from '../schemas/data-file.js';
+import { CutMark } from './cut-mark.js';
 import { dataFileSlices, readDataFile } from './data-file.js';
 import { type Rec, readJournal } from './journal.js';
 import { lockDataFile, realDataFile } from './lock.js';
@@ -93,6 +94,7 @@ export class Store {
     private readonly compactEvery: number,
     private readonly warn: (message: string) => void,
     private readonly fs: StoreFs,
+    private readonly cutMark: CutMark | undefined,
   ) {
     for (const name of COLLECTIONS) this.maps.set(name, new Map());
   }
@@ -109,15 +111,24 @@ export class Store {
       // A fold cut short leaves the journal it set aside, and perhaps the empty one it made.
       const { entries: older } = await readJournal(`${file}.journal.old`, warn);
       await unlink(`${file}.journal.next`).catch(() => undefined);
-      const { entries: replay, goodLength } = await readJournal(journalPath, warn);
       const fs = options.fs ?? nodeFs;
+      // A failed write that could not be cut back left its mark: the journal counts only up to it.
+      const marked = await CutMark.read(fs, `${journalPath}.cut`);
+      const { entries: replay, goodLength } = await readJournal(journalPath, warn, marked);
       journal = await fs.open(journalPath, 'a', 0o600);
       // A torn last line is cut off before anything is appended after it.
       if ((await journal.stat()).size > goodLength) {
         await journal.truncate(goodLength);
         await journal.datasync();
       }
-      const store = new Store(file, journal, releaseLock, options.compactEvery ?? 2000, warn, fs);
+      // Blank again once the journal is cut; a mark left set would cut acknowledged writes at the next start.
+      const cutMark = await CutMark.open(fs, `${journalPath}.cut`).catch((err: Error) => {
+        if (marked !== undefined) throw err;
+        const why = describeFsError(err);
+        warn(`cannot keep ${journalPath}.cut (${why}): a failed write that cannot be cut back may reappear`);
+        return undefined;
+      });
+      const store = new Store(file, journal, releaseLock, options.compactEvery ?? 2000, warn, fs, cutMark);
       for (const name of COLLECTIONS) for (const r of data?.[name] ?? []) store.maps.get(name)!.set(r.id, r as Rec);
       for (const c of older) store.applyRaw(c.coll, c.id, c.after);
       for (const c of replay) store.applyRaw(c.coll, c.id, c.after);
@@ -229,6 +240,7 @@ export class Store {
       await unlink(`${this.file}.journal`).catch(() => undefined);
     } finally {
       await this.journal.close().catch(() => undefined);
+      await this.cutMark?.close().catch(() => undefined);
       await this.releaseLock();
     }
   }
@@ -316,9 +328,16 @@ export class Store {
       try {
         await this.journal.truncate(sizeBefore);
       } catch (cut) {
+        // The refused change may be in the journal whole: the mark makes the next start read only up to it.
+        const marked = await this.cutMark?.set(sizeBefore).then(
+          () => true,
+          () => false,
+        );
         this.broken = new StoreUnavailableError(
           `${this.file}.journal could not be cut back after a failed write (${describeFsError(cut as Error)}); ` +
-            'restart the server to recover every acknowledged change',
+            (marked
+              ? 'restart the server to recover every acknowledged change'
+              : 'nor marked: a restart may bring back the change refused with 503'),
         );
         this.warn(this.broken.message);
       }

@@ -17,6 +17,10 @@ async function crashCopy(file: string): Promise<string> {
     if (err.code !== 'ENOENT') throw err;
   });
   await copyFile(`${file}.journal`, `${copy}.journal`);
+  // A write that failed and could not be cut back has marked where the journal's acknowledged content ends.
+  await copyFile(`${file}.journal.cut`, `${copy}.journal.cut`).catch((err: NodeJS.ErrnoException) => {
+    if (err.code !== 'ENOENT') throw err;
+  });
   // A fold in progress has set the journal it folds aside.
   await copyFile(`${file}.journal.old`, `${copy}.journal.old`).catch((err: NodeJS.ErrnoException) => {
     if (err.code !== 'ENOENT') throw err;
@@ -451,6 +455,51 @@ describe('Store', () => {
     await store.close();
     const ids = JSON.parse(await readFile(file, 'utf8')).diagnosticMeasures.map((m: { id: string }) => m.id);
     expect(ids).toEqual(['ok1', 'ok2']);
+  });
+
+  it('never brings back a change answered 503 whose cut-back also failed, even written whole', async () => {
+    const file = join(await tempDir(), 'data.json');
+    let failing = false;
+    // The real file system, except that once `failing` is set the journal's write goes through whole but its
+    // sync fails (EIO), and cutting it back fails too: the refused change sits in the journal, complete.
+    const eio = () => Object.assign(new Error('EIO: i/o error'), { code: 'EIO' });
+    const fs: StoreFs = {
+      rename,
+      open: (async (path: string, flags?: string, mode?: number) => {
+        const fh = await fsOpen(path, flags, mode);
+        if (!path.endsWith('.journal')) return fh;
+        const datasync = fh.datasync.bind(fh);
+        const truncate = fh.truncate.bind(fh);
+        Object.assign(fh, {
+          datasync: () => (failing ? Promise.reject(eio()) : datasync()),
+          truncate: (len?: number) => (failing ? Promise.reject(eio()) : truncate(len)),
+        });
+        return fh;
+      }) as StoreFs['open'],
+    };
+    const warnings: string[] = [];
+    const store = await Store.open({ file, fs, warn: (m) => warnings.push(m) });
+    await store.commit([{ coll: 'diagnosticMeasures', id: 'ok1', after: measure('ok1') }]);
+    failing = true;
+    await expect(store.commit([{ coll: 'diagnosticMeasures', id: 'lost', after: measure('lost') }])).rejects.toThrow(
+      /could not be saved/,
+    );
+    // The refused change is in the journal, whole: what a restart would replay without the mark.
+    expect(await readFile(`${file}.journal`, 'utf8')).toContain('"id":"lost"');
+    expect(warnings.join('\n')).toMatch(/could not be cut back .*restart the server to recover/);
+    // As after kill -9: the next start has the acknowledged change and not the refused one.
+    const seen: string[] = [];
+    const again = await open(await crashCopy(file), seen);
+    expect(again.list('diagnosticMeasures').map((r) => r.id)).toEqual(['ok1']);
+    expect(seen.join('\n')).toMatch(/dropped what .* holds past byte \d+: changes answered 503/);
+    // The mark is blank again: what this run acknowledges survives the next start.
+    await again.commit([{ coll: 'diagnosticMeasures', id: 'ok2', after: measure('ok2') }]);
+    const third = await open(await crashCopy(again.file));
+    expect(third.list('diagnosticMeasures').map((r) => r.id)).toEqual(['ok1', 'ok2']);
+    await third.close();
+    await again.close();
+    failing = false;
+    await store.close().catch(() => undefined);
   });
 
   it('cuts a torn last line off before appending after it, so the next start still reads the journal', async () => {
