@@ -1,4 +1,5 @@
-import { link, open, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { readlinkSync } from 'node:fs';
+import { link, open, rename, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 
 /** Who holds a lock: written into the lock file before it exists under its name. */
@@ -6,7 +7,26 @@ export interface LockOwner {
   pid: number;
   host: string;
   since: number;
+  /** The holder's PID namespace (Linux: `pid:[4026531836]`): its pid means something only within it. */
+  ns?: string;
 }
+
+/**
+ * The holder touches its lock file this often; a lock whose file has not been touched for STALE_MS is
+ * stale, whoever wrote it (as proper-lockfile does). A pid alone proves nothing across containers that
+ * share a volume and a hostname but not a PID namespace.
+ */
+export const HEARTBEAT_MS = 2_000;
+export const STALE_MS = 10_000;
+
+/** This process's PID namespace, or undefined where there is none to read. */
+const PID_NS = (() => {
+  try {
+    return readlinkSync('/proc/self/ns/pid');
+  } catch {
+    return undefined;
+  }
+})();
 
 /** ` on HOST` for an owner on another host, else nothing. */
 export const elsewhere = (owner: LockOwner) => (owner.host === hostname() ? '' : ` on ${owner.host}`);
@@ -32,10 +52,15 @@ const held = new Set<string>();
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Whether the owner is provably gone: same host, and no process with its pid (or our pid, not held by us). */
-function provablyGone(owner: LockOwner | undefined, path: string): boolean {
+/**
+ * Whether the owner is provably gone: its heartbeat stopped (the file untouched for STALE_MS), or, for an
+ * owner in our own PID namespace on this host, no process with its pid (or our pid, not held by us). A lock
+ * that does not say its namespace (clinadmin before 0.2) is judged by its pid on this host, as then.
+ */
+function provablyGone(owner: LockOwner | undefined, path: string, touched: number): boolean {
   if (!owner) return false;
-  if (owner.host !== hostname()) return false;
+  if (Date.now() - touched > STALE_MS && owner.ns !== undefined) return true;
+  if (owner.host !== hostname() || (owner.ns !== undefined && owner.ns !== PID_NS)) return false;
   if (owner.pid === process.pid) return !held.has(path);
   try {
     process.kill(owner.pid, 0);
@@ -45,7 +70,9 @@ function provablyGone(owner: LockOwner | undefined, path: string): boolean {
   }
 }
 
-async function readOwner(path: string): Promise<{ owner: LockOwner | undefined; ino: number } | undefined> {
+async function readOwner(
+  path: string,
+): Promise<{ owner: LockOwner | undefined; ino: number; touched: number } | undefined> {
   let fh: Awaited<ReturnType<typeof open>>;
   try {
     fh = await open(path, 'r');
@@ -69,7 +96,7 @@ async function readOwner(path: string): Promise<{ owner: LockOwner | undefined; 
         owner = undefined; // not ours, or damaged: never provably gone, so never taken over
       }
     }
-    return { owner, ino: st.ino };
+    return { owner, ino: st.ino, touched: st.mtimeMs };
   } finally {
     await fh.close();
   }
@@ -82,7 +109,7 @@ async function readOwner(path: string): Promise<{ owner: LockOwner | undefined; 
  * replaces it. Resolves with the release function.
  */
 export async function acquireLock(path: string, options: LockOptions = {}): Promise<() => Promise<void>> {
-  const me: LockOwner = { pid: process.pid, host: hostname(), since: Date.now() };
+  const me: LockOwner = { pid: process.pid, host: hostname(), since: Date.now(), ...(PID_NS ? { ns: PID_NS } : {}) };
   const record = `${JSON.stringify(me)}\n`;
   const tmp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   const deadline = Date.now() + (options.waitMs ?? 0);
@@ -97,7 +124,7 @@ export async function acquireLock(path: string, options: LockOptions = {}): Prom
       }
       const current = await readOwner(path);
       if (!current) continue; // released between our link and our read: try again
-      if (!provablyGone(current.owner, path)) {
+      if (!provablyGone(current.owner, path, current.touched)) {
         if (Date.now() >= deadline) throw new LockHeldError(path, current.owner);
         await sleep(Math.min(10 * 2 ** Math.min(attempt, 5), 200));
         continue;
@@ -120,7 +147,7 @@ async function takeOver(path: string, tmp: string, record: string, ino: number):
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     // Another process is taking this instance over; a gate left by one that died is cleared.
     const g = await readOwner(gate);
-    if (g && provablyGone(g.owner, gate)) await unlink(gate).catch(() => undefined);
+    if (g && provablyGone(g.owner, gate, g.touched)) await unlink(gate).catch(() => undefined);
     return undefined;
   }
   try {
@@ -138,7 +165,14 @@ async function takeOver(path: string, tmp: string, record: string, ino: number):
 
 function owned(path: string, ino: number): () => Promise<void> {
   held.add(path);
+  // The heartbeat: touched while held, so others know the holder lives whatever its pid means to them.
+  const beat = setInterval(() => {
+    const now = new Date();
+    utimes(path, now, now).catch(() => undefined);
+  }, HEARTBEAT_MS);
+  beat.unref();
   return async () => {
+    clearInterval(beat);
     held.delete(path);
     // Only our own instance is removed: a lock taken over after we were presumed gone is not ours.
     const now = await stat(path).catch(() => undefined);

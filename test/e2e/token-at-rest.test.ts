@@ -41,7 +41,7 @@ describe('nothing the CLI writes holds a token, except the config store', () => 
     const editor = join(home, 'editor.sh');
     await writeFile(
       editor,
-      `#!/bin/sh\nenv > "${join(home, 'editor-env.txt')}"\n` + `sed -i 's/"mEq\\/L"/"mmol\\/L"/' "$1"\n`,
+      `#!/bin/sh\nenv > "${join(home, 'editor-env.txt')}"\nsed -i 's/"mEq\\/L"/"mmol\\/L"/' "$1"\n`,
     );
     await chmod(editor, 0o755);
     const edited = await run(['measures', 'edit', 'msr_k'], { EDITOR: editor, VISUAL: '', CLINADMIN_TOKEN: TOKEN });

@@ -1,9 +1,9 @@
-import { readdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { link, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { clinadmin } from '../helpers/bin.js';
+import { clinadmin, serveProcess } from '../helpers/bin.js';
 import { tempDir } from '../helpers/tmp.js';
 
 /** Starts `count` servers on one data file at once; resolves with how many listen, then stops them all. */
@@ -67,6 +67,21 @@ describe('one server per data file', () => {
     const data = join(await tempDir(), 'data.json');
     await writeFile(`${data}.lock`, `${await deadPid()}\n`);
     expect((await race(data, 1)).listening).toBe(1);
+  });
+
+  it('refuses a second server that reaches the same file through a hard link (its device and inode)', async () => {
+    const dir = await tempDir();
+    const data = join(dir, 'data.json');
+    const other = join(dir, 'other.json');
+    await writeFile(data, JSON.stringify({ diagnosticMeasures: [] }));
+    await link(data, other);
+    const first = await serveProcess(['--data', data, '--token', 't']);
+    const second = await clinadmin(['serve', '--port', '0', '--data', other, '--token', 't']);
+    expect(second.exitCode).toBe(2);
+    expect(second.stderr).toMatch(new RegExp(`in use by another clinadmin serve \\(process ${first.proc.pid}\\)`));
+    first.proc.kill('SIGTERM');
+    expect((await first.proc).exitCode).toBe(0);
+    expect((await readdir(dir)).filter((f) => f.includes('.lock'))).toEqual([]);
   });
 
   it('refuses a second server that reaches the same file through a symlink, and folds through the link', async () => {
