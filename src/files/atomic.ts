@@ -1,4 +1,4 @@
-import { open, rename, unlink } from 'node:fs/promises';
+import { open, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
 /**
@@ -8,8 +8,14 @@ import { basename, dirname, join } from 'node:path';
  */
 export async function writeFileAtomic(path: string, text: string | AsyncIterable<string>, mode = 0o644): Promise<void> {
   const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${Date.now()}.tmp`);
-  const fh = await open(tmp, 'wx', mode);
+  // A file written before keeps its mode (a report made owner-only stays so); a new one gets `mode`.
+  const kept = await stat(path).then(
+    (s) => s.mode & 0o7777,
+    () => undefined,
+  );
+  const fh = await open(tmp, 'wx', kept ?? mode);
   try {
+    if (kept !== undefined) await fh.chmod(kept);
     if (typeof text === 'string') await fh.writeFile(text);
     else for await (const piece of text) await fh.write(piece);
     await fh.sync();

@@ -354,4 +354,24 @@ describe('importing FHIR written by other systems', () => {
     );
     expect((await s.call('GET', '/diagnostic-measures')).body).toEqual([]);
   });
+
+  it('checks measure-section-json as any JSON input: a repeated key or absurd nesting is refused', async () => {
+    const { s, dir, cli } = await server();
+    const section = (text: string) => ({
+      resourceType: 'ObservationDefinition',
+      code: { text: 'Sectioned' },
+      extension: [{ url: 'https://fhir.clinadmin.dev/StructureDefinition/measure-section-json', valueString: text }],
+    });
+    await writeFile(join(dir, 'dup.json'), JSON.stringify(section('{"title":"A","title":"B"}')));
+    const dup = await cli(['measures', 'import', 'dup.json', '--test', 'tst_s']);
+    expect(dup.code).toBe(2);
+    expect(dup.stderr).toMatch(
+      /extension\(https:\/\/fhir\.clinadmin\.dev\/StructureDefinition\/measure-section-json\).*line 1, column \d+.*title/,
+    );
+    await writeFile(join(dir, 'deep.json'), JSON.stringify(section(`${'['.repeat(5000)}${']'.repeat(5000)}`)));
+    const deep = await cli(['measures', 'import', 'deep.json', '--test', 'tst_s']);
+    expect(deep.code).toBe(2);
+    expect(deep.stderr).toContain('measure-section-json');
+    expect((await s.call('GET', '/diagnostic-measures')).body).toEqual([]);
+  });
 });

@@ -74,4 +74,21 @@ describe('nothing the CLI writes holds a token, except the config store', () => 
     expect(holding).toEqual([join(home, '.config', 'clinadmin', 'config.json')]);
     expect((await stat(holding[0])).mode & 0o777).toBe(0o600);
   });
+
+  it('keeps the mode of an --out or --report file written before (0600 stays 0600)', async () => {
+    const home = await tempDir();
+    const server = await serveProcess(['--seed', '--data', join(await tempDir(), 'data.json'), '--token', TOKEN]);
+    const env = { CLINADMIN_BASE_URL: server.url, CLINADMIN_TOKEN: TOKEN };
+    const out = join(home, 'export.json');
+    const report = join(home, 'report.json');
+    for (const f of [out, report]) await writeFile(f, 'old', { mode: 0o600 });
+    expect((await clinadmin(['measures', 'export', '--out', out], { env })).exitCode).toBe(0);
+    const catalog = join(home, 'catalog.json');
+    await writeFile(catalog, JSON.stringify([{ test: 'tst_mode', name: 'Mode', type: 'text' }]));
+    expect((await clinadmin(['measures', 'import', catalog, '--report', report], { env })).exitCode).toBe(0);
+    for (const f of [out, report]) {
+      expect((await stat(f)).mode & 0o777, f).toBe(0o600);
+      expect(await readFile(f, 'utf8'), f).not.toBe('old');
+    }
+  });
 });

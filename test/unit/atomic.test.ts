@@ -1,18 +1,30 @@
-import { mkdir, mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeFileAtomic } from '../../src/files/atomic.js';
 
 describe('writeFileAtomic', () => {
-  it('replaces a file whole, with the mode asked for, and leaves no temp file', async () => {
+  it('writes a new file whole, with the mode asked for, and leaves no temp file', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'clinadmin-atomic-'));
     const path = join(dir, 'report.json');
-    await writeFile(path, 'old');
     await writeFileAtomic(path, '{"new":true}\n', 0o600);
     expect(await readFile(path, 'utf8')).toBe('{"new":true}\n');
     expect((await stat(path)).mode & 0o777).toBe(0o600);
     expect(await readdir(dir)).toEqual(['report.json']);
+  });
+
+  it('replaces a file whole and keeps the mode it had, whatever mode a new one would get', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'clinadmin-atomic-'));
+    for (const had of [0o600, 0o640, 0o644]) {
+      const path = join(dir, `report-${had.toString(8)}.json`);
+      await writeFile(path, 'old', { mode: had });
+      await chmod(path, had);
+      await writeFileAtomic(path, '{"new":true}\n');
+      expect(await readFile(path, 'utf8')).toBe('{"new":true}\n');
+      expect((await stat(path)).mode & 0o777).toBe(had);
+    }
+    expect((await readdir(dir)).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 
   it('leaves the old file and no temp file when the rename fails', async () => {

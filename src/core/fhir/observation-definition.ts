@@ -1,3 +1,4 @@
+import { findAmbiguity, lineColumn } from '../../json/json-error.js';
 import type { FieldError } from '../../schemas/common.js';
 import type { Warning } from '../lint.js';
 
@@ -224,10 +225,18 @@ export function fromObservationDefinition(od: Rec, test?: string): Adapted {
   for (const field of extValues('measure-empty-list')) if (typeof field === 'string') m[field] = [];
   const section = extValues('measure-section-json')[0];
   if (typeof section === 'string') {
+    const path = `extension(${ext('measure-section-json')})`;
     try {
       m.section = JSON.parse(section);
+      // The same checks as any JSON input: no repeated key, no absurd nesting (JSON.parse allows both).
+      const found = findAmbiguity(section, m.section);
+      if (found) {
+        const { line, column } = lineColumn(section, found.offset);
+        errors.push({ path, message: `line ${line}, column ${column} of its JSON text: ${found.message}` });
+        delete m.section;
+      }
     } catch {
-      errors.push({ path: `extension(${ext('measure-section-json')})`, message: 'is not JSON text' });
+      errors.push({ path, message: 'is not JSON text' });
     }
   }
   if (m.test === undefined) {
