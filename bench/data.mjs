@@ -42,10 +42,8 @@ export function measures(n, prefix = 'bm') {
           ageMax: 65,
         },
       ],
-      panicRanges: [
-        { max: 2.5, simax: 2.5, sex: 'all' },
-        { min: 6.5, simin: 6.5, sex: 'all' },
-      ],
+      // Critical limits (FHIR's critical range): critical below 2.5 or above 6.5.
+      panicRanges: [{ min: 2.5, max: 6.5, simin: 2.5, simax: 6.5, sex: 'all' }],
     });
   }
   return out;

@@ -21,8 +21,8 @@ echo "$token" | clinadmin login --base-url "$url" --token-stdin --account acc_de
 step measures list -o table
 clinadmin measures list -o table
 sodium=(--test tst_bmp --name Sodium --type numeric --unit mmol/L)
-step measures create "${sodium[@]}" --reference-range '"135-145 age=18-120"' --panic-range '"..120"' -o table
-clinadmin measures create "${sodium[@]}" --reference-range "135-145 age=18-120" --panic-range "..120" -o table
+step measures create "${sodium[@]}" --reference-range '"135-145 age=18-120"' --panic-range '"120-160"' -o table
+clinadmin measures create "${sodium[@]}" --reference-range "135-145 age=18-120" --panic-range "120-160" -o table
 step coverages list -o table
 clinadmin coverages list -o table
 step notifications list -o table

@@ -1,5 +1,5 @@
 import { FACTS, measures } from '../resources/index.js';
-import { toObservationDefinition } from './fhir/observation-definition.js';
+import { type CriticalAs, toObservationDefinition } from './fhir/observation-definition.js';
 
 // A measure catalog as a file: what `measures export` writes and `measures import` reads back, in a
 // stable order, so that two exports of the same catalog are the same bytes and diff cleanly in git.
@@ -42,11 +42,19 @@ export function byTestThenName(a: Rec, b: Rec): number {
   return ta < tb ? -1 : ta > tb ? 1 : na < nb ? -1 : na > nb ? 1 : 0;
 }
 
-/** The catalog file's text in one of the export formats. */
-export function catalogText(list: Rec[], format: ExportFormat, isUcum: (unit: string) => boolean): string {
+/**
+ * The catalog file's text in one of the export formats. `criticalAs` writes panic ranges in FHIR as the
+ * definition's limits (the default) or as one-sided zones (see fhir/critical.ts).
+ */
+export function catalogText(
+  list: Rec[],
+  format: ExportFormat,
+  isUcum: (unit: string) => boolean,
+  criticalAs: CriticalAs = 'limits',
+): string {
   const sorted = [...list].sort(byTestThenName);
   if (format === 'json') return `${JSON.stringify(sorted.map(catalogEntry), null, 2)}\n`;
-  const resources = sorted.map((m) => toObservationDefinition(m, isUcum));
+  const resources = sorted.map((m) => toObservationDefinition(m, isUcum, criticalAs));
   if (format === 'fhir-ndjson') return resources.map((r) => `${JSON.stringify(r)}\n`).join('');
   const bundle = { resourceType: 'Bundle', type: 'collection', entry: resources.map((resource) => ({ resource })) };
   return `${JSON.stringify(bundle, null, 2)}\n`;

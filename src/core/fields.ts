@@ -33,7 +33,7 @@ export function applyFlags(
       out[f.field] = n;
     } else {
       out[f.field] = (raw as string[]).map((spec) => {
-        const r = parseRangeSpec(spec, name) as Record<string, unknown>;
+        const r = parseRangeSpec(spec, name, f.kind === 'panic-ranges') as Record<string, unknown>;
         if (f.kind === 'panic-ranges') delete r.id;
         return r;
       });

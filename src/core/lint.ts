@@ -1,3 +1,5 @@
+import { formatAge, formatAgeBand, pastBand } from './ages.js';
+import { meet } from './interpret.js';
 import type { RangeLike } from './ranges.js';
 
 export interface Warning {
@@ -28,9 +30,9 @@ const BOUNDS = [
   ['simax', 'simaxPrecision'],
 ] as const;
 
-const ageBand = (r: RangeLike): [number, number] => [r.ageMin ?? 0, r.ageMax ?? Number.POSITIVE_INFINITY];
-const overlaps = (a: [number, number], b: [number, number]) => a[0] <= b[1] && b[0] <= a[1];
-const sexMatches = (a?: string, b?: string) => (a ?? 'all') === 'all' || (b ?? 'all') === 'all' || a === b;
+const same = (a?: string, b?: string) => (a ?? 'all') === (b ?? 'all');
+/** `male, 18–65 y`: who a range is for. */
+const where = (r: RangeLike) => [r.sex ?? 'all', formatAgeBand(r.ageMin, r.ageMax)].filter(Boolean).join(', ');
 
 /** What a careful lab admin wants to see before publishing a measure; none of it stops an import. */
 export function lintMeasure(m: MeasureLike): Warning[] {
@@ -42,7 +44,7 @@ export function lintMeasure(m: MeasureLike): Warning[] {
 
   for (let i = 0; i < refs.length; i++) {
     for (let j = i + 1; j < refs.length; j++) {
-      if ((refs[i].sex ?? 'all') === (refs[j].sex ?? 'all') && overlaps(ageBand(refs[i]), ageBand(refs[j]))) {
+      if (same(refs[i].sex, refs[j].sex) && meet(refs[i], refs[j])) {
         out.push({
           field: `referenceRanges[${j}]`,
           message: `its age band overlaps referenceRanges[${i}] for sex ${refs[i].sex ?? 'all'}`,
@@ -51,55 +53,70 @@ export function lintMeasure(m: MeasureLike): Warning[] {
     }
   }
 
-  // Ages are whole years: 0–17 then 18–120 leave no gap; 0–17 then 19–120 leave 17–19 uncovered.
+  // Bands are written in completed units: 0–17 y then 18–120 y leave no gap, nor 0–28 d then 29 d–1 y;
+  // 0–17 y then 19–120 y leave 18 y uncovered, and 0–7 d then 1–12 mo the days from 8 d.
   const bySex = new Map<string, { r: RangeLike; i: number }[]>();
   refs.forEach((r, i) => {
     const sex = r.sex ?? 'all';
     bySex.set(sex, [...(bySex.get(sex) ?? []), { r, i }]);
   });
   for (const [sex, bands] of bySex) {
-    const sorted = [...bands].sort((a, b) => ageBand(a.r)[0] - ageBand(b.r)[0]);
-    let covered = ageBand(sorted[0].r)[1];
+    const sorted = [...bands].sort((a, b) => (a.r.ageMin ?? 0) - (b.r.ageMin ?? 0));
+    let covered = sorted[0].r.ageMax;
     for (const { r, i } of sorted.slice(1)) {
-      const [from, to] = ageBand(r);
-      if (from > covered + 1) {
+      if (covered === undefined) break;
+      const next = pastBand(covered);
+      const from = r.ageMin ?? 0;
+      if (from > next + 1e-9) {
         out.push({
           field: `referenceRanges[${i}]`,
-          message: `ages ${covered}–${from} are not covered for sex ${sex}: the bands before it end at ${covered}`,
+          message:
+            `ages from ${formatAge(next)} up to ${formatAge(from)} are not covered for sex ${sex}: ` +
+            `the bands before it end at ${formatAge(covered)}`,
         });
       }
-      covered = Math.max(covered, to);
+      covered = r.ageMax === undefined ? undefined : Math.max(covered, r.ageMax);
     }
   }
 
+  // A panic range holds critical limits (FHIR's `critical`: results outside it are critical). Beside a
+  // reference range for the same people, a low limit belongs at or below its low end and a high limit at
+  // or above its high end; a limit wholly on the wrong side reads as a zone of critical values, the other
+  // reading in the field, and the warning says how to write the limit meant.
   panics.forEach((p, pi) => {
     refs.forEach((r, ri) => {
-      if (!sexMatches(p.sex, r.sex) || !overlaps(ageBand(p), ageBand(r))) return;
-      for (const [lo, hi] of [
-        ['min', 'max'],
-        ['simin', 'simax'],
+      if (!meet(p, r)) return;
+      for (const [lo, hi, kind] of [
+        ['min', 'max', ''],
+        ['simin', 'simax', 'SI '],
       ] as const) {
-        const pl = p[lo];
-        const ph = p[hi];
-        const rl = r[lo];
-        const rh = r[hi];
-        if (rl === undefined && rh === undefined) continue;
-        const low = ph !== undefined && pl === undefined; // a low panic: below it is critical
-        const high = pl !== undefined && ph === undefined;
-        const inside =
-          (low && rl !== undefined && ph! > rl) ||
-          (high && rh !== undefined && pl! < rh) ||
-          (pl !== undefined &&
-            ph !== undefined &&
-            pl < (rh ?? Number.POSITIVE_INFINITY) &&
-            ph > (rl ?? Number.NEGATIVE_INFINITY));
-        if (inside) {
-          out.push({
-            field: `panicRanges[${pi}].${low ? hi : lo}`,
-            message:
-              `the panic range does not lie outside referenceRanges[${ri}] ` +
-              `(${rl ?? ''}–${rh ?? ''} ${lo === 'min' ? 'conventional' : 'SI'})`,
-          });
+        const [pl, ph, rl, rh] = [p[lo], p[hi], r[lo], r[hi]];
+        const ref = `referenceRanges[${ri}] (${rl ?? ''}–${rh ?? ''}${kind ? ' SI' : ''}, ${where(r)})`;
+        const warn = (bound: string, message: string) => out.push({ field: `panicRanges[${pi}].${bound}`, message });
+        if (pl !== undefined && rh !== undefined && pl > rh) {
+          warn(
+            lo,
+            `${lo} ${pl} makes every result below ${pl} critical, the whole of ${ref} included; ` +
+              `if results above ${pl} are critical, write the ${kind}critical high limit as ${hi} ${pl} (">${pl}")`,
+          );
+        } else if (pl !== undefined && rl !== undefined && pl > rl) {
+          warn(
+            lo,
+            `the ${kind}critical low limit ${pl} is above the low end ${rl} of ${ref}: results in it would be critical`,
+          );
+        }
+        if (ph !== undefined && rl !== undefined && ph < rl) {
+          warn(
+            hi,
+            `${hi} ${ph} makes every result above ${ph} critical, the whole of ${ref} included; ` +
+              `if results below ${ph} are critical, write the ${kind}critical low limit as ${lo} ${ph} ("<${ph}")`,
+          );
+        } else if (ph !== undefined && rh !== undefined && ph < rh) {
+          warn(
+            hi,
+            `the ${kind}critical high limit ${ph} is below the high end ${rh} of ${ref}: ` +
+              'results in it would be critical',
+          );
         }
       }
     });

@@ -30,7 +30,7 @@ function find(ranges: RangeLike[], target: string, flag: string): number {
  */
 export function applyRangeVerbs(current: RangeLike[], v: RangeVerbs, flag: string, panic: boolean): RangeLike[] {
   const parse = (spec: string, f: string) => {
-    const r = parseRangeSpec(spec, f);
+    const r = parseRangeSpec(spec, f, panic);
     if (panic) delete r.id;
     return r;
   };

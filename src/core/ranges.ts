@@ -1,4 +1,5 @@
 import { UsageError } from '../errors.js';
+import { formatAgeBand, parseAgeBand } from './ages.js';
 
 export interface RangeLike {
   id?: string;
@@ -31,9 +32,28 @@ export function formatRange(r: RangeLike, unit?: string, siunit?: string): strin
   if (si) text = text ? `${text} [${si}${siunit ? ` ${siunit}` : ''}]` : `${si}${siunit ? ` ${siunit}` : ''}`;
   const who: string[] = [];
   if (r.sex && r.sex !== 'all') who.push(r.sex);
-  const age = span(num(r.ageMin), num(r.ageMax));
-  if (age) who.push(`${age} y`);
+  const age = formatAgeBand(r.ageMin, r.ageMax);
+  if (age) who.push(age);
   return who.length > 0 ? `${text} (${who.join(', ')})` : text;
+}
+
+/**
+ * `critical < 2.5 or > 6.5 mmol/L (male, 18–65 y)`: a panic range as the critical limits it holds. FHIR R4
+ * defines the `critical` range category as the range outside of which results are critical
+ * (http://terminology.hl7.org/CodeSystem/observation-range-category): below `min` (`simin`) or above `max`
+ * (`simax`) is critical, and a one-sided range has one limit.
+ */
+export function formatCritical(r: RangeLike, unit?: string, siunit?: string, prefix = 'critical '): string {
+  const limits = (lo: string, hi: string) => (lo && hi ? `< ${lo} or > ${hi}` : lo ? `< ${lo}` : hi ? `> ${hi}` : '');
+  let text = limits(num(r.min, r.minPrecision), num(r.max, r.maxPrecision));
+  if (text && unit) text += ` ${unit}`;
+  const si = limits(num(r.simin), num(r.simax));
+  if (si) text = text ? `${text} [${si}${siunit ? ` ${siunit}` : ''}]` : `${si}${siunit ? ` ${siunit}` : ''}`;
+  const who: string[] = [];
+  if (r.sex && r.sex !== 'all') who.push(r.sex);
+  const age = formatAgeBand(r.ageMin, r.ageMax);
+  if (age) who.push(age);
+  return `${prefix}${text}${who.length > 0 ? ` (${who.join(', ')})` : ''}`;
 }
 
 const NUMBER = '-?\\d+(?:\\.\\d+)?';
@@ -48,22 +68,43 @@ function bounds(text: string, what: string): [number | undefined, number | undef
   return [m[1] === undefined ? undefined : Number(m[1]), m[2] === undefined ? undefined : Number(m[2])];
 }
 
+const LIMITS = new RegExp(`^(?:<(${NUMBER})|>(${NUMBER})|(${NUMBER})-(${NUMBER}))$`);
+const LIMIT_FORMS = 'write "<2.5" (critical below 2.5), ">6.5" (critical above 6.5) or "2.5-6.5" (both limits)';
+
 /**
- * Parses the short range form of --reference-range and --panic-range:
- * `3.5-5.1 sex=male age=18-65 si=3.5-5.1 id=rr_1`.
+ * The critical limits of a panic range: `<2.5`, `>6.5` or `2.5-6.5`. The open forms `..2.5` and `6.5..`
+ * are refused, not read: before 0.3 they named the zone of critical values, the other way round.
  */
-export function parseRangeSpec(spec: string, flag = '--reference-range'): RangeLike {
+function limits(text: string, what: string): [number | undefined, number | undefined] {
+  const m = LIMITS.exec(text);
+  if (!m) {
+    const open = text.startsWith('..') || text.endsWith('..');
+    throw new UsageError(
+      `${what} "${text}" is not ${open ? 'a form for critical limits' : 'a set of critical limits'}; ${LIMIT_FORMS}`,
+    );
+  }
+  const n = (x: string | undefined) => (x === undefined ? undefined : Number(x));
+  return m[1] !== undefined ? [n(m[1]), undefined] : m[2] !== undefined ? [undefined, n(m[2])] : [n(m[3]), n(m[4])];
+}
+
+/**
+ * Parses the short range form of --reference-range, `3.5-5.1 sex=male age=18-65 si=3.5-5.1 id=rr_1`, and,
+ * with `panic`, of --panic-range, whose bounds are critical limits: `<2.5 si=<0.8`, `>6.5`, `2.5-6.5`.
+ */
+export function parseRangeSpec(spec: string, flag = '--reference-range', panic = false): RangeLike {
   const [first, ...rest] = spec.trim().split(/\s+/);
-  if (!first) throw new UsageError(`${flag} is empty; write it as "3.5-5.1 sex=male age=18-65"`);
+  if (!first)
+    throw new UsageError(`${flag} is empty; write it as "${panic ? '2.5-6.5' : '3.5-5.1'} sex=male age=18-65"`);
   const out: RangeLike = {};
   const parts = first.includes('=') ? [first, ...rest] : rest;
-  if (!first.includes('=')) [out.min, out.max] = bounds(first, flag);
+  const read = panic ? limits : bounds;
+  if (!first.includes('=')) [out.min, out.max] = read(first, flag);
   for (const part of parts) {
     const [key, value] = part.split('=', 2);
     if (value === undefined || value === '') throw new UsageError(`${flag}: "${part}" needs a value, as in key=value`);
     if (key === 'sex') out.sex = value;
-    else if (key === 'age') [out.ageMin, out.ageMax] = bounds(value, `${flag} age`);
-    else if (key === 'si') [out.simin, out.simax] = bounds(value, `${flag} si`);
+    else if (key === 'age') [out.ageMin, out.ageMax] = parseAgeBand(value, `${flag} age`);
+    else if (key === 'si') [out.simin, out.simax] = read(value, `${flag} si`);
     else if (key === 'id') out.id = value;
     else if (key === 'precision') out.minPrecision = out.maxPrecision = Number(value);
     else throw new UsageError(`${flag}: unknown key "${key}"; use sex, age, si, precision or id`);

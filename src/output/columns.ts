@@ -1,4 +1,4 @@
-import { formatRange, type RangeLike } from '../core/ranges.js';
+import { formatCritical, formatRange, type RangeLike } from '../core/ranges.js';
 import { epochMs } from '../core/time.js';
 import type { ColumnFormat, Resource } from '../resources/registry.js';
 
@@ -54,9 +54,12 @@ function rangesCell(r: Rec, key: string): string {
   // Conventional bounds when there are any, else SI; who the range is for is in the describe view.
   const conventional = first.min !== undefined || first.max !== undefined;
   const bare = { min: first.min, max: first.max, minPrecision: first.minPrecision, maxPrecision: first.maxPrecision };
+  // A panic range's bounds are critical limits: `< 2.5 or > 6.5`, not a span.
+  const format =
+    key === 'panicRanges' ? (x: RangeLike, u?: string, su?: string) => formatCritical(x, u, su, '') : formatRange;
   const shown = conventional
-    ? formatRange(bare, r.unit as string | undefined)
-    : formatRange({ simin: first.simin, simax: first.simax }, undefined, r.siunit as string | undefined);
+    ? format(bare, r.unit as string | undefined)
+    : format({ simin: first.simin, simax: first.simax }, undefined, r.siunit as string | undefined);
   return ranges.length > 1 ? `${shown} +${ranges.length - 1}` : shown;
 }
 

@@ -1,4 +1,4 @@
-import { formatRange, type RangeLike } from '../core/ranges.js';
+import { formatCritical, formatRange, type RangeLike } from '../core/ranges.js';
 import type { Column, View } from './columns.js';
 import { cellText } from './list.js';
 import { bandLabel, rangePicture } from './picture.js';
@@ -24,8 +24,11 @@ function describeValue(v: unknown): string {
 const isRanges = (c: Column, r: Rec) =>
   (c.key === 'referenceRanges' || c.key === 'panicRanges') && Array.isArray(r[c.key]);
 
-/** The ranges of a measure as a small aligned table: sex, age, conventional, SI, precision. */
-async function rangeTable(ranges: RangeLike[], r: Rec, t: Theme): Promise<string> {
+/**
+ * The ranges of a measure as a small aligned table: sex, age, conventional, SI, precision. A panic range's
+ * bounds are its critical limits, shown as such (`< 2.5 or > 6.5`).
+ */
+async function rangeTable(ranges: RangeLike[], r: Rec, t: Theme, panic: boolean): Promise<string> {
   const { default: Table } = await import('cli-table3');
   // No borders: a table of aligned columns, as the lists are.
   const none = Object.fromEntries(
@@ -41,11 +44,12 @@ async function rangeTable(ranges: RangeLike[], r: Rec, t: Theme): Promise<string
       x.ageMin === undefined && x.ageMax === undefined
         ? 'all'
         : bandLabel({ ageMin: x.ageMin, ageMax: x.ageMax }).slice(4);
-    const conventional = formatRange(
+    const format = panic ? (y: RangeLike, u?: string, su?: string) => formatCritical(y, u, su, '') : formatRange;
+    const conventional = format(
       { min: x.min, max: x.max, minPrecision: x.minPrecision, maxPrecision: x.maxPrecision },
       r.unit as string,
     );
-    const si = formatRange({ simin: x.simin, simax: x.simax }, undefined, r.siunit as string);
+    const si = format({ simin: x.simin, simax: x.simax }, undefined, r.siunit as string);
     const precision = [x.minPrecision, x.maxPrecision].filter((p) => p !== undefined);
     table.push(
       [sex, age, conventional, si, [...new Set(precision)].join('–'), x.id ?? ''].map((c) => visible(String(c), true)),
@@ -81,7 +85,9 @@ export async function renderDescribe(record: Rec, columns: Column[], view: View,
   for (const c of columns.filter((c) => isRanges(c, record))) {
     const ranges = record[c.key] as RangeLike[];
     if (ranges.length === 0) continue;
-    out.push('', t.bold(label(c.header)), await rangeTable(ranges, record, t));
+    const panic = c.key === 'panicRanges';
+    const title = panic ? `${label(c.header)} (critical limits: below or above is critical)` : label(c.header);
+    out.push('', t.bold(title), await rangeTable(ranges, record, t, panic));
   }
   const picture = known.has('referenceRanges') ? rangePicture(record, width, t) : undefined;
   if (picture) out.push('', picture.trimEnd());

@@ -1,3 +1,5 @@
+import { formatAgeBand } from '../core/ages.js';
+import { meet } from '../core/interpret.js';
 import type { RangeLike } from '../core/ranges.js';
 import { displayWidth, pad } from './text.js';
 import type { Theme } from './theme.js';
@@ -6,30 +8,16 @@ type Rec = Record<string, unknown>;
 
 const finite = (n: unknown): n is number => typeof n === 'number' && Number.isFinite(n);
 
-/** Who a band is for: `male 18–120 y`, `all ages`. */
+/** Who a band is for: `male 18–120 y`, `all 0–3 d`, `all ages`. */
 export function bandLabel(r: RangeLike): string {
   const who = r.sex && r.sex !== 'all' ? r.sex : 'all';
   if (r.ageMin === undefined && r.ageMax === undefined) return who === 'all' ? 'all ages' : who;
-  const age =
-    r.ageMin !== undefined && r.ageMax !== undefined
-      ? `${r.ageMin}–${r.ageMax} y`
-      : r.ageMin !== undefined
-        ? `≥ ${r.ageMin} y`
-        : `≤ ${r.ageMax} y`;
-  return `${who} ${age}`;
-}
-
-/** Whether a panic range applies to a band: the same sex (or all) and overlapping ages. */
-function appliesTo(p: RangeLike, band: RangeLike): boolean {
-  const sex = !p.sex || p.sex === 'all' || !band.sex || band.sex === 'all' || p.sex === band.sex;
-  const lo = Math.max(p.ageMin ?? -Infinity, band.ageMin ?? -Infinity);
-  const hi = Math.min(p.ageMax ?? Infinity, band.ageMax ?? Infinity);
-  return sex && lo <= hi;
+  return `${who} ${formatAgeBand(r.ageMin, r.ageMax)}`;
 }
 
 /**
  * The reference and panic ranges of a numeric measure on one horizontal scale, one line per band:
- * `[====]` the reference range, `!` the panic zones from the ends, `·` the rest, labelled below in the
+ * `[====]` the reference range, `!` what lies beyond the critical limits, `·` the rest, labelled below in the
  * unit. Readable without color; colored at a terminal. Undefined when there is nothing to draw.
  */
 export function rangePicture(m: Rec, width: number, t: Theme): string | undefined {
@@ -54,11 +42,10 @@ export function rangePicture(m: Rec, width: number, t: Theme): string | undefine
 
   const lines = bands.map((band, i) => {
     const cells: { ch: string; tone?: 'green' | 'red' }[] = Array.from({ length: bar }, () => ({ ch: '·' }));
-    for (const p of panics.filter((x) => appliesTo(x, band))) {
-      // A panic range open at one end is the zone from that end of the scale to its threshold.
-      const a = finite(p.min) ? at(p.min) : 0;
-      const b = finite(p.max) ? at(p.max) : bar - 1;
-      for (let k = a; k <= b; k++) cells[k] = { ch: '!', tone: 'red' };
+    for (const p of panics.filter((x) => meet(x, band))) {
+      // Critical limits: what lies below the low limit and above the high one is critical.
+      if (finite(p.min)) for (let k = 0; k < at(p.min); k++) cells[k] = { ch: '!', tone: 'red' };
+      if (finite(p.max)) for (let k = at(p.max) + 1; k < bar; k++) cells[k] = { ch: '!', tone: 'red' };
     }
     const a = finite(band.min) ? at(band.min) : 0;
     const b = finite(band.max) ? at(band.max) : bar - 1;

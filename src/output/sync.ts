@@ -1,5 +1,5 @@
 import type { Ctx } from '../context.js';
-import { formatRange, type RangeLike } from '../core/ranges.js';
+import { formatCritical, formatRange, type RangeLike } from '../core/ranges.js';
 import { where } from '../core/records.js';
 import type { Counts, RecordResult, Tally } from '../core/sync/execute.js';
 import type { PlanItem } from '../core/sync/plan.js';
@@ -25,16 +25,22 @@ const show = (v: unknown) => (v === undefined ? '(unset)' : JSON.stringify(v));
 
 const isRange = (r: unknown) => r !== null && typeof r === 'object' && !Array.isArray(r);
 
-/** A range as a lab admin reads it, with its id: `rr_k: 3.5–5.1 [3.5–5.1] (male, 18–65 y)`. */
-const rangeText = (r: unknown) =>
-  isRange(r) ? `${(r as RangeLike).id ? `${(r as RangeLike).id}: ` : ''}${formatRange(r as RangeLike)}` : show(r);
+/**
+ * A range as a lab admin reads it, with its id: `rr_k: 3.5–5.1 [3.5–5.1] (male, 18–65 y)`; a panic range as
+ * its critical limits: `critical < 2.5 or > 6.5 [< 2.5 or > 6.5]`.
+ */
+const rangeText = (panic: boolean) => (r: unknown) => {
+  if (!isRange(r)) return show(r);
+  const range = r as RangeLike;
+  return `${range.id ? `${range.id}: ` : ''}${(panic ? formatCritical : formatRange)(range)}`;
+};
 
 /** A list of ranges changed: only the ranges that differ, each by its place, not two whole arrays. */
 function changeLines(field: string, from: unknown, to: unknown): string[] {
   if (!Array.isArray(from) || !Array.isArray(to)) return [`${field}: ${show(from)} → ${show(to)}`];
   // Ranges in the lab's short form, so that a line fits a terminal; other lists as JSON.
   const ranges = /Ranges$/.test(field) && [...from, ...to].every(isRange);
-  const text = ranges ? rangeText : show;
+  const text = ranges ? rangeText(field === 'panicRanges') : show;
   const out: string[] = [];
   for (let k = 0; k < Math.max(from.length, to.length); k++) {
     const a = from[k];

@@ -36,7 +36,9 @@ export const measures: Resource = {
     },
     panicRanges: {
       flag: '--panic-range <range>',
-      help: `panic range, repeatable; ${RANGE_HELP}`,
+      help:
+        'panic range: the critical limits (FHIR "critical"), repeatable; "<2.5" critical below, ">6.5" above, ' +
+        '"2.5-6.5" both, e.g. "2.5-6.5 sex=male age=18-65 si=2.5-6.5"',
       kind: 'panic-ranges',
       header: 'PANIC RANGES',
       format: 'ranges',

@@ -79,7 +79,17 @@ export const referenceRangeSchema = strictObject({ id: nonEmpty('id').optional()
   checkRange,
 );
 
-export const panicRangeSchema = strictObject(rangeShape).superRefine(checkRange);
+/**
+ * A panic range holds critical limits, as FHIR R4 defines the `critical` range category: results outside it
+ * are critical (below min or simin, above max or simax).
+ */
+export const panicRangeSchema = strictObject(rangeShape)
+  .superRefine(checkRange)
+  .describe(
+    'Critical limits, as FHIR R4 defines the "critical" range category (observation-range-category): ' +
+      'a result below min (simin in SI) or above max (simax) is critical; a one-sided range has one limit. ' +
+      'Not the zone of critical values: {"min": 2.5, "max": 6.5} is critical below 2.5 or above 6.5.',
+  );
 
 export type ReferenceRange = z.infer<typeof referenceRangeSchema>;
 export type PanicRange = z.infer<typeof panicRangeSchema>;

@@ -22,6 +22,8 @@ const KNOWN = new Set([
   'default',
   'propertyNames',
   'not',
+  // Words for people, not rules: nothing to check.
+  'description',
 ]);
 
 const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);

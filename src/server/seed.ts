@@ -60,10 +60,7 @@ export function seedData(now = Date.now()): DataFile {
             ageMax: 17,
           },
         ],
-        panicRanges: [
-          { max: 7, maxPrecision: 1, simax: 70, sex: 'all' },
-          { min: 20, minPrecision: 1, simin: 200, sex: 'all' },
-        ],
+        panicRanges: [{ min: 7, minPrecision: 1, max: 20, maxPrecision: 1, simin: 70, simax: 200, sex: 'all' }],
       },
       {
         id: 'msr_wbc',
@@ -93,10 +90,7 @@ export function seedData(now = Date.now()): DataFile {
             ageMax: 120,
           },
         ],
-        panicRanges: [
-          { max: 2, simax: 2, sex: 'all' },
-          { min: 30, simin: 30, sex: 'all' },
-        ],
+        panicRanges: [{ min: 2, max: 30, simin: 2, simax: 30, sex: 'all' }],
       },
       {
         id: 'msr_k',
@@ -126,10 +120,7 @@ export function seedData(now = Date.now()): DataFile {
             ageMax: 120,
           },
         ],
-        panicRanges: [
-          { max: 2.5, simax: 2.5, sex: 'all' },
-          { min: 6.5, simin: 6.5, sex: 'all' },
-        ],
+        panicRanges: [{ min: 2.5, max: 6.5, simin: 2.5, simax: 6.5, sex: 'all' }],
       },
       {
         id: 'msr_glu',
@@ -159,10 +150,7 @@ export function seedData(now = Date.now()): DataFile {
             ageMax: 120,
           },
         ],
-        panicRanges: [
-          { max: 40, simax: 2.2, sex: 'all' },
-          { min: 450, simin: 25, sex: 'all' },
-        ],
+        panicRanges: [{ min: 40, max: 450, simin: 2.2, simax: 25, sex: 'all' }],
       },
       {
         id: 'msr_hcg',

@@ -236,8 +236,9 @@ export class Store {
             `change is kept in ${this.file}.journal and the next start recovers it`,
         );
       }
-      // The data file is complete on its own now; an empty journal is only clutter.
+      // The data file is complete on its own now; an empty journal, and its cut mark, are only clutter.
       await unlink(`${this.file}.journal`).catch(() => undefined);
+      await unlink(`${this.file}.journal.cut`).catch(() => undefined);
     } finally {
       await this.journal.close().catch(() => undefined);
       await this.cutMark?.close().catch(() => undefined);

@@ -108,7 +108,7 @@ describe('measures commands', () => {
       '--reference-range',
       '3.4..5.0',
       '--panic-range',
-      '..2.5',
+      '<2.5',
       '--sets',
       'a,b',
       '--sets',
@@ -144,7 +144,8 @@ describe('measures commands', () => {
         { min: 3.5, max: 5.1, sex: 'male', ageMin: 18, ageMax: 65 },
         { min: 3.4, max: 5, sex: 'all' },
       ],
-      panicRanges: [{ max: 2.5, sex: 'all' }],
+      // Critical below 2.5: FHIR's critical range with its low limit.
+      panicRanges: [{ min: 2.5, sex: 'all' }],
     });
     expect(await measures(server)).toEqual([created]);
   });
@@ -152,7 +153,8 @@ describe('measures commands', () => {
   it('warns of what lint finds on create and update, and sends nothing with --strict', async () => {
     const { server, cli } = await setup(false);
     const args = ['measures', 'create', '--test', 'tst_l', '--name', 'Odd', '--type', 'numeric'];
-    const ranges = ['--reference-range', '3.5-5.1', '--panic-range', '..4'];
+    // Critical above 4: results from 4 to 5.1, inside the reference range, would be critical.
+    const ranges = ['--reference-range', '3.5-5.1', '--panic-range', '>4'];
     const strict = await cli([...args, ...ranges, '--strict']);
     expect(strict.code).toBe(2);
     expect(strict.stderr).toMatch(/^error: the measure has 2 warnings, errors with --strict; nothing was sent\n/);
@@ -176,7 +178,7 @@ describe('measures commands', () => {
       '--strict',
     ]);
     expect(gap.code).toBe(2);
-    expect(gap.stderr).toContain('ages 10–12 are not covered for sex all');
+    expect(gap.stderr).toContain('ages from 11 y up to 12 y are not covered for sex all');
   });
 
   it('says a measure already exists, naming it, when its (test, name) is taken (exit 1)', async () => {
@@ -609,8 +611,7 @@ describe('update of ranges', () => {
     expect(r.stdout).toBe(
       '~ update msr_k\n' +
         '    unit: "mEq/L" → "mmol/L"\n' +
-        '    panicRanges[0]: ≤ 2.5 [≤ 2.5] → ≥ 6.5 [≥ 6.5]\n' +
-        '    panicRanges[1]: removed ≥ 6.5 [≥ 6.5]\n' +
+        '    panicRanges[0]: removed critical < 2.5 or > 6.5 [< 2.5 or > 6.5]\n' +
         'dry run: the changes above; nothing was sent\n',
     );
     expect((await server.call('GET', '/diagnostic-measures/msr_k')).body.unit).toBe('mEq/L');

@@ -176,7 +176,11 @@ describe('FHIR round trips', () => {
         range: { low: { value: 13.5, unit: 'g/dL', system: 'http://unitsofmeasure.org', code: 'g/dL' } },
         age: { low: { value: 18, unit: 'a', code: 'a' }, high: { value: 120, unit: 'a' } },
       });
-      expect(intervals.filter((q) => q.category === 'critical')).toHaveLength(2);
+      // FHIR's critical range: results outside 7–20 g/dL are critical, the seed's critical limits exactly.
+      const critical = intervals.filter((q) => q.category === 'critical');
+      expect(critical).toHaveLength(1);
+      expect(critical[0]).toMatchObject({ range: { low: { value: 7 }, high: { value: 20 } } });
+      expect(critical[0].condition).toBeUndefined();
     }
   });
 
@@ -231,7 +235,7 @@ describe('importing FHIR written by other systems', () => {
           ageMin: 18,
           ageMax: 120,
         },
-        // One month is 1/12 of a year.
+        // One month is 1/12 of a year (UCUM's mo = a/12), held exactly.
         {
           min: 3.6,
           minPrecision: 1,
@@ -240,15 +244,22 @@ describe('importing FHIR written by other systems', () => {
           simin: 3.6,
           simax: 5.9,
           sex: 'all',
-          ageMin: 0.0833,
+          ageMin: 1 / 12,
           ageMax: 17,
         },
       ],
+      // The file writes its critical intervals as zones (high 2.5, low 6.5), one-sided and wholly beyond the
+      // reference ranges: read as the limits FHIR defines, critical below 2.5 and above 6.5, with a note each.
       panicRanges: [
-        { max: 2.5, maxPrecision: 1, simax: 2.5, sex: 'all' },
-        { min: 6.5, minPrecision: 1, simin: 6.5, sex: 'all' },
+        { min: 2.5, minPrecision: 1, simin: 2.5, sex: 'all' },
+        { max: 6.5, maxPrecision: 1, simax: 6.5, sex: 'all' },
       ],
     });
+    expect(r.stderr).toContain(
+      'read as a zone of critical values (it lies wholly beyond the reference range); held as the critical ' +
+        'limit: critical below 2.5',
+    );
+    expect(r.stderr).toContain('held as the critical limit: critical above 6.5');
   });
 
   it('reads a Bundle of any type: what the model cannot hold is a warning naming the entry and element', async () => {
@@ -285,13 +296,15 @@ describe('importing FHIR written by other systems', () => {
       siunit: 'mmol/L',
       hl7IdentifierSys: 'LN',
     });
-    // The interval given again in mmol/L joined its mg/dL twin; an SI-only critical bound stands alone.
+    // The interval given again in mmol/L joined its mg/dL twin; an SI-only critical bound stands alone. The
+    // critical intervals are one-sided zones beyond the reference range (high 40 mg/dL, low 25 mmol/L): held
+    // as the limits FHIR defines, critical below 40 mg/dL and above 25 mmol/L.
     expect(glucose.referenceRanges.map(({ id: _id, ...r }: Record<string, unknown>) => r)).toEqual([
       { min: 70, max: 99, simin: 3.9, simax: 5.5, sex: 'all', ageMin: 18 },
     ]);
     expect(glucose.panicRanges).toEqual([
-      { max: 40, sex: 'all' },
-      { simin: 25, sex: 'all' },
+      { min: 40, sex: 'all' },
+      { simax: 25, sex: 'all' },
     ]);
     const preg = measures.find((m: { hl7IdentifierCod: string }) => m.hl7IdentifierCod === '167281003');
     expect(preg).toMatchObject({
@@ -374,5 +387,60 @@ describe('importing FHIR written by other systems', () => {
     expect(deep.code).toBe(2);
     expect(deep.stderr).toContain('measure-section-json');
     expect((await s.call('GET', '/diagnostic-measures')).body).toEqual([]);
+  });
+
+  it('reads intervals as Medplum writes them: a condition is an interpretation, critical ones zones', async () => {
+    const { s, dir, cli } = await server();
+    await writeFile(join(dir, 'glucose.json'), await readFile(new URL('medplum-glucose.json', FIXTURES)));
+    const r = await cli(['measures', 'import', 'glucose.json', '--test', 'tst_chem']);
+    expect(r.code, r.stderr).toBe(0);
+    const [m] = (await s.call('GET', '/diagnostic-measures')).body;
+    // The Normal interval is the reference range; Low and High only hold the results outside it.
+    expect(m.referenceRanges.map(({ id: _id, ...x }: Record<string, unknown>) => x)).toEqual([
+      { min: 70, minPrecision: 0, max: 99, maxPrecision: 0, sex: 'all' },
+    ]);
+    // "Critical Low" up to 40 and "Critical High" from 400 are zones of critical values: as FHIR defines the
+    // critical range, critical below 40 and above 400.
+    expect(m.panicRanges).toEqual([
+      { min: 40, minPrecision: 0, sex: 'all' },
+      { max: 400, maxPrecision: 0, sex: 'all' },
+    ]);
+    expect(r.stderr).toContain('qualifiedInterval[1].condition: a "low" interval holds the low results');
+    expect(r.stderr).toContain('(condition "critical low"); held as the critical limit: critical below 40');
+    const verdict = await cli(['measures', 'evaluate', m.id, '--value', '39', '-o', 'json']);
+    expect(JSON.parse(verdict.stdout).interpretation).toBe('critical-low');
+  });
+
+  it('--critical-as zones writes one-sided zones with a condition, and they read back as the same limits', async () => {
+    const { s, dir, cli } = await server(true);
+    const zones = await cli(['measures', 'export', '--format', 'fhir', '--critical-as', 'zones', '--out', 'z.json']);
+    expect(zones.code, zones.stderr).toBe(0);
+    const bundle = JSON.parse(await readFile(join(dir, 'z.json'), 'utf8'));
+    const k = bundle.entry
+      .map((e: { resource: Resource }) => e.resource)
+      .find((x: Resource) => x.preferredReportName === 'Potassium');
+    expect(fhirErrors(k)).toEqual([]);
+    const critical = (k.qualifiedInterval as Record<string, unknown>[]).filter((q) => q.category === 'critical');
+    expect(critical).toMatchObject([
+      { condition: 'Critical low', range: { high: { value: 2.5 } } },
+      { condition: 'Critical high', range: { low: { value: 6.5 } } },
+    ]);
+    expect(
+      critical.every((q) => !(q.range as Record<string, unknown>).low !== !(q.range as Record<string, unknown>).high),
+    ).toBe(true);
+    // Into an empty server, the zones read back as the limits they came from.
+    const other = await server();
+    await writeFile(join(other.dir, 'z.json'), await readFile(join(dir, 'z.json')));
+    expect((await other.cli(['measures', 'import', 'z.json'])).code).toBe(0);
+    const back = (await other.s.call('GET', '/diagnostic-measures')).body.find(
+      (x: { name: string }) => x.name === 'Potassium',
+    );
+    expect(back.panicRanges).toEqual([
+      { min: 2.5, simin: 2.5, sex: 'all' },
+      { max: 6.5, simax: 6.5, sex: 'all' },
+    ]);
+    expect((await s.call('GET', '/diagnostic-measures/msr_k')).body.panicRanges).toEqual([
+      { min: 2.5, max: 6.5, simin: 2.5, simax: 6.5, sex: 'all' },
+    ]);
   });
 });

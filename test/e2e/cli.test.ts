@@ -137,6 +137,7 @@ describe('the built binary', () => {
       'import',
       'export',
       'lint',
+      'evaluate',
     ]);
     expect(await complete(['clinadmin', 'measures', 'edit', 'msr_h'])).toEqual(['msr_hgb', 'msr_hcg']);
     expect(await complete(['clinadmin', 'measures', 'export', '--format', ''])).toEqual([

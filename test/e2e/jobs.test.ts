@@ -277,12 +277,15 @@ describe('measures import', () => {
     const w = r.stderr;
     expect(w).toContain('warning: k.json record 1 (Potassium): unit: a numeric measure has no unit');
     expect(w).toContain('referenceRanges[1]: its age band overlaps referenceRanges[0] for sex male');
-    expect(w).toContain('panicRanges[0].max: the panic range does not lie outside referenceRanges[0]');
+    // Critical above 4 (FHIR's critical range): results from 4 to 5.1, inside the reference range, would be critical.
+    expect(w).toContain(
+      'panicRanges[0].max: the critical high limit 4 is below the high end 5.1 of referenceRanges[0]',
+    );
     expect(w).toContain(
       'referenceRanges[2].simin: SI and conventional bounds disagree in direction with referenceRanges[0].simax: ' +
         'conventional 5.1 > 3.55 but SI 5.1 < 5.2',
     );
-    expect(w).toContain('panicRanges[0].max: the panic range does not lie outside referenceRanges[1]');
+    expect(w).toContain('panicRanges[0].max: the critical high limit 4 is below the high end 5 of referenceRanges[1]');
     expect(w).toContain('referenceRanges[2].min: 3.55 has more decimals than its stated precision 1');
     // The summary has the shape of import's: the counts, then each record with what was found.
     const summary = JSON.parse(r.stdout);

@@ -105,7 +105,7 @@ describe("the README's CI job", () => {
     expect(outputs[names[0]]).toContain('{"status":"ok"}');
     expect(outputs[names[1]]).toMatch(/^1 created, 1 updated, 0 unchanged, 1 deleted, 0 failed in /);
     // Stopped by SIGTERM: the process is gone and the data file holds the seeded coverages on its own.
-    expect(outputs[names[2]]).toMatch(/SIGTERM: finishing requests in flight and saving/);
+    expect(outputs[names[2]]).toMatch(/SIGTERM: finishing requests in flight \(at most 10 s\) and saving/);
     const data = JSON.parse(await readFile(join(runner, 'api.json'), 'utf8'));
     expect(data.insuranceCoverages.map((c: { name: string }) => c.name).sort()).toEqual([
       'CBC copay',

@@ -7,7 +7,7 @@ import { Checker, hashOf, type Prepared, type SyncSpec } from '../../src/core/sy
 import { type Checked, checkInput, planned } from '../../src/core/sync/run.js';
 
 describe('lintMeasure', () => {
-  it('is quiet for a clean measure', () => {
+  it("is quiet for a clean measure, its panic range written as critical limits (the labs' convention)", () => {
     expect(
       lintMeasure({
         type: 'numeric',
@@ -16,7 +16,8 @@ describe('lintMeasure', () => {
           { min: 3.5, max: 5.1, sex: 'male', ageMin: 18, ageMax: 120 },
           { min: 3.4, max: 5.0, sex: 'female', ageMin: 18, ageMax: 120 },
         ],
-        panicRanges: [{ max: 2.5 }, { min: 6.5 }],
+        // FHIR's critical range: results below 2.5 or above 6.5 are critical.
+        panicRanges: [{ min: 2.5, max: 6.5 }],
       }),
     ).toEqual([]);
   });
@@ -36,7 +37,7 @@ describe('lintMeasure', () => {
     ]);
   });
 
-  it('warns of a panic range inside the reference range, SI bounds that disagree, and too many decimals', () => {
+  it('warns of a critical limit inside the reference range, SI bounds that disagree, and too many decimals', () => {
     const w = lintMeasure({
       type: 'numeric',
       unit: 'mg/dL',
@@ -44,13 +45,15 @@ describe('lintMeasure', () => {
         { min: 70, max: 100, simin: 3.9, simax: 5.6, minPrecision: 0 },
         { min: 110, max: 120, simin: 3.0, simax: 6.7, sex: 'male', ageMin: 0, ageMax: 1 },
       ],
+      // Critical above 80: results from 80 to 100, inside the reference range, would be critical.
       panicRanges: [{ max: 80 }],
     });
     const fields = w.map((x) => x.field);
     expect(fields).toContain('panicRanges[0].max');
     expect(fields).toContain('referenceRanges[1].simin');
     expect(w.find((x) => x.field === 'panicRanges[0].max')?.message).toBe(
-      'the panic range does not lie outside referenceRanges[0] (70–100 conventional)',
+      'the critical high limit 80 is below the high end 100 of referenceRanges[0] (70–100, all): ' +
+        'results in it would be critical',
     );
     const decimals = lintMeasure({ type: 'numeric', unit: 'g', referenceRanges: [{ min: 3.55, minPrecision: 1 }] });
     expect(decimals.map((x) => x.field)).toEqual(['referenceRanges[0].min']);
@@ -242,7 +245,7 @@ describe('lint of age bands', () => {
     expect(w).toEqual([
       {
         field: 'referenceRanges[0]',
-        message: 'ages 17–19 are not covered for sex male: the bands before it end at 17',
+        message: 'ages from 18 y up to 19 y are not covered for sex male: the bands before it end at 17 y',
       },
     ]);
   });

@@ -10,7 +10,7 @@ export function createCommand(ctx: Ctx): Command {
     lint: async (body) => (await import('../../core/lint.js')).lintMeasure(body),
     examples: examples(
       'clinadmin measures create --test tst_bmp --name Potassium --type numeric --unit mEq/L ' +
-        '--reference-range "3.5-5.1 age=18-120"',
+        '--reference-range "3.5-5.1 age=18-120" --panic-range "2.5-6.5"',
       'clinadmin measures create --file potassium.json --name "Potassium (serum)"',
       'clinadmin measures create   # at a terminal: asks for what is missing',
     ),

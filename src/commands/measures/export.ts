@@ -14,6 +14,15 @@ export function exportCommand(ctx: Ctx): Command {
         .choices(EXPORT_FORMATS)
         .default('json'),
     )
+    .addOption(
+      new Option(
+        '--critical-as <reading>',
+        'FHIR only: panic ranges as the critical limits FHIR defines (limits), or as one-sided zones with ' +
+          'condition "Critical low"/"Critical high" (zones), for consumers that read them as Medplum does',
+      )
+        .choices(['limits', 'zones'])
+        .default('limits'),
+    )
     .option('--out <file>', 'write to this file (a temp file, then renamed: never half-written) instead of stdout')
     .addOption(new Option('--test <id>', 'only the measures of this test, repeatable').argParser(collect))
     .addHelpText(
@@ -27,6 +36,7 @@ ${examples(
   'clinadmin measures export --out catalog.json',
   'clinadmin measures export --format fhir --out catalog.fhir.json',
   'clinadmin measures export --format fhir-ndjson --test tst_cbc > cbc.ndjson',
+  'clinadmin measures export --format fhir --critical-as zones > for-medplum.fhir.json',
 )}`,
     )
     .action(async (_o: unknown, cmd: Command) => {
@@ -35,6 +45,7 @@ ${examples(
         ctx,
         await optsOf(cmd, ({ z }) => ({
           format: z.enum(EXPORT_FORMATS),
+          criticalAs: z.enum(['limits', 'zones']),
           out: z.optional(z.string().check(z.minLength(1, 'needs a file path'))),
           test: z.optional(z.array(z.string())),
         })),

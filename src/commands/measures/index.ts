@@ -7,6 +7,7 @@ import { listCommand } from '../resource/list.js';
 import { showCommand } from '../resource/show.js';
 import { examples } from '../shared.js';
 import { createCommand } from './create.js';
+import { evaluateCommand } from './evaluate.js';
 import { exportCommand } from './export.js';
 import { importCommand, lintCommand } from './import.js';
 import { updateCommand } from './update.js';
@@ -29,5 +30,6 @@ export function measuresCommand(cmd: Command, ctx: Ctx, state: RunState): Comman
     .addCommand(editCommand(ctx, measures))
     .addCommand(importCommand(ctx, state))
     .addCommand(exportCommand(ctx))
-    .addCommand(lintCommand(ctx, state));
+    .addCommand(lintCommand(ctx, state))
+    .addCommand(evaluateCommand(ctx));
 }

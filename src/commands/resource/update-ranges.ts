@@ -10,11 +10,15 @@ import { collect } from '../shared.js';
 
 const base = (f: FieldFlag) => flagName(f).slice(2);
 
+/** A range as the flag takes it: a reference range's bounds, or a panic range's critical limits. */
+const example = (f: FieldFlag) =>
+  f.kind === 'panic-ranges' ? '"<2.5 sex=male" (critical limits)' : '"3.5-5.1 sex=male"';
+
 export function addRangeVerbs(cmd: Command, rangeFlags: FieldFlag[]): void {
   for (const f of rangeFlags) {
     const b = base(f);
     cmd
-      .option(`--add-${b} <range>`, `add a ${b.replace('-', ' ')}, repeatable; e.g. "3.5-5.1 sex=male"`, collect)
+      .option(`--add-${b} <range>`, `add a ${b.replace('-', ' ')}, repeatable; e.g. ${example(f)}`, collect)
       .option(`--set-${b} <"N|ID range">`, `change one in place: its place (from 1) or id, then the range`, collect)
       .option(`--remove-${b} <N|ID>`, `remove one: its place (from 1) or id, repeatable`, collect)
       .option(`--replace-${b}s <range>`, `replace them all (repeatable; shows the diff and asks)`, collect);

@@ -1,6 +1,9 @@
 import { findAmbiguity, lineColumn } from '../../json/json-error.js';
 import type { FieldError } from '../../schemas/common.js';
+import { ageIn, PER_YEAR, toYears } from '../ages.js';
 import type { Warning } from '../lint.js';
+import type { RangeLike } from '../ranges.js';
+import { type CriticalRead, interpretationOf, readCritical, zonesOf } from './critical.js';
 
 // A measure as an HL7 FHIR R4 ObservationDefinition, and back. What R4 has no element for goes into
 // extensions under one base URL, so that export then import restores every field exactly. The table
@@ -63,8 +66,15 @@ export const fhirId = (id: string) => id.replace(/[^A-Za-z0-9\-.]/g, '-').slice(
 
 const num = (v: unknown): v is number => typeof v === 'number';
 
+/** How panic ranges are written: FHIR's critical limits, or one-sided zones with a condition (critical.ts). */
+export type CriticalAs = 'limits' | 'zones';
+
 /** The measure as an ObservationDefinition. `isUcum` says whether a unit is valid UCUM. */
-export function toObservationDefinition(m: Rec, isUcum: (unit: string) => boolean): Json {
+export function toObservationDefinition(
+  m: Rec,
+  isUcum: (unit: string) => boolean,
+  criticalAs: CriticalAs = 'limits',
+): Json {
   const unit = typeof m.unit === 'string' ? m.unit : undefined;
   const siunit = typeof m.siunit === 'string' ? m.siunit : undefined;
   const concept = (u: string) => (isUcum(u) ? { coding: [{ system: UCUM, code: u }], text: u } : { text: u });
@@ -94,16 +104,24 @@ export function toObservationDefinition(m: Rec, isUcum: (unit: string) => boolea
     ...(sys !== undefined ? { system: systemUri(sys) } : {}),
     ...(typeof m.hl7IdentifierCod === 'string' ? { code: m.hl7IdentifierCod } : {}),
   };
-  const ranges = [
+  const panics = (m.panicRanges as Rec[] | undefined) ?? [];
+  const ranges: { r: Rec; category: string; condition?: string }[] = [
     ...((m.referenceRanges as Rec[] | undefined) ?? []).map((r) => ({ r, category: 'reference' })),
-    ...((m.panicRanges as Rec[] | undefined) ?? []).map((r) => ({ r, category: 'critical' })),
+    // A panic range is FHIR's critical range exactly: results outside it are critical.
+    ...(criticalAs === 'zones'
+      ? panics.flatMap((p) => zonesOf(p).map((z) => ({ r: z.r, category: 'critical', condition: z.condition })))
+      : panics.map((r) => ({ r, category: 'critical' }))),
   ];
-  const intervals = ranges.map(({ r, category }) => {
+  const intervals = ranges.map(({ r, category, condition }) => {
     const iext = INTERVAL_EXTENSIONS.filter(([f]) => r[f] !== undefined).map(([f, name, kind]) => ({
       url: ext(name),
       [kind]: r[f],
     }));
-    const years = (value: number) => ({ value, unit: 'a', system: UCUM, code: 'a' });
+    // In the largest UCUM unit in which the age is whole: 72 h, 28 d, 18 a; read back to the same years.
+    const years = (y: number) => {
+      const { value, unit } = ageIn(y);
+      return { value, unit, system: UCUM, code: unit };
+    };
     return {
       ...(typeof r.id === 'string' ? { id: r.id } : {}),
       ...(iext.length > 0 ? { extension: iext } : {}),
@@ -117,6 +135,7 @@ export function toObservationDefinition(m: Rec, isUcum: (unit: string) => boolea
           }
         : {}),
       ...(r.sex === 'male' || r.sex === 'female' ? { gender: r.sex } : {}),
+      ...(condition ? { condition } : {}),
       ...(num(r.ageMin) || num(r.ageMax)
         ? {
             age: {
@@ -181,7 +200,6 @@ export interface Adapted {
   skip?: boolean;
 }
 
-const AGE_IN_YEARS: Record<string, number> = { a: 1, mo: 1 / 12, wk: 7 / 365.25, d: 1 / 365.25 };
 const HELD_ELSEWHERE = ['appliesTo', 'context', 'condition', 'gestationalAge'] as const;
 
 /**
@@ -296,6 +314,7 @@ export function fromObservationDefinition(od: Rec, test?: string): Adapted {
 
   const reference: Rec[] = [];
   const panic: Rec[] = [];
+  const criticals: CriticalRead[] = [];
   ((od.qualifiedInterval as Rec[] | undefined) ?? []).forEach((q, i) => {
     const at = `qualifiedInterval[${i}]`;
     if (q.category !== 'reference' && q.category !== 'critical') {
@@ -303,7 +322,17 @@ export function fromObservationDefinition(od: Rec, test?: string): Adapted {
       warnings.push({ field: at, message: `${what}: only reference and critical intervals are held; left out` });
       return;
     }
-    const held = HELD_ELSEWHERE.filter((k) => q[k] !== undefined);
+    // A condition naming an interpretation (Normal, Low, Critical High…, as Medplum writes them) says what a
+    // result in the interval means, not whom the range is for.
+    const interpretation = interpretationOf(q.condition);
+    if (q.category === 'reference' && (interpretation === 'low' || interpretation === 'high')) {
+      warnings.push({
+        field: `${at}.condition`,
+        message: `a "${interpretation}" interval holds the ${interpretation} results, not a reference range; left out`,
+      });
+      return;
+    }
+    const held = HELD_ELSEWHERE.filter((k) => q[k] !== undefined && !(k === 'condition' && interpretation));
     if (held.length > 0) {
       warnings.push({
         field: `${at}.${held[0]}`,
@@ -388,26 +417,33 @@ export function fromObservationDefinition(od: Rec, test?: string): Adapted {
       paths[`${field}.${f}`] = `${at}.age.${bound}.value`;
       if (Number.isNaN(value)) {
         const unitCode = String(qty?.code ?? qty?.unit);
-        warnings.push({ field: `${at}.age.${bound}`, message: `age in ${unitCode} cannot be read as years; left out` });
+        warnings.push({
+          field: `${at}.age.${bound}`,
+          message: `age in ${unitCode} is not one of UCUM's a, mo, wk, d, h; left out`,
+        });
         continue;
       }
       r[f] = value;
     }
     list.push(r);
+    if (q.category === 'critical') criticals.push({ r, at, interpretation });
   });
+  // Our own export writes the definition's limits exactly (or zones that say so): only another system's
+  // one-sided intervals are judged by where they lie.
+  readCritical(criticals, reference as RangeLike[], warnings, !ours);
   if (reference.length > 0) m.referenceRanges = reference;
   if (panic.length > 0) m.panicRanges = panic;
   return { value: m, warnings, errors, pathOf };
 }
 
 /**
- * An age Quantity in years (4 decimals when converted): undefined when it has no value, NaN when its
- * unit is not one of a, mo, wk, d.
+ * An age Quantity in years, the service's unit: undefined when it has no value, NaN when its unit is not one of
+ * UCUM's a, mo, wk, d, h.
  */
 function years(q: Rec | undefined): unknown {
   if (q?.value === undefined) return undefined;
-  const f = AGE_IN_YEARS[String(q.code ?? q.unit ?? 'a')];
-  return f === undefined ? Number.NaN : f === 1 ? q.value : Math.round((q.value as number) * f * 10_000) / 10_000;
+  const unit = String(q.code ?? q.unit ?? 'a');
+  return unit in PER_YEAR && unit !== 'y' && typeof q.value === 'number' ? toYears(q.value, unit) : Number.NaN;
 }
 
 /** Whether a range built so far has the ages of a FHIR interval's `age`, read as years. */

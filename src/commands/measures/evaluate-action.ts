@@ -1,0 +1,75 @@
+import type { Ctx } from '../../context.js';
+import { parseAge } from '../../core/ages.js';
+import { evaluate, type Subject } from '../../core/interpret.js';
+import type { RangeLike } from '../../core/ranges.js';
+import { NotFoundError, UsageError } from '../../errors.js';
+import { measures } from '../../resources/index.js';
+import { enc, type Opts, withClient } from '../shared.js';
+
+type Rec = Record<string, unknown>;
+
+export interface EvaluateOptions extends Opts {
+  value?: number;
+  si?: boolean;
+  sex?: 'male' | 'female';
+  age?: string;
+  file?: string;
+  name?: string;
+  test?: string;
+}
+
+export async function evaluateMeasure(ctx: Ctx, o: EvaluateOptions, id: string | undefined): Promise<void> {
+  if ((id === undefined) === (o.file === undefined))
+    throw new UsageError(
+      'give a measure id, or --file with --name; not both',
+      'clinadmin measures evaluate ID --value 4.2',
+    );
+  if (o.value === undefined) throw new UsageError('--value is required: the result to interpret');
+  const value = o.value;
+  const subject: Subject = { sex: o.sex, age: o.age === undefined ? undefined : parseAge(o.age, '--age') };
+  const m = id !== undefined ? await fromServer(ctx, o, id) : await fromFile(ctx, o);
+  const result = evaluate(m as { referenceRanges?: RangeLike[]; panicRanges?: RangeLike[] }, value, subject, o.si);
+  const assumed = [
+    o.sex === undefined ? 'no sex given: only ranges for all sexes applied' : '',
+    o.age === undefined ? 'no age given: only ranges for all ages applied' : '',
+  ].filter(Boolean);
+  const { chooseFormat, present } = await import('../../output/present.js');
+  if (['table', 'wide'].includes(chooseFormat(ctx, o.output)) && !o.fields && !o.query) {
+    const { formatCritical, formatRange } = await import('../../core/ranges.js');
+    const { visible } = await import('../../output/text.js');
+    const unit = (o.si ? m.siunit : m.unit) as string | undefined;
+    const lines = [
+      `${result.interpretation} (${value}${unit ? ` ${unit}` : ''}, ${visible(String(m.name ?? id), true)})`,
+      ...result.panic.map((r) => `  panic range:     ${formatCritical(r, m.unit as string, m.siunit as string)}`),
+      ...result.reference.map((r) => `  reference range: ${formatRange(r, m.unit as string, m.siunit as string)}`),
+      ...assumed.map((a) => `  ${a}`),
+    ];
+    ctx.stdout.write(`${lines.join('\n')}\n`);
+    return;
+  }
+  await present(ctx, { ...result, ...(assumed.length > 0 ? { assumed } : {}) }, o);
+}
+
+async function fromServer(ctx: Ctx, o: EvaluateOptions, id: string): Promise<Rec> {
+  return withClient(ctx, o, ({ client }) => client.request<Rec>('GET', `${measures.path}/${enc(id)}`));
+}
+
+/** The measure named in a catalog file, read as import reads it (JSON, NDJSON, FHIR), checked by its rules. */
+async function fromFile(ctx: Ctx, o: EvaluateOptions): Promise<Rec> {
+  if (o.name === undefined) throw new UsageError('--file needs --name: the measure to evaluate');
+  const [{ prepare, bodyOf }, { readRecords }, { measureSyncSpec }] = await Promise.all([
+    import('../../core/sync/prepare.js'),
+    import('../../core/records.js'),
+    import('./sync.js'),
+  ]);
+  const prep = await prepare(await measureSyncSpec(o.test), await readRecords(ctx, [o.file!]));
+  if (prep.errors.length > 0)
+    throw new UsageError(`${o.file} has errors; check it with measures lint`, undefined, prep.errors);
+  const found = prep.records
+    .map(bodyOf)
+    .filter((m) => m.name === o.name && (o.test === undefined || m.test === o.test));
+  if (found.length === 0)
+    throw new NotFoundError(`${o.file} has no measure named ${o.name}${o.test ? ` in test ${o.test}` : ''}`);
+  if (found.length > 1) throw new UsageError(`${o.file} has ${found.length} measures named ${o.name}`, 'give --test');
+  return found[0];
+}

@@ -1,0 +1,133 @@
+import { meet } from '../interpret.js';
+import type { Warning } from '../lint.js';
+import type { RangeLike } from '../ranges.js';
+
+type Rec = Record<string, unknown>;
+
+/**
+ * The two readings of a FHIR `critical` interval. FHIR R4 defines the category as the range outside of which
+ * results are critical (http://terminology.hl7.org/CodeSystem/observation-range-category: "Critical Range for
+ * Ordinal and Continuous Observations. Results outside this range are critical."): its low and high are the
+ * critical limits, as our panic ranges hold them. Some systems (Medplum's findObservationInterval among them)
+ * write the zone of critical values instead, one-sided, with `condition` "Critical Low" (high: 20) and
+ * "Critical High" (low: 100).
+ */
+
+/** An interval's `condition` that names an interpretation, not whom the range is for. */
+export function interpretationOf(condition: unknown): string | undefined {
+  const text =
+    typeof condition === 'string'
+      ? condition
+          .trim()
+          .toLowerCase()
+          .replace(/[-_\s]+/g, ' ')
+      : undefined;
+  return text && ['normal', 'low', 'high', 'critical low', 'critical high'].includes(text) ? text : undefined;
+}
+
+/** A critical interval read, before it is known which reading it is: its range, where it came from. */
+export interface CriticalRead {
+  r: Rec;
+  at: string;
+  interpretation?: string;
+}
+
+const PAIRS = [
+  ['min', 'max'],
+  ['simin', 'simax'],
+  ['minPrecision', 'maxPrecision'],
+  ['siminPrecision', 'simaxPrecision'],
+] as const;
+
+/** A zone of critical values as the equivalent limit: a low zone up to 20 is critical below 20, and so on. */
+function zoneToLimit(r: Rec): void {
+  for (const [lo, hi] of PAIRS) [r[lo], r[hi]] = [r[hi], r[lo]];
+  for (const k of Object.keys(r)) if (r[k] === undefined) delete r[k];
+}
+
+const SYSTEMS = [
+  ['min', 'max'],
+  ['simin', 'simax'],
+] as const;
+const lowOf = (r: RangeLike) => r.min ?? r.simin;
+const highOf = (r: RangeLike) => r.max ?? r.simax;
+const bothSided = (r: RangeLike) =>
+  (r.min !== undefined || r.simin !== undefined) && (r.max !== undefined || r.simax !== undefined);
+
+/**
+ * Decides each critical interval's reading against the reference ranges for the same people: limits, as FHIR
+ * defines them, unless it can only be a zone (its condition says critical low or high, or it is one-sided and
+ * lies wholly beyond a reference range), which becomes the equivalent limit with a note. One that fits neither
+ * reading is kept as limits with a warning naming the entry. Without `judge` (our own export), only the
+ * condition decides.
+ */
+export function readCritical(read: CriticalRead[], reference: RangeLike[], warnings: Warning[], judge = true): void {
+  for (const { r, at, interpretation } of read) {
+    const refs = reference.filter((x) => meet(x, r as RangeLike));
+    const c = r as RangeLike;
+    const [low, high] = [lowOf(c), highOf(c)];
+    // Conventional bounds against conventional ones, SI against SI.
+    const beyond = (side: 'low' | 'high') =>
+      SYSTEMS.some(([lo, hi]) =>
+        side === 'low'
+          ? c[hi] !== undefined && c[lo] === undefined && refs.some((x) => x[lo] !== undefined && c[hi]! < x[lo]!)
+          : c[lo] !== undefined && c[hi] === undefined && refs.some((x) => x[hi] !== undefined && c[lo]! > x[hi]!),
+      );
+    const [beyondLow, beyondHigh] = judge ? [beyond('low'), beyond('high')] : [false, false];
+    const zone =
+      interpretation === 'critical low' || interpretation === 'critical high'
+        ? interpretation
+        : beyondLow
+          ? 'critical low'
+          : beyondHigh
+            ? 'critical high'
+            : undefined;
+    if (zone !== undefined && !bothSided(r as RangeLike)) {
+      const limit = zone === 'critical low' ? high : low;
+      zoneToLimit(r);
+      const why = interpretation ? `condition "${interpretation}"` : 'it lies wholly beyond the reference range';
+      const side = zone === 'critical low' ? 'below' : 'above';
+      warnings.push({
+        field: at,
+        message: `read as a zone of critical values (${why}); held as the critical limit: critical ${side} ${limit}`,
+      });
+      continue;
+    }
+    const misfit = refs.find((x) =>
+      SYSTEMS.some(
+        ([lo, hi]) =>
+          (c[lo] !== undefined && x[lo] !== undefined && c[lo]! > x[lo]!) ||
+          (c[hi] !== undefined && x[hi] !== undefined && c[hi]! < x[hi]!),
+      ),
+    );
+    if (misfit && judge) {
+      warnings.push({
+        field: at,
+        message:
+          `as critical limits (FHIR's definition, as kept) it makes results inside the reference range ` +
+          `${lowOf(misfit) ?? ''}–${highOf(misfit) ?? ''} critical, and it is not a one-sided zone beyond it; check it`,
+      });
+    }
+  }
+}
+
+/**
+ * A panic range as one-sided zones of critical values (`--critical-as zones`), for consumers that read
+ * `critical` intervals as Medplum does: critical below 2.5 is the zone up to 2.5, "Critical low".
+ */
+export function zonesOf(r: Rec): { r: Rec; condition: string }[] {
+  const out: { r: Rec; condition: string }[] = [];
+  const keep = (keys: string[]) =>
+    Object.fromEntries(Object.entries(r).filter(([k]) => !PAIRS.flat().includes(k as never) || keys.includes(k)));
+  if (r.min !== undefined || r.simin !== undefined) {
+    const z = keep(['min', 'simin', 'minPrecision', 'siminPrecision']);
+    zoneToLimit(z);
+    out.push({ r: z, condition: 'Critical low' });
+  }
+  if (r.max !== undefined || r.simax !== undefined) {
+    const z = keep(['max', 'simax', 'maxPrecision', 'simaxPrecision']);
+    zoneToLimit(z);
+    out.push({ r: z, condition: 'Critical high' });
+  }
+  return out;
+}

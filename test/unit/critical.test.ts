@@ -1,0 +1,196 @@
+import { describe, expect, it } from 'vitest';
+import { formatAge, formatAgeBand, parseAge, parseAgeBand } from '../../src/core/ages.js';
+import { evaluate } from '../../src/core/interpret.js';
+import { lintMeasure } from '../../src/core/lint.js';
+import { formatCritical, parseRangeSpec } from '../../src/core/ranges.js';
+
+// The oracle: FHIR R4's observation-range-category defines `critical` as "Critical Range for Ordinal and
+// Continuous Observations. Results outside this range are critical." A value equal to a limit is inside it.
+// Ages: UCUM's a = 365.25 d, mo = a/12, wk = 7 d, h = d/24.
+
+/** A lab's potassium in the limits convention: reference 3.5–5.1, critical < 2.5 or > 6.5 mmol/L. */
+const potassium = {
+  type: 'numeric',
+  unit: 'mmol/L',
+  referenceRanges: [{ min: 3.5, max: 5.1, simin: 3.5, simax: 5.1 }],
+  panicRanges: [{ min: 2.5, max: 6.5, simin: 2.5, simax: 6.5 }],
+};
+
+/** Hemoglobin by sex and age, with a neonatal band in days and a critical low limit only for adults. */
+const hemoglobin = {
+  type: 'numeric',
+  unit: 'g/dL',
+  referenceRanges: [
+    { min: 14, max: 24, ageMin: 0, ageMax: parseAge('3d', 'age') },
+    { min: 13.5, max: 17.5, sex: 'male', ageMin: 18, ageMax: 120 },
+    { min: 12, max: 15.5, sex: 'female', ageMin: 18, ageMax: 120 },
+  ],
+  panicRanges: [
+    { min: 7, max: 20, ageMin: 18 },
+    { min: 10, max: 26, ageMin: 0, ageMax: parseAge('3d', 'age') },
+  ],
+};
+
+describe('measures evaluate: a result interpreted as FHIR defines critical and reference ranges', () => {
+  const cases: [string, object, number, Parameters<typeof evaluate>[2], string][] = [
+    ['below the critical low limit', potassium, 2.4, {}, 'critical-low'],
+    ['equal to the critical low limit (inside the critical range: not critical)', potassium, 2.5, {}, 'low'],
+    ['between the critical low limit and the reference low', potassium, 3.0, {}, 'low'],
+    ['equal to the reference low (bounds inclusive)', potassium, 3.5, {}, 'normal'],
+    ['inside the reference range', potassium, 4.2, {}, 'normal'],
+    ['equal to the reference high', potassium, 5.1, {}, 'normal'],
+    ['above the reference high', potassium, 5.2, {}, 'high'],
+    ['equal to the critical high limit', potassium, 6.5, {}, 'high'],
+    ['above the critical high limit', potassium, 6.6, {}, 'critical-high'],
+    ['a man of 40 at 13', hemoglobin, 13, { sex: 'male', age: 40 }, 'low'],
+    ['a woman of 40 at 13 (her band is 12–15.5)', hemoglobin, 13, { sex: 'female', age: 40 }, 'normal'],
+    ['a woman of 40 at 6.9: critical below 7', hemoglobin, 6.9, { sex: 'female', age: 40 }, 'critical-low'],
+    [
+      'a newborn of 72 h at 9.9: the neonatal limit 10',
+      hemoglobin,
+      9.9,
+      { age: parseAge('72h', 'age') },
+      'critical-low',
+    ],
+    ['a newborn of 72 h at 25: high, not critical (limit 26)', hemoglobin, 25, { age: parseAge('72h', 'age') }, 'high'],
+    ['a newborn of 3 d 12 h: still in the band written 0–3 d', hemoglobin, 25, { age: parseAge('84h', 'age') }, 'high'],
+    ['a child of 4 d at 25: no band applies', hemoglobin, 25, { age: parseAge('4d', 'age') }, 'no-range'],
+    ['no sex given: the ranges for one sex do not apply', hemoglobin, 13, { age: 40 }, 'no-range'],
+    ['no age given: no band with ages applies', hemoglobin, 5, { sex: 'male' }, 'no-range'],
+    [
+      'a panic range without a reference range still says critical',
+      { panicRanges: [{ min: 2 }] },
+      1,
+      {},
+      'critical-low',
+    ],
+  ];
+  for (const [what, measure, value, subject, expected] of cases) {
+    it(`${what}: ${expected}`, () => {
+      expect(evaluate(measure, value, subject).interpretation).toBe(expected);
+    });
+  }
+
+  it('reads the SI limits with si, and says which ranges applied', () => {
+    const glucose = {
+      referenceRanges: [{ min: 70, max: 99, simin: 3.9, simax: 5.5 }],
+      panicRanges: [{ min: 40, max: 450, simin: 2.2, simax: 25 }],
+    };
+    expect(evaluate(glucose, 2.1, {}, true)).toEqual({
+      interpretation: 'critical-low',
+      reference: glucose.referenceRanges,
+      panic: glucose.panicRanges,
+    });
+    expect(evaluate(glucose, 30, {}, false).interpretation).toBe('critical-low');
+    expect(evaluate(glucose, 30, {}, true).interpretation).toBe('critical-high');
+  });
+});
+
+describe('--panic-range: the forms for critical limits', () => {
+  it('reads <, > and both limits, with sex, age, si and precision', () => {
+    expect(parseRangeSpec('<2.5', '--panic-range', true)).toEqual({ min: 2.5 });
+    expect(parseRangeSpec('>6.5 sex=male', '--panic-range', true)).toEqual({ max: 6.5, sex: 'male' });
+    expect(parseRangeSpec('2.5-6.5 age=0-72h si=2.5-6.5 precision=1', '--panic-range', true)).toEqual({
+      min: 2.5,
+      max: 6.5,
+      ageMin: 0,
+      ageMax: 72 / (365.25 * 24),
+      simin: 2.5,
+      simax: 6.5,
+      minPrecision: 1,
+      maxPrecision: 1,
+    });
+    expect(parseRangeSpec('si=<2.2', '--panic-range', true)).toEqual({ simin: 2.2 });
+  });
+
+  it('refuses the open forms, which read the other way before, with one sentence showing the limit forms', () => {
+    for (const form of ['..2.5', '6.5..', '2.5'])
+      expect(() => parseRangeSpec(form, '--panic-range', true)).toThrow(
+        /write "<2\.5" \(critical below 2\.5\), ">6\.5" \(critical above 6\.5\) or "2\.5-6\.5" \(both limits\)/,
+      );
+    // A reference range keeps its open forms.
+    expect(parseRangeSpec('..5.1')).toEqual({ max: 5.1 });
+  });
+
+  it('says the one meaning in views: critical < 2.5 or > 6.5', () => {
+    expect(formatCritical({ min: 2.5, max: 6.5 }, 'mmol/L')).toBe('critical < 2.5 or > 6.5 mmol/L');
+    expect(formatCritical({ min: 7, sex: 'male' }, 'g/dL')).toBe('critical < 7 g/dL (male)');
+    expect(formatCritical({ max: 20, ageMin: 0, ageMax: parseAge('28d', 'age') })).toBe('critical > 20 (0–4 wk)');
+  });
+});
+
+describe('the lint under the one meaning', () => {
+  it("gives no panic warning for a catalog in the labs' convention", () => {
+    expect(lintMeasure(potassium)).toEqual([]);
+    expect(lintMeasure(hemoglobin)).toEqual([]);
+  });
+
+  it('tells a zone written where a limit was meant, and how to write the limit', () => {
+    const w = lintMeasure({
+      type: 'numeric',
+      unit: 'g/dL',
+      referenceRanges: [{ min: 12, max: 17 }],
+      panicRanges: [{ max: 7 }],
+    });
+    expect(w).toEqual([
+      {
+        field: 'panicRanges[0].max',
+        message:
+          'max 7 makes every result above 7 critical, the whole of referenceRanges[0] (12–17, all) included; ' +
+          'if results below 7 are critical, write the critical low limit as min 7 ("<7")',
+      },
+    ]);
+    const high = lintMeasure({
+      type: 'numeric',
+      unit: 'mg/dL',
+      referenceRanges: [{ min: 40, max: 60 }],
+      panicRanges: [{ min: 100 }],
+    });
+    expect(high.map((x) => x.message)).toEqual([
+      'min 100 makes every result below 100 critical, the whole of referenceRanges[0] (40–60, all) included; ' +
+        'if results above 100 are critical, write the critical high limit as max 100 (">100")',
+    ]);
+  });
+
+  it('warns of a critical low limit above the reference low, naming both', () => {
+    const w = lintMeasure({
+      type: 'numeric',
+      unit: 'mmol/L',
+      referenceRanges: [{ min: 135, max: 145 }],
+      panicRanges: [{ min: 138 }],
+    });
+    expect(w.map((x) => `${x.field}: ${x.message}`)).toEqual([
+      'panicRanges[0].min: the critical low limit 138 is above the low end 135 of referenceRanges[0] (135–145, all): ' +
+        'results in it would be critical',
+    ]);
+  });
+
+  it('finds no false gap between 0–28 d and 29 d–1 y, and a real one between 0–7 d and 1–12 mo', () => {
+    const band = (age: string) => {
+      const [ageMin, ageMax] = parseAgeBand(age, 'age');
+      return { min: 1, max: 2, ageMin, ageMax };
+    };
+    expect(lintMeasure({ type: 'numeric', unit: 'g', referenceRanges: [band('0-28d'), band('29d-1y')] })).toEqual([]);
+    expect(lintMeasure({ type: 'numeric', unit: 'g', referenceRanges: [band('0-7d'), band('1-12mo')] })).toEqual([
+      {
+        field: 'referenceRanges[1]',
+        message: 'ages from 8 d up to 1 mo are not covered for sex all: the bands before it end at 1 wk',
+      },
+    ]);
+  });
+});
+
+describe('ages under a year, in UCUM units', () => {
+  it('reads h, d, wk, mo and years, and shows each in the largest unit in which it is whole', () => {
+    expect(parseAge('72h', 'age')).toBe(3 / 365.25);
+    expect(parseAge('2wk', 'age')).toBe(14 / 365.25);
+    expect(parseAge('6mo', 'age')).toBe(0.5);
+    expect(parseAge('30', 'age')).toBe(30);
+    expect(formatAge(parseAge('72h', 'age'))).toBe('3 d');
+    expect(formatAge(parseAge('36h', 'age'))).toBe('36 h');
+    expect(formatAgeBand(...parseAgeBand('0-72h', 'age'))).toBe('0–3 d');
+    expect(formatAgeBand(...parseAgeBand('29d-1y', 'age'))).toBe('29 d–1 y');
+    expect(formatAgeBand(...parseAgeBand('1-12mo', 'age'))).toBe('1 mo–1 y');
+    expect(formatAgeBand(18, 65)).toBe('18–65 y');
+  });
+});
