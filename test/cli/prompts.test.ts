@@ -32,11 +32,25 @@ describe('prompts at a terminal', () => {
         ENTER,
         'n',
         ENTER,
+        // A panic range: the open form, which read the other way before, is refused; the limits are taken.
+        'y',
+        ENTER,
+        '..120',
+        ENTER,
+        /not a form for critical limits/,
+        '\x7f'.repeat(5),
+        '120-160',
+        ENTER,
+        'n',
+        ENTER,
       ],
     });
     expect(r.stderr).toContain('Medical test id (--test):');
     expect(r.stderr).toContain('Result type (--type):');
     expect(r.stderr).toContain('added 135–145 mmol/L (18–99 y)');
+    expect(r.stderr).toContain('Add a panic range (critical limits)?');
+    expect(r.stderr).toContain('write "<2.5" (critical below 2.5), ">6.5" (critical above 6.5) or "2.5-6.5"');
+    expect(r.stderr).toContain('added critical < 120 or > 160 mmol/L');
     expect(r.code).toBe(0);
     const created = JSON.parse(r.stdout);
     expect(created).toMatchObject({
@@ -45,6 +59,8 @@ describe('prompts at a terminal', () => {
       type: 'numeric',
       unit: 'mmol/L',
       referenceRanges: [{ min: 135, max: 145, ageMin: 18, ageMax: 99, sex: 'all' }],
+      // FHIR's critical range: results below 120 or above 160 are critical.
+      panicRanges: [{ min: 120, max: 160, sex: 'all' }],
     });
     expect((await server.call('GET', `/diagnostic-measures/${created.id}`)).status).toBe(200);
   });
@@ -72,6 +88,7 @@ describe('prompts at a terminal', () => {
         ENTER,
         'n',
         ENTER,
+        ENTER /* add a panic range? no, the default */,
       ],
     });
     expect(r.stderr).toContain('sex: must be one of: all, male, female');

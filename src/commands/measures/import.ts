@@ -55,9 +55,10 @@ export function lintCommand(ctx: Ctx, state: RunState): Command {
     .addHelpText(
       'after',
       `
-Warns about overlapping age bands for one sex, panic ranges that do not lie outside the reference
-range they guard, SI and conventional bounds that disagree in direction, bounds with more decimals
-than their precision, and numeric measures without a unit. Exit 2 on errors, 1 on warnings with --strict.
+Warns about overlapping age bands for one sex and ages left uncovered, critical limits (a panic range, as
+FHIR defines the critical range) inside the reference range they guard or written where a zone was meant,
+SI and conventional bounds that disagree in direction, bounds with more decimals than their precision,
+and numeric measures without a unit. Exit 2 on errors, 1 on warnings with --strict.
 ${examples('clinadmin measures lint cbc.json', 'clinadmin measures lint *.json --strict')}`,
     )
     .action(async (files: string[], _o: unknown, cmd: Command) => {

@@ -1,18 +1,20 @@
 import type { Ctx } from '../../context.js';
 import { prompter } from '../../core/prompts.js';
-import { formatRange, parseRangeSpec } from '../../core/ranges.js';
+import { formatCritical, formatRange, parseRangeSpec } from '../../core/ranges.js';
 import { MEASURE_TYPE_VALUES } from '../../schemas/values.js';
 
 /**
  * A range typed at the prompt, checked at once with the same rules the server applies (bounds in order,
- * a known sex), so a mistake is asked again with its reason, not found after the last question.
+ * a known sex), so a mistake is asked again with its reason, not found after the last question. A panic
+ * range is read in the flag's forms for critical limits (`<2.5`, `>6.5`, `2.5-6.5`).
  */
-async function rangeCheck(): Promise<(v: string) => true | string> {
-  const [{ referenceRangeSchema, toFieldErrors }] = await Promise.all([import('../../schemas/common.js')]);
+async function rangeCheck(panic: boolean): Promise<(v: string) => true | string> {
+  const { panicRangeSchema, referenceRangeSchema, toFieldErrors } = await import('../../schemas/common.js');
+  const schema = panic ? panicRangeSchema : referenceRangeSchema;
   return (v: string) => {
     try {
-      const range = parseRangeSpec(v);
-      const r = referenceRangeSchema.safeParse(range);
+      const range = parseRangeSpec(v, panic ? '--panic-range' : '--reference-range', panic);
+      const r = schema.safeParse(range);
       if (r.success) return true;
       return toFieldErrors(r.error, range)
         .map((e) => (e.path === '(body)' ? e.message : `${e.path}: ${e.message}`))
@@ -23,7 +25,27 @@ async function rangeCheck(): Promise<(v: string) => true | string> {
   };
 }
 
-/** Asks for what a measure still needs, then offers a loop to add reference ranges. */
+/** Offers a loop to add ranges of one kind; the ranges added, each said back as it will be read. */
+async function askRanges(ctx: Ctx, ask: Awaited<ReturnType<typeof prompter>>, unit: unknown, panic: boolean) {
+  const ranges: Record<string, unknown>[] = [];
+  const trySpec = await rangeCheck(panic);
+  const kind = panic ? 'panic range (critical limits)' : 'reference range';
+  while (
+    await ask.confirm(ranges.length === 0 ? `Add a ${kind}?` : `Add another ${kind}?`, ranges.length === 0 && !panic)
+  ) {
+    const example = panic
+      ? '"2.5-6.5" (critical below 2.5 or above 6.5), "<2.5" or ">6.5"'
+      : '3.5-5.1 sex=male age=18-65';
+    const spec = await ask.text(`Range, e.g. ${example}:`, { validate: trySpec });
+    const range = parseRangeSpec(spec, panic ? '--panic-range' : '--reference-range', panic);
+    ranges.push(range as Record<string, unknown>);
+    const said = (panic ? formatCritical : formatRange)(range, unit as string | undefined);
+    ctx.stderr.write(`  added ${said}\n`);
+  }
+  return ranges;
+}
+
+/** Asks for what a measure still needs, then offers loops to add reference ranges and panic ranges. */
 export async function promptMeasure(ctx: Ctx, body: Record<string, unknown>): Promise<Record<string, unknown>> {
   const ask = await prompter(ctx);
   const out = { ...body };
@@ -42,20 +64,12 @@ export async function promptMeasure(ctx: Ctx, body: Record<string, unknown>): Pr
       .filter(Boolean);
   }
   if (out.type === 'numeric' && out.referenceRanges === undefined) {
-    const ranges: Record<string, unknown>[] = [];
-    const trySpec = await rangeCheck();
-    while (
-      await ask.confirm(
-        ranges.length === 0 ? 'Add a reference range?' : 'Add another reference range?',
-        ranges.length === 0,
-      )
-    ) {
-      const spec = await ask.text('Range, e.g. 3.5-5.1 sex=male age=18-65:', { validate: trySpec });
-      const range = parseRangeSpec(spec);
-      ranges.push(range as Record<string, unknown>);
-      ctx.stderr.write(`  added ${formatRange(range, out.unit as string | undefined)}\n`);
-    }
+    const ranges = await askRanges(ctx, ask, out.unit, false);
     if (ranges.length > 0) out.referenceRanges = ranges;
+  }
+  if (out.type === 'numeric' && out.panicRanges === undefined) {
+    const ranges = await askRanges(ctx, ask, out.unit, true);
+    if (ranges.length > 0) out.panicRanges = ranges;
   }
   return out;
 }
