@@ -7,7 +7,7 @@ import { examples } from '../shared.js';
 export function createCommand(ctx: Ctx): Command {
   return writeCommand(ctx, measures, {
     verb: 'create',
-    lint: async (body) => (await import('../../core/lint.js')).lintMeasure(body),
+    lint: async (body) => (await (await import('../../core/units.js')).measureLinter())(body),
     examples: examples(
       'clinadmin measures create --test tst_bmp --name Potassium --type numeric --unit mEq/L ' +
         '--reference-range "3.5-5.1 age=18-120" --panic-range "2.5-6.5"',

@@ -6,12 +6,13 @@ import { measures } from '../../resources/index.js';
  * ObservationDefinitions as measures, a missing test taken from `test` (--test).
  */
 export async function measureSyncSpec(test?: string): Promise<SyncSpec> {
-  const [{ syncSpec }, { lintMeasure }, { fromObservationDefinition }] = await Promise.all([
+  const [{ syncSpec }, { measureLinter }, { fromObservationDefinition }] = await Promise.all([
     import('../../core/sync/spec.js'),
-    import('../../core/lint.js'),
+    import('../../core/units.js'),
     import('../../core/fhir/observation-definition.js'),
   ]);
-  const spec = await syncSpec(measures, (r) => lintMeasure(r));
+  const lint = await measureLinter();
+  const spec = await syncSpec(measures, (r) => lint(r));
   spec.adapt = (r) => (r.resourceType === undefined ? undefined : fromObservationDefinition(r, test));
   return spec;
 }

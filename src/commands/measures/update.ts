@@ -7,7 +7,7 @@ import { examples } from '../shared.js';
 export function updateCommand(ctx: Ctx): Command {
   return writeCommand(ctx, measures, {
     verb: 'update',
-    lint: async (body) => (await import('../../core/lint.js')).lintMeasure(body),
+    lint: async (body) => (await (await import('../../core/units.js')).measureLinter())(body),
     examples: examples(
       'clinadmin measures update ID --unit mmol/L',
       'clinadmin measures update ID --set-reference-range "1 3.5-5.1 sex=male"',
