@@ -1,6 +1,7 @@
 import type { Ctx } from '../context.js';
 import { UsageError } from '../errors.js';
 import { describeJsonError, findAmbiguity, lineColumn, MAX_DEPTH, repeatedKey, scanValue } from '../json/json-error.js';
+import { containValueSets } from './fhir/value-set.js';
 import { readText, refuseAmbiguity } from './input.js';
 
 /** One record of an input file, with where it came from for error messages. */
@@ -43,11 +44,17 @@ function unwrap(value: unknown, source: string): unknown[] {
 function bundleResources(bundle: Record<string, unknown>, source: string): unknown[] {
   const entries = bundle.entry ?? [];
   if (!Array.isArray(entries)) throw new UsageError(`${source}: Bundle.entry must be an array`);
-  return entries.map((e, i) => {
+  const resources = entries.map((e, i) => {
     if (!isObject(e) || !isObject(e.resource))
       throw new UsageError(`${source} entry[${i}]: expected an entry with a resource`);
     return e.resource;
   });
+  // A coded measure's answers may stand in a ValueSet elsewhere in the Bundle: each resource takes its own.
+  containValueSets(
+    resources,
+    entries.map((e) => (typeof e.fullUrl === 'string' ? e.fullUrl : undefined)),
+  );
+  return resources;
 }
 
 /**

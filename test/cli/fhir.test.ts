@@ -443,4 +443,48 @@ describe('importing FHIR written by other systems', () => {
       { min: 2.5, max: 6.5, simin: 2.5, simax: 6.5, sex: 'all' },
     ]);
   });
+
+  it('imports a foreign coded catalog whole: answers from a ValueSet in the Bundle or contained', async () => {
+    const { s, dir, cli } = await server();
+    await writeFile(join(dir, 'ua.json'), await readFile(new URL('urinalysis-bundle.json', FIXTURES)));
+    const r = await cli(['measures', 'import', 'ua.json', '--test', 'tst_ua']);
+    expect(r.code, r.stderr).toBe(0);
+    const byName = Object.fromEntries(
+      (await s.call('GET', '/diagnostic-measures')).body.map((m: { name: string }) => [m.name, m]),
+    );
+    expect(Object.keys(byName).sort()).toEqual(['Urine appearance', 'Urine clarity', 'Urine color', 'Urine pH']);
+    // A ValueSet referenced as ValueSet/id from elsewhere in the Bundle: each concept's display.
+    expect(byName['Urine color']).toMatchObject({ type: 'multiplechoice', choices: ['Yellow', 'Amber', 'Red'] });
+    // A contained one, by its expansion: the display, else the code.
+    expect(byName['Urine clarity']).toMatchObject({ type: 'multiplechoice', choices: ['Clear', '263707001'] });
+    // No ValueSet to read: held as text with a warning naming the entry, not refused.
+    expect(byName['Urine appearance'].type).toBe('text');
+    expect(r.stderr).toContain(
+      'entry[4] (Urine appearance): validCodedValueSet: the ValueSet ValueSet/somewhere-else is neither in this file',
+    );
+    expect(byName['Urine pH']).toMatchObject({ unit: '[pH]', referenceRanges: [{ min: 5, max: 8 }] });
+  });
+
+  it('exports a coded measure with its choices as a contained ValueSet that another system reads', async () => {
+    const { dir, cli } = await server(true);
+    expect((await cli(['measures', 'export', '--format', 'fhir', '--out', 'all.json'])).code).toBe(0);
+    const bundle = JSON.parse(await readFile(join(dir, 'all.json'), 'utf8'));
+    const color = bundle.entry
+      .map((e: { resource: Resource }) => e.resource)
+      .find((x: Resource) => x.preferredReportName === 'Urine color');
+    expect(fhirErrors(color)).toEqual([]);
+    expect(color.validCodedValueSet).toEqual({ reference: '#choices' });
+    const [vs] = color.contained as Record<string, unknown>[];
+    expect(vs).toMatchObject({ resourceType: 'ValueSet', id: 'choices', status: 'active' });
+    expect(fhirErrors(vs as Resource)).toEqual([]);
+    // Read as another system reads it (our extensions left out), the choices come from the ValueSet.
+    const foreign = { ...color, extension: undefined };
+    const other = await server();
+    await writeFile(join(other.dir, 'color.json'), JSON.stringify(foreign));
+    expect((await other.cli(['measures', 'import', 'color.json', '--test', 'tst_ua'])).code).toBe(0);
+    const [m] = (await other.s.call('GET', '/diagnostic-measures')).body;
+    expect(m.choices).toEqual(
+      (await (await server(true)).s.call('GET', '/diagnostic-measures/msr_ua_color')).body.choices,
+    );
+  });
 });

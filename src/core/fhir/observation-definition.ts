@@ -4,6 +4,7 @@ import { ageIn, PER_YEAR, toYears } from '../ages.js';
 import type { Warning } from '../lint.js';
 import type { RangeLike } from '../ranges.js';
 import { type CriticalRead, interpretationOf, readCritical, zonesOf } from './critical.js';
+import { choicesValueSet, codedChoices } from './value-set.js';
 
 // A measure as an HL7 FHIR R4 ObservationDefinition, and back. What R4 has no element for goes into
 // extensions under one base URL, so that export then import restores every field exactly. The table
@@ -160,6 +161,10 @@ export function toObservationDefinition(
     code: { ...(Object.keys(coding).length > 0 ? { coding: [coding] } : {}), text: name },
     ...(type !== undefined ? { permittedDataType: [DATA_TYPE[type]] } : {}),
     ...(type === 'checklist' ? { multipleResultsAllowed: true } : {}),
+    // Choices as a ValueSet too, as FHIR catalogs are written, beside our extension (which keeps them exact).
+    ...(Array.isArray(m.choices) && m.choices.length > 0
+      ? choicesValueSet(m.choices as string[], `${FHIR_BASE}/CodeSystem/measure-choice`)
+      : {}),
     preferredReportName: name,
     ...(Object.keys(details).length > 0 ? { quantitativeDetails: details } : {}),
     ...(intervals.length > 0 ? { qualifiedInterval: intervals } : {}),
@@ -219,9 +224,14 @@ export function fromObservationDefinition(od: Rec, test?: string): Adapted {
   };
   if (od.resourceType !== 'ObservationDefinition') {
     const what = typeof od.resourceType === 'string' ? `a ${od.resourceType}` : 'not a FHIR resource';
+    // A ValueSet of a Bundle was read for the answers of the coded measures that reference it (records.ts).
+    const message =
+      od.resourceType === 'ValueSet'
+        ? 'a ValueSet: read for the answers of the measures that reference it, not imported itself'
+        : `${what}, not an ObservationDefinition: left out`;
     return {
       value: od,
-      warnings: [{ field: 'resourceType', message: `${what}, not an ObservationDefinition: left out` }],
+      warnings: [{ field: 'resourceType', message }],
       errors,
       pathOf,
       skip: true,
@@ -289,7 +299,13 @@ export function fromObservationDefinition(od: Rec, test?: string): Adapted {
   const type =
     extValues('measure-type')[0] ?? readType(dataTypes[0] as string | undefined, od.multipleResultsAllowed === true);
   if (type !== undefined) m.type = type;
-  else if (dataTypes.length > 0)
+  // Another system's coded result keeps its answers in a ValueSet, not in our extension.
+  if ((type === 'multiplechoice' || type === 'checklist') && extValues('measure-choice').length === 0 && !ours) {
+    const choices = codedChoices(od, warnings);
+    if (choices) m.choices = choices;
+    else m.type = 'text';
+  }
+  if (type === undefined && dataTypes.length > 0)
     warnings.push({ field: 'permittedDataType', message: `${String(dataTypes[0])} has no measure type; left unset` });
   if (dataTypes.length > 1)
     warnings.push({
