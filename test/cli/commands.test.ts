@@ -604,6 +604,22 @@ describe('update of ranges', () => {
     expect((await ranges(server)).map((r) => r.split(' ').slice(1).join(' '))).toEqual(['all 13.6-17.5']);
   });
 
+  it('reads the critical-limit forms on the range verbs of update, and refuses the open forms', async () => {
+    const { server, cli } = await setup();
+    const open = await cli(['measures', 'update', 'msr_k', '--add-panic-range', '..2.5 sex=male']);
+    expect(open.code).toBe(2);
+    expect(open.stderr).toContain('--add-panic-range "..2.5" is not a form for critical limits; write "<2.5"');
+    const added = await cli(['measures', 'update', 'msr_k', '--add-panic-range', '<3 sex=male age=0-28d']);
+    expect(added.code, added.stderr).toBe(0);
+    const set = await cli(['measures', 'update', 'msr_k', '--set-panic-range', '1 >7']);
+    expect(set.code, set.stderr).toBe(0);
+    // FHIR's critical range: below min or above max is critical.
+    expect((await server.call('GET', '/diagnostic-measures/msr_k')).body.panicRanges).toEqual([
+      { max: 7, sex: 'all' },
+      { min: 3, sex: 'male', ageMin: 0, ageMax: 28 / 365.25 },
+    ]);
+  });
+
   it('prints the diff of any update with --dry-run and sends nothing', async () => {
     const { server, cli } = await setup();
     const r = await cli(['measures', 'update', 'msr_k', '--unit', 'mmol/L', '--remove-panic-range', '1', '--dry-run']);

@@ -194,3 +194,22 @@ describe('ages under a year, in UCUM units', () => {
     expect(formatAgeBand(18, 65)).toBe('18–65 y');
   });
 });
+
+describe("FHIR's critical intervals from another system: limits, or zones where they can only be zones", () => {
+  it('reads a one-sided interval beyond the reference range as a zone, and warns of one no reading fits', async () => {
+    const { readCritical } = await import('../../src/core/fhir/critical.js');
+    const reference = [{ min: 40, max: 60 }];
+    const warnings: { field: string; message: string }[] = [];
+    const zoneLow = { r: { max: 20 } as Record<string, unknown>, at: 'qualifiedInterval[1]' };
+    const limits = { r: { min: 30, max: 90 } as Record<string, unknown>, at: 'qualifiedInterval[2]' };
+    const inside = { r: { min: 50 } as Record<string, unknown>, at: 'qualifiedInterval[3]' };
+    readCritical([zoneLow, limits, inside], reference, warnings);
+    // high: 20 below a reference of 40–60 can only be "critical up to 20": critical below 20.
+    expect(zoneLow.r).toEqual({ min: 20 });
+    expect(limits.r).toEqual({ min: 30, max: 90 });
+    // low: 50 inside 40–60: critical below 50 puts results of the reference range among the critical ones.
+    expect(inside.r).toEqual({ min: 50 });
+    expect(warnings.map((w) => w.field)).toEqual(['qualifiedInterval[1]', 'qualifiedInterval[3]']);
+    expect(warnings[1].message).toMatch(/makes results inside the reference range 40–60 critical/);
+  });
+});
