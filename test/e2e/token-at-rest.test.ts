@@ -91,4 +91,22 @@ describe('nothing the CLI writes holds a token, except the config store', () => 
       expect(await readFile(f, 'utf8'), f).not.toBe('old');
     }
   });
+
+  it('removes the edit folder when Ctrl-C ends the editor, and says nothing was sent', async () => {
+    const tmp = await tempDir();
+    const home = await tempDir();
+    const server = await serveProcess(['--seed', '--data', join(await tempDir(), 'data.json'), '--token', TOKEN]);
+    // Ctrl-C at a terminal signals the whole foreground process group: clinadmin, the shell and the editor.
+    const editor = join(home, 'ctrl-c.sh');
+    await writeFile(editor, '#!/bin/sh\nkill -INT 0\nsleep 5\n');
+    await chmod(editor, 0o755);
+    const r = await clinadmin(['measures', 'edit', 'msr_k'], {
+      env: { CLINADMIN_BASE_URL: server.url, CLINADMIN_TOKEN: TOKEN, TMPDIR: tmp, EDITOR: editor, VISUAL: '' },
+      // Its own process group, as a command run at a terminal has: the signal reaches no test runner.
+      detached: true,
+    });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toMatch(/the editor \(.*ctrl-c\.sh\) exited with SIGINT; nothing was sent/);
+    expect(await readdir(tmp)).toEqual([]);
+  });
 });
