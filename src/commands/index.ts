@@ -8,6 +8,7 @@ import { loginCommand, logoutCommand, whoamiCommand } from './login.js';
 import { measuresCommand } from './measures/index.js';
 import { notificationsCommand } from './notifications/index.js';
 import { openapiCommand } from './openapi.js';
+import { sandboxCommand } from './sandbox/index.js';
 import { serveCommand } from './serve.js';
 
 export interface Group {
@@ -59,6 +60,11 @@ export const commandGroups: Group[] = [
   },
   { name: 'api', description: 'Send a raw request to the API and print the response body', make: apiCommand },
   { name: 'serve', description: 'Run the bundled reference API on a local JSON data file', make: serveCommand },
+  {
+    name: 'sandbox',
+    description: 'serve as a test double: snapshots, reset between tests, and the requests it answered',
+    make: sandboxCommand,
+  },
   {
     name: 'openapi',
     description: "Print the API's OpenAPI 3.1 document, the contract clinadmin serve keeps (also at /openapi.json)",

@@ -31,6 +31,9 @@ const optionsShape = {
     }),
   ),
   rateLimit: z.optional(wholeNumber(1)),
+  journalRequests: wholeNumber(0),
+  recordBodies: z.optional(z.boolean()),
+  keepNotifications: wholeNumber(0),
   failOn: z.optional(
     z.array(converted('must be METHOD:PATH-PATTERN:STATUS with a status from 400 to 599', parseFailOn)),
   ),
@@ -66,6 +69,9 @@ export async function serve(ctx: Ctx, raw: Record<string, unknown>): Promise<num
       maxBody: o.maxBody,
       headersTimeout: o.headersTimeout,
       requestTimeout: o.requestTimeout,
+      journalRequests: o.journalRequests,
+      recordBodies: Boolean(o.recordBodies),
+      keepNotifications: o.keepNotifications,
       faults: noFaults(faults) ? undefined : faults,
       warn,
     });

@@ -31,6 +31,18 @@ export function serveCommand(cmd: Command, ctx: Ctx, state: RunState): Command {
       new Option('--request-timeout <ms>', 'cut off a client whose whole request takes longer').default('30000'),
     )
     .addOption(
+      new Option('--journal-requests <n>', 'keep the last N requests for GET /_admin/requests; 0 keeps none').default(
+        '10000',
+      ),
+    )
+    .addOption(new Option('--record-bodies', 'keep request bodies in the request journal too'))
+    .addOption(
+      new Option(
+        '--keep-notifications <n>',
+        'keep at most N notifications, the oldest dropped as the journal folds; 0 keeps all',
+      ).default('10000'),
+    )
+    .addOption(
       new Option('--latency <ms>', 'fault: delay every answer by MS, or a random MIN-MAX milliseconds (e.g. 5-50)'),
     )
     .addOption(
@@ -55,6 +67,7 @@ Examples:
   $ clinadmin serve --token-file ~/.config/clinadmin/serve-tokens   # tokens stay out of ps
   $ CLINADMIN_SERVE_TOKENS=tokA:acc_a,tokB:acc_b clinadmin serve
   $ clinadmin serve --port 0 --fail-rate 0.2 --rate-limit 200 --latency 5-50   # rehearse a bad day
+  $ clinadmin serve --port 0 --record-bodies   # a CI double: clinadmin sandbox reset, sandbox requests
 
 --token puts the token in the process list (ps); prefer --token-file or CLINADMIN_SERVE_TOKENS.
 Without a token the server makes one and prints it with the command that points the CLI at it.

@@ -1,5 +1,6 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { describeJsonError, findAmbiguity, lineColumn } from '../json/json-error.js';
+import { AdminProblem, handleAdmin, type Sandbox } from './admin.js';
 import { createAuthenticator, type TokenEntry } from './auth.js';
 import { createFaults, type Faults } from './faults.js';
 import { type Problem, problem, sendJson, sendList, sendProblem } from './problem.js';
@@ -14,6 +15,16 @@ export interface AppOptions {
   log?: (line: string) => void;
   /** Injected faults (`serve --latency`, `--fail-rate`, `--rate-limit`, `--fail-on`); none by default. */
   faults?: Faults;
+  /** The sandbox endpoints (`/_admin/…`) and the request journal; serve has them, a bare app does not. */
+  sandbox?: Sandbox;
+  /** Keep request bodies in the journal (`serve --record-bodies`). */
+  recordBodies?: boolean;
+}
+
+/** What the request journal learns of a request while it is handled. */
+interface Seen {
+  account?: string;
+  body?: unknown;
 }
 
 class HttpProblem extends Error {
@@ -40,12 +51,14 @@ export function createApp({
   maxBody = 1024 * 1024,
   log = (l) => process.stderr.write(`${l}\n`),
   faults,
+  sandbox,
+  recordBodies = false,
 }: AppOptions): RequestListener {
   const authenticate = createAuthenticator(tokens);
   const injector = faults ? createFaults(faults) : undefined;
   let openapi: Promise<Record<string, unknown>> | undefined;
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async function handle(req: IncomingMessage, res: ServerResponse, seen: Seen): Promise<void> {
     const method = req.method ?? 'GET';
     const path = (req.url ?? '/').split('?')[0];
     const open = PUBLIC.includes(path) && (method === 'GET' || method === 'HEAD');
@@ -73,6 +86,8 @@ export function createApp({
         'www-authenticate': 'Bearer realm="clinadmin"',
       });
     }
+    seen.account = account;
+    if (sandbox && path.startsWith('/_admin/')) return handleAdmin(sandbox, req, res, () => readJsonBody(req, maxBody));
     if (injector) inject(injector.inject(method, path, true));
     // A serve extension: the contracts on file, read-only, so that a client refused with 422 can say
     // which contracts there are. The real service may not have it.
@@ -100,6 +115,7 @@ export function createApp({
     }
     if (method === 'DELETE') return sendJson(res, 200, await service.remove(resource, id!, account));
     const body = await readJsonBody(req, maxBody);
+    if (recordBodies) seen.body = body;
     const rec =
       method === 'POST'
         ? await service.create(resource, body, account)
@@ -108,7 +124,26 @@ export function createApp({
   }
 
   return (req, res) => {
-    handle(req, res).catch((err: unknown) => {
+    const seen: Seen = {};
+    const journal = sandbox?.requests;
+    const path = (req.url ?? '/').split('?')[0];
+    if (journal && journal.size > 0 && path !== '/healthz' && !path.startsWith('/_admin/')) {
+      const started = performance.now();
+      res.once('close', () => {
+        const q = (req.url ?? '').indexOf('?');
+        journal.record({
+          time: Date.now(),
+          method: req.method ?? 'GET',
+          path,
+          query: q === -1 ? '' : (req.url ?? '').slice(q + 1),
+          status: res.statusCode,
+          ...(seen.account !== undefined ? { account: seen.account } : {}),
+          durationMs: Math.round((performance.now() - started) * 10) / 10,
+          ...(seen.body !== undefined ? { body: seen.body } : {}),
+        });
+      });
+    }
+    handle(req, res, seen).catch((err: unknown) => {
       if (res.headersSent || err instanceof ClientGone) {
         res.destroy();
         return;
@@ -122,6 +157,7 @@ export function createApp({
 
 function toProblem(err: unknown, log: (l: string) => void): { p: Problem; headers: Record<string, string> } {
   if (err instanceof HttpProblem) return { p: err.problem, headers: { ...err.headers } };
+  if (err instanceof AdminProblem) return { p: err.answer, headers: {} };
   if (err instanceof ServiceError) {
     const status = { 'not-found': 404, 'unknown-contract': 422, conflict: 409, invalid: 400 }[err.kind];
     return { p: problem(status, err.message, err.errors), headers: {} };

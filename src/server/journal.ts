@@ -6,11 +6,10 @@ import { DataFileError } from './data-file.js';
 
 export type Rec = { id: string } & Record<string, unknown>;
 
-export interface JournalEntry {
-  coll: CollectionName;
-  id: string;
-  after: Rec | undefined;
-}
+/** One change, or a reset: every collection's records replaced at once. */
+export type JournalEntry =
+  | { coll: CollectionName; id: string; after: Rec | undefined }
+  | { reset: { [K in CollectionName]: Rec[] } };
 
 export interface Replay {
   entries: JournalEntry[];
@@ -77,11 +76,20 @@ export async function readJournal(path: string, warn: (m: string) => void, limit
 function parseLine(line: string, lineNo: number, path: string): JournalEntry {
   const damaged = (why: string) =>
     new DataFileError(`${path} line ${lineNo} ${why}; the data cannot be trusted, so the server will not start`);
-  let entry: { c?: unknown; id?: unknown; v?: unknown };
+  let entry: { c?: unknown; id?: unknown; v?: unknown; reset?: unknown };
   try {
     entry = JSON.parse(line);
   } catch {
     throw damaged('is damaged');
+  }
+  if (entry?.reset !== undefined) {
+    // A sandbox reset: the whole state, checked as the data file is.
+    const checked = dataFileSchema.safeParse(entry.reset);
+    if (!checked.success) {
+      const [first] = toFieldErrors(checked.error, entry.reset);
+      throw damaged(`holds a reset that is not a valid state (${first.path}: ${first.message})`);
+    }
+    return { reset: entry.reset as { [K in CollectionName]: Rec[] } };
   }
   const coll = entry?.c as CollectionName;
   if (!COLLECTIONS.includes(coll) || typeof entry.id !== 'string') throw damaged('is damaged');

@@ -5,6 +5,7 @@ import { createApp } from './app.js';
 import type { TokenEntry } from './auth.js';
 import type { Faults } from './faults.js';
 import { problem, problemResponse } from './problem.js';
+import { RequestJournal } from './requests.js';
 import { seedData } from './seed.js';
 import { createService } from './service.js';
 import { Store } from './store.js';
@@ -21,6 +22,11 @@ export interface StartOptions {
   headersTimeout?: number;
   requestTimeout?: number;
   faults?: Faults;
+  /** Requests kept for GET /_admin/requests (default 10,000; 0 none), with their bodies when asked. */
+  journalRequests?: number;
+  recordBodies?: boolean;
+  /** Notifications kept, the oldest dropped at each fold (default 10,000; 0 keeps all). */
+  keepNotifications?: number;
   warn: (message: string) => void;
 }
 
@@ -39,11 +45,26 @@ export interface RunningServer {
 export const STOP_GRACE_MS = 10_000;
 
 export async function startServer(o: StartOptions): Promise<RunningServer> {
-  const store = await Store.open({ file: o.dataFile, warn: o.warn });
+  const store = await Store.open({ file: o.dataFile, warn: o.warn, keepNotifications: o.keepNotifications ?? 10_000 });
   try {
     if (o.seed) await seed(store, o.warn);
     const service = createService({ store, events: o.events });
-    const app = createApp({ service, tokens: o.tokens, maxBody: o.maxBody, log: (l) => o.warn(l), faults: o.faults });
+    // The state it started with is what a reset without a snapshot restores.
+    const sandbox = {
+      store,
+      dataFile: store.file,
+      initial: store.state(),
+      requests: new RequestJournal(o.journalRequests ?? 10_000),
+    };
+    const app = createApp({
+      service,
+      tokens: o.tokens,
+      maxBody: o.maxBody,
+      log: (l) => o.warn(l),
+      faults: o.faults,
+      sandbox,
+      recordBodies: o.recordBodies,
+    });
     let inFlight = 0;
     let closing = false;
     const headersTimeout = o.headersTimeout ?? 10_000;

@@ -4,6 +4,7 @@ import { dirname } from 'node:path';
 import { COLLECTIONS, type CollectionName, type DataFile } from '../schemas/data-file.js';
 import { CutMark } from './cut-mark.js';
 import { dataFileSlices, readDataFile } from './data-file.js';
+import { trimOldest } from './history.js';
 import { type Rec, readJournal } from './journal.js';
 import { lockDataFile, realDataFile } from './lock.js';
 import { recordJson } from './record-json.js';
@@ -16,8 +17,13 @@ interface Change {
   after: Rec | undefined;
 }
 
+/** Every collection's records: a whole state, as a data file holds it. */
+export type State = { [K in CollectionName]: Rec[] };
+
 interface Pending {
   changes: Change[];
+  /** A reset: the whole state replaced, in one journal line; `before` undoes it if the line fails. */
+  reset?: { state: State; before: Map<CollectionName, Map<string, Rec>> };
   resolve: () => void;
   reject: (err: Error) => void;
 }
@@ -44,6 +50,8 @@ export interface StoreOptions {
   fs?: StoreFs;
   /** Fold the journal into the data file after at least this many changes, once it is as large as the file. */
   compactEvery?: number;
+  /** Notifications kept, the oldest dropped at each fold (`--keep-notifications`); 0 keeps all. */
+  keepNotifications?: number;
   warn?: (message: string) => void;
 }
 
@@ -79,6 +87,7 @@ export class Store {
   /** Bytes of the data file as last written or read. */
   private snapshotSize = 0;
   private closed = false;
+  private keepNotifications = 0;
   /** Set when the journal could not be cut back after a failed write: no further write is taken. */
   private broken: StoreUnavailableError | undefined;
   /** A fold writing in the background, if one is. */
@@ -129,9 +138,12 @@ export class Store {
         return undefined;
       });
       const store = new Store(file, journal, releaseLock, options.compactEvery ?? 2000, warn, fs, cutMark);
+      store.keepNotifications = options.keepNotifications ?? 0;
       for (const name of COLLECTIONS) for (const r of data?.[name] ?? []) store.maps.get(name)!.set(r.id, r as Rec);
-      for (const c of older) store.applyRaw(c.coll, c.id, c.after);
-      for (const c of replay) store.applyRaw(c.coll, c.id, c.after);
+      for (const c of [...older, ...replay]) {
+        if ('reset' in c) store.loadState(c.reset);
+        else store.applyRaw(c.coll, c.id, c.after);
+      }
       store.journalSize = goodLength;
       store.journalChanges = replay.length;
       store.snapshotSize = data === undefined ? 0 : (await stat(file)).size;
@@ -177,6 +189,30 @@ export class Store {
       this.queue.push({ changes, resolve, reject });
       if (!this.flushing) void this.flushLoop();
     });
+  }
+
+  /**
+   * Replaces every record with `state` at once (a sandbox reset): one journal line, so a crash leaves the
+   * old state or the new one, never half of each; resolves once it is on disk. No change is tracked as a
+   * notification: it is not the service's.
+   */
+  reset(state: State): Promise<void> {
+    if (this.closed) return Promise.reject(new StoreUnavailableError('the server is shutting down'));
+    const before = new Map(this.maps);
+    this.loadState(state);
+    return new Promise<void>((resolve, reject) => {
+      this.queue.push({ changes: [], reset: { state, before }, resolve, reject });
+      if (!this.flushing) void this.flushLoop();
+    });
+  }
+
+  /** The state as acknowledged writes left it (queued changes taken back): what a snapshot holds. */
+  state(): State {
+    return this.snapshot();
+  }
+
+  private loadState(state: State): void {
+    for (const name of COLLECTIONS) this.maps.set(name, new Map((state[name] ?? []).map((r) => [r.id, r])));
   }
 
   /** Resolves when no fold is writing in the background (a fold is never needed for durability). */
@@ -260,7 +296,7 @@ export class Store {
       while (this.queue.length > 0) {
         const batch = this.queue;
         this.queue = [];
-        const entries = batch.flatMap((p) => p.changes.map(journalLine));
+        const entries = batch.flatMap((p) => (p.reset ? [resetLine(p.reset.state)] : p.changes.map(journalLine)));
         if (entries.length === 0) {
           // Only settle() markers: everything before them is already flushed.
           for (const p of batch) this.settleOne(p);
@@ -280,7 +316,7 @@ export class Store {
           }
           await this.journal.datasync();
           this.journalSize += buf.length;
-          this.journalChanges += batch.reduce((n, p) => n + p.changes.length, 0);
+          this.journalChanges += batch.reduce((n, p) => n + (p.reset ? this.compactEvery : p.changes.length), 0);
         } catch (err) {
           await this.failFrom(batch, sizeBefore, err as Error);
           continue;
@@ -320,6 +356,8 @@ export class Store {
     const failed = [...batch, ...this.queue];
     this.queue = [];
     for (let i = failed.length - 1; i >= 0; i--) {
+      const reset = failed[i].reset;
+      if (reset) for (const [coll, map] of reset.before) this.maps.set(coll, map);
       const changes = failed[i].changes;
       for (let j = changes.length - 1; j >= 0; j--) this.applyRaw(changes[j].coll, changes[j].id, changes[j].before);
     }
@@ -389,6 +427,7 @@ export class Store {
 
   /** Folds everything into the data file while nothing else runs (at start and at close). */
   private async compact(): Promise<void> {
+    trimOldest(this.maps.get('notifications')!, this.keepNotifications);
     await this.writeSnapshot(this.snapshot());
     await this.journal.truncate(0);
     await this.journal.datasync();
@@ -421,6 +460,7 @@ export class Store {
     }
     await this.fs.rename(next, path);
     await syncDir(this.fs, dirname(this.file));
+    trimOldest(this.maps.get('notifications')!, this.keepNotifications);
     const before = this.journal;
     this.journal = fresh;
     this.journalSize = 0;
@@ -472,6 +512,12 @@ export class Store {
 }
 
 /** The journal's line for a change, as JSON.stringify({ c, id, v }) would write it, with v's JSON reused. */
+/** A reset as one journal line: `{"reset":{…every collection…}}`, replayed as the whole state. */
+function resetLine(state: State): string {
+  const collections = COLLECTIONS.map((n) => `${JSON.stringify(n)}:[${(state[n] ?? []).map(recordJson).join(',')}]`);
+  return `{"reset":{${collections.join(',')}}}`;
+}
+
 function journalLine(c: Change): string {
   const value = c.after === undefined ? 'null' : recordJson(c.after);
   return `{"c":${JSON.stringify(c.coll)},"id":${JSON.stringify(c.id)},"v":${value}}`;

@@ -502,6 +502,32 @@ describe('Store', () => {
     await store.close().catch(() => undefined);
   });
 
+  it('replays a reset line as the whole state, and drops a reset cut off mid-line: one state or the other', async () => {
+    const file = join(await tempDir(), 'data.json');
+    const store = await open(file);
+    await store.commit([{ coll: 'diagnosticMeasures', id: 'before', after: measure('before') }]);
+    const empty = { diagnosticMeasures: [], insuranceCoverages: [], notifications: [], contracts: [] };
+    await store.reset({ ...empty, diagnosticMeasures: [measure('snap')] });
+    // As after kill -9 right after the reset was answered: the journal alone gives the snapshot's state.
+    const whole = await open(await crashCopy(file));
+    expect(whole.list('diagnosticMeasures').map((r) => r.id)).toEqual(['snap']);
+    await whole.close();
+    // The reset line cut off before its end (a crash while writing it): the state before, whole.
+    const dir = await tempDir();
+    const data = join(dir, 'data.json');
+    await writeFile(data, JSON.stringify({ ...empty, diagnosticMeasures: [measure('before')] }));
+    const line = JSON.stringify({ reset: { ...empty, diagnosticMeasures: [measure('snap')] } });
+    await writeFile(`${data}.journal`, line.slice(0, line.length - 5));
+    const torn = await open(data);
+    expect(torn.list('diagnosticMeasures').map((r) => r.id)).toEqual(['before']);
+    await torn.close();
+    await writeFile(`${data}.journal`, `${line}\n`);
+    const complete = await open(data);
+    expect(complete.list('diagnosticMeasures').map((r) => r.id)).toEqual(['snap']);
+    await complete.close();
+    await store.close();
+  });
+
   it('cuts a torn last line off before appending after it, so the next start still reads the journal', async () => {
     const file = join(await tempDir(), 'data.json');
     await writeFile(file, '{}');

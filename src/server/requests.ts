@@ -1,0 +1,67 @@
+/** One request as the journal keeps it: never the Authorization header or a token. */
+export interface RequestEntry {
+  /** Milliseconds since the epoch. */
+  time: number;
+  method: string;
+  /** Without the query. */
+  path: string;
+  query: string;
+  status: number;
+  /** The account of a valid token; absent for a refused one. */
+  account?: string;
+  durationMs: number;
+  /** Only with `serve --record-bodies`. */
+  body?: unknown;
+}
+
+export interface RequestFilter {
+  method?: string;
+  /** A glob: `*` matches any characters, `/` included. */
+  path?: string;
+  status?: number;
+}
+
+/** A glob as a regular expression: `*` any characters, everything else itself. */
+export function globRegExp(glob: string): RegExp {
+  return new RegExp(
+    `^${glob
+      .split('*')
+      .map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+  );
+}
+
+/**
+ * The last `size` requests a serve answered, oldest first (WireMock's request journal): a ring, so it
+ * costs the same at any age of the server. Size 0 keeps none.
+ */
+export class RequestJournal {
+  private ring: RequestEntry[] = [];
+  private next = 0;
+
+  constructor(readonly size: number) {}
+
+  record(entry: RequestEntry): void {
+    if (this.size <= 0) return;
+    if (this.ring.length < this.size) this.ring.push(entry);
+    else this.ring[this.next] = entry;
+    this.next = (this.next + 1) % this.size;
+  }
+
+  list(filter: RequestFilter = {}): RequestEntry[] {
+    const all =
+      this.ring.length < this.size ? this.ring : [...this.ring.slice(this.next), ...this.ring.slice(0, this.next)];
+    const path = filter.path === undefined ? undefined : globRegExp(filter.path);
+    return all.filter(
+      (e) =>
+        (filter.method === undefined || e.method === filter.method.toUpperCase()) &&
+        (path === undefined || path.test(e.path)) &&
+        (filter.status === undefined || e.status === filter.status),
+    );
+  }
+
+  clear(): void {
+    this.ring = [];
+    this.next = 0;
+  }
+}

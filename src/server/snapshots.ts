@@ -1,0 +1,63 @@
+import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeFileAtomic } from '../files/atomic.js';
+import { COLLECTIONS } from '../schemas/data-file.js';
+import { readDataFile, serializeDataFile } from './data-file.js';
+import type { Rec } from './journal.js';
+import type { State } from './store.js';
+
+/** What the list of snapshots says of each: its name, when it was taken, and what it holds. */
+export interface SnapshotInfo {
+  name: string;
+  createdAt: number;
+  measures: number;
+  coverages: number;
+  notifications: number;
+}
+
+/** A name that stays inside the folder: letters, digits, `.`, `_`, `-`, never `..`, at most 64. */
+export const isSnapshotName = (name: string) => /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(name) && !name.includes('..');
+
+/** `<data file>.snapshots/`: beside the data file, so snapshots last as long as it does. */
+const folderOf = (dataFile: string) => `${dataFile}.snapshots`;
+
+/**
+ * Saves a state under a name: `NAME.json`, a data file of its own, then `NAME.meta.json`, each written whole
+ * (temp file, fsync, rename). A snapshot exists once its meta does, so a crash between the two leaves none.
+ */
+export async function saveSnapshot(dataFile: string, name: string, state: State): Promise<SnapshotInfo> {
+  const folder = folderOf(dataFile);
+  await mkdir(folder, { recursive: true, mode: 0o700 });
+  const info: SnapshotInfo = {
+    name,
+    createdAt: Date.now(),
+    measures: state.diagnosticMeasures.length,
+    coverages: state.insuranceCoverages.length,
+    notifications: state.notifications.length,
+  };
+  await writeFileAtomic(join(folder, `${name}.json`), serializeDataFile(state), 0o600);
+  await writeFileAtomic(join(folder, `${name}.meta.json`), `${JSON.stringify(info)}\n`, 0o600);
+  return info;
+}
+
+/** Every snapshot, by name. */
+export async function listSnapshots(dataFile: string): Promise<SnapshotInfo[]> {
+  let files: string[];
+  try {
+    files = await readdir(folderOf(dataFile));
+  } catch {
+    return [];
+  }
+  const metas = files.filter((f) => f.endsWith('.meta.json')).sort();
+  return Promise.all(metas.map(async (f) => JSON.parse(await readFile(join(folderOf(dataFile), f), 'utf8'))));
+}
+
+/** A snapshot's state, checked as a data file is; undefined when there is none of that name. */
+export async function readSnapshot(dataFile: string, name: string): Promise<State | undefined> {
+  const folder = folderOf(dataFile);
+  const meta = await readFile(join(folder, `${name}.meta.json`)).catch(() => undefined);
+  if (!meta) return undefined;
+  const data = await readDataFile(join(folder, `${name}.json`));
+  if (!data) return undefined;
+  return Object.fromEntries(COLLECTIONS.map((c) => [c, (data[c] ?? []) as Rec[]])) as State;
+}

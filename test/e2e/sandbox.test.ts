@@ -1,0 +1,223 @@
+import { request } from 'node:http';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { clinadmin, serveProcess } from '../helpers/bin.js';
+import { tempDir } from '../helpers/tmp.js';
+
+const TOKEN = 'sandbox-token-4e1f';
+
+/** serve on a data file of its own, the CLI pointed at it, and a raw request helper. */
+async function sandbox(extra: string[] = [], dir?: string) {
+  const folder = dir ?? (await tempDir());
+  const data = join(folder, 'data.json');
+  const s = await serveProcess(['--seed', '--data', data, '--token', `${TOKEN}:acc_ci`, ...extra]);
+  const env = { CLINADMIN_BASE_URL: s.url, CLINADMIN_TOKEN: TOKEN };
+  const run = (args: string[]) => clinadmin(args, { env });
+  const call = async (method: string, path: string, body?: unknown, token = TOKEN) => {
+    const res = await fetch(s.url + path, {
+      method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: res.status, body: await res.json() };
+  };
+  const coverage = (name: string) =>
+    call('POST', '/insurance-coverages', {
+      contract: 'ctr_acme_2026',
+      name,
+      type: 'deduction',
+      amount: 5,
+      paymentMethod: 'prepaid',
+      ref: 'svc_1',
+      refType: 'services',
+    });
+  return { ...s, folder, data, env, run, call, coverage };
+}
+
+const exportOf = async (run: (a: string[]) => ReturnType<typeof clinadmin>) => {
+  const r = await run(['measures', 'export']);
+  expect(r.exitCode, String(r.stderr)).toBe(0);
+  return String(r.stdout);
+};
+
+describe('serve for test suites: snapshots and reset', () => {
+  it('saves, lists and restores a snapshot over HTTP and from the CLI, adding no notification', async () => {
+    const s = await sandbox();
+    const saved = await s.run(['sandbox', 'snapshot', 'seeded', '-o', 'json']);
+    expect(saved.exitCode, String(saved.stderr)).toBe(0);
+    expect(JSON.parse(String(saved.stdout))).toMatchObject({
+      name: 'seeded',
+      measures: 6,
+      coverages: 3,
+      notifications: 3,
+    });
+    const atSnapshot = await exportOf(s.run);
+    const notesAtSnapshot = (await s.call('GET', '/notifications')).body.length;
+    expect((await s.coverage('Extra')).status).toBe(200);
+    expect((await s.call('DELETE', '/diagnostic-measures/msr_k')).status).toBe(200);
+    const list = await s.call('GET', '/_admin/snapshots');
+    expect(list.body).toEqual([
+      { name: 'seeded', createdAt: expect.any(Number), measures: 6, coverages: 3, notifications: 3 },
+    ]);
+    const reset = await s.run(['sandbox', 'reset', 'seeded']);
+    expect(reset.exitCode, String(reset.stderr)).toBe(0);
+    expect(String(reset.stderr)).toBe('reset to snapshot seeded: 6 measures, 3 coverages, 3 notifications');
+    expect(await exportOf(s.run)).toBe(atSnapshot);
+    expect((await s.call('GET', '/notifications')).body.length).toBe(notesAtSnapshot);
+    expect((await s.call('GET', '/insurance-coverages')).body.map((c: { name: string }) => c.name)).not.toContain(
+      'Extra',
+    );
+    // Without a name: the state the server started with.
+    await s.coverage('Later');
+    const start = await s.call('POST', '/_admin/reset');
+    expect(start).toEqual({ status: 200, body: { snapshot: null, measures: 6, coverages: 3, notifications: 3 } });
+    expect(await exportOf(s.run)).toBe(atSnapshot);
+    const table = await s.run(['sandbox', 'snapshots', '-o', 'table']);
+    expect(String(table.stdout)).toMatch(
+      /^NAME\s+CREATED\s+MEASURES\s+COVERAGES\s+NOTIFICATIONS\nseeded\s+\d{4}-\d\d-\d\d \d\d:\d\d\s+6\s+3\s+3$/,
+    );
+  });
+
+  it('refuses a name that could leave the folder (400) and an unknown snapshot (404, exit 3)', async () => {
+    const s = await sandbox();
+    // Sent as written (fetch would resolve %2E%2E as a dot segment before sending): a client may send anything.
+    const raw = (path: string) =>
+      new Promise<number>((resolve, reject) => {
+        const { hostname, port } = new URL(s.url);
+        const req = request({
+          host: hostname,
+          port,
+          path,
+          method: 'POST',
+          headers: { authorization: `Bearer ${TOKEN}` },
+        });
+        req.on('response', (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    for (const name of ['%2E%2E', '..', 'a%2Fb', '.hidden', `${'x'.repeat(65)}`, '%2E%2E%2Fx'])
+      expect(await raw(`/_admin/snapshots/${name}`), name).toBe(400);
+    expect((await s.call('POST', '/_admin/reset', { snapshot: '../data' })).status).toBe(400);
+    expect((await s.call('POST', '/_admin/reset', { snapshot: 'nope' })).status).toBe(404);
+    const r = await s.run(['sandbox', 'reset', 'nope']);
+    expect(r.exitCode).toBe(3);
+    expect(String(r.stderr)).toMatch(/^error: the server has no snapshot named nope/);
+    expect((await s.call('POST', '/_admin/reset', undefined, 'wrong')).status).toBe(401);
+  });
+
+  it('keeps snapshots across restarts, and a reset answered 200 survives kill -9 exactly', async () => {
+    const s = await sandbox();
+    await s.run(['sandbox', 'snapshot', 'seeded']);
+    const atSnapshot = await exportOf(s.run);
+    await s.coverage('Gone after reset');
+    expect((await s.call('POST', '/_admin/reset', { snapshot: 'seeded' })).status).toBe(200);
+    s.proc.kill('SIGKILL');
+    await s.proc.catch(() => undefined);
+    const again = await sandbox([], s.folder);
+    expect(await exportOf(again.run)).toBe(atSnapshot);
+    expect((await again.call('GET', '/_admin/snapshots')).body.map((x: { name: string }) => x.name)).toEqual([
+      'seeded',
+    ]);
+  });
+
+  it('never leaves half of one state and half of another when killed during a reset', async () => {
+    // Rounds at several moments: the kill lands before, during or after the reset's one journal line.
+    for (let round = 0; round < 6; round++) {
+      const s = await sandbox();
+      await s.run(['sandbox', 'snapshot', 'empty-ish']);
+      const atSnapshot = await exportOf(s.run);
+      for (let i = 0; i < 5; i++) await s.coverage(`Before ${i}`);
+      await s.call('DELETE', '/diagnostic-measures/msr_hgb');
+      const before = await exportOf(s.run);
+      const pending = fetch(`${s.url}/_admin/reset`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ snapshot: 'empty-ish' }),
+      }).catch(() => undefined);
+      await new Promise((r) => setTimeout(r, round * 3));
+      s.proc.kill('SIGKILL');
+      await pending;
+      await s.proc.catch(() => undefined);
+      const again = await sandbox([], s.folder);
+      const after = await exportOf(again.run);
+      expect([before, atSnapshot], `round ${round}`).toContain(after);
+      const coverages = (await again.call('GET', '/insurance-coverages')).body.map((c: { name: string }) => c.name);
+      // All five coverages made before, or none of them.
+      expect([0, 5], `round ${round}`).toContain(coverages.filter((n: string) => n.startsWith('Before')).length);
+      again.proc.kill('SIGTERM');
+      await again.proc;
+    }
+  }, 120_000);
+});
+
+describe('serve for test suites: the request journal', () => {
+  it('records what a client sent, filters it, clears it, and never keeps a token', async () => {
+    const s = await sandbox(['--record-bodies']);
+    await s.coverage('One');
+    await s.coverage('Two');
+    await s.coverage('Three');
+    await s.call('GET', '/diagnostic-measures?x=1');
+    await s.call('GET', '/notifications', undefined, 'not-a-token');
+    await fetch(`${s.url}/healthz`);
+    const all = (await s.call('GET', '/_admin/requests')).body;
+    expect(
+      all.map((r: { method: string; path: string; status: number }) => `${r.method} ${r.path} ${r.status}`),
+    ).toEqual([
+      'POST /insurance-coverages 200',
+      'POST /insurance-coverages 200',
+      'POST /insurance-coverages 200',
+      'GET /diagnostic-measures 200',
+      'GET /notifications 401',
+    ]);
+    expect(all[0]).toMatchObject({ account: 'acc_ci', query: '', body: { name: 'One' } });
+    expect(all[0].time).toBeGreaterThan(Date.now() - 60_000);
+    expect(all[0].durationMs).toBeGreaterThanOrEqual(0);
+    expect(all[3].query).toBe('x=1');
+    expect(all[4].account).toBeUndefined();
+    expect(JSON.stringify(all)).not.toContain(TOKEN);
+    expect(JSON.stringify(all)).not.toContain('not-a-token');
+    const posts = await s.call('GET', '/_admin/requests?method=post&path=/insurance-*&status=200');
+    expect(posts.body).toHaveLength(3);
+    // The CLI: a CI step that asserts three coverages were created and none deleted.
+    const three = await s.run([
+      'sandbox',
+      'requests',
+      '--method',
+      'POST',
+      '--path',
+      '/insurance-coverages*',
+      '--expect',
+      '3',
+    ]);
+    expect(three.exitCode, String(three.stderr)).toBe(0);
+    const none = await s.run(['sandbox', 'requests', '--method', 'DELETE', '--expect', '0']);
+    expect(none.exitCode).toBe(0);
+    const wrong = await s.run(['sandbox', 'requests', '--method', 'POST', '--expect', '2', '-o', 'json']);
+    expect(wrong.exitCode).toBe(1);
+    expect(String(wrong.stderr)).toBe('expected 2 requests matching POST, found 3');
+    expect(JSON.parse(String(wrong.stdout))).toHaveLength(3);
+    expect((await s.call('DELETE', '/_admin/requests')).status).toBe(200);
+    expect((await s.call('GET', '/_admin/requests')).body).toEqual([]);
+    await s.coverage('Four');
+    await s.call('POST', '/_admin/reset');
+    expect((await s.call('GET', '/_admin/requests')).body).toEqual([]);
+  });
+
+  it('keeps no body without --record-bodies, and nothing with --journal-requests 0', async () => {
+    const plain = await sandbox();
+    await plain.coverage('One');
+    expect((await plain.call('GET', '/_admin/requests')).body[0].body).toBeUndefined();
+    const off = await sandbox(['--journal-requests', '0']);
+    await off.coverage('One');
+    expect((await off.call('GET', '/_admin/requests')).body).toEqual([]);
+    const bounded = await sandbox(['--journal-requests', '2']);
+    for (const n of ['a', 'b', 'c']) await bounded.coverage(n);
+    expect((await bounded.call('GET', '/_admin/requests')).body).toHaveLength(2);
+  });
+});
