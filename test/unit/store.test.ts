@@ -502,7 +502,7 @@ describe('Store', () => {
     await store.close().catch(() => undefined);
   });
 
-  it('replays a reset line as the whole state, and drops a reset cut off mid-line: one state or the other', async () => {
+  it('replays a reset line as the whole state, and drops a reset cut off mid-line: old state or new', async () => {
     const file = join(await tempDir(), 'data.json');
     const store = await open(file);
     await store.commit([{ coll: 'diagnosticMeasures', id: 'before', after: measure('before') }]);
