@@ -3,6 +3,7 @@ import { RESOURCES, type Resource } from '../resources/index.js';
 import { contractSchema } from '../schemas/coverages.js';
 import { notificationSchema } from '../schemas/notifications.js';
 import { VERSION } from '../version.js';
+import { SANDBOX_PATHS } from './openapi-sandbox.js';
 
 // The API's OpenAPI 3.1 contract, built from the zod schemas that check requests and the registry that
 // routes them, so the document cannot drift from the server. `clinadmin serve` answers it at
@@ -215,8 +216,9 @@ export async function openapiDocument(): Promise<Json> {
       { name: 'coverages', description: 'insurance coverages' },
       { name: 'notifications', description: 'notifications (read-only)' },
       { name: 'serve', description: 'extensions of clinadmin serve' },
+      { name: 'sandbox', description: 'clinadmin serve as a test double: snapshots, reset, the request journal' },
     ],
-    paths: { ...paths, ...EXTRA_PATHS },
+    paths: { ...paths, ...EXTRA_PATHS, ...SANDBOX_PATHS },
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'the API token' } },
       schemas: { ...(await resourceSchemas()), Contract: jsonSchema(contractSchema, 'output'), Problem: PROBLEM },

@@ -73,6 +73,29 @@ describe("the README's CI job", () => {
       if (!step.run) continue;
       if (/^npm /.test(step.run)) {
         skipped.push(step.run.split('#')[0].trim());
+        // What a test would leave behind, for the reset between two test steps to undo.
+        if (step.run.startsWith('npm test')) {
+          const { CLINADMIN_BASE_URL } = await carried();
+          const env = { ...baseEnv, CLINADMIN_BASE_URL };
+          const made = await clinadmin(
+            [
+              'coverages',
+              'create',
+              '--contract',
+              'ctr_acme_2026',
+              '--name',
+              'Left by a test',
+              '--type',
+              'deduction',
+              '--amount',
+              '1',
+              '--payment-method',
+              'prepaid',
+            ],
+            { env: { ...env, CLINADMIN_TOKEN: job.env.CLINADMIN_TOKEN } },
+          );
+          expect(made.exitCode, made.stderr).toBe(0);
+        }
         continue;
       }
       const env = { ...baseEnv, ...(await carried()) };
@@ -99,13 +122,17 @@ describe("the README's CI job", () => {
         ]);
       }
     }
-    expect(skipped).toEqual(['npm install -g ./vendor/clinadmin-0.1.0.tgz', 'npm test']);
+    expect(skipped).toEqual(['npm install -g ./vendor/clinadmin-0.1.0.tgz', 'npm test', 'npm run test:e2e']);
     const names = Object.keys(outputs);
-    expect(names).toHaveLength(3);
+    expect(names).toHaveLength(6);
     expect(outputs[names[0]]).toContain('{"status":"ok"}');
     expect(outputs[names[1]]).toMatch(/^1 created, 1 updated, 0 unchanged, 1 deleted, 0 failed in /);
+    // The seed created one coverage: the journal's one POST, in a table.
+    expect(outputs[names[2]]).toMatch(
+      /^TIME\s+METHOD\s+PATH\s+QUERY\s+STATUS\s+ACCOUNT\s+MS\n.*POST\s+\/insurance-coverages\s+200\s+acc_ci/,
+    );
     // Stopped by SIGTERM: the process is gone and the data file holds the seeded coverages on its own.
-    expect(outputs[names[2]]).toMatch(/SIGTERM: finishing requests in flight \(at most 10 s\) and saving/);
+    expect(outputs[names[5]]).toMatch(/SIGTERM: finishing requests in flight \(at most 10 s\) and saving/);
     const data = JSON.parse(await readFile(join(runner, 'api.json'), 'utf8'));
     expect(data.insuranceCoverages.map((c: { name: string }) => c.name).sort()).toEqual([
       'CBC copay',

@@ -1,0 +1,131 @@
+// The sandbox endpoints of clinadmin serve in the OpenAPI document: a tag of their own.
+
+type Json = Record<string, unknown>;
+
+const json = (schema: Json) => ({ 'application/json': { schema } });
+const problem = (description: string) => ({
+  description,
+  content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+});
+const count = { type: 'integer', minimum: 0 };
+
+const SNAPSHOT: Json = {
+  type: 'object',
+  required: ['name', 'createdAt', 'measures', 'coverages', 'notifications'],
+  properties: {
+    name: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$' },
+    createdAt: { type: 'integer', description: 'milliseconds since the epoch' },
+    measures: count,
+    coverages: count,
+    notifications: count,
+  },
+};
+
+const REQUEST: Json = {
+  type: 'object',
+  required: ['time', 'method', 'path', 'query', 'status', 'durationMs'],
+  properties: {
+    time: { type: 'integer', description: 'milliseconds since the epoch' },
+    method: { type: 'string' },
+    path: { type: 'string', description: 'without the query' },
+    query: { type: 'string' },
+    status: { type: 'integer' },
+    account: { type: 'string', description: "the token's account; absent for a refused token" },
+    durationMs: { type: 'number' },
+    body: { description: 'the request body, only with serve --record-bodies' },
+  },
+};
+
+const common = { 401: problem('no token, or a token the server does not accept'), 405: problem('another method') };
+
+/** `/_admin/…`: snapshots and reset, and the request journal, for test suites that use serve as a double. */
+export const SANDBOX_PATHS: Json = {
+  '/_admin/snapshots/{name}': {
+    post: {
+      operationId: 'saveSnapshot',
+      summary: "Save the server's whole state (measures, coverages, contracts, notifications) under a name",
+      tags: ['sandbox'],
+      parameters: [{ name: 'name', in: 'path', required: true, schema: { type: 'string' } }],
+      responses: {
+        200: { description: 'saved, as a file beside the data file', content: json(SNAPSHOT) },
+        400: problem('a name that is not letters, digits, ".", "_" and "-", or that holds ".."'),
+        ...common,
+      },
+    },
+  },
+  '/_admin/snapshots': {
+    get: {
+      operationId: 'listSnapshots',
+      summary: 'The saved snapshots, by name',
+      tags: ['sandbox'],
+      responses: {
+        200: { description: 'every snapshot', content: json({ type: 'array', items: SNAPSHOT }) },
+        ...common,
+      },
+    },
+  },
+  '/_admin/reset': {
+    post: {
+      operationId: 'reset',
+      summary:
+        'Restore a snapshot, or without a body the state the server started with: in one journal line, durable ' +
+        'before the answer; adds no notification and clears the request journal',
+      tags: ['sandbox'],
+      requestBody: {
+        required: false,
+        content: json({ type: 'object', properties: { snapshot: { type: 'string' } }, additionalProperties: false }),
+      },
+      responses: {
+        200: {
+          description: 'the state restored',
+          content: json({
+            type: 'object',
+            required: ['snapshot', 'measures', 'coverages', 'notifications'],
+            properties: {
+              snapshot: { type: ['string', 'null'] },
+              measures: count,
+              coverages: count,
+              notifications: count,
+            },
+          }),
+        },
+        400: problem('a body that is not {"snapshot": NAME}'),
+        404: problem('no snapshot of that name'),
+        ...common,
+      },
+    },
+  },
+  '/_admin/requests': {
+    get: {
+      operationId: 'listRequests',
+      summary:
+        'The last requests the server answered, oldest first (serve --journal-requests, default 10,000); never the ' +
+        'Authorization header; /_admin/ and /healthz are not recorded',
+      tags: ['sandbox'],
+      parameters: [
+        { name: 'method', in: 'query', schema: { type: 'string' } },
+        {
+          name: 'path',
+          in: 'query',
+          description: 'a glob: * matches any characters, / included',
+          schema: { type: 'string' },
+        },
+        { name: 'status', in: 'query', schema: { type: 'integer' } },
+      ],
+      responses: {
+        200: { description: 'the requests that match', content: json({ type: 'array', items: REQUEST }) },
+        400: problem('a status that is not an HTTP status'),
+        ...common,
+      },
+    },
+    delete: {
+      operationId: 'clearRequests',
+      summary: 'Empty the request journal',
+      tags: ['sandbox'],
+      responses: {
+        200: { description: 'emptied', content: json({ type: 'object', properties: { cleared: { const: true } } }) },
+        ...common,
+      },
+    },
+  },
+};
