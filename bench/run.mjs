@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { listening } from '../scripts/listening.mjs';
 import { measures, newMeasureBody } from './data.mjs';
+import { sandboxSection } from './sandbox.mjs';
 import { scaleSection } from './scale.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -22,6 +23,8 @@ const quick = process.argv.includes('--quick');
 const startupOnly = process.argv.includes('--startup');
 // Only the scale section (about three minutes): 100,000 measures in serve, json-server, a fold, import.
 const scaleOnly = process.argv.includes('--scale');
+// Only the sandbox row (about twenty seconds): a reset against a restart.
+const sandboxOnly = process.argv.includes('--sandbox');
 const RUNS = quick ? 3 : 5;
 const STARTUP_RUNS = quick ? 11 : 21;
 const LOAD_SECONDS = quick ? 3 : 5;
@@ -196,6 +199,10 @@ async function main() {
   };
   if (scaleOnly) {
     await scaleSection(helpers);
+    return;
+  }
+  if (sandboxOnly) {
+    await sandboxSection(helpers);
     return;
   }
   // Start-up, help, and a real command, each against that Node's own `node -e 0` in the same run: on
@@ -427,6 +434,7 @@ async function main() {
       '<=',
     );
   }
+  await sandboxSection(helpers);
   await scaleSection(helpers);
   writeReport();
 }

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type Problem, problem, sendJson } from './problem.js';
 import type { RequestJournal } from './requests.js';
 import { isSnapshotName, listSnapshots, readSnapshot, saveSnapshot } from './snapshots.js';
-import type { State, Store } from './store.js';
+import { resetLine, type State, type Store } from './store.js';
 
 /** What the sandbox endpoints work on: the store, where its data file is, and the state it started with. */
 export interface Sandbox {
@@ -10,6 +10,25 @@ export interface Sandbox {
   dataFile: string;
   initial: State;
   requests: RequestJournal;
+  /**
+   * Snapshots already read or saved, with their journal line: records are replaced, never changed in
+   * place, so a state can be shared, and a reset costs one write. `''` is the state the server started with.
+   */
+  cache?: Map<string, { state: State; line: string }>;
+}
+
+/** A snapshot's state and journal line, from the cache or its file; undefined when there is none. */
+async function stateOf(sb: Sandbox, name: string | undefined) {
+  sb.cache ??= new Map();
+  const key = name ?? '';
+  let known = sb.cache.get(key);
+  if (!known) {
+    const state = name === undefined ? sb.initial : await readSnapshot(sb.dataFile, name);
+    if (!state) return undefined;
+    known = { state, line: resetLine(state) };
+    sb.cache.set(key, known);
+  }
+  return known;
 }
 
 export class AdminProblem extends Error {
@@ -51,7 +70,11 @@ export async function handleAdmin(
     if (!isSnapshotName(name))
       refuse(400, `a snapshot name is letters, digits, ".", "_" and "-" (at most 64, no ".."); got "${name}"`);
     await sb.store.settle();
-    return sendJson(res, 200, await saveSnapshot(sb.dataFile, name, sb.store.state()));
+    const state = sb.store.state();
+    const info = await saveSnapshot(sb.dataFile, name, state);
+    sb.cache ??= new Map();
+    sb.cache.set(name, { state, line: resetLine(state) });
+    return sendJson(res, 200, info);
   }
   if (path === '/_admin/snapshots') {
     only('GET');
@@ -66,11 +89,11 @@ export async function handleAdmin(
       refuse(400, 'send {"snapshot": "NAME"}, or no body for the state the server started with');
     if (name !== undefined && (typeof name !== 'string' || !isSnapshotName(name)))
       refuse(400, `snapshot must be a snapshot's name; got ${JSON.stringify(name)}`);
-    const state = name === undefined ? sb.initial : await readSnapshot(sb.dataFile, name as string);
-    if (!state) return refuse(404, `no snapshot named ${String(name)}`);
-    await sb.store.reset(state);
+    const known = await stateOf(sb, name as string | undefined);
+    if (!known) return refuse(404, `no snapshot named ${String(name)}`);
+    await sb.store.reset(known.state, known.line);
     sb.requests.clear();
-    return sendJson(res, 200, { snapshot: name ?? null, ...counts(state) });
+    return sendJson(res, 200, { snapshot: name ?? null, ...counts(known.state) });
   }
   if (path === '/_admin/requests') {
     only('GET', 'DELETE');

@@ -23,7 +23,7 @@ export type State = { [K in CollectionName]: Rec[] };
 interface Pending {
   changes: Change[];
   /** A reset: the whole state replaced, in one journal line; `before` undoes it if the line fails. */
-  reset?: { state: State; before: Map<CollectionName, Map<string, Rec>> };
+  reset?: { line: string; before: Map<CollectionName, Map<string, Rec>> };
   resolve: () => void;
   reject: (err: Error) => void;
 }
@@ -196,12 +196,12 @@ export class Store {
    * old state or the new one, never half of each; resolves once it is on disk. No change is tracked as a
    * notification: it is not the service's.
    */
-  reset(state: State): Promise<void> {
+  reset(state: State, line = resetLine(state)): Promise<void> {
     if (this.closed) return Promise.reject(new StoreUnavailableError('the server is shutting down'));
     const before = new Map(this.maps);
     this.loadState(state);
     return new Promise<void>((resolve, reject) => {
-      this.queue.push({ changes: [], reset: { state, before }, resolve, reject });
+      this.queue.push({ changes: [], reset: { line, before }, resolve, reject });
       if (!this.flushing) void this.flushLoop();
     });
   }
@@ -296,7 +296,7 @@ export class Store {
       while (this.queue.length > 0) {
         const batch = this.queue;
         this.queue = [];
-        const entries = batch.flatMap((p) => (p.reset ? [resetLine(p.reset.state)] : p.changes.map(journalLine)));
+        const entries = batch.flatMap((p) => (p.reset ? [p.reset.line] : p.changes.map(journalLine)));
         if (entries.length === 0) {
           // Only settle() markers: everything before them is already flushed.
           for (const p of batch) this.settleOne(p);
@@ -316,7 +316,7 @@ export class Store {
           }
           await this.journal.datasync();
           this.journalSize += buf.length;
-          this.journalChanges += batch.reduce((n, p) => n + (p.reset ? this.compactEvery : p.changes.length), 0);
+          this.journalChanges += batch.reduce((n, p) => n + (p.reset ? 1 : p.changes.length), 0);
         } catch (err) {
           await this.failFrom(batch, sizeBefore, err as Error);
           continue;
@@ -512,8 +512,11 @@ export class Store {
 }
 
 /** The journal's line for a change, as JSON.stringify({ c, id, v }) would write it, with v's JSON reused. */
-/** A reset as one journal line: `{"reset":{…every collection…}}`, replayed as the whole state. */
-function resetLine(state: State): string {
+/**
+ * A reset as one journal line: `{"reset":{…every collection…}}`, replayed as the whole state. A sandbox
+ * keeps it beside each snapshot, so a reset costs a write, not a serialisation.
+ */
+export function resetLine(state: State): string {
   const collections = COLLECTIONS.map((n) => `${JSON.stringify(n)}:[${(state[n] ?? []).map(recordJson).join(',')}]`);
   return `{"reset":{${collections.join(',')}}}`;
 }
