@@ -38,6 +38,7 @@ export async function loadUcum(): Promise<Ucum> {
   };
   const utils = (mod.UcumLhcUtils ?? (mod.default as typeof mod).UcumLhcUtils).getInstance();
   const seen = new Map<string, string | undefined>();
+  const factors = new Map<string, number | undefined>();
   return {
     invalid(unit) {
       if (seen.has(unit)) return seen.get(unit);
@@ -52,8 +53,13 @@ export async function loadUcum(): Promise<Ucum> {
       return out;
     },
     factor(from, to) {
-      const r = utils.convertUnitTo(from, 1, to);
-      return r.status === 'succeeded' && typeof r.toVal === 'number' ? r.toVal : undefined;
+      // Asked once a record: an import of 10,000 measures has a handful of unit pairs.
+      const key = `${from}\u0000${to}`;
+      if (!factors.has(key)) {
+        const r = utils.convertUnitTo(from, 1, to);
+        factors.set(key, r.status === 'succeeded' && typeof r.toVal === 'number' ? r.toVal : undefined);
+      }
+      return factors.get(key);
     },
   };
 }

@@ -22,15 +22,24 @@ ${examples(
     .command('snapshot')
     .description("Save the server's whole state under a name (a file beside its data file)")
     .argument('<name>', 'letters, digits, ".", "_" and "-"')
+    .addHelpText(
+      'after',
+      examples('clinadmin sandbox snapshot seeded', 'clinadmin sandbox snapshot before-import -o json'),
+    )
     .action((name: string, _o: unknown, c: Command) => run('snapshot', c, name));
   cmd
     .command('reset')
     .description('Restore a snapshot, or without a name the state the server started with; clears the request journal')
     .argument('[name]', 'the snapshot')
+    .addHelpText(
+      'after',
+      examples('clinadmin sandbox reset seeded', 'clinadmin sandbox reset   # as the server started'),
+    )
     .action((name: string | undefined, _o: unknown, c: Command) => run('reset', c, name));
   cmd
     .command('snapshots')
     .description('List the saved snapshots: name, when, and how many records each holds')
+    .addHelpText('after', examples('clinadmin sandbox snapshots', 'clinadmin sandbox snapshots -o json'))
     .action((_o: unknown, c: Command) => run('snapshots', c));
   cmd
     .command('requests')
