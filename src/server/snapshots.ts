@@ -1,9 +1,10 @@
-import { mkdir, open, readdir, readFile, rename, unlink } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeFileAtomic } from '../files/atomic.js';
 import { COLLECTIONS } from '../schemas/data-file.js';
 import { readDataFile, serializeDataFile } from './data-file.js';
 import type { Rec } from './journal.js';
-import { type State, syncDir } from './store.js';
+import type { State } from './store.js';
 
 /** What the list of snapshots says of each: its name, when it was taken, and what it holds. */
 export interface SnapshotInfo {
@@ -34,26 +35,9 @@ export async function saveSnapshot(dataFile: string, name: string, state: State)
     coverages: state.insuranceCoverages.length,
     notifications: state.notifications.length,
   };
-  await writeWhole(join(folder, `${name}.json`), serializeDataFile(state));
-  await writeWhole(join(folder, `${name}.meta.json`), `${JSON.stringify(info)}\n`);
+  await writeFileAtomic(join(folder, `${name}.json`), serializeDataFile(state), 0o600);
+  await writeFileAtomic(join(folder, `${name}.meta.json`), `${JSON.stringify(info)}\n`, 0o600);
   return info;
-}
-
-/** Temp file, fsync, rename, fsync of the folder: the old file or the new one, never half of one. */
-async function writeWhole(path: string, text: string): Promise<void> {
-  const tmp = `${path}.${process.pid}.tmp`;
-  const fh = await open(tmp, 'w', 0o600);
-  try {
-    await fh.writeFile(text);
-    await fh.sync();
-  } catch (err) {
-    await fh.close();
-    await unlink(tmp).catch(() => undefined);
-    throw err;
-  }
-  await fh.close();
-  await rename(tmp, path);
-  await syncDir({ open }, dirname(path));
 }
 
 /** Every snapshot, by name. */

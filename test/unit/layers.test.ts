@@ -37,7 +37,8 @@ const ALLOWED: Record<string, string[]> = {
   config: ['errors', 'context', 'lock'],
   core: ['resources', 'schemas', 'json', 'api', 'files', 'errors', 'context'],
   output: ['core', 'resources', 'schemas', 'json', 'files', 'errors', 'context'],
-  server: ['resources', 'schemas', 'json', 'lock', 'errors', 'version'],
+  // files/ (whole-file writes) is a leaf: the server's snapshots use it as exports and reports do.
+  server: ['resources', 'schemas', 'json', 'lock', 'files', 'errors', 'version'],
   commands: [
     'core',
     'output',
