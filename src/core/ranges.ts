@@ -24,18 +24,23 @@ function span(lo: string, hi: string): string {
   return '';
 }
 
-/** `3.5–5.1 mmol/L (male, 18–65 y)`: how a lab admin reads a range. */
-export function formatRange(r: RangeLike, unit?: string, siunit?: string): string {
-  let text = span(num(r.min, r.minPrecision), num(r.max, r.maxPrecision));
+/** A range's bounds in both units and whom it is for, each pair of bounds written by `pair`. */
+function rangeText(r: RangeLike, pair: (lo: string, hi: string) => string, unit?: string, siunit?: string): string {
+  let text = pair(num(r.min, r.minPrecision), num(r.max, r.maxPrecision));
   if (text && unit) text += ` ${unit}`;
-  const si = span(num(r.simin), num(r.simax));
+  const si = pair(num(r.simin), num(r.simax));
   if (si) text = text ? `${text} [${si}${siunit ? ` ${siunit}` : ''}]` : `${si}${siunit ? ` ${siunit}` : ''}`;
-  const who: string[] = [];
-  if (r.sex && r.sex !== 'all') who.push(r.sex);
-  const age = formatAgeBand(r.ageMin, r.ageMax);
-  if (age) who.push(age);
+  const who = [r.sex && r.sex !== 'all' ? r.sex : '', formatAgeBand(r.ageMin, r.ageMax)].filter(Boolean);
   return who.length > 0 ? `${text} (${who.join(', ')})` : text;
 }
+
+/** `3.5–5.1 mmol/L (male, 18–65 y)`: how a lab admin reads a range. */
+export function formatRange(r: RangeLike, unit?: string, siunit?: string): string {
+  return rangeText(r, span, unit, siunit);
+}
+
+/** Critical limits: `< 2.5 or > 6.5`, `< 2.5`, `> 6.5`. */
+const limitsText = (lo: string, hi: string) => (lo && hi ? `< ${lo} or > ${hi}` : lo ? `< ${lo}` : hi ? `> ${hi}` : '');
 
 /**
  * `critical < 2.5 or > 6.5 mmol/L (male, 18–65 y)`: a panic range as the critical limits it holds. FHIR R4
@@ -44,16 +49,7 @@ export function formatRange(r: RangeLike, unit?: string, siunit?: string): strin
  * (`simax`) is critical, and a one-sided range has one limit.
  */
 export function formatCritical(r: RangeLike, unit?: string, siunit?: string, prefix = 'critical '): string {
-  const limits = (lo: string, hi: string) => (lo && hi ? `< ${lo} or > ${hi}` : lo ? `< ${lo}` : hi ? `> ${hi}` : '');
-  let text = limits(num(r.min, r.minPrecision), num(r.max, r.maxPrecision));
-  if (text && unit) text += ` ${unit}`;
-  const si = limits(num(r.simin), num(r.simax));
-  if (si) text = text ? `${text} [${si}${siunit ? ` ${siunit}` : ''}]` : `${si}${siunit ? ` ${siunit}` : ''}`;
-  const who: string[] = [];
-  if (r.sex && r.sex !== 'all') who.push(r.sex);
-  const age = formatAgeBand(r.ageMin, r.ageMax);
-  if (age) who.push(age);
-  return `${prefix}${text}${who.length > 0 ? ` (${who.join(', ')})` : ''}`;
+  return `${prefix}${rangeText(r, limitsText, unit, siunit)}`;
 }
 
 const NUMBER = '-?\\d+(?:\\.\\d+)?';
