@@ -1,4 +1,5 @@
 import { FACTS, measures } from '../resources/index.js';
+import { catalogCsv } from './csv-catalog.js';
 import { type CriticalAs, toObservationDefinition } from './fhir/observation-definition.js';
 
 // A measure catalog as a file: what `measures export` writes and `measures import` reads back, in a
@@ -51,9 +52,11 @@ export function catalogText(
   format: ExportFormat,
   isUcum: (unit: string) => boolean,
   criticalAs: CriticalAs = 'limits',
+  delimiter: ',' | ';' | '\t' = ',',
 ): string {
   const sorted = [...list].sort(byTestThenName);
   if (format === 'json') return `${JSON.stringify(sorted.map(catalogEntry), null, 2)}\n`;
+  if (format === 'csv') return catalogCsv(sorted.map(catalogEntry), delimiter);
   const resources = sorted.map((m) => toObservationDefinition(m, isUcum, criticalAs));
   if (format === 'fhir-ndjson') return resources.map((r) => `${JSON.stringify(r)}\n`).join('');
   const bundle = { resourceType: 'Bundle', type: 'collection', entry: resources.map((resource) => ({ resource })) };

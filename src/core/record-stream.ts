@@ -28,10 +28,11 @@ export async function forEachRecord(
   paths: string[],
   each: EachRecord,
   pause?: () => Promise<void> | undefined,
+  csv?: boolean,
 ): Promise<void> {
   if (paths.filter((p) => p === '-').length > 1) throw new UsageError('stdin (-) can be read only once');
   for (const path of paths) {
-    const form = path === '-' ? undefined : await opening(ctx, path);
+    const form = path === '-' || csv ? undefined : await opening(ctx, path);
     if (form !== undefined) {
       let done = 0;
       const counted: EachRecord = (r) => {
@@ -51,7 +52,7 @@ export async function forEachRecord(
       continue;
     }
     const { text, name } = await readText(ctx, path);
-    for (const r of parseRecords(text, name)) each(r);
+    for (const r of parseRecords(text, name, csv || undefined)) each(r);
   }
 }
 

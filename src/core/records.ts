@@ -1,6 +1,7 @@
 import type { Ctx } from '../context.js';
 import { UsageError } from '../errors.js';
 import { describeJsonError, findAmbiguity, lineColumn, MAX_DEPTH, repeatedKey, scanValue } from '../json/json-error.js';
+import { parseCatalogCsv } from './csv-catalog.js';
 import { containValueSets } from './fhir/value-set.js';
 import { readText, refuseAmbiguity } from './input.js';
 
@@ -14,6 +15,8 @@ export interface SourceRecord {
   /** 0-based index in a FHIR Bundle's `entry`, as FHIRPath counts (`entry[2]`). */
   entry?: number;
   value: Record<string, unknown>;
+  /** For a CSV catalog: each field's cell as `file:line:column`, by its path (`referenceRanges[0].max`). */
+  cells?: Record<string, string>;
 }
 
 /** Wrapper keys an exported collection may come under, as the seed's `diagnosticAnalyzers`. */
@@ -62,8 +65,10 @@ function bundleResources(bundle: Record<string, unknown>, source: string): unkno
  * `diagnosticAnalyzers`), or NDJSON. The text is as readText gives it: UTF-8 without a BOM or NUL
  * bytes. It is dropped once parsed, so only one copy stays in memory.
  */
-export function parseRecords(text: string, source: string): SourceRecord[] {
+export function parseRecords(text: string, source: string, csv = /\.(csv|tsv)$/i.test(source)): SourceRecord[] {
   if (text.trim() === '') throw new UsageError(`${source} is empty`);
+  // A spreadsheet's catalog: one row per range (csv-catalog.ts).
+  if (csv) return parseCatalogCsv(text, source);
   const spans = arrayOfObjects(text);
   if (spans) return spans.map((span, i) => lazyRecord(text, span, source, i + 1));
   let whole: unknown;
@@ -188,12 +193,12 @@ function parseObjectAt(text: string, { start, end, keys }: Span, source: string)
   return value;
 }
 
-export async function readRecords(ctx: Ctx, paths: string[]): Promise<SourceRecord[]> {
+export async function readRecords(ctx: Ctx, paths: string[], csv?: boolean): Promise<SourceRecord[]> {
   if (paths.filter((p) => p === '-').length > 1) throw new UsageError('stdin (-) can be read only once');
   const out: SourceRecord[] = [];
   for (const path of paths) {
     const { text, name } = await readText(ctx, path);
-    for (const r of parseRecords(text, name)) out.push(r);
+    for (const r of parseRecords(text, name, csv || undefined)) out.push(r);
   }
   return out;
 }

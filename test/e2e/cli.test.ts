@@ -144,6 +144,7 @@ describe('the built binary', () => {
       'json',
       'fhir',
       'fhir-ndjson',
+      'csv',
     ]);
     // Values after an option with a fixed set, own or inherited; files where a file is expected.
     expect(await complete(['clinadmin', 'measures', 'list', '-o', ''])).toEqual([

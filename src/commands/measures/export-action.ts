@@ -8,13 +8,22 @@ import { type Opts, withClient } from '../shared.js';
 
 export async function exportMeasures(
   ctx: Ctx,
-  opts: Opts & { format: ExportFormat; criticalAs: 'limits' | 'zones'; out?: string; test?: string[] },
+  opts: Opts & {
+    format: ExportFormat;
+    criticalAs: 'limits' | 'zones';
+    delimiter: ',' | ';';
+    out?: string;
+    test?: string[];
+  },
 ): Promise<void> {
   const list = await withClient(ctx, opts, ({ client }) => client.list<Record<string, unknown>>(measures.path));
   const tests = opts.test ? new Set(opts.test) : undefined;
   const chosen = tests ? list.filter((m) => tests.has(String(m.test))) : list;
-  const isUcum = opts.format === 'json' ? () => false : await (await import('../../core/fhir/ucum.js')).ucumChecker();
-  const text = catalogText(chosen, opts.format, isUcum, opts.criticalAs);
+  const isUcum =
+    opts.format === 'json' || opts.format === 'csv'
+      ? () => false
+      : await (await import('../../core/fhir/ucum.js')).ucumChecker();
+  const text = catalogText(chosen, opts.format, isUcum, opts.criticalAs, opts.delimiter);
   if (opts.out === undefined) {
     ctx.stdout.write(text);
     return;

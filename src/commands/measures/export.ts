@@ -9,7 +9,7 @@ export function exportCommand(ctx: Ctx): Command {
     .addOption(
       new Option(
         '--format <format>',
-        'json (what import reads), fhir (one Bundle) or fhir-ndjson (one resource a line)',
+        'json (what import reads), fhir (one Bundle), fhir-ndjson (one resource a line) or csv (one range a row)',
       )
         .choices(EXPORT_FORMATS)
         .default('json'),
@@ -22,6 +22,14 @@ export function exportCommand(ctx: Ctx): Command {
       )
         .choices(['limits', 'zones'])
         .default('limits'),
+    )
+    .addOption(
+      new Option(
+        '--delimiter <char>',
+        'csv only: "," (Excel in English locales) or ";" (most European ones, with decimal commas)',
+      )
+        .choices([',', ';'])
+        .default(','),
     )
     .option('--out <file>', 'write to this file (a temp file, then renamed: never half-written) instead of stdout')
     .addOption(new Option('--test <id>', 'only the measures of this test, repeatable').argParser(collect))
@@ -37,6 +45,7 @@ ${examples(
   'clinadmin measures export --format fhir --out catalog.fhir.json',
   'clinadmin measures export --format fhir-ndjson --test tst_cbc > cbc.ndjson',
   'clinadmin measures export --format fhir --critical-as zones > for-medplum.fhir.json',
+  "clinadmin measures export --format csv --delimiter ';' --out catalog.csv   # Excel in a European locale",
 )}`,
     )
     .action(async (_o: unknown, cmd: Command) => {
@@ -46,6 +55,7 @@ ${examples(
         await optsOf(cmd, ({ z }) => ({
           format: z.enum(EXPORT_FORMATS),
           criticalAs: z.enum(['limits', 'zones']),
+          delimiter: z.enum([',', ';']),
           out: z.optional(z.string().check(z.minLength(1, 'needs a file path'))),
           test: z.optional(z.array(z.string())),
         })),

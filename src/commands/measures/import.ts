@@ -1,7 +1,19 @@
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import type { Ctx, RunState } from '../../context.js';
 import { addSyncOptions, syncShape } from '../resource/sync-options.js';
 import { examples, optsOf } from '../shared.js';
+
+/** The columns of a CSV catalog, for --help (written out here so --help loads no CSV code). */
+const CSV_HELP =
+  'test, name, type, unit, siunit, set, sets, description, choices, hl7IdentifierCod, hl7IdentifierSys, ' +
+  'numericBreakdownMin, numericBreakdownMax, account, facility, section, then range (reference or panic), sex, ' +
+  'ageMin, ageMax, min, max, minPrecision, maxPrecision, simin, simax, siminPrecision, simaxPrecision, rangeId ' +
+  '(any order, any case; lists joined with |; section as JSON)';
+
+const csvFormat = () =>
+  new Option('--format <form>', 'the input form: auto (by the file: JSON, NDJSON, FHIR, .csv, .tsv) or csv')
+    .choices(['auto', 'csv'])
+    .default('auto');
 
 export function importCommand(ctx: Ctx, state: RunState): Command {
   return addSyncOptions(
@@ -9,7 +21,9 @@ export function importCommand(ctx: Ctx, state: RunState): Command {
     'print the plan (create, update with the changed fields, unchanged) and send nothing',
     'test',
   )
-    .description('Create or update measures from JSON or NDJSON files; repeatable: equal records are left alone')
+    .description(
+      'Create or update measures from JSON, NDJSON, FHIR or CSV files; repeatable: equal records are left alone',
+    )
     .argument(
       '<files...>',
       'JSON array, one object, a wrapper object such as {"diagnosticAnalyzers": [...]}, NDJSON, or FHIR ' +
@@ -17,9 +31,12 @@ export function importCommand(ctx: Ctx, state: RunState): Command {
     )
     .option('--strict', 'treat lint warnings as errors')
     .option('--test <id>', 'the test of FHIR ObservationDefinitions that name none')
+    .addOption(csvFormat())
     .addHelpText(
       'after',
       `
+A .csv or .tsv file (or --format csv, for stdin) holds one range a row, a measure's fields beside each of
+its ranges, grouped by (test, name): the columns are ${CSV_HELP}.
 Every record is validated before the first request; with any invalid record nothing is sent (exit 2).
 FHIR R4 ObservationDefinitions are read as measures (the README's FHIR table); one that names no test
 takes it from --test.
@@ -34,6 +51,7 @@ ${examples(
   'clinadmin measures import big.ndjson --concurrency 16 --report import-report.json',
   'clinadmin measures import cbc.json --prune --dry-run   # what would be deleted from those tests',
   'clinadmin measures import partner-catalog.fhir.json --test tst_chem',
+  'clinadmin measures import catalog.csv --dry-run',
 )}`,
     )
     .action(async (files: string[], _o: unknown, cmd: Command) => {
@@ -49,20 +67,27 @@ ${examples(
 export function lintCommand(ctx: Ctx, state: RunState): Command {
   return new Command('lint')
     .description('Check measure files for errors and clinical-sense warnings, sending nothing')
-    .argument('<files...>', 'JSON, NDJSON or FHIR files as for import; - for stdin')
+    .argument('<files...>', 'JSON, NDJSON, FHIR or CSV files as for import; - for stdin')
     .option('--strict', 'exit 1 on warnings too')
     .option('--test <id>', 'the test of FHIR ObservationDefinitions that name none')
+    .addOption(csvFormat())
     .addHelpText(
       'after',
       `
 Warns about overlapping age bands for one sex and ages left uncovered, critical limits (a panic range, as
 FHIR defines the critical range) inside the reference range they guard or written where a zone was meant,
 SI and conventional bounds that disagree in direction, bounds with more decimals than their precision,
-and numeric measures without a unit. Exit 2 on errors, 1 on warnings with --strict.
-${examples('clinadmin measures lint cbc.json', 'clinadmin measures lint *.json --strict')}`,
+numeric measures without a unit, units that are not UCUM, SI bounds that do not follow from the
+conventional ones, and LOINC codes with a wrong check digit. Exit 2 on errors, 1 on warnings with --strict.
+${examples(
+  'clinadmin measures lint cbc.json',
+  'clinadmin measures lint *.json --strict',
+  'clinadmin measures lint catalog.csv',
+)}`,
     )
     .action(async (files: string[], _o: unknown, cmd: Command) => {
       const { lint } = await import('./lint-action.js');
-      state.exitCode = await lint(ctx, await optsOf(cmd, ({ z }) => ({ test: z.optional(z.string()) })), files);
+      const opts = await optsOf(cmd, ({ z }) => ({ test: z.optional(z.string()), format: z.enum(['auto', 'csv']) }));
+      state.exitCode = await lint(ctx, opts, files);
     });
 }

@@ -6,8 +6,12 @@ import { visible } from '../../output/text.js';
 import type { Opts } from '../shared.js';
 import { measureSyncSpec } from './sync.js';
 
-export async function lint(ctx: Ctx, opts: Opts & { test?: string }, files: string[]): Promise<number> {
-  const prep = await prepare(await measureSyncSpec(opts.test), await readRecords(ctx, files));
+export async function lint(
+  ctx: Ctx,
+  opts: Opts & { test?: string; format?: string },
+  files: string[],
+): Promise<number> {
+  const prep = await prepare(await measureSyncSpec(opts.test), await readRecords(ctx, files, opts.format === 'csv'));
   for (const w of prep.warnings) ctx.stderr.write(`warning: ${visible(w, true)}\n`);
   if (prep.errors.length > 0)
     throw new UsageError(

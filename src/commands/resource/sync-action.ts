@@ -35,7 +35,11 @@ export async function runSync(
   server.catch(() => undefined);
   let checked: Checked;
   try {
-    checked = await checkInput(spec, (each, pause) => forEachRecord(ctx, files, each, pause), Boolean(o.strict));
+    checked = await checkInput(
+      spec,
+      (each, pause) => forEachRecord(ctx, files, each, pause, o.format === 'csv'),
+      Boolean(o.strict),
+    );
     show.showNotes(ctx, checked.checker);
   } catch (err) {
     void server.then(

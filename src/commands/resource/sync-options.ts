@@ -30,6 +30,7 @@ export const syncShape = ({ z, wholeNumber }: import('../options.js').OptionRule
   showUnchanged: z.optional(z.boolean()),
   prune: z.optional(z.boolean()),
   yes: z.optional(z.boolean()),
+  format: z.optional(z.enum(['auto', 'csv'])),
 });
 
 export type SyncOptions = import('../shared.js').Opts & import('../options.js').OutputOf<ReturnType<typeof syncShape>>;

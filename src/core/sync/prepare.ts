@@ -171,9 +171,17 @@ export class Checker {
       ...(src.entry !== undefined ? { entry: src.entry } : {}),
     };
     src.value = {};
+    const cells = src.cells;
     const at = () => where(origin, raw.name);
     // A record read from FHIR is named by its FHIR paths, with the measure's field in brackets.
     const path = (p: string) => (adapted && adapted.pathOf(p) !== p ? `${adapted.pathOf(p)} (${p})` : p);
+    // A record read from a sheet is named by the cell: `catalog.csv:14:9 (Potassium): max: …`.
+    const place = (p: string) => {
+      const cell = cells?.[p] ?? cells?.[p.replace(/\.[^.[]+$/, '')];
+      return cell === undefined
+        ? `${at()}: ${path(p)}`
+        : `${cell}${typeof raw.name === 'string' ? ` (${raw.name})` : ''}: ${p}`;
+    };
     for (const w of adapted?.warnings ?? []) this.warning(`${at()}: ${w.field}: ${w.message}`);
     if (adapted?.skip) return undefined;
     if (adapted && adapted.errors.length > 0) {
@@ -182,13 +190,13 @@ export class Checker {
     }
     const parsed = spec.create.safeParse(raw);
     if (!parsed.success) {
-      for (const e of toFieldErrors(parsed.error, raw)) this.error(`${at()}: ${path(e.path)}: ${e.message}`);
+      for (const e of toFieldErrors(parsed.error, raw)) this.error(`${place(e.path)}: ${e.message}`);
       return undefined;
     }
     const body = parsed.data;
     const key = spec.key(body);
     const ws = [...(adapted?.warnings ?? []), ...(spec.lint?.(body) ?? [])];
-    for (const w of ws.slice(adapted?.warnings.length ?? 0)) this.warning(`${at()}: ${w.field}: ${w.message}`);
+    for (const w of ws.slice(adapted?.warnings.length ?? 0)) this.warning(`${place(w.field)}: ${w.message}`);
     const scope = spec.scope === undefined ? undefined : String(body[spec.scope]);
     const json = JSON.stringify(body);
     return {

@@ -1,0 +1,172 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { generatedCatalog } from '../helpers/catalog.js';
+import { runCli } from '../helpers/run-cli.js';
+import { TOKEN, testServer } from '../helpers/server.js';
+import { tempDir } from '../helpers/tmp.js';
+
+// Catalogs from spreadsheets. The files below are written as Excel writes them ("CSV UTF-8" in an English
+// locale; "CSV (semicolon)" in a German one): a UTF-8 byte-order mark, CRLF, a cell quoted only when it
+// holds the delimiter, a quote or a line break, quotes doubled, decimal commas where `;` separates.
+
+async function server(seed = false) {
+  const s = await testServer({ seed, events: false });
+  const dir = await tempDir();
+  const env = { CLINADMIN_BASE_URL: s.url, CLINADMIN_TOKEN: TOKEN };
+  const cli = (args: string[], stdin?: string) => runCli(args, { env, cwd: dir, stdin });
+  return { s, dir, cli };
+}
+
+const BOM = '\ufeff';
+const excel = (rows: string[]) => `${BOM}${rows.join('\r\n')}\r\n`;
+
+describe('measures export --format csv and import of a CSV catalog', () => {
+  it('round-trips the seed and a generated 500-measure catalog using every field, byte for byte', async () => {
+    const seeded = await server(true);
+    const seedCsv = await seeded.cli(['measures', 'export', '--format', 'csv']);
+    expect(seedCsv.code, seedCsv.stderr).toBe(0);
+    // Against the same server, the sheet says nothing is to change.
+    const same = await seeded.cli(
+      ['measures', 'import', '-', '--format', 'csv', '--dry-run', '-o', 'json'],
+      seedCsv.stdout,
+    );
+    expect(JSON.parse(same.stdout)).toMatchObject({ dryRun: true, create: 0, update: 0, unchanged: 6 });
+    for (const [what, text] of [['seed', seedCsv.stdout]] as const) {
+      const empty = await server();
+      await writeFile(join(empty.dir, 'catalog.csv'), text);
+      const imported = await empty.cli(['measures', 'import', 'catalog.csv']);
+      expect(imported.code, `${what}: ${imported.stderr}`).toBe(0);
+      expect((await empty.cli(['measures', 'export', '--format', 'csv'])).stdout, what).toBe(text);
+    }
+    const origin = await server();
+    await writeFile(join(origin.dir, 'gen.json'), JSON.stringify(generatedCatalog(500)));
+    expect((await origin.cli(['measures', 'import', 'gen.json'])).code).toBe(0);
+    const csv = (await origin.cli(['measures', 'export', '--format', 'csv'])).stdout;
+    const copy = await server();
+    await writeFile(join(copy.dir, 'gen.csv'), csv);
+    const r = await copy.cli(['measures', 'import', 'gen.csv']);
+    expect(r.code, r.stderr.slice(0, 2000)).toBe(0);
+    expect((await copy.cli(['measures', 'export', '--format', 'csv'])).stdout).toBe(csv);
+  });
+
+  it('reads a sheet as Excel saves it: BOM, CRLF, quoted cells, rows apart, columns in any order', async () => {
+    const { s, dir, cli } = await server();
+    await writeFile(
+      join(dir, 'lab.csv'),
+      excel([
+        'Name,TEST,type,unit,Range,sex,ageMin,ageMax,min,max,description',
+        'Potassium,tst_bmp,numeric,mmol/L,reference,all,18,120,3.5,5.1,"Serum, not hemolysed"',
+        '"Sodium ""Na""",tst_bmp,numeric,mmol/L,reference,all,18,120,135,145,"two',
+        'lines"',
+        'Potassium,tst_bmp,,,panic,all,,,2.5,6.5,',
+        'Neonatal K,tst_bmp,numeric,mmol/L,reference,all,0,72h,3.7,5.9,',
+      ]),
+    );
+    const r = await cli(['measures', 'import', 'lab.csv']);
+    expect(r.code, r.stderr).toBe(0);
+    const byName = Object.fromEntries(
+      (await s.call('GET', '/diagnostic-measures')).body.map((m: { name: string }) => [m.name, m]),
+    );
+    expect(byName.Potassium).toMatchObject({
+      test: 'tst_bmp',
+      unit: 'mmol/L',
+      description: 'Serum, not hemolysed',
+      referenceRanges: [{ min: 3.5, max: 5.1, ageMin: 18, ageMax: 120, sex: 'all' }],
+      panicRanges: [{ min: 2.5, max: 6.5, sex: 'all' }],
+    });
+    expect(byName['Sodium "Na"'].description).toBe('two\r\nlines');
+    expect(byName['Neonatal K'].referenceRanges[0].ageMax).toBe(72 / (365.25 * 24));
+  });
+
+  it("reads Excel's semicolon CSV with decimal commas, and writes it with --delimiter ';'", async () => {
+    const { s, dir, cli } = await server();
+    await writeFile(
+      join(dir, 'de.csv'),
+      excel([
+        'test;name;type;unit;range;min;max',
+        'tst_bmp;Kalium;numeric;mmol/L;reference;3,5;5,1',
+        'tst_bmp;Kalium;;;panic;2,5;6,5',
+      ]),
+    );
+    const r = await cli(['measures', 'import', 'de.csv']);
+    expect(r.code, r.stderr).toBe(0);
+    const [k] = (await s.call('GET', '/diagnostic-measures')).body;
+    expect(k.referenceRanges[0]).toMatchObject({ min: 3.5, max: 5.1 });
+    const out = await cli(['measures', 'export', '--format', 'csv', '--delimiter', ';']);
+    expect(out.stdout.startsWith(`${BOM}test;name;type;`)).toBe(true);
+    expect(out.stdout).toContain(';reference;all;;;3,5;5,1;');
+    expect(out.stdout.split('\r\n').length).toBe(4);
+  });
+
+  it('writes no cell a spreadsheet would run as a formula, and reads such a cell back as its text', async () => {
+    const { dir, cli } = await server();
+    await writeFile(
+      join(dir, 'f.json'),
+      JSON.stringify([
+        { test: 'tst_f', name: '=HYPERLINK("http://x")', type: 'text', description: "'=kept as typed" },
+        { test: 'tst_f', name: 'Negative', type: 'numeric', unit: 'mg/dL', referenceRanges: [{ min: -5, max: 5 }] },
+      ]),
+    );
+    expect((await cli(['measures', 'import', 'f.json'])).code).toBe(0);
+    const csv = (await cli(['measures', 'export', '--format', 'csv'])).stdout;
+    expect(csv).toContain(`'=HYPERLINK(""http://x"")`);
+    expect(csv).toContain(`''=kept as typed`);
+    // A number stays a number.
+    expect(csv).toContain(',reference,all,,,-5,5,');
+    const other = await server();
+    await writeFile(join(other.dir, 'f.csv'), csv);
+    expect((await other.cli(['measures', 'import', 'f.csv'])).code).toBe(0);
+    expect((await other.cli(['measures', 'export', '--format', 'csv'])).stdout).toBe(csv);
+  });
+
+  it('names file, line and column of a bad cell, both lines of a disagreement, and sends nothing', async () => {
+    const { s, dir, cli } = await server();
+    await writeFile(
+      join(dir, 'bad.csv'),
+      excel([
+        'test,name,type,unit,range,min,max',
+        'tst_bmp,Potassium,numeric,mmol/L,reference,3.5,5.1',
+        'tst_bmp,Sodium,numeric,mmol/L,reference,135,lots',
+        'tst_bmp,Potassium,numeric,mEq/L,panic,2.5,6.5',
+      ]),
+    );
+    const r = await cli(['measures', 'import', 'bad.csv']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('  - bad.csv:3:7 (Sodium): max: must be a number (got "lots")');
+    expect(r.stderr).toContain('  - bad.csv:4:4 (Potassium): unit: "mEq/L" differs from line 2 of the same measure');
+    expect((await s.call('GET', '/diagnostic-measures')).body).toEqual([]);
+    await writeFile(join(dir, 'col.csv'), excel(['test,name,unitt', 'tst_bmp,X,mg/dL']));
+    const col = await cli(['measures', 'lint', 'col.csv']);
+    expect(col.code).toBe(2);
+    expect(col.stderr).toMatch(/^error: col\.csv:1:3: unknown column "unitt"\nhint: did you mean unit\?/);
+    // lint reads a sheet too.
+    await writeFile(join(dir, 'ok.csv'), excel(['test,name,type,unit', 'tst_bmp,Chloride,numeric,mmol/L']));
+    const lint = await cli(['measures', 'lint', 'ok.csv', '-o', 'json']);
+    expect(JSON.parse(lint.stdout)).toMatchObject({ checked: 1, clean: 1 });
+    expect(await readFile(join(dir, 'ok.csv'), 'utf8')).toContain('Chloride');
+  });
+
+  it('names the cell of a rule a row breaks and of a lint warning, and behaves as JSON with --report', async () => {
+    const { s, dir, cli } = await server();
+    await writeFile(
+      join(dir, 'rules.csv'),
+      excel(['test,name,type,unit,range,min,max', 'tst_bmp,Calcium,numeric,mg/dL,reference,10.5,8.5']),
+    );
+    const r = await cli(['measures', 'import', 'rules.csv']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(
+      '  - rules.csv:2:7 (Calcium): referenceRanges[0].max: min (10.5) must not be greater than max (8.5)',
+    );
+    await writeFile(
+      join(dir, 'warn.csv'),
+      excel(['test,name,type,unit,range,min,max', 'tst_bmp,Sodium,numeric,mEq/L,reference,135,145']),
+    );
+    const w = await cli(['measures', 'import', 'warn.csv', '--report', 'report.json']);
+    expect(w.code, w.stderr).toBe(0);
+    expect(w.stderr).toContain('warning: warn.csv:2:4 (Sodium): unit: "mEq/L" is not valid UCUM; UCUM writes it meq/L');
+    const report = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8'));
+    expect(report).toMatchObject({ created: 1 });
+    expect((await s.call('GET', '/diagnostic-measures')).body).toHaveLength(1);
+  });
+});
