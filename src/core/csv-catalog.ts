@@ -55,20 +55,13 @@ const RANGE = [
 ] as const;
 export const CSV_COLUMNS: readonly string[] = [...MEASURE, ...RANGE];
 const LISTS = new Set(['sets', 'choices']);
-const NUMBERS = new Set([
+const AGES = new Set(['ageMin', 'ageMax']);
+/** Every bound and precision of a range, and the breakdown limits, are numbers; the other cells are text. */
+const NUMBERS = new Set<string>([
   'numericBreakdownMin',
   'numericBreakdownMax',
-  'min',
-  'max',
-  'minPrecision',
-  'maxPrecision',
-  'simin',
-  'simax',
-  'siminPrecision',
-  'simaxPrecision',
+  ...RANGE.filter((c) => c !== 'range' && c !== 'sex' && c !== 'rangeId' && !AGES.has(c)),
 ]);
-const AGES = new Set(['ageMin', 'ageMax']);
-
 // A cell a spreadsheet would run as a formula gets a leading ' (OWASP's CSV injection advice); read back,
 // one ' before such a character is taken off. Text that already starts so (`'=x`) gets one more, so the
 // round trip is exact.
