@@ -50,6 +50,9 @@ Examples:
   $ clinadmin login --base-url http://127.0.0.1:4010 --token-stdin < token.txt
   $ clinadmin measures list
   $ clinadmin coverages list -o json | jq '.[].name'
+
+Help topics:
+  csv                    CSV catalogs: the columns, the rows, and what Excel writes (clinadmin help csv)
 ${EXIT_CODES_HELP}`,
     )
     .showSuggestionAfterError(true);
@@ -78,10 +81,19 @@ ${EXIT_CODES_HELP}`,
   program.helpCommand(false);
   program.addCommand(
     new Command('help')
-      .description('Show help for a command')
-      .argument('[command...]', 'the command, e.g. measures create')
-      .addHelpText('after', '\nExamples:\n  $ clinadmin help measures\n  $ clinadmin help measures create\n')
-      .action((words: string[]) => {
+      .description('Show help for a command or a topic (csv)')
+      .argument('[command...]', 'the command, e.g. measures create, or a topic')
+      .addHelpText(
+        'after',
+        '\nExamples:\n  $ clinadmin help measures\n  $ clinadmin help measures create\n  $ clinadmin help csv\n',
+      )
+      .action(async (words: string[]) => {
+        // A topic is a page about a format, not a command (gh's `gh help formatting`).
+        if (words.length === 1 && !program.commands.some((c) => c.name() === words[0])) {
+          const { TOPICS } = await import('./commands/help/topics.js');
+          const topic = TOPICS[words[0]];
+          if (topic) return void ctx.stdout.write(topic.text());
+        }
         let cmd = program;
         for (const [i, word] of words.entries()) {
           const next = cmd.commands.find((c) => c.name() === word || c.aliases().includes(word));
@@ -89,6 +101,8 @@ ${EXIT_CODES_HELP}`,
             const known = cmd.commands
               .filter((c) => !(c as unknown as { _hidden?: boolean })._hidden)
               .map((c) => c.name());
+            // Topics are offered beside commands at the top level only.
+            if (cmd === program) known.push(...Object.keys((await import('./commands/help/topics.js')).TOPICS));
             throw new UsageError(`unknown command ${words.slice(0, i + 1).join(' ')}`, suggest(word, known));
           }
           if (cmd === program) fill(commandGroups.find((g) => g.name === next.name())!);

@@ -1,6 +1,7 @@
 import { parse } from 'csv-parse/sync';
 import { UsageError } from '../errors.js';
 import { ageIn, parseAge } from './ages.js';
+import { MEASURE_COLUMNS, RANGE_COLUMNS } from './csv-columns.js';
 
 // A measure catalog as a spreadsheet keeps it: one row per range, a measure's own fields beside each of its
 // ranges. Written as RFC 4180 CSV with CRLF and a UTF-8 byte-order mark (Excel reads UTF-8 only with one);
@@ -10,49 +11,16 @@ import { ageIn, parseAge } from './ages.js';
 type Rec = Record<string, unknown>;
 
 /** A measure read from a sheet, as records.ts's SourceRecord has it (declared here: records.ts imports this). */
-interface SheetRecord {
+export interface SheetRecord {
   source: string;
   position: number;
   line: number;
   value: Rec;
-  cells: Record<string, string>;
+  cellOf: (path: string) => string | undefined;
 }
 
-/** The measure's own columns, named as its fields. */
-const MEASURE = [
-  'test',
-  'name',
-  'type',
-  'unit',
-  'siunit',
-  'set',
-  'sets',
-  'description',
-  'choices',
-  'hl7IdentifierCod',
-  'hl7IdentifierSys',
-  'numericBreakdownMin',
-  'numericBreakdownMax',
-  'account',
-  'facility',
-  'section',
-] as const;
-/** One range a row: which list it belongs to, then its fields. */
-const RANGE = [
-  'range',
-  'sex',
-  'ageMin',
-  'ageMax',
-  'min',
-  'max',
-  'minPrecision',
-  'maxPrecision',
-  'simin',
-  'simax',
-  'siminPrecision',
-  'simaxPrecision',
-  'rangeId',
-] as const;
+const MEASURE = MEASURE_COLUMNS;
+const RANGE = RANGE_COLUMNS;
 export const CSV_COLUMNS: readonly string[] = [...MEASURE, ...RANGE];
 const LISTS = new Set(['sets', 'choices']);
 const AGES = new Set(['ageMin', 'ageMax']);
@@ -132,133 +100,199 @@ function delimiterOf(text: string, tsv: boolean): ',' | ';' | '\t' {
   return count(';') > count(',') ? ';' : ',';
 }
 
+/** A measure as its rows are read: its record, the line each own field came from, and each range's line. */
+export interface SheetEntry {
+  rec: Rec;
+  line: number;
+  lines: Map<string, number>;
+  rangeLines: { referenceRanges: number[]; panicRanges: number[] };
+}
+
+/** The options csv-parse reads a sheet with, whole or streamed. */
+export const parseOptions = (delimiter: string) =>
+  ({ bom: true, delimiter, info: true, relax_column_count: true, skip_empty_lines: true }) as const;
+
 /**
- * Reads a CSV catalog into one record per measure, its rows grouped by (test, name), in the order each
- * measure first appears. A measure's own field may be repeated on its rows or left empty after the first;
- * two rows that disagree are an error naming both lines. Every cell error names file:line:column (column
- * counted in fields from 1).
+ * The rows of one sheet, read one at a time into measures grouped by (test, name): the whole-text reading
+ * and the streamed one (csv-stream.ts) share it, so both give the same records and the same errors. A
+ * measure's own field may be repeated on its rows or left empty after the first; two rows that disagree
+ * are an error naming both lines. Every cell error names file:line:column (column counted in fields from 1).
  */
-export function parseCatalogCsv(text: string, source: string): SheetRecord[] {
-  const tsv = /\.tsv$/i.test(source);
-  const delimiter = delimiterOf(text, tsv);
-  let rows: { record: string[]; info: { lines: number } }[];
-  try {
-    rows = parse(text, {
-      bom: true,
-      delimiter,
-      info: true,
-      relax_column_count: true,
-      skip_empty_lines: true,
-    }) as unknown as typeof rows;
-  } catch (err) {
-    const e = err as { lines?: number; message: string };
-    throw new UsageError(`${source}${e.lines ? `:${e.lines}` : ''}: ${e.message}`);
-  }
-  if (rows.length === 0) throw new UsageError(`${source} is empty`);
-  const header = rows[0].record.map((h) => h.trim());
-  const columns = header.map((h, i) => {
-    const known = CSV_COLUMNS.find((c) => c.toLowerCase() === h.toLowerCase());
-    if (known) return known;
-    const guess = CSV_COLUMNS.find((c) => c.toLowerCase().startsWith(h.toLowerCase().slice(0, 3)));
-    throw new UsageError(
-      `${source}:1:${i + 1}: unknown column "${h}"`,
-      guess ? `did you mean ${guess}? the columns are in \`clinadmin measures import --help\`` : undefined,
-    );
-  });
-  const errors: string[] = [];
-  const measures = new Map<
-    string,
-    { rec: Rec; line: number; lines: Map<string, number>; cells: Record<string, string> }
-  >();
-  for (const { record, info } of rows.slice(1)) {
-    const line = info.lines;
-    const cells: Record<string, { value: string; col: number }> = {};
-    columns.forEach((c, i) => {
-      const raw = (record[i] ?? '').trim();
-      // A cell we wrote with a leading ' to keep a spreadsheet from running it is read as the original text.
-      const value = ESCAPED.test(raw) ? raw.slice(1) : raw;
-      if (value !== '') cells[c] = { value, col: i + 1 };
+export class Sheet {
+  readonly errors: string[] = [];
+  headerRead = false;
+  /** Each known column's place in a row, from 0. */
+  private at: Partial<Record<string, number>> = {};
+  constructor(
+    readonly source: string,
+    readonly delimiter: string,
+  ) {}
+
+  /** Takes the header row; a column we do not know is an error naming it, with a guess. */
+  header(record: string[]): void {
+    this.headerRead = true;
+    this.at = {};
+    record.forEach((h, i) => {
+      const name = h.trim();
+      const known = CSV_COLUMNS.find((c) => c.toLowerCase() === name.toLowerCase());
+      if (known) {
+        this.at[known] = i;
+        return;
+      }
+      const guess = CSV_COLUMNS.find((c) => c.toLowerCase().startsWith(name.toLowerCase().slice(0, 3)));
+      throw new UsageError(
+        `${this.source}:1:${i + 1}: unknown column "${name}"`,
+        guess ? `did you mean ${guess}? the columns are in \`clinadmin help csv\`` : undefined,
+      );
     });
-    const name = cells.name?.value;
-    const at = (c: string) => `${source}:${line}:${cells[c].col}${name ? ` (${name})` : ''}`;
-    const read = (c: string): unknown => {
-      const { value } = cells[c];
-      if (NUMBERS.has(c)) {
-        const n = Number(delimiter === ';' ? value.replace(',', '.') : value);
-        if (value === '' || !Number.isFinite(n)) {
-          errors.push(`${at(c)}: ${c}: must be a number (got "${value}")`);
-          return undefined;
-        }
-        return n;
+  }
+
+  /** A cell's text, trimmed; a cell we wrote with a leading ' (so no spreadsheet runs it) read as the original. */
+  private cell(record: string[], column: string): string {
+    const i = this.at[column];
+    const raw = i === undefined ? '' : (record[i] ?? '').trim();
+    return raw.charCodeAt(0) === 39 && ESCAPED.test(raw) ? raw.slice(1) : raw;
+  }
+
+  /** `file:line:column` of a column's cell on a line. */
+  private place(line: number, column: string): string {
+    return `${this.source}:${line}:${(this.at[column] ?? 0) + 1}`;
+  }
+
+  /** The measure a row belongs to, read from its test and name cells alone. */
+  key(record: string[]): string {
+    return JSON.stringify([this.cell(record, 'test'), this.cell(record, 'name')]);
+  }
+
+  /** A cell's value as its field holds it, or undefined with an error noted. */
+  private read(c: string, value: string, line: number, name: string): unknown {
+    const semicolon = this.delimiter === ';';
+    if (NUMBERS.has(c)) {
+      const n = Number(semicolon ? value.replace(',', '.') : value);
+      if (Number.isFinite(n)) return n;
+      this.errors.push(`${this.place(line, c)}${name && ` (${name})`}: ${c}: must be a number (got "${value}")`);
+      return undefined;
+    }
+    if (AGES.has(c)) {
+      try {
+        return parseAge(semicolon ? value.replace(',', '.') : value, c);
+      } catch (err) {
+        this.errors.push(`${this.place(line, c)}${name && ` (${name})`}: ${(err as Error).message}`);
+        return undefined;
       }
-      if (AGES.has(c)) {
-        try {
-          return parseAge(delimiter === ';' ? value.replace(',', '.') : value, c);
-        } catch (err) {
-          errors.push(`${at(c)}: ${(err as Error).message}`);
-          return undefined;
-        }
+    }
+    if (LISTS.has(c)) return splitList(value);
+    if (c === 'section') {
+      try {
+        return JSON.parse(value);
+      } catch {
+        return value;
       }
-      if (LISTS.has(c)) return splitList(value);
-      if (c === 'section') {
-        try {
-          return JSON.parse(value);
-        } catch {
-          return value;
-        }
-      }
-      return value;
-    };
-    const key = JSON.stringify([cells.test?.value ?? '', name ?? '']);
+    }
+    return value;
+  }
+
+  /** Reads a row into its measure in `measures` (added there on its first row); returns the measure's key. */
+  add(record: string[], line: number, measures: Map<string, SheetEntry>): string {
+    const name = this.cell(record, 'name');
+    const key = JSON.stringify([this.cell(record, 'test'), name]);
     let m = measures.get(key);
     if (!m) {
-      m = { rec: {}, line, lines: new Map(), cells: {} };
+      m = { rec: {}, line, lines: new Map(), rangeLines: { referenceRanges: [], panicRanges: [] } };
       measures.set(key, m);
     }
     for (const c of MEASURE) {
-      if (!cells[c]) continue;
-      const value = read(c);
+      if (this.at[c] === undefined) continue;
+      const text = this.cell(record, c);
+      if (text === '') continue;
+      const value = this.read(c, text, line, name);
       if (value === undefined) continue;
       if (m.rec[c] === undefined) {
         m.rec[c] = value;
         m.lines.set(c, line);
-        m.cells[c] = `${source}:${line}:${cells[c].col}`;
       } else if (JSON.stringify(m.rec[c]) !== JSON.stringify(value)) {
-        errors.push(`${at(c)}: ${c}: "${cells[c].value}" differs from line ${m.lines.get(c)} of the same measure`);
+        this.errors.push(
+          `${this.place(line, c)}${name && ` (${name})`}: ${c}: "${text}" differs from line ${m.lines.get(c)} ` +
+            'of the same measure',
+        );
       }
     }
-    const kind = cells.range?.value;
-    const hasRange = RANGE.some((c) => c !== 'range' && cells[c]);
-    if (kind === undefined && !hasRange) continue;
-    if (kind !== 'reference' && kind !== 'panic') {
-      const place = kind === undefined ? `${source}:${line}` : at('range');
-      errors.push(`${place}: range: must be reference or panic (got "${kind ?? ''}")`);
-      continue;
-    }
-    const range: Rec = {};
+    const kind = this.cell(record, 'range');
+    let range: Rec | undefined;
     for (const c of RANGE) {
-      if (c === 'range' || !cells[c]) continue;
-      const value = read(c);
+      if (c === 'range' || this.at[c] === undefined) continue;
+      const text = this.cell(record, c);
+      if (text === '') continue;
+      range ??= {};
+      // A row with range cells but no kind is an error below: its cells are not read.
+      if (kind !== 'reference' && kind !== 'panic') continue;
+      const value = this.read(c, text, line, name);
       if (value !== undefined) range[c === 'rangeId' ? 'id' : c] = value;
     }
+    if (kind === '' && range === undefined) return key;
+    if (kind !== 'reference' && kind !== 'panic') {
+      const place = kind === '' ? `${this.source}:${line}` : `${this.place(line, 'range')}${name && ` (${name})`}`;
+      this.errors.push(`${place}: range: must be reference or panic (got "${kind}")`);
+      return key;
+    }
     const list = kind === 'reference' ? 'referenceRanges' : 'panicRanges';
-    const field = `${list}[${((m.rec[list] as Rec[] | undefined) ?? []).length}]`;
-    const cellAt = (c: string) => `${source}:${line}:${cells[c].col}`;
-    m.cells[field] = cellAt('range');
-    for (const c of RANGE) if (cells[c] && c !== 'range') m.cells[`${field}.${c === 'rangeId' ? 'id' : c}`] = cellAt(c);
-    m.rec[list] = [...((m.rec[list] as Rec[] | undefined) ?? []), range];
+    m.rangeLines[list].push(line);
+    m.rec[list] ??= [];
+    (m.rec[list] as Rec[]).push(range ?? {});
+    return key;
   }
-  if (errors.length > 0)
-    throw new UsageError(
-      `${errors.length} ${errors.length === 1 ? 'error' : 'errors'} in ${source}`,
-      undefined,
-      errors,
-    );
-  return [...measures.values()].map((m, i) => ({
-    source,
-    position: i + 1,
-    line: m.line,
-    value: m.rec,
-    cells: m.cells,
-  }));
+
+  /** Throws every error found so far, as one. */
+  check(): void {
+    const { errors, source } = this;
+    if (errors.length > 0)
+      throw new UsageError(
+        `${errors.length} ${errors.length === 1 ? 'error' : 'errors'} in ${source}`,
+        undefined,
+        errors,
+      );
+  }
+
+  /** The measure as a record whose fields are named by their cells (`catalog.csv:14:9`). */
+  record(m: SheetEntry, position: number): SheetRecord {
+    const cellOf = (path: string): string | undefined => {
+      const own = m.lines.get(path);
+      if (own !== undefined) return this.place(own, path);
+      const found = /^(referenceRanges|panicRanges)\[(\d+)\](?:\.(\w+))?$/.exec(path);
+      if (!found) return undefined;
+      const line = m.rangeLines[found[1] as 'referenceRanges' | 'panicRanges'][Number(found[2])];
+      if (line === undefined) return undefined;
+      const range = (m.rec[found[1]] as Rec[])[Number(found[2])];
+      const column = found[3] === 'id' ? 'rangeId' : found[3];
+      // A field the row left empty is named by the row's range cell.
+      return this.place(line, column && range[found[3]] !== undefined ? column : 'range');
+    };
+    return { source: this.source, position, line: m.line, value: m.rec, cellOf };
+  }
+}
+
+/** The delimiter of a file named `source` whose text begins with `head`. */
+export const sheetDelimiter = (head: string, source: string) => delimiterOf(head, /\.tsv$/i.test(source));
+
+/** Reads a whole CSV catalog into one record per measure, in the order each measure first appears. */
+export function parseCatalogCsv(text: string, source: string): SheetRecord[] {
+  const sheet = new Sheet(source, sheetDelimiter(text, source));
+  let rows: { record: string[]; info: { lines: number } }[];
+  try {
+    rows = parse(text, parseOptions(sheet.delimiter)) as unknown as typeof rows;
+  } catch (err) {
+    throw parseError(err, source);
+  }
+  if (rows.length === 0) throw new UsageError(`${source} is empty`);
+  sheet.header(rows[0].record);
+  const measures = new Map<string, SheetEntry>();
+  for (const { record, info } of rows.slice(1)) sheet.add(record, info.lines, measures);
+  sheet.check();
+  return [...measures.values()].map((m, i) => sheet.record(m, i + 1));
+}
+
+/** csv-parse's error, named by file and line. */
+export function parseError(err: unknown, source: string): UsageError {
+  const e = err as { lines?: number; message: string };
+  return new UsageError(`${source}${e.lines ? `:${e.lines}` : ''}: ${e.message}`);
 }

@@ -1,9 +1,10 @@
-import { open } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Ctx } from '../context.js';
 import { UsageError } from '../errors.js';
 import { JsonArraySplitter } from '../json/array-stream.js';
 import { MAX_DEPTH, repeatedKey, scanValue } from '../json/json-error.js';
+import { csvRecords, NotStreamed } from './csv-stream.js';
 import { MAX_INPUT_BYTES, readText } from './input.js';
 import { parseRecords, type SourceRecord } from './records.js';
 
@@ -20,8 +21,8 @@ export type EachRecord = (record: SourceRecord) => void;
  * `list -o json` writes) or NDJSON is read in 64 KB pieces into one buffer, and each record is parsed
  * only as it is handed over, so it is garbage as soon as it is checked; stdin and the other forms (one
  * object, a wrapper, a FHIR Bundle) are read whole, as readRecords does. Any fault sends the file to the
- * whole-text reading, so the error names the same line and column either way. `pause` is awaited after
- * each piece, for a caller whose writes fall behind.
+ * whole-text reading, so the error names the same line and column either way. A CSV catalog file is read
+ * twice (csv-stream.ts). `pause` is awaited after each piece, for a caller whose writes fall behind.
  */
 export async function forEachRecord(
   ctx: Ctx,
@@ -32,7 +33,17 @@ export async function forEachRecord(
 ): Promise<void> {
   if (paths.filter((p) => p === '-').length > 1) throw new UsageError('stdin (-) can be read only once');
   for (const path of paths) {
-    const form = path === '-' || csv ? undefined : await opening(ctx, path);
+    const sheet = csv || /\.(csv|tsv)$/i.test(path);
+    if (sheet && path !== '-' && (await regularFile(ctx, path))) {
+      try {
+        await csvRecords(resolve(ctx.cwd, path), path, each, pause);
+        continue;
+      } catch (err) {
+        if (!(err instanceof NotStreamed)) throw err;
+      }
+      // Nothing was handed on: the whole-text reading names the fault.
+    }
+    const form = path === '-' || sheet ? undefined : await opening(ctx, path);
     if (form !== undefined) {
       let done = 0;
       const counted: EachRecord = (r) => {
@@ -53,6 +64,16 @@ export async function forEachRecord(
     }
     const { text, name } = await readText(ctx, path);
     for (const r of parseRecords(text, name, csv || undefined)) each(r);
+  }
+}
+
+/** A regular file within MAX_INPUT_BYTES; anything else is left to readText, which names the fault. */
+async function regularFile(ctx: Ctx, path: string): Promise<boolean> {
+  try {
+    const s = await stat(resolve(ctx.cwd, path));
+    return s.isFile() && s.size <= MAX_INPUT_BYTES;
+  } catch {
+    return false;
   }
 }
 

@@ -15,8 +15,8 @@ export interface SourceRecord {
   /** 0-based index in a FHIR Bundle's `entry`, as FHIRPath counts (`entry[2]`). */
   entry?: number;
   value: Record<string, unknown>;
-  /** For a CSV catalog: each field's cell as `file:line:column`, by its path (`referenceRanges[0].max`). */
-  cells?: Record<string, string>;
+  /** For a CSV catalog: a field's cell as `file:line:column`, by its path (`referenceRanges[0].max`). */
+  cellOf?: (path: string) => string | undefined;
 }
 
 /** Wrapper keys an exported collection may come under, as the seed's `diagnosticAnalyzers`. */

@@ -136,6 +136,20 @@ describe('measures export --format csv and import of a CSV catalog', () => {
     expect(r.stderr).toContain('  - bad.csv:3:7 (Sodium): max: must be a number (got "lots")');
     expect(r.stderr).toContain('  - bad.csv:4:4 (Potassium): unit: "mEq/L" differs from line 2 of the same measure');
     expect((await s.call('GET', '/diagnostic-measures')).body).toEqual([]);
+    // Read from stdin (whole, not in two passes), the same sheet gives the same errors.
+    const piped = await cli(
+      ['measures', 'import', '-', '--format', 'csv'],
+      await readFile(join(dir, 'bad.csv'), 'utf8'),
+    );
+    expect(piped.stderr).toBe(r.stderr.replaceAll('bad.csv', 'stdin'));
+    // Excel's plain "CSV (Comma delimited)" is saved in the Windows code page: é is the byte 0xE9.
+    await writeFile(
+      join(dir, 'ansi.csv'),
+      Buffer.concat([Buffer.from('test,name,unit\r\ntst_bmp,Prot'), Buffer.from([0xe9]), Buffer.from('ine,g/L\r\n')]),
+    );
+    const ansi = await cli(['measures', 'import', 'ansi.csv']);
+    expect(ansi.code).toBe(2);
+    expect(ansi.stderr).toBe('error: ansi.csv is not UTF-8 text (line 2, column 13); save it as UTF-8\n');
     await writeFile(join(dir, 'col.csv'), excel(['test,name,unitt', 'tst_bmp,X,mg/dL']));
     const col = await cli(['measures', 'lint', 'col.csv']);
     expect(col.code).toBe(2);
@@ -168,5 +182,25 @@ describe('measures export --format csv and import of a CSV catalog', () => {
     const report = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8'));
     expect(report).toMatchObject({ created: 1 });
     expect((await s.call('GET', '/diagnostic-measures')).body).toHaveLength(1);
+  });
+
+  it('has its columns and rules in `clinadmin help csv`, whose example sheet imports as shown', async () => {
+    const { dir, cli } = await server(true);
+    const help = await cli(['help', 'csv']);
+    expect(help.code, help.stderr).toBe(0);
+    // Every column export writes is named in the topic.
+    const header = (await cli(['measures', 'export', '--format', 'csv'])).stdout.replace(BOM, '').split('\r\n')[0];
+    const columns = help.stdout.split('\nColumns')[1].split('\nA column not listed')[0];
+    expect(header.split(',').filter((c) => !new RegExp(`\\b${c}\\b`).test(columns))).toEqual([]);
+    // The example sheet, as shown, is a valid catalog.
+    const sheet = help.stdout.split('one of its ranges per row:\n\n')[1].split('\n\n')[0].replace(/^ {2}/gm, '');
+    await writeFile(join(dir, 'example.csv'), `${sheet}\n`);
+    const r = await cli(['measures', 'lint', 'example.csv', '-o', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ checked: 2 });
+    const typo = await cli(['help', 'cvs']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('hint: did you mean csv?');
+    expect((await cli(['measures', 'import', '--help'])).stdout).toContain('clinadmin help csv');
   });
 });

@@ -3,13 +3,6 @@ import type { Ctx, RunState } from '../../context.js';
 import { addSyncOptions, syncShape } from '../resource/sync-options.js';
 import { examples, optsOf } from '../shared.js';
 
-/** The columns of a CSV catalog, for --help (written out here so --help loads no CSV code). */
-const CSV_HELP =
-  'test, name, type, unit, siunit, set, sets, description, choices, hl7IdentifierCod, hl7IdentifierSys, ' +
-  'numericBreakdownMin, numericBreakdownMax, account, facility, section, then range (reference or panic), sex, ' +
-  'ageMin, ageMax, min, max, minPrecision, maxPrecision, simin, simax, siminPrecision, simaxPrecision, rangeId ' +
-  '(any order, any case; lists joined with |; section as JSON)';
-
 const csvFormat = () =>
   new Option('--format <form>', 'the input form: auto (by the file: JSON, NDJSON, FHIR, .csv, .tsv) or csv')
     .choices(['auto', 'csv'])
@@ -36,7 +29,7 @@ export function importCommand(ctx: Ctx, state: RunState): Command {
       'after',
       `
 A .csv or .tsv file (or --format csv, for stdin) holds one range a row, a measure's fields beside each of
-its ranges, grouped by (test, name): the columns are ${CSV_HELP}.
+its ranges, grouped by (test, name): its columns and rules are in \`clinadmin help csv\`.
 Every record is validated before the first request; with any invalid record nothing is sent (exit 2).
 FHIR R4 ObservationDefinitions are read as measures (the README's FHIR table); one that names no test
 takes it from --test.

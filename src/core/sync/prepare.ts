@@ -171,13 +171,13 @@ export class Checker {
       ...(src.entry !== undefined ? { entry: src.entry } : {}),
     };
     src.value = {};
-    const cells = src.cells;
+    const cellOf = src.cellOf;
     const at = () => where(origin, raw.name);
     // A record read from FHIR is named by its FHIR paths, with the measure's field in brackets.
     const path = (p: string) => (adapted && adapted.pathOf(p) !== p ? `${adapted.pathOf(p)} (${p})` : p);
     // A record read from a sheet is named by the cell: `catalog.csv:14:9 (Potassium): max: …`.
     const place = (p: string) => {
-      const cell = cells?.[p] ?? cells?.[p.replace(/\.[^.[]+$/, '')];
+      const cell = cellOf?.(p) ?? cellOf?.(p.replace(/\.[^.[]+$/, ''));
       return cell === undefined
         ? `${at()}: ${path(p)}`
         : `${cell}${typeof raw.name === 'string' ? ` (${raw.name})` : ''}: ${p}`;
