@@ -203,4 +203,20 @@ describe('measures export --format csv and import of a CSV catalog', () => {
     expect(typo.stderr).toContain('hint: did you mean csv?');
     expect((await cli(['measures', 'import', '--help'])).stdout).toContain('clinadmin help csv');
   });
+
+  it('--prune deletes what a sheet of a test leaves out, and the server then exports as that sheet', async () => {
+    const { dir, cli } = await server(true);
+    const sheet = (await cli(['measures', 'export', '--format', 'csv'])).stdout;
+    const [head, ...rows] = sheet.replace(BOM, '').trimEnd().split('\r\n');
+    const firstName = rows[0].split(',')[1];
+    const kept = rows.filter((r) => r.split(',')[1] !== firstName);
+    expect(kept.length).toBeLessThan(rows.length);
+    await writeFile(join(dir, 'kept.csv'), excel([head, ...kept]));
+    const dry = await cli(['measures', 'import', 'kept.csv', '--prune', '--dry-run', '-o', 'json']);
+    expect(JSON.parse(dry.stdout)).toMatchObject({ dryRun: true, create: 0, update: 0, delete: 1 });
+    const r = await cli(['measures', 'import', 'kept.csv', '--prune', '--yes']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ created: 0, updated: 0, deleted: 1, failed: 0 });
+    expect((await cli(['measures', 'export', '--format', 'csv'])).stdout).toBe(excel([head, ...kept]));
+  });
 });
