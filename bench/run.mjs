@@ -8,6 +8,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { listening } from '../scripts/listening.mjs';
+import { browseSection } from './browse.mjs';
 import { csvSection } from './csv.mjs';
 import { measures, newMeasureBody } from './data.mjs';
 import { sandboxSection } from './sandbox.mjs';
@@ -28,6 +29,8 @@ const scaleOnly = process.argv.includes('--scale');
 const sandboxOnly = process.argv.includes('--sandbox');
 // Only the spreadsheet row (about a minute): a CSV import of 100,000 rows against 10,000.
 const csvOnly = process.argv.includes('--csv');
+// Only the browse row (about ten seconds): the first screen of 10,000 notifications.
+const browseOnly = process.argv.includes('--browse');
 const RUNS = quick ? 3 : 5;
 const STARTUP_RUNS = quick ? 11 : 21;
 const LOAD_SECONDS = quick ? 3 : 5;
@@ -210,6 +213,10 @@ async function main() {
   }
   if (csvOnly) {
     await csvSection(helpers);
+    return;
+  }
+  if (browseOnly) {
+    await browseSection(helpers);
     return;
   }
   // Start-up, help, and a real command, each against that Node's own `node -e 0` in the same run: on
@@ -443,6 +450,7 @@ async function main() {
   }
   await sandboxSection(helpers);
   await csvSection(helpers);
+  await browseSection(helpers);
   await scaleSection(helpers);
   writeReport();
 }

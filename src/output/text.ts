@@ -66,3 +66,19 @@ export function layoutWidth(stream: { isTTY?: boolean; columns?: number }, env: 
   if (stream.isTTY) return stream.columns && stream.columns > 0 ? stream.columns : (columns ?? 80);
   return columns ?? Number.POSITIVE_INFINITY;
 }
+
+/** Breaks text at spaces so no line is wider than the terminal. */
+export function wrap(text: string, width: number, indent = ''): string {
+  const out: string[] = [];
+  for (const paragraph of text.split('\n')) {
+    let line = '';
+    for (const word of paragraph.split(/\s+/).filter(Boolean)) {
+      if (line && indent.length + line.length + 1 + word.length > width) {
+        out.push(indent + line);
+        line = word;
+      } else line = line ? `${line} ${word}` : word;
+    }
+    out.push(indent + line);
+  }
+  return out.join('\n');
+}

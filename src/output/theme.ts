@@ -12,6 +12,6 @@ export function colorEnabled(ctx: Ctx, stream: OutStream, flag: boolean | undefi
 export async function theme(enabled: boolean) {
   const { Chalk } = await import('chalk');
   const c = new Chalk({ level: enabled ? 1 : 0 });
-  return { dim: c.dim, bold: c.bold, green: c.green, red: c.red, yellow: c.yellow, cyan: c.cyan };
+  return { dim: c.dim, bold: c.bold, green: c.green, red: c.red, yellow: c.yellow, cyan: c.cyan, inverse: c.inverse };
 }
 export type Theme = Awaited<ReturnType<typeof theme>>;

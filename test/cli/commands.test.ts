@@ -294,6 +294,19 @@ describe('measures commands', () => {
 });
 
 describe('coverages and notifications commands', () => {
+  it('notifications browse without a terminal exits 2 with one sentence pointing to list and watch', async () => {
+    const { server, cli } = await setup();
+    const before = (await server.call('GET', '/notifications')).body;
+    const r = await cli(['notifications', 'browse']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(
+      'error: notifications browse needs a terminal\n' +
+        'hint: in a script, use `clinadmin notifications list` (or `notifications watch` to follow new ones)\n',
+    );
+    expect((await server.call('GET', '/notifications')).body).toEqual(before);
+  });
+
   it('creates, updates and deletes a coverage', async () => {
     const { server, cli } = await setup();
     const c = await cli([

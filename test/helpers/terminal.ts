@@ -11,7 +11,7 @@ afterEach(async () => {
 
 let seq = 0;
 
-export async function terminal(columns: number, env: Record<string, string>) {
+export async function terminal(columns: number, env: Record<string, string>, rows = 60) {
   const socket = `clinadmin-term-${process.pid}-${++seq}`;
   sockets.push(socket);
   const shellEnv = { ...process.env, ...env, TERM: 'xterm-256color', PS1: '$ ' };
@@ -26,17 +26,20 @@ export async function terminal(columns: number, env: Record<string, string>) {
     '-x',
     String(columns),
     '-y',
-    '60',
+    String(rows),
     'bash',
     '--norc',
     '--noprofile',
   );
   const screen = async () => (await tmux('capture-pane', '-p')).stdout;
   const type = (...keys: string[]) => tmux('send-keys', ...keys);
+  /** Sets the terminal's size, as a person resizing the window (the program gets SIGWINCH). */
+  const resize = (x: number, y: number) => tmux('resize-window', '-x', String(x), '-y', String(y));
   let marks = 0;
   return {
     screen,
     type,
+    resize,
     /** The exit status of the last command, read before anything else runs. */
     async status(): Promise<number> {
       const mark = `status_${++marks}=`;

@@ -2,24 +2,8 @@ import type { Ctx } from '../../context.js';
 import { age } from '../../core/notifications.js';
 import { epochMs } from '../../core/time.js';
 import { localTime } from '../../output/columns.js';
-import { layoutWidth, visible } from '../../output/text.js';
+import { layoutWidth, visible, wrap } from '../../output/text.js';
 import { colorEnabled, theme } from '../../output/theme.js';
-
-/** Breaks text at spaces so no line is wider than the terminal. */
-export function wrap(text: string, width: number, indent = ''): string {
-  const out: string[] = [];
-  for (const paragraph of text.split('\n')) {
-    let line = '';
-    for (const word of paragraph.split(/\s+/).filter(Boolean)) {
-      if (line && indent.length + line.length + 1 + word.length > width) {
-        out.push(indent + line);
-        line = word;
-      } else line = line ? `${line} ${word}` : word;
-    }
-    out.push(indent + line);
-  }
-  return out.join('\n');
-}
 
 /** A notification as support staff read it: title, type and code, time and age, body, meta, who saw it. */
 export async function readable(ctx: Ctx, n: Record<string, unknown>, color: boolean | undefined): Promise<string> {

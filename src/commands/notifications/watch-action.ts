@@ -1,12 +1,11 @@
 import type { Ctx } from '../../context.js';
-import { filterNotifications, type NotificationLike } from '../../core/notifications.js';
+import { filterNotifications } from '../../core/notifications.js';
 import { CliError, EXIT } from '../../errors.js';
-import { leadingId } from '../../json/array-stream.js';
 import { localTime } from '../../output/columns.js';
 import { visible } from '../../output/text.js';
-import { notifications } from '../../resources/index.js';
 import { connect } from '../connect.js';
 import type { Opts } from '../shared.js';
+import { type Note, newNotifications } from './poll.js';
 
 export interface WatchOptions extends Opts {
   type?: string;
@@ -15,8 +14,6 @@ export interface WatchOptions extends Opts {
   interval: number;
   output?: 'table' | 'ndjson' | 'json';
 }
-
-type Note = NotificationLike & Record<string, unknown>;
 
 /** Polls the list and prints what is new; the API documents no push, so polling is the honest way. */
 export async function watch(ctx: Ctx, opts: WatchOptions): Promise<void> {
@@ -40,22 +37,7 @@ export async function watch(ctx: Ctx, opts: WatchOptions): Promise<void> {
     if (format === 'table') ctx.stderr.write('watching for notifications; Ctrl-C to stop\n');
     while (!stopped) {
       try {
-        // Only what is new is kept: the rest of a long list is let go as it is read, so it dies young and
-        // costs the garbage collector little. Ids join `seen` once the whole list has come.
-        const fresh: Note[] = [];
-        await client.stream(notifications.path, {
-          record: (rec) => {
-            if (!seen.has((rec as Note).id)) fresh.push(rec as Note);
-          },
-          // A record seen before is known by the id it opens with, and then not even parsed (when the
-          // server writes the id first, as serve does; a record that repeats its id key would be misread).
-          known: (bytes) => {
-            const id = leadingId(bytes);
-            return id !== undefined && seen.has(id);
-          },
-          batchEnd: () => true,
-          drained: async () => undefined,
-        });
+        const fresh = await newNotifications(client, seen);
         if (down) ctx.stderr.write('the server is back; watching again\n');
         down = false;
         delay = interval;

@@ -1,0 +1,32 @@
+import { Command } from 'commander';
+import type { Ctx, RunState } from '../../context.js';
+import { examples, optsOf } from '../shared.js';
+
+export function browseCommand(ctx: Ctx, state: RunState): Command {
+  return new Command('browse')
+    .description('Read notifications full-screen: the list, the selected one, new ones as they come')
+    .option('--type <type>', 'only this type at the start (t cycles types)')
+    .option('--code <code>', 'only this code')
+    .option('--unseen', 'only those your account has not seen (u toggles it; needs an account)')
+    .option('--interval <seconds>', 'how often to ask the server for new ones', '2')
+    .addHelpText(
+      'after',
+      `
+Keys: ↑/↓ or j/k move, PgUp/PgDn, Home/End; Enter opens the selected notification (reading it marks it
+seen by your account: nothing else is ever fetched one by one); / filters by text as you type, Esc
+clears the filter (with none, Esc leaves); u toggles unseen only; t cycles types; r reloads; q, Esc or
+Ctrl-C leaves. New notifications come by polling, as watch does, marked + at the top of the list; * marks
+those your account has not seen. Needs a terminal: in scripts use notifications list or watch.
+${examples('clinadmin notifications browse', 'clinadmin notifications browse --unseen --type warehouse')}`,
+    )
+    .action(async (_o: unknown, cmd: Command) => {
+      const opts = await optsOf(cmd, ({ z, seconds }) => ({
+        type: z.optional(z.string()),
+        code: z.optional(z.string()),
+        unseen: z.optional(z.boolean()),
+        interval: seconds,
+      }));
+      const { browse } = await import('./browse-action.js');
+      state.exitCode = await browse(ctx, opts);
+    });
+}

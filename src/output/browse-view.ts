@@ -1,0 +1,100 @@
+import type { Browse, BrowseNote } from '../core/browse.js';
+import { age } from '../core/notifications.js';
+import { epochMs } from '../core/time.js';
+import { localTime } from './columns.js';
+import { cut, displayWidth, pad, visible, wrap } from './text.js';
+import type { Theme } from './theme.js';
+
+// The screen of `notifications browse`: a header, the list, the selected notification's detail, a status
+// line and the keys, laid out to the terminal's size. Only the rows on screen are drawn, so 10,000
+// notifications cost what 24 do. Every text from the server goes through visible(), as everywhere else.
+
+// The keys, whole from 100 columns; below, short enough for 80 (Home/End are in --help).
+const KEYS = '↑↓/jk move  PgUp/PgDn  Home/End  Enter open  / filter  u unseen  t type  r refresh  q quit';
+const KEYS_SHORT = '↑↓jk PgUp PgDn  Enter open  / filter  u unseen  t type  r reload  q quit';
+const TITLE_MIN = 20;
+
+const one = (v: unknown) => visible(typeof v === 'string' ? v : v === undefined || v === null ? '' : String(v), true);
+
+/** Widths of the type and code columns: as wide as their longest, within reach, leaving the title its room. */
+function columnWidths(b: Browse, width: number) {
+  const onScreen = b.shown.slice(b.top, b.top + b.rows);
+  const longest = (key: 'type' | 'code') => Math.max(4, ...onScreen.map((n) => displayWidth(one(n[key]))));
+  // Pointer, unseen mark, space, time (16), then a space before each of type, code and title.
+  const room = Math.max(0, width - 20 - 3 - TITLE_MIN);
+  let type = Math.min(longest('type'), width >= 120 ? 16 : 12);
+  let code = Math.min(longest('code'), width >= 120 ? 26 : 18);
+  while (type + code > room && (type > 4 || code > 4)) {
+    if (code >= type && code > 4) code--;
+    else type--;
+  }
+  return { type, code };
+}
+
+function listRow(b: Browse, n: BrowseNote, selected: boolean, width: number, w: { type: number; code: number }) {
+  const mark = b.account !== undefined && !b.seenByMe(n) ? '*' : ' ';
+  const fresh = b.arrived.has(n.id) ? '+' : ' ';
+  const cell = (v: unknown, width: number) => pad(cut(one(v), width), width);
+  const fixed = `${selected ? '>' : ' '}${mark}${fresh} ${pad(localTime(n.createdAt), 16)} `;
+  return cut(`${fixed}${cell(n.type, w.type)} ${cell(n.code, w.code)} ${one(n.title)}`, width);
+}
+
+/** The detail of one notification: title, type and code, time and age, seen by, wrapped body, meta. */
+function detail(n: BrowseNote | undefined, width: number, t: Theme, now: number): string[] {
+  if (!n) return [t.dim('no notification selected')];
+  const created = epochMs(n.createdAt);
+  const seenBy = Array.isArray(n.seenBy) ? n.seenBy.map(one) : [];
+  const lines = [
+    t.bold(cut(one(n.title) || '(no title)', width)),
+    t.dim(cut(`${one(n.type)} · ${one(n.code)} · ${one(n.id)}`, width)),
+    t.dim(created === undefined ? '' : `${localTime(created)} (${age(created, now)})`),
+    // Who has seen it comes before the body, so a terminal of 24 rows still shows it.
+    `${t.bold('seen by')} ${cut(seenBy.length > 0 ? seenBy.join(', ') : 'nobody yet', width - 8)}`,
+    '',
+    ...wrap(visible(typeof n.body === 'string' ? n.body : ''), width)
+      .split('\n')
+      .map((l) => cut(l, width)),
+  ];
+  if (n.meta !== undefined && n.meta !== null) {
+    lines.push('', t.bold('meta'));
+    const meta = typeof n.meta === 'object' ? Object.entries(n.meta as object) : [['', n.meta]];
+    for (const [k, v] of meta)
+      lines.push(cut(`  ${k ? `${one(k)}: ` : ''}${one(typeof v === 'string' ? v : JSON.stringify(v))}`, width));
+  }
+  return lines;
+}
+
+/** The whole screen as `height` lines, none wider than `width` columns. */
+export function browseFrame(b: Browse, width: number, height: number, t: Theme, now = Date.now()): string[] {
+  const inner = Math.max(0, height - 4);
+  const listRows = Math.max(1, Math.floor(inner * 0.45));
+  b.fit(listRows);
+  const filters = [
+    b.type !== undefined ? `type ${one(b.type)}` : 'all types',
+    b.code !== undefined ? `code ${one(b.code)}` : '',
+    b.unseen ? 'unseen only' : '',
+    b.text !== '' ? `filter "${one(b.text)}"` : '',
+  ].filter(Boolean);
+  const count = `${b.shown.length.toLocaleString('en')} of ${b.total.toLocaleString('en')}`;
+  const head = `Notifications  ${count} · ${filters.join(' · ')}`;
+  const lines = [t.bold(cut(head, width))];
+  const w = columnWidths(b, width);
+  for (let i = 0; i < listRows; i++) {
+    const n = b.shown[b.top + i];
+    if (!n) {
+      lines.push(i === 0 && b.shown.length === 0 ? t.dim('no notifications match') : '');
+      continue;
+    }
+    const selected = b.top + i === b.selected;
+    const row = listRow(b, n, selected, width, w);
+    lines.push(selected ? t.inverse(pad(row, width)) : row);
+  }
+  lines.push(t.dim('─'.repeat(width)));
+  const detailRows = Math.max(0, height - lines.length - 2);
+  const body = detail(b.current, Math.max(10, width - 2), t, now).slice(0, detailRows);
+  for (let i = 0; i < detailRows; i++) lines.push(body[i] === undefined ? '' : ` ${body[i]}`);
+  const status = b.typing ? `/${one(b.text)}▏` : b.status;
+  lines.push(b.typing ? cut(status, width) : t.yellow(cut(status, width)));
+  lines.push(t.dim(cut(width >= 100 ? KEYS : KEYS_SHORT, width)));
+  return lines.slice(0, height);
+}

@@ -1,0 +1,149 @@
+import { describe, expect, it } from 'vitest';
+import { serveProcess } from '../helpers/bin.js';
+import { binOnPath, E2E_TOKEN, loggedIn } from '../helpers/logged-in.js';
+import { terminal } from '../helpers/terminal.js';
+
+// `notifications browse` as support staff use it: a real terminal (tmux) at 80 × 24 and 120 × 40, keys
+// sent as a person types them, and the screen read back as drawn.
+
+type Note = { id: string; title: string; seenBy: string[] };
+
+for (const [columns, rows] of [
+  [80, 24],
+  [120, 40],
+] as const) {
+  describe(`notifications browse at ${columns} × ${rows}`, () => {
+    const open = async () => {
+      const session = await loggedIn();
+      const path = `${await binOnPath()}:${process.env.PATH}`;
+      const term = await terminal(columns, { ...session.env, PATH: path }, rows);
+      const lines = async () => (await term.screen()).split('\n');
+      const until = (re: RegExp | string, timeout = 10_000) =>
+        expect.poll(term.screen, { timeout }).toMatch(typeof re === 'string' ? new RegExp(literal(re)) : re);
+      const notes = async (): Promise<Note[]> =>
+        (await fetch(`${session.server.url}/notifications`, {
+          headers: { authorization: `Bearer ${E2E_TOKEN}` },
+        }).then((r) => r.json())) as Note[];
+      // Something on the shell's own screen, to see it again after leaving.
+      await term.type('-l', 'echo shell-before-browse');
+      await term.type('Enter');
+      await until(/^shell-before-browse$/m);
+      await term.type('-l', 'clinadmin notifications browse --interval 0.3; echo browse-exit=$?');
+      await term.type('Enter');
+      await until('Notifications  3 of 3');
+      return { ...session, term, lines, until, notes };
+    };
+    const literal = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const selectedRow = (lines: string[]) => lines.find((l) => l.startsWith('>')) ?? '';
+
+    it('lays out list and detail to the terminal; moves, opens one (marked seen), filters, and leaves', async () => {
+      const { term, lines, until, notes } = await open();
+      let screen = await lines();
+      expect(screen).toHaveLength(rows);
+      for (const l of screen) expect(l.length, l).toBeLessThanOrEqual(columns);
+      // Each row shows at least the first 20 characters of its title, and * for unseen by this account.
+      for (const title of ['Stock low: urine cups', 'New queue item: reagent pack', 'New queue item: collection tubes'])
+        expect(
+          screen.some((l) => /^.\*/.test(l) && l.includes(title.slice(0, 20))),
+          title,
+        ).toBe(true);
+      expect(screen[rows - 1]).toContain('q quit');
+      expect(selectedRow(screen)).toContain('Stock low: urine cups');
+      // The detail of the selected one: title, type · code · id, time and age, seen by, body, meta.
+      const detail = screen.join('\n');
+      expect(detail).toContain(' warehouse · stock-low · ntf_stock_low');
+      expect(detail).toMatch(/ \d{4}-\d\d-\d\d \d\d:\d\d \(\d+ (s|min|h|d) ago\)/);
+      expect(detail).toContain('Only 12 urine collection cups are left');
+      expect(detail).toContain('remaining: 12');
+      expect(detail).toContain('seen by nobody yet');
+
+      await term.type('j');
+      await until(/^>.*reagent pack/m);
+      await term.type('Down');
+      await until(/^>.*collection tubes/m);
+      await term.type('k');
+      await until(/^>.*reagent pack/m);
+      // Moving reads nothing: no notification is marked seen by it.
+      const before = await notes();
+      expect(before.filter((n) => n.seenBy.includes('acc_e2e'))).toEqual([]);
+      await term.type('Enter');
+      await until('opened ntf_queue_2');
+      await until(/^> {3}\d{4}-.*reagent pack/m);
+      await until('seen by acc_support, acc_e2e');
+      // The server's seenBy changed for that one notification only.
+      expect(await notes()).toEqual(
+        before.map((n) => (n.id === 'ntf_queue_2' ? { ...n, seenBy: [...n.seenBy, 'acc_e2e'] } : n)),
+      );
+
+      await term.type('u');
+      await until('2 of 3 · all types · unseen only');
+      expect((await lines()).some((l) => l.includes('reagent pack'))).toBe(false);
+      await term.type('u');
+      await until('3 of 3 · all types');
+      await term.type('/');
+      await term.type('-l', 'tubes');
+      await until('1 of 3 · all types · filter "tubes"');
+      screen = await lines();
+      const listRows = screen.filter((l) => /^[ >][ *][ +] \d{4}-/.test(l));
+      expect(listRows).toHaveLength(1);
+      expect(listRows[0]).toContain('New queue item: coll');
+      expect(screen.some((l) => l.includes('urine cups'))).toBe(false);
+      await term.type('Escape');
+      await until('3 of 3 · all types');
+      await term.type('t');
+      await until('3 of 3 · type warehouse');
+      await term.type('t');
+      await until('3 of 3 · all types');
+      // With no filter, Esc leaves, and the shell's screen is back as it was.
+      await term.type('Escape');
+      await until(/^browse-exit=0$/m);
+      screen = await lines();
+      expect(screen).toContain('shell-before-browse');
+      expect(screen.join('\n')).not.toContain('Notifications');
+      await term.type('-l', "printf 'cursor-at:'; tput cnorm >/dev/null; echo ok");
+      await term.type('Enter');
+      await until(/^cursor-at:ok$/m);
+    }, 60_000);
+
+    it('puts a new one on top without moving the selection, follows a resize, and outlives the server', async () => {
+      const { term, lines, until, run, dir, server } = await open();
+      await term.type('j');
+      await until(/^>.*reagent pack/m);
+      const created = await run(['measures', 'create', '--test', 'tst_x', '--name', 'Arrived while open']);
+      expect(created.exitCode).toBe(0);
+      await until('Measure created: Arr');
+      let screen = await lines();
+      const listed = screen.findIndex((l) => l.includes('Measure created: Arr'));
+      expect(screen[listed]).toMatch(/^ \*\+ \d{4}-/);
+      expect(listed).toBe(1);
+      expect(selectedRow(screen)).toContain('reagent pack');
+      await until('Notifications  4 of 4');
+
+      const [x, y] = columns === 80 ? [120, 40] : [80, 24];
+      await term.resize(x, y);
+      await expect.poll(async () => (await lines()).length).toBe(y);
+      await until(x >= 100 ? 'Home/End' : 'r reload  q quit');
+      screen = await lines();
+      for (const l of screen) expect(l.length, l).toBeLessThanOrEqual(x);
+      expect(selectedRow(screen)).toContain('reagent pack');
+
+      const port = new URL(server.url).port;
+      server.proc.kill('SIGTERM');
+      await server.proc.catch(() => undefined);
+      await until('lost the server', 15_000);
+      const back = await serveProcess([
+        '--data',
+        `${dir}/data.json`,
+        '--port',
+        port,
+        '--token',
+        `${E2E_TOKEN}:acc_e2e`,
+      ]);
+      await until('the server is back', 40_000);
+      await term.type('q');
+      await until(/^browse-exit=0$/m);
+      back.proc.kill('SIGTERM');
+      await back.proc.catch(() => undefined);
+    }, 90_000);
+  });
+}

@@ -1,0 +1,142 @@
+import { describe, expect, it } from 'vitest';
+import { Browse, type BrowseNote } from '../../src/core/browse.js';
+import { browseFrame } from '../../src/output/browse-view.js';
+import { displayWidth } from '../../src/output/text.js';
+import { theme } from '../../src/output/theme.js';
+
+// The model and the screen of `notifications browse`, without a terminal (test/system/browse.test.ts
+// drives the real one in tmux).
+
+const notes = (n: number): BrowseNote[] =>
+  Array.from({ length: n }, (_, i) => ({
+    id: `ntf_${i}`,
+    createdAt: 1_790_000_000_000 + i * 60_000,
+    type: i % 2 ? 'warehouse' : 'billing',
+    code: 'c',
+    title: `Title ${i}`,
+    seenBy: i % 3 === 0 ? ['acc_me'] : [],
+  }));
+
+describe('notifications browse', () => {
+  it('moves by row, page and end over 10,000, drawing only the rows on screen, each within the width', async () => {
+    const b = new Browse('acc_me', undefined);
+    b.load(notes(10_000));
+    const t = await theme(false);
+    let screen = browseFrame(b, 80, 24, t);
+    expect(screen).toHaveLength(24);
+    for (const l of screen) expect(displayWidth(l), l).toBeLessThanOrEqual(80);
+    expect(screen[0]).toBe('Notifications  10,000 of 10,000 · all types');
+    // Selected, seen by acc_me (no *), padded to the width for its reverse video.
+    expect(screen[1]).toMatch(/^> {3}\d{4}-\d\d-\d\d \d\d:\d\d warehouse c {4}Title 9999 +$/);
+    expect(screen[2]).toMatch(/^ \* {2}\d{4}-.* billing {3}c {4}Title 9998$/);
+    for (const [key, id] of [
+      ['pagedown', 'ntf_9990'],
+      ['j', 'ntf_9989'],
+      ['end', 'ntf_0'],
+      ['pageup', 'ntf_9'],
+      ['home', 'ntf_9999'],
+      ['k', 'ntf_9999'],
+    ] as const) {
+      b.key(key);
+      expect(b.current?.id, key).toBe(id);
+      screen = browseFrame(b, 80, 24, t);
+      expect(
+        screen.filter((l) => l.startsWith('>')),
+        key,
+      ).toHaveLength(1);
+    }
+    expect(b.key('return')).toBe('open');
+    expect(b.key('r')).toBe('refresh');
+    expect(b.key('q')).toBe('quit');
+    expect(b.key('c', true)).toBe('quit');
+  });
+
+  it('filters as typed, Esc clearing the filter first and leaving only when none is set', () => {
+    const b = new Browse('acc_me', undefined);
+    b.load(notes(30));
+    b.key('/');
+    for (const ch of 'title 2') b.key(ch);
+    expect(b.shown.map((n) => n.id)).toEqual([
+      'ntf_29',
+      'ntf_28',
+      'ntf_27',
+      'ntf_26',
+      'ntf_25',
+      'ntf_24',
+      'ntf_23',
+      'ntf_22',
+      'ntf_21',
+      'ntf_20',
+      'ntf_2',
+    ]);
+    b.key('backspace');
+    b.key('return');
+    expect(b.typing).toBe(false);
+    expect(b.shown).toHaveLength(30);
+    // `/` again goes on editing the filter there is.
+    b.key('/');
+    b.key('9');
+    b.key('return');
+    expect(b.text).toBe('title 9');
+    expect(b.shown.map((n) => n.id)).toEqual(['ntf_9']);
+    expect(b.key('escape')).toBeUndefined();
+    expect(b.shown).toHaveLength(30);
+    expect(b.key('escape')).toBe('quit');
+  });
+
+  it('keeps the selection on the same notification when new ones arrive on top', () => {
+    const b = new Browse('acc_me', undefined);
+    b.load(notes(50));
+    b.fit(10);
+    for (let i = 0; i < 3; i++) b.key('j');
+    expect(b.current?.id).toBe('ntf_46');
+    b.add([{ id: 'ntf_new', createdAt: 1_800_000_000_000, title: 'New', seenBy: [] }]);
+    expect(b.current?.id).toBe('ntf_46');
+    expect(b.shown[0].id).toBe('ntf_new');
+    expect(b.arrived.has('ntf_new')).toBe(true);
+  });
+
+  it('u shows only the unseen by the account; t cycles types; without an account u says what it needs', () => {
+    const b = new Browse('acc_me', undefined);
+    b.load(notes(9));
+    b.key('u');
+    expect(b.shown.every((n) => !(n.seenBy as string[]).includes('acc_me'))).toBe(true);
+    expect(b.shown).toHaveLength(6);
+    b.key('u');
+    b.key('t');
+    expect([b.type, b.shown.length]).toEqual(['billing', 5]);
+    b.key('t');
+    expect([b.type, b.shown.length]).toEqual(['warehouse', 4]);
+    b.key('t');
+    expect([b.type, b.shown.length]).toEqual([undefined, 9]);
+    const anonymous = new Browse(undefined, undefined);
+    anonymous.load(notes(3));
+    anonymous.key('u');
+    expect(anonymous.unseen).toBe(false);
+    expect(anonymous.status).toBe('u needs your account: clinadmin config set account ID');
+  });
+
+  it("escapes a server's control bytes, and writes no escape of its own without color", async () => {
+    const b = new Browse('acc_me', undefined);
+    b.load([
+      {
+        id: 'ntf_x',
+        createdAt: 1_790_000_000_000,
+        type: 'warehouse',
+        code: 'c',
+        title: 'Hi\u001b]0;owned\u0007\u001b[2J',
+        body: 'body \u001b[31mred\u009b',
+        meta: { k: '\u001b[H' },
+        seenBy: ['\u001b[1macc'],
+      },
+    ]);
+    const plain = browseFrame(b, 120, 40, await theme(false)).join('\n');
+    expect(plain).not.toMatch(/[\u001b\u0007\u009b]/);
+    expect(plain).toContain('Hi\\u001b]0;owned\\u0007\\u001b[2J');
+    expect(plain).toContain('body \\u001b[31mred\\u009b');
+    expect(plain).toContain('seen by \\u001b[1macc');
+    const colored = browseFrame(b, 120, 40, await theme(true)).join('\n');
+    // Our own colors are the only escapes: SGR sequences, nothing that moves the cursor or sets a title.
+    expect(colored.replace(/\u001b\[[0-9;]*m/g, '')).toBe(plain);
+  });
+});
