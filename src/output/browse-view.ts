@@ -9,9 +9,9 @@ import type { Theme } from './theme.js';
 // line and the keys, laid out to the terminal's size. Only the rows on screen are drawn, so 10,000
 // notifications cost what 24 do. Every text from the server goes through visible(), as everywhere else.
 
-// The keys, whole from 100 columns; below, short enough for 80 (Home/End are in --help).
+// The keys, whole from 100 columns; below, short enough for 80.
 const KEYS = '↑↓/jk move  PgUp/PgDn  Home/End  Enter open  / filter  u unseen  t type  r refresh  q quit';
-const KEYS_SHORT = '↑↓jk PgUp PgDn  Enter open  / filter  u unseen  t type  r reload  q quit';
+const KEYS_SHORT = '↑↓jk PgUp/Dn Home/End  Enter open  / filter  u unseen  t type  r reload  q quit';
 const TITLE_MIN = 20;
 
 const one = (v: unknown) => visible(typeof v === 'string' ? v : v === undefined || v === null ? '' : String(v), true);
