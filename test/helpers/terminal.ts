@@ -33,6 +33,10 @@ export async function terminal(columns: number, env: Record<string, string>, row
   );
   const screen = async () => (await tmux('capture-pane', '-p')).stdout;
   const type = (...keys: string[]) => tmux('send-keys', ...keys);
+  /** The terminal's modes as tmux holds them: cursor shown, alternate screen on, keypad mode. */
+  const modes = async () =>
+    (await tmux('display-message', '-p', 'cursor=#{cursor_flag} alternate=#{alternate_on} keypad=#{keypad_cursor_flag}'))
+      .stdout;
   /** Sets the terminal's size, as a person resizing the window (the program gets SIGWINCH). */
   const resize = (x: number, y: number) => tmux('resize-window', '-x', String(x), '-y', String(y));
   let marks = 0;
@@ -40,6 +44,7 @@ export async function terminal(columns: number, env: Record<string, string>, row
     screen,
     type,
     resize,
+    modes,
     /** The exit status of the last command, read before anything else runs. */
     async status(): Promise<number> {
       const mark = `status_${++marks}=`;

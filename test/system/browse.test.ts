@@ -31,6 +31,8 @@ for (const [columns, rows] of [
       await term.type('-l', 'clinadmin notifications browse --interval 0.3; echo browse-exit=$?');
       await term.type('Enter');
       await until('Notifications  3 of 3');
+      // While browsing: the alternate screen, the cursor hidden.
+      expect(await term.modes()).toMatch(/^cursor=0 alternate=1/);
       return { ...session, term, lines, until, notes };
     };
     const literal = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -101,9 +103,11 @@ for (const [columns, rows] of [
       screen = await lines();
       expect(screen).toContain('shell-before-browse');
       expect(screen.join('\n')).not.toContain('Notifications');
-      await term.type('-l', "printf 'cursor-at:'; tput cnorm >/dev/null; echo ok");
+      expect(await term.modes()).toBe('cursor=1 alternate=0 keypad=0');
+      // The shell reads lines again (raw mode is off): a command typed now runs.
+      await term.type('-l', 'echo typed-after');
       await term.type('Enter');
-      await until(/^cursor-at:ok$/m);
+      await until(/^typed-after$/m);
     }, 60_000);
 
     it('puts a new one on top without moving the selection, follows a resize, and outlives the server', async () => {
@@ -148,3 +152,22 @@ for (const [columns, rows] of [
     }, 90_000);
   });
 }
+
+describe('notifications browse on an error', () => {
+  it('gives the shell its screen and modes back when the server refuses the token', async () => {
+    const session = await loggedIn();
+    const path = `${await binOnPath()}:${process.env.PATH}`;
+    const term = await terminal(80, { ...session.env, PATH: path, CLINADMIN_TOKEN: 'not-the-token' }, 24);
+    await term.type('-l', 'echo shell-before-browse');
+    await term.type('Enter');
+    await expect.poll(term.screen, { timeout: 10_000 }).toMatch(/^shell-before-browse$/m);
+    await term.type('-l', 'clinadmin notifications browse; echo browse-exit=$?');
+    await term.type('Enter');
+    await expect.poll(term.screen, { timeout: 10_000 }).toMatch(/^browse-exit=4$/m);
+    const screen = await term.screen();
+    expect(screen).toContain('shell-before-browse');
+    expect(screen).toMatch(/^error: the API refused the token \(401\)/m);
+    expect(screen).not.toContain('Notifications');
+    expect(await term.modes()).toBe('cursor=1 alternate=0 keypad=0');
+  }, 30_000);
+});
