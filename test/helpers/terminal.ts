@@ -32,6 +32,8 @@ export async function terminal(columns: number, env: Record<string, string>, row
     '--noprofile',
   );
   const screen = async () => (await tmux('capture-pane', '-p')).stdout;
+  /** The screen with its colors and attributes, as SGR escape sequences. */
+  const styled = async () => (await tmux('capture-pane', '-p', '-e')).stdout;
   const type = (...keys: string[]) => tmux('send-keys', ...keys);
   /** The terminal's modes as tmux holds them: cursor shown, alternate screen on, keypad mode. */
   const modes = async () =>
@@ -42,6 +44,7 @@ export async function terminal(columns: number, env: Record<string, string>, row
   let marks = 0;
   return {
     screen,
+    styled,
     type,
     resize,
     modes,

@@ -171,3 +171,26 @@ describe('notifications browse on an error', () => {
     expect(await term.modes()).toBe('cursor=1 alternate=0 keypad=0');
   }, 30_000);
 });
+
+describe('notifications browse colors', () => {
+  for (const [what, extra, colored] of [
+    ['at a terminal', {}, true],
+    ['with NO_COLOR', { NO_COLOR: '1' }, false],
+  ] as const) {
+    it(`${colored ? 'colors' : 'does not color'} the screen ${what}, and Ctrl-C leaves`, async () => {
+      const session = await loggedIn();
+      const path = `${await binOnPath()}:${process.env.PATH}`;
+      const term = await terminal(80, { ...session.env, PATH: path, ...extra }, 24);
+      await term.type('-l', 'clinadmin notifications browse; echo browse-exit=$?');
+      await term.type('Enter');
+      await expect.poll(term.screen, { timeout: 10_000 }).toContain('Notifications  3 of 3');
+      const styled = await term.styled();
+      // tmux writes each attribute it holds as an SGR sequence: reverse video (7) marks the selected row.
+      if (colored) expect(styled).toMatch(/\u001b\[(?:[0-9]+;)*7m(?:\u001b\[[0-9;]*m)*>/);
+      else expect(styled).not.toMatch(/\u001b\[[0-9;]*m/);
+      await term.type('C-c');
+      await expect.poll(term.screen, { timeout: 10_000 }).toMatch(/^browse-exit=0$/m);
+      expect(await term.modes()).toBe('cursor=1 alternate=0 keypad=0');
+    }, 30_000);
+  }
+});
