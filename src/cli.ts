@@ -98,12 +98,11 @@ ${EXIT_CODES_HELP}`,
         for (const [i, word] of words.entries()) {
           const next = cmd.commands.find((c) => c.name() === word || c.aliases().includes(word));
           if (!next) {
-            const known = cmd.commands
-              .filter((c) => !(c as unknown as { _hidden?: boolean })._hidden)
-              .map((c) => c.name());
+            const shown = cmd.createHelp().visibleCommands(cmd);
+            const known = cmd.commands.filter((c) => shown.includes(c)).map((c) => c.name());
             // Topics are offered beside commands at the top level only.
-            if (cmd === program) known.push(...Object.keys((await import('./commands/help/topics.js')).TOPICS));
-            throw new UsageError(`unknown command ${words.slice(0, i + 1).join(' ')}`, suggest(word, known));
+            const topics = cmd === program ? Object.keys((await import('./commands/help/topics.js')).TOPICS) : [];
+            throw new UsageError(`unknown command ${words.slice(0, i + 1).join(' ')}`, suggest(word, known, topics));
           }
           if (cmd === program) fill(commandGroups.find((g) => g.name === next.name())!);
           cmd = next;
@@ -135,11 +134,10 @@ ${EXIT_CODES_HELP}`,
 }
 
 /** "did you mean" for a word among known names: the closest by edit distance, if close enough. */
-function suggest(word: string, known: string[]): string {
-  const best = known.map((k) => ({ k, d: distance(word, k) })).sort((x, y) => x.d - y.d)[0];
-  return best && best.d <= Math.max(2, Math.floor(word.length / 3))
-    ? `did you mean ${best.k}?`
-    : `commands: ${known.join(', ')}`;
+function suggest(word: string, known: string[], topics: string[] = []): string {
+  const best = [...known, ...topics].map((k) => ({ k, d: distance(word, k) })).sort((x, y) => x.d - y.d)[0];
+  if (best && best.d <= Math.max(2, Math.floor(word.length / 3))) return `did you mean ${best.k}?`;
+  return `commands: ${known.join(', ')}${topics.length > 0 ? `; help topics: ${topics.join(', ')}` : ''}`;
 }
 
 export async function run(argv: string[], overrides: Partial<Ctx> = {}): Promise<number> {

@@ -35,7 +35,8 @@ const GROUPS = new Set(RESOURCES.map((r) => r.group));
 /** Flattens the command tree: one node per command path, hidden commands left out. */
 export function commandNodes(program: Command): Node[] {
   const out: Node[] = [];
-  const visible = (c: Command) => !(c as unknown as { _hidden?: boolean })._hidden;
+  // commander's public Help answers which subcommands are shown (its own help command aside).
+  const help = program.createHelp();
   type Inherited = { names: string[]; values: string[]; fileOptions: string[] };
   const walk = (cmd: Command, path: string[], inherited: Inherited) => {
     const visibleOptions = cmd.options.filter((o) => !o.hidden);
@@ -60,7 +61,8 @@ export function commandNodes(program: Command): Node[] {
     ];
     const options = [...new Set([...own, ...inherited.names, '--help'])].sort();
     const group = path.length === 2 && GROUPS.has(path[0]) && ID_VERBS.has(path[1]) ? path[0] : undefined;
-    const subs = cmd.commands.filter(visible);
+    const shown = help.visibleCommands(cmd);
+    const subs = cmd.commands.filter((c) => shown.includes(c));
     out.push({
       path: path.join(' '),
       subcommands: subs.map((c) => ({ name: c.name(), description: c.description() })),
