@@ -8,6 +8,9 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
 } else {
   if (Number(process.versions.node.split('.')[0]) < 22) require('./node20.cjs');
   require('./compile-cache.cjs').enableCompileCache(process.env);
+  // Under --verbose a stack trace names our source files and lines: Node reads the shipped source maps of
+  // what loads from here on (only then, as reading them costs start-up).
+  if (argv.includes('--verbose') || argv.includes('-v')) process.setSourceMapsEnabled(true);
   // A reader that stops early (`| head`) is not an error: stop quietly, as Unix tools do.
   process.stdout.on('error', (err) => {
     if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);

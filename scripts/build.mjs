@@ -54,6 +54,10 @@ const result = await build({
   platform: 'node',
   target: 'node20',
   minify: true,
+  // Source maps ship (without the sources: file and line are what a stack trace needs), so a trace under
+  // --verbose names src/… files; the CommonJS pass below chains them through its inline map.
+  sourcemap: 'inline',
+  sourcesContent: false,
   legalComments: 'none',
   chunkNames: 'chunks/[name]-[hash]',
   outExtension: { '.js': '.cjs' },
@@ -73,15 +77,20 @@ for (const input of Object.keys(result.metafile.inputs).filter((p) => /undici[\\
 
 for (const file of result.outputFiles) {
   // dynamic-import off: import() of a chunk becomes a lazy require(), so no ES module loader starts.
-  const { code } = await transform(file.text, {
+  const { code, map } = await transform(file.text, {
     format: 'cjs',
     platform: 'node',
     target: 'node20',
     minify: true,
     supported: { 'dynamic-import': false },
+    sourcemap: 'external',
+    sourcesContent: false,
+    sourcefile: file.path,
   });
   await mkdir(dirname(file.path), { recursive: true });
-  await writeFile(file.path, code);
+  const name = file.path.split(/[\\/]/).pop();
+  await writeFile(file.path, `${code}//# sourceMappingURL=${name}.map\n`);
+  await writeFile(`${file.path}.map`, map);
 }
 
 // The fallback parser, as undici ships it (a self-contained CommonJS file), for scripts/lean/llhttp-wasm.cjs.
