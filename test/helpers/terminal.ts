@@ -37,8 +37,13 @@ export async function terminal(columns: number, env: Record<string, string>, row
   const type = (...keys: string[]) => tmux('send-keys', ...keys);
   /** The terminal's modes as tmux holds them: cursor shown, alternate screen on, keypad mode. */
   const modes = async () =>
-    (await tmux('display-message', '-p', 'cursor=#{cursor_flag} alternate=#{alternate_on} keypad=#{keypad_cursor_flag}'))
-      .stdout;
+    (
+      await tmux(
+        'display-message',
+        '-p',
+        'cursor=#{cursor_flag} alternate=#{alternate_on} keypad=#{keypad_cursor_flag}',
+      )
+    ).stdout;
   /** Sets the terminal's size, as a person resizing the window (the program gets SIGWINCH). */
   const resize = (x: number, y: number) => tmux('resize-window', '-x', String(x), '-y', String(y));
   let marks = 0;

@@ -50,7 +50,9 @@ for (const [columns, rows] of [
           title,
         ).toBe(true);
       // Every key is in the help line, whole at 80 columns too.
-      expect(screen[rows - 1]).toMatch(/↑↓.*jk.*PgUp.*Home.*End.*Enter open.*\/ filter.*u unseen.*t type.*r re.*q quit$/);
+      expect(screen[rows - 1]).toMatch(
+        /↑↓.*jk.*PgUp.*Home.*End.*Enter open.*\/ filter.*u unseen.*t type.*r re.*q quit$/,
+      );
       expect(selectedRow(screen)).toContain('Stock low: urine cups');
       // The detail of the selected one: title, type · code · id, time and age, seen by, body, meta.
       const detail = screen.join('\n');

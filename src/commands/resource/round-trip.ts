@@ -1,5 +1,5 @@
 import type { Ctx } from '../../context.js';
-import { canonical } from '../../core/sync/plan.js';
+import { canonical } from '../../core/sync/existing.js';
 import { FACTS, type Resource } from '../../resources/index.js';
 
 /**

@@ -3,10 +3,18 @@ import type { ApiClient } from '../../api/client.js';
 import type { Ctx, RunState } from '../../context.js';
 import { forEachRecord } from '../../core/record-stream.js';
 import type { Tally } from '../../core/sync/execute.js';
-import { type Existing, indexExisting } from '../../core/sync/plan.js';
+import { Existing } from '../../core/sync/existing.js';
 import type { SyncSpec } from '../../core/sync/prepare.js';
 import { type Deletion, pruneList } from '../../core/sync/prune.js';
-import { type Checked, checkedRecords, checkInput, planned, send, spoolProblem } from '../../core/sync/run.js';
+import {
+  type Checked,
+  checkedRecords,
+  checkInput,
+  planned,
+  send,
+  spoolProblem,
+  wholeWhereChanged,
+} from '../../core/sync/run.js';
 import { CliError, EXIT, UsageError } from '../../errors.js';
 import { writeFileAtomic } from '../../files/atomic.js';
 import type { Opts } from '../shared.js';
@@ -50,11 +58,11 @@ export async function runSync(
   }
 
   try {
-    const { client, existing } = await server;
+    const { client, found } = await server;
     try {
-      const found = indexExisting(spec, existing);
+      await wholeWhereChanged(client, spec, checked, found);
       const deletions = o.prune
-        ? await pruneList(spec, checkedRecords(checked.spool), checked.checker.scopes, found, existing)
+        ? await pruneList(spec, checkedRecords(checked.spool), checked.checker.scopes, found)
         : undefined;
       if (o.dryRun) {
         const counts = await show
@@ -147,11 +155,18 @@ async function fetchExisting(
   opts: Opts,
   spec: SyncSpec,
   connections: number,
-): Promise<{ client: ApiClient; existing: Record<string, unknown>[] }> {
+): Promise<{ client: ApiClient; found: Existing }> {
   const { connect } = await import('../connect.js');
   const { client } = await connect(ctx, { ...opts, connections });
   try {
-    return { client, existing: await client.list<Record<string, unknown>>(spec.path) };
+    // Each record as a digest of its fields, let go as it is read (existing.ts).
+    const found = new Existing(spec);
+    await client.stream(spec.path, {
+      record: (r) => found.add(r as Record<string, unknown>),
+      batchEnd: () => true,
+      drained: async () => undefined,
+    });
+    return { client, found };
   } catch (err) {
     await client.close();
     throw err;

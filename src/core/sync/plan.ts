@@ -1,3 +1,4 @@
+import { canonical, comparable, Existing } from './existing.js';
 import { bodyOf, type Prepared, type SyncSpec } from './prepare.js';
 
 type Rec = Record<string, unknown>;
@@ -17,50 +18,25 @@ export interface PlanItem {
   error?: string;
 }
 
-/** JSON with sorted keys, so equal records compare equal whatever their key order. */
-export function canonical(v: unknown): string {
-  return JSON.stringify(v, (_k, value: unknown) =>
-    value !== null && typeof value === 'object' && !Array.isArray(value)
-      ? Object.fromEntries(Object.entries(value as Rec).sort(([a], [b]) => a.localeCompare(b)))
-      : value,
-  );
-}
-
-/** A range given without an id matches a stored one whatever id the service gave it. */
-function comparable(field: string, incoming: unknown, existing: unknown): unknown {
-  if (field !== 'referenceRanges' || !Array.isArray(incoming) || !Array.isArray(existing)) return existing;
-  return existing.map((r: Rec, i) => {
-    if ((incoming[i] as Rec | undefined)?.id !== undefined) return r;
-    const { id: _id, ...rest } = r;
-    return rest;
-  });
-}
-
-/** The server's records, found by id and by natural key. */
-export interface Existing {
-  byId: Map<string, Rec>;
-  byKey: Map<string, Rec>;
-}
-
+/** An index of the server's records (a list already held whole), as import plans against them. */
 export function indexExisting(spec: SyncSpec, existing: Rec[]): Existing {
-  return {
-    byId: new Map(existing.map((r) => [r.id as string, r])),
-    byKey: new Map(existing.map((r) => [spec.key(r), r])),
-  };
-}
-
-/** The stored record an input record stands for: by the id it carried, else by its natural key. */
-export function matchOf(found: Existing, id: string | undefined, key: string): Rec | undefined {
-  return (id ? found.byId.get(id) : undefined) ?? found.byKey.get(key);
+  const found = new Existing(spec);
+  for (const r of existing) found.add(r, true);
+  return found;
 }
 
 /** Decides for one record: create when missing, update the fields that differ, or leave alone. */
 export function planOne(spec: SyncSpec, rec: Prepared, found: Existing): PlanItem {
-  const current = matchOf(found, rec.id, rec.key);
+  const stored = found.match(rec.id, rec.key);
+  if (!stored) return { rec, action: 'create' };
+  const id = stored.id;
+  const body = bodyOf(rec);
+  if (found.same(stored, body)) return { rec, action: 'unchanged', id };
+  // The whole record was fetched for this one (wholeWhereChanged); gone since, it is created again.
+  const current = found.whole.get(id);
   if (!current) return { rec, action: 'create' };
-  const id = current.id as string;
   const changes: Change[] = [];
-  for (const [field, to] of Object.entries(bodyOf(rec))) {
+  for (const [field, to] of Object.entries(body)) {
     const from = current[field];
     if (canonical(to) !== canonical(comparable(field, to, from))) changes.push({ field, from, to });
   }

@@ -1,7 +1,7 @@
 import type { ApiClient } from '../../api/client.js';
 import { CliError, EXIT } from '../../errors.js';
 import type { RecordResult } from './execute.js';
-import { type Existing, matchOf } from './plan.js';
+import type { Existing } from './existing.js';
 import type { Prepared, SyncSpec } from './prepare.js';
 
 // `--prune`: within the tests (or contracts) a file names, the server ends holding exactly the file's
@@ -21,15 +21,13 @@ export async function pruneList(
   records: AsyncIterable<Prepared[]>,
   scopes: Set<string>,
   found: Existing,
-  existing: Record<string, unknown>[],
 ): Promise<Deletion[]> {
   if (spec.scope === undefined) return [];
-  const scope = spec.scope;
   const kept = new Set<unknown>();
-  for await (const batch of records) for (const r of batch) kept.add(matchOf(found, r.id, r.key)?.id);
-  return existing
-    .filter((r) => scopes.has(String(r[scope])) && !kept.has(r.id))
-    .map((r) => ({ id: r.id as string, name: r.name, label: spec.label(r) }));
+  for await (const batch of records) for (const r of batch) kept.add(found.match(r.id, r.key)?.id);
+  return [...found.byId.values()]
+    .filter((r) => r.scope !== undefined && scopes.has(r.scope) && !kept.has(r.id))
+    .map((r) => ({ id: r.id, name: r.name, label: r.label }));
 }
 
 export interface RemoveOptions {

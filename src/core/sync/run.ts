@@ -3,8 +3,9 @@ import { CliError, EXIT, UsageError } from '../../errors.js';
 import { jsonLines, Spool, SpoolError } from '../../files/spool.js';
 import type { SourceRecord } from '../records.js';
 import { execute, type RecordResult, Tally } from './execute.js';
-import { type Existing, type PlanItem, planOne } from './plan.js';
-import { Checker, fromLine, type Prepared, type SyncSpec, toLine } from './prepare.js';
+import type { Existing } from './existing.js';
+import { type PlanItem, planOne } from './plan.js';
+import { bodyOf, Checker, fromLine, type Prepared, type SyncSpec, toLine } from './prepare.js';
 import { type Deletion, removeAll } from './prune.js';
 
 // Import and apply as steps that return data: check the input into a spool, plan, send. The command
@@ -83,6 +84,29 @@ export async function checkInput(
     await spool.close();
     throw spoolProblem(err);
   }
+}
+
+/**
+ * Fetches whole the server's records that an input record differs from (one more streamed list, keeping
+ * only those), so the plan can show and send what changed; an unchanged re-import fetches nothing more.
+ */
+export async function wholeWhereChanged(client: ApiClient, spec: SyncSpec, checked: Checked, found: Existing) {
+  const wanted = new Set<string>();
+  for await (const batch of checkedRecords(checked.spool)) {
+    for (const rec of batch) {
+      const stored = found.match(rec.id, rec.key);
+      if (stored && !found.whole.has(stored.id) && !found.same(stored, bodyOf(rec))) wanted.add(stored.id);
+    }
+  }
+  if (wanted.size === 0) return;
+  await client.stream(spec.path, {
+    record: (r) => {
+      const id = (r as { id?: unknown }).id;
+      if (typeof id === 'string' && wanted.has(id)) found.whole.set(id, r as Record<string, unknown>);
+    },
+    batchEnd: () => true,
+    drained: async () => undefined,
+  });
 }
 
 /** The plan as the spool is read back, a batch at a time. */
