@@ -54,13 +54,15 @@ describe('the digests of the server records', () => {
     expect(same).toBeGreaterThan(100);
   });
 
-  it('keeps what --prune needs without the record: id, name, scope and label', () => {
+  it('matches by the id an input carries, else by its key, and keeps nothing whole unless asked', () => {
     const found = new Existing(spec);
     found.add({ id: 'msr_9', test: 'tst_bmp', name: 'Sodium', unit: 'mmol/L' });
     found.add(null as unknown as Record<string, unknown>);
-    expect([...found.byId.values()].map(({ digest: _d, ...rest }) => rest)).toEqual([
-      { id: 'msr_9', name: 'Sodium', scope: 'tst_bmp', label: 'test tst_bmp and name Sodium' },
-    ]);
-    expect(found.whole.size).toBe(0);
+    found.add({ id: 'msr_8', test: 'tst_bmp', name: 'Potassium' }, true);
+    expect(found.size).toBe(2);
+    expect(found.match('msr_8', spec.key({ test: 'tst_bmp', name: 'Sodium' }))?.id).toBe('msr_8');
+    expect(found.match(undefined, spec.key({ test: 'tst_bmp', name: 'Sodium' }))?.id).toBe('msr_9');
+    expect(found.match('msr_gone', spec.key({ test: 'x', name: 'y' }))).toBeUndefined();
+    expect([...found.whole.keys()]).toEqual(['msr_8']);
   });
 });

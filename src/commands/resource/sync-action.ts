@@ -62,7 +62,7 @@ export async function runSync(
     try {
       await wholeWhereChanged(client, spec, checked, found);
       const deletions = o.prune
-        ? await pruneList(spec, checkedRecords(checked.spool), checked.checker.scopes, found)
+        ? await pruneList(spec, checkedRecords(checked.spool), checked.checker.scopes, found, client)
         : undefined;
       if (o.dryRun) {
         const counts = await show

@@ -1,4 +1,4 @@
-import type { SyncSpec } from './prepare.js';
+import { bodyOf, type Prepared, type SyncSpec } from './prepare.js';
 
 // The server's records as an import plans against them. Each is kept as a digest of its fields, not as
 // the record: re-importing 100,000 unchanged records into a server that holds them needs only to know
@@ -30,42 +30,93 @@ export function comparable(field: string, incoming: unknown, existing: unknown):
 const NO_IDS = 'referenceRanges\u0000without ids';
 
 /**
- * Two 32-bit hashes of a text, FNV-1a and one with another prime and a final mix: 64 bits in all, so two
- * different values of a field share a digest with odds of about 1 in 2^64. [0, 0] stands for "absent".
+ * A value's digest: two 32-bit hashes (FNV-1a, and one with another prime and a final mix), 64 bits in
+ * all, of the value written as canonical JSON (keys sorted), hashed as it is walked so no text is built.
+ * Two different values of a field share a digest with odds of about 1 in 2^64. [0, 0] stands for "absent".
  */
-function digestOf(text: string, out: Int32Array, at: number): void {
+function digestOf(value: unknown, out: Int32Array, at: number): void {
   let a = 0x811c9dc5;
   let b = 0x9747b28c;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    a = Math.imul(a ^ c, 0x01000193);
-    b = Math.imul(b ^ c, 0x5bd1e995);
-    b ^= b >>> 15;
-  }
+  const text = (t: string) => {
+    for (let i = 0; i < t.length; i++) {
+      const c = t.charCodeAt(i);
+      a = Math.imul(a ^ c, 0x01000193);
+      b = Math.imul(b ^ c, 0x5bd1e995);
+      b ^= b >>> 15;
+    }
+  };
+  const walk = (v: unknown): void => {
+    if (v === null || typeof v !== 'object') {
+      text(JSON.stringify(v) ?? 'null');
+      return;
+    }
+    if (Array.isArray(v)) {
+      text('[');
+      for (let i = 0; i < v.length; i++) {
+        if (i > 0) text(',');
+        walk(v[i]);
+      }
+      text(']');
+      return;
+    }
+    const keys = Object.keys(v)
+      .filter((k) => (v as Rec)[k] !== undefined)
+      .sort();
+    text('{');
+    for (let i = 0; i < keys.length; i++) {
+      if (i > 0) text(',');
+      text(JSON.stringify(keys[i]));
+      text(':');
+      walk((v as Rec)[keys[i]]);
+    }
+    text('}');
+  };
+  walk(value);
   b = Math.imul(b ^ (b >>> 13), 0xc2b2ae35);
   out[at] = a;
   out[at + 1] = a === 0 && b === 0 ? 1 : b;
 }
 
-/** One record of the server: what the plan and --prune need of it. */
+/** One record of the server, as a match gives it: its id, and where its digest lies. */
 export interface Stored {
   id: string;
-  name: unknown;
-  /** The value of the spec's scope field (test, contract), for --prune. */
-  scope: string | undefined;
-  label: string;
-  digest: Int32Array;
+  index: number;
 }
 
 export class Existing {
-  readonly byId = new Map<string, Stored>();
-  readonly byKey = new Map<string, Stored>();
   /** Whole records: only those an input record differs from (see wholeWhereChanged in run.ts). */
   readonly whole = new Map<string, Rec>();
+  // Per record: its id, and where its digest starts and ends in one shared pool (a typed array each
+  // would cost more than the digest itself).
+  private readonly ids: string[] = [];
+  private readonly starts: number[] = [];
+  private readonly ends: number[] = [];
+  private pool = new Int32Array(1 << 16);
+  private used = 0;
+  private readonly byId = new Map<string, number>();
+  private readonly byKey = new Map<string, number>();
   /** Each field's place in a digest, as fields are first seen. */
   private readonly slots = new Map<string, number>();
+  /** By an input record's ordinal: 1 when it is the same as the server's, 2 when not (asked once each). */
+  private verdicts = new Uint8Array(1024);
 
   constructor(private readonly spec: SyncSpec) {}
+
+  /** same() for a checked input record, worked out once: the plan asks again for each record. */
+  sameAs(stored: Stored, rec: Prepared): boolean {
+    const i = rec.ordinal;
+    if (i >= this.verdicts.length) {
+      const bigger = new Uint8Array(Math.max(this.verdicts.length * 2, i + 1));
+      bigger.set(this.verdicts);
+      this.verdicts = bigger;
+    }
+    if (this.verdicts[i] === 0) this.verdicts[i] = this.same(stored, bodyOf(rec)) ? 1 : 2;
+    return this.verdicts[i] === 1;
+  }
+
+  get size(): number {
+    return this.ids.length;
+  }
 
   private slot(field: string): number {
     let at = this.slots.get(field);
@@ -84,21 +135,32 @@ export class Existing {
     for (const f of fields) this.slot(f);
     const ranges = r.referenceRanges;
     if (Array.isArray(ranges)) this.slot(NO_IDS);
-    const digest = new Int32Array(this.slots.size * 2);
-    for (const f of fields) digestOf(canonical(r[f]), digest, this.slot(f));
+    const length = this.slots.size * 2;
+    if (this.used + length > this.pool.length) {
+      const bigger = new Int32Array(Math.max(this.pool.length * 2, this.used + length));
+      bigger.set(this.pool.subarray(0, this.used));
+      this.pool = bigger;
+    }
+    const start = this.used;
+    this.pool.fill(0, start, start + length);
+    for (const f of fields) digestOf(r[f], this.pool, start + this.slot(f));
     if (Array.isArray(ranges))
-      digestOf(canonical(comparable('referenceRanges', [], ranges)), digest, this.slot(NO_IDS));
+      digestOf(comparable('referenceRanges', [], ranges), this.pool, start + this.slot(NO_IDS));
+    this.used += length;
     const id = String(r.id);
-    const scope = this.spec.scope === undefined ? undefined : String(r[this.spec.scope]);
-    const stored: Stored = { id, name: r.name, scope, label: this.spec.label(r), digest };
-    this.byId.set(id, stored);
-    this.byKey.set(this.spec.key(r), stored);
+    const index = this.ids.length;
+    this.ids.push(id);
+    this.starts.push(start);
+    this.ends.push(start + length);
+    this.byId.set(id, index);
+    this.byKey.set(this.spec.key(r), index);
     if (keepWhole) this.whole.set(id, r);
   }
 
   /** The stored record an input record stands for: by the id it carried, else by its natural key. */
   match(id: string | undefined, key: string): Stored | undefined {
-    return (id ? this.byId.get(id) : undefined) ?? this.byKey.get(key);
+    const index = (id ? this.byId.get(id) : undefined) ?? this.byKey.get(key);
+    return index === undefined ? undefined : { id: this.ids[index], index };
   }
 
   /**
@@ -107,6 +169,8 @@ export class Existing {
    * that cannot be told without the whole record (some ranges given with ids and some without).
    */
   same(stored: Stored, body: Rec): boolean {
+    const start = this.starts[stored.index];
+    const end = this.ends[stored.index];
     const scratch = new Int32Array(2);
     for (const [field, to] of Object.entries(body)) {
       let name = field;
@@ -116,9 +180,9 @@ export class Existing {
         if (withIds === 0) name = NO_IDS;
       }
       const at = this.slots.get(name);
-      if (at === undefined || at + 1 >= stored.digest.length) return false;
-      digestOf(canonical(to), scratch, 0);
-      if (scratch[0] !== stored.digest[at] || scratch[1] !== stored.digest[at + 1]) return false;
+      if (at === undefined || start + at + 1 >= end) return false;
+      digestOf(to, scratch, 0);
+      if (scratch[0] !== this.pool[start + at] || scratch[1] !== this.pool[start + at + 1]) return false;
     }
     return true;
   }

@@ -30,8 +30,8 @@ export function planOne(spec: SyncSpec, rec: Prepared, found: Existing): PlanIte
   const stored = found.match(rec.id, rec.key);
   if (!stored) return { rec, action: 'create' };
   const id = stored.id;
+  if (found.sameAs(stored, rec)) return { rec, action: 'unchanged', id };
   const body = bodyOf(rec);
-  if (found.same(stored, body)) return { rec, action: 'unchanged', id };
   // The whole record was fetched for this one (wholeWhereChanged); gone since, it is created again.
   const current = found.whole.get(id);
   if (!current) return { rec, action: 'create' };

@@ -15,19 +15,33 @@ export interface Deletion {
   label: string;
 }
 
-/** The server's records in the scopes the file names that no record of the file matched. */
+/**
+ * The server's records in the scopes the file names that no record of the file matched: its list read
+ * once more, streamed, as the import keeps only digests of the records (existing.ts).
+ */
 export async function pruneList(
   spec: SyncSpec,
   records: AsyncIterable<Prepared[]>,
   scopes: Set<string>,
   found: Existing,
+  client: ApiClient,
 ): Promise<Deletion[]> {
-  if (spec.scope === undefined) return [];
+  const scope = spec.scope;
+  if (scope === undefined) return [];
   const kept = new Set<unknown>();
   for await (const batch of records) for (const r of batch) kept.add(found.match(r.id, r.key)?.id);
-  return [...found.byId.values()]
-    .filter((r) => r.scope !== undefined && scopes.has(r.scope) && !kept.has(r.id))
-    .map((r) => ({ id: r.id, name: r.name, label: r.label }));
+  const deletions: Deletion[] = [];
+  await client.stream(spec.path, {
+    record: (rec) => {
+      const r = rec as Record<string, unknown>;
+      if (r === null || typeof r !== 'object') return;
+      if (scopes.has(String(r[scope])) && !kept.has(r.id))
+        deletions.push({ id: String(r.id), name: r.name, label: spec.label(r) });
+    },
+    batchEnd: () => true,
+    drained: async () => undefined,
+  });
+  return deletions;
 }
 
 export interface RemoveOptions {

@@ -5,7 +5,7 @@ import type { SourceRecord } from '../records.js';
 import { execute, type RecordResult, Tally } from './execute.js';
 import type { Existing } from './existing.js';
 import { type PlanItem, planOne } from './plan.js';
-import { bodyOf, Checker, fromLine, type Prepared, type SyncSpec, toLine } from './prepare.js';
+import { Checker, fromLine, type Prepared, type SyncSpec, toLine } from './prepare.js';
 import { type Deletion, removeAll } from './prune.js';
 
 // Import and apply as steps that return data: check the input into a spool, plan, send. The command
@@ -95,7 +95,7 @@ export async function wholeWhereChanged(client: ApiClient, spec: SyncSpec, check
   for await (const batch of checkedRecords(checked.spool)) {
     for (const rec of batch) {
       const stored = found.match(rec.id, rec.key);
-      if (stored && !found.whole.has(stored.id) && !found.same(stored, bodyOf(rec))) wanted.add(stored.id);
+      if (stored && !found.whole.has(stored.id) && !found.sameAs(stored, rec)) wanted.add(stored.id);
     }
   }
   if (wanted.size === 0) return;
