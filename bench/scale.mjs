@@ -175,6 +175,31 @@ export async function scaleSection(h) {
       1,
       '>=',
     );
+    // The repeatable run: the same file imported again into the server that now holds it (issue #28).
+    const again = async (n) => {
+      const s = await start('clinadmin', { data: join(work, `scale-again-${n}-${Math.random()}.json`) });
+      const cliEnv = { CLINADMIN_BASE_URL: s.url, CLINADMIN_TOKEN: TOKEN };
+      wall([BIN, 'measures', 'import', files[n]], cliEnv);
+      const rss = peakRss([BIN, 'measures', 'import', files[n]], cliEnv);
+      const took = wall([BIN, 'measures', 'import', files[n]], cliEnv);
+      await s.stop();
+      return { rss, took };
+    };
+    const [bigAgain, smallAgain] = [await again(N), await again(10_000)];
+    record(
+      're-import peak RSS: 100,000 unchanged measures into a server holding them / 10,000 into 10,000',
+      `${MiB(bigAgain.rss)} vs ${MiB(smallAgain.rss)}`,
+      bigAgain.rss / smallAgain.rss,
+      1.5,
+      '<=',
+    );
+    record(
+      're-import of 100,000 unchanged measures, time a record / the first import's',
+      `${((bigAgain.took / N) * 1000).toFixed(0)} vs ${((bigMs / N) * 1000).toFixed(0)} µs`,
+      bigAgain.took / bigMs,
+      1,
+      '<=',
+    );
     // Against the server's best: POST into an empty server under autocannon at 10, 16 and 32 connections.
     let best = 0;
     let bestAt = 0;
