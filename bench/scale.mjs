@@ -194,7 +194,7 @@ export async function scaleSection(h) {
       '<=',
     );
     record(
-      're-import of 100,000 unchanged measures, time a record / the first import's',
+      "re-import of 100,000 unchanged measures, time a record / the first import's",
       `${((bigAgain.took / N) * 1000).toFixed(0)} vs ${((bigMs / N) * 1000).toFixed(0)} µs`,
       bigAgain.took / bigMs,
       1,
