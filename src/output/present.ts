@@ -1,7 +1,7 @@
 import type { Ctx } from '../context.js';
 import { CliError, EXIT, UsageError } from '../errors.js';
 import { type Column, col, type View } from './columns.js';
-import { toCsv, toJson, toNdjson, toYaml } from './formats.js';
+import { toCsv, toJson, toNdjson } from './formats.js';
 import { layoutWidth, visible } from './text.js';
 import { colorEnabled, theme } from './theme.js';
 
@@ -77,7 +77,7 @@ async function format(ctx: Ctx, data: unknown, o: PresentOptions): Promise<void>
   if (o.query) shaped = await query(shaped, o.query);
   if (format === 'json') return void ctx.stdout.write(toJson(shaped));
   if (format === 'ndjson') return void ctx.stdout.write(toNdjson(shaped));
-  if (format === 'yaml') return void ctx.stdout.write(toYaml(shaped));
+  if (format === 'yaml') return void ctx.stdout.write((await import('./yaml.js')).toYaml(shaped));
   const columns = selectColumns(o.columns ?? [], fields, shaped);
   if (format === 'csv') {
     const rows = isRecordList(shaped) ? shaped : [shaped as Rec];

@@ -2,7 +2,8 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { toCsv, toYaml } from '../../src/output/formats.js';
+import { toCsv } from '../../src/output/formats.js';
+import { toYaml } from '../../src/output/yaml.js';
 
 /** Records as a server could send them: JSON values of every shape, keys of any text. */
 const records = fc
@@ -14,7 +15,9 @@ describe('output formats read back by third-party parsers', () => {
   it('-o yaml parses back, with the `yaml` package, to the same records', () => {
     fc.assert(
       fc.property(records, (rs) => {
+        // Read as YAML 1.2 and as 1.1 (PyYAML's version), the same records.
         expect(parseYaml(toYaml(rs))).toEqual(rs);
+        expect(parseYaml(toYaml(rs), { version: '1.1' })).toEqual(rs);
       }),
       { numRuns: 500 },
     );

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { toCsv, toNdjson, toYaml } from '../../src/output/formats.js';
+import { parse as parseYaml } from 'yaml';
+import { toCsv, toNdjson } from '../../src/output/formats.js';
+import { toYaml } from '../../src/output/yaml.js';
 
 describe('output formats', () => {
   it('writes RFC 4180 CSV, quoting what needs it and nesting as JSON', () => {
@@ -16,12 +18,16 @@ describe('output formats', () => {
     expect(toNdjson({ a: 1 })).toBe('{"a":1}\n');
   });
 
-  it('writes YAML that quotes what could be misread', () => {
-    const yaml = toYaml([
-      { id: 'x', flag: 'yes', n: 3, when: '2026-01-01', list: ['a', 'b'], nested: { k: 'v' }, empty: [] },
-    ]);
-    expect(yaml).toBe(
-      '- id: x\n  flag: "yes"\n  n: 3\n  when: "2026-01-01"\n  list:\n  - a\n  - b\n  nested:\n    k: v\n  empty: []\n',
-    );
+  it('writes YAML that no 1.1 or 1.2 reader misreads: yes, on and dates stay text', () => {
+    const records = [
+      { id: 'x', flag: 'yes', on: 'on', n: 3, when: '2026-01-01', octal: '010', list: ['a', 'b'], nested: { k: 'v' } },
+    ];
+    const yaml = toYaml(records);
+    for (const version of ['1.1', '1.2'] as const) expect(parseYaml(yaml, { version })).toEqual(records);
+    expect(yaml).toContain('flag: "yes"\n');
+    expect(yaml).toContain('when: "2026-01-01"\n');
+    expect(yaml.startsWith('- id: x\n')).toBe(true);
+    // Long text is not folded onto more lines.
+    expect(toYaml({ body: 'word '.repeat(40).trim() }).split('\n')).toHaveLength(2);
   });
 });
