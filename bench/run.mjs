@@ -246,6 +246,29 @@ async function main() {
       1.6,
       '<=',
     );
+    // Node's own fetch doing the same GET and print: the floor a request command is held to (≤ 1.15 ×).
+    const fetchPair = sideBySide(
+      () =>
+        wall(
+          [BIN, 'measures', 'list', '-o', 'json'],
+          { ...nodeEnv, CLINADMIN_BASE_URL: s.url, CLINADMIN_TOKEN: TOKEN },
+          node,
+        ),
+      () =>
+        wall(
+          [join(root, 'bench', 'floor-fetch.cjs')],
+          { ...nodeEnv, CLINADMIN_BASE_URL: s.url, CLINADMIN_TOKEN: TOKEN },
+          node,
+        ),
+      STARTUP_RUNS,
+    );
+    record(
+      `a real command on ${label} against Node's own fetch doing the same GET and print (\`bench/floor-fetch.cjs\`)`,
+      ms(...fetchPair),
+      fetchPair[0] / fetchPair[1],
+      1.15,
+      '<=',
+    );
     const [f, n3] = pair([join(root, 'bench', 'floor-get.cjs')], { CLINADMIN_BASE_URL: s.url, CLINADMIN_TOKEN: TOKEN });
     reference(
       `floor on ${label}: the same GET and print in five lines of node:http (\`bench/floor-get.cjs\`) / \`node -e 0\``,
