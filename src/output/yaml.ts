@@ -1,8 +1,23 @@
-import { stringify } from 'yaml';
+import { Document, visit } from 'yaml';
+
+// Text written plain only when every YAML reader takes it for text: a letter or _ first, then word
+// characters, space, . / @ -, and not one of YAML 1.1's booleans and nulls (yes, on, y…) nor what a 1.1
+// reader may take for a float with its digits left out (`e0`, as the yaml package's 1.1 schema does).
+const PLAIN = /^[A-Za-z_][\w ./@-]*$/;
+const RESERVED = /^(y|n|yes|no|true|false|on|off|null|[eE][-+]?[0-9]+)$/i;
 
 /**
- * `-o yaml` through the `yaml` package, written for YAML 1.1 readers too (PyYAML, many CI tools): text such
- * as `yes`, `on` or `2026-01-01` is quoted, so no reader takes it for a boolean or a date. Long text is not
- * folded (lineWidth 0), so a value stays on its line for grep and diff.
+ * `-o yaml` through the `yaml` package, readable alike by YAML 1.2 and 1.1 readers (PyYAML, many CI
+ * tools): any other text is double-quoted, so `yes`, `0o7`, `2026-01-01` or a key `<<` (a merge to 1.1)
+ * stay text. Long text is not folded (lineWidth 0), so a value stays on its line for grep and diff.
  */
-export const toYaml = (data: unknown): string => stringify(data, { version: '1.1', lineWidth: 0 });
+export function toYaml(data: unknown): string {
+  const doc = new Document(data);
+  visit(doc, {
+    Scalar(_, node) {
+      const v = node.value;
+      if (typeof v === 'string' && (!PLAIN.test(v) || RESERVED.test(v) || v.endsWith(' '))) node.type = 'QUOTE_DOUBLE';
+    },
+  });
+  return doc.toString({ lineWidth: 0 });
+}

@@ -26,6 +26,10 @@ describe('output formats', () => {
     for (const version of ['1.1', '1.2'] as const) expect(parseYaml(yaml, { version })).toEqual(records);
     expect(yaml).toContain('flag: "yes"\n');
     expect(yaml).toContain('when: "2026-01-01"\n');
+    // Found by the round-trip property test: a key `<<` is a merge to a 1.1 reader, `0o7` an octal to a
+    // 1.2 one, `e0` a float to the yaml package's 1.1 schema; each is quoted.
+    const tricky = [{ '<<': false, a: '0o7', e0: 'e0', y: 'y' }];
+    for (const version of ['1.1', '1.2'] as const) expect(parseYaml(toYaml(tricky), { version })).toEqual(tricky);
     expect(yaml.startsWith('- id: x\n')).toBe(true);
     // Long text is not folded onto more lines.
     expect(toYaml({ body: 'word '.repeat(40).trim() }).split('\n')).toHaveLength(2);
