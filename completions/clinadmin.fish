@@ -17,7 +17,7 @@ complete -c clinadmin -n '__fish_use_subcommand' -a serve -d 'Run the bundled re
 complete -c clinadmin -n '__fish_use_subcommand' -a sandbox -d 'serve as a test double: snapshots, reset between tests, and the requests it answered'
 complete -c clinadmin -n '__fish_use_subcommand' -a openapi -d 'Print the API\'s OpenAPI 3.1 document, the contract clinadmin serve keeps (also at /openapi.json)'
 complete -c clinadmin -n '__fish_use_subcommand' -a completion -d 'Print a shell completion script (bash, zsh or fish)'
-complete -c clinadmin -n '__fish_use_subcommand' -a help -d 'Show help for a command or a topic (csv)'
+complete -c clinadmin -n '__fish_use_subcommand' -a help -d 'Show help for a command or a topic (csv, environment, exit-codes)'
 complete -c clinadmin -l version -s V -d 'print the version'
 complete -c clinadmin -l profile -r -d 'config profile to use (env CLINADMIN_PROFILE)'
 complete -c clinadmin -l base-url -r -d 'API base URL (env CLINADMIN_BASE_URL)'

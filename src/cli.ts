@@ -2,20 +2,11 @@ import { Command, CommanderError, Option } from 'commander';
 import { commandGroups, type Group } from './commands/index.js';
 import { distance } from './commands/suggest.js';
 import { type Ctx, defaultContext, type RunState } from './context.js';
-import { CliError, EXIT, UsageError } from './errors.js';
+import { CliError, EXIT, EXIT_CODES_HELP, UsageError } from './errors.js';
 import { FORMATS } from './output/format-names.js';
 import { layoutWidth, visible } from './output/text.js';
 import { wrapText } from './output/wrap.js';
 import { VERSION } from './version.js';
-
-export const EXIT_CODES_HELP = `
-Exit codes:
-  0    success
-  1    failure from the API or the network
-  2    usage error or invalid input (nothing was sent)
-  3    not found
-  4    authentication refused or not configured
-  130  interrupted`;
 
 /**
  * The program. Each group starts as its name and description; the one commander dispatches to is
@@ -51,8 +42,10 @@ Examples:
   $ clinadmin measures list
   $ clinadmin coverages list -o json | jq '.[].name'
 
-Help topics:
-  csv                    CSV catalogs: the columns, the rows, and what Excel writes (clinadmin help csv)
+Help topics (clinadmin help TOPIC):
+  csv                    CSV catalogs: the columns, the rows, and what Excel writes
+  environment            the environment variables clinadmin reads
+  exit-codes             what each exit code means
 ${EXIT_CODES_HELP}`,
     )
     .showSuggestionAfterError(true);
@@ -81,7 +74,7 @@ ${EXIT_CODES_HELP}`,
   program.helpCommand(false);
   program.addCommand(
     new Command('help')
-      .description('Show help for a command or a topic (csv)')
+      .description('Show help for a command or a topic (csv, environment, exit-codes)')
       .argument('[command...]', 'the command, e.g. measures create, or a topic')
       .addHelpText(
         'after',

@@ -62,3 +62,13 @@ export class InterruptedError extends CliError {
     super(message, EXIT.interrupted);
   }
 }
+
+/** The exit codes as help shows them (the program's --help and `clinadmin help exit-codes`). */
+export const EXIT_CODES_HELP = `
+Exit codes:
+  0    success
+  1    failure from the API or the network
+  2    usage error or invalid input (nothing was sent)
+  3    not found
+  4    authentication refused or not configured
+  130  interrupted`;

@@ -1,6 +1,7 @@
 // Help topics: pages of `clinadmin help TOPIC` that are about a format, not a command (gh's `gh help
 // formatting`). Plain text, loaded only by `help`.
 import { MEASURE_COLUMNS, RANGE_COLUMNS } from '../../core/csv-columns.js';
+import { EXIT_CODES_HELP } from '../../errors.js';
 
 const wrap = (words: string[], width = 100) => {
   const lines: string[] = [];
@@ -67,6 +68,39 @@ row is invalid:
 --dry-run, --report, --prune and the summary behave as for JSON (clinadmin measures import --help).
 `;
 
+const environment = () => `Environment variables clinadmin reads
+
+Connecting (each overrides the stored profile; a flag overrides each):
+  CLINADMIN_BASE_URL      the API's base URL (as --base-url)
+  CLINADMIN_TOKEN         the token, sent to whatever base URL is in use (a stored token goes only to
+                          the origin it was stored with)
+  CLINADMIN_ACCOUNT       your account, for --unseen and the unseen marks of notifications
+  CLINADMIN_PROFILE       the profile to use (as --profile); it must exist
+  CLINADMIN_CONFIG_DIR    where the config store lives (else $XDG_CONFIG_HOME/clinadmin, or
+                          ~/.config/clinadmin; %APPDATA% on Windows)
+
+serve:
+  CLINADMIN_SERVE_TOKENS  tokens serve accepts, token:account pairs separated by commas
+
+Terminal and output:
+  NO_COLOR                no colors (as --no-color); FORCE_COLOR turns them on, also in a pipe
+  COLUMNS                 the width to lay out to when the terminal reports none, or in a pipe
+  CI                      set: never prompt, as in a CI job (a missing value is an error instead)
+  VISUAL, EDITOR          the editor of \`edit\` (VISUAL first)
+
+Files:
+  XDG_CACHE_HOME          the cache folder of Node's compile cache (else ~/.cache); owner-only
+  NODE_DISABLE_COMPILE_CACHE
+                          set: no compile cache
+  TMPDIR                  where an import's spool files go (a private folder, removed as opened)
+  HOME                    the home folder, for the defaults above
+`;
+
 export const TOPICS: Record<string, { summary: string; text: () => string }> = {
   csv: { summary: 'CSV catalogs: the columns, the rows, and what Excel writes', text: csv },
+  environment: { summary: 'the environment variables clinadmin reads', text: environment },
+  'exit-codes': {
+    summary: 'what each exit code means',
+    text: () => `${EXIT_CODES_HELP.trim()}\n`,
+  },
 };
