@@ -203,20 +203,14 @@ async function main() {
     serveFile,
     newMeasureBody,
   };
-  if (scaleOnly) {
-    await scaleSection(helpers);
-    return;
-  }
-  if (sandboxOnly) {
-    await sandboxSection(helpers);
-    return;
-  }
-  if (csvOnly) {
-    await csvSection(helpers);
-    return;
-  }
-  if (browseOnly) {
-    await browseSection(helpers);
+  const only = [
+    [scaleOnly, scaleSection],
+    [sandboxOnly, sandboxSection],
+    [csvOnly, csvSection],
+    [browseOnly, browseSection],
+  ].find(([asked]) => asked);
+  if (only) {
+    await only[1](helpers);
     return;
   }
   // Start-up, help, and a real command, each against that Node's own `node -e 0` in the same run: on
@@ -224,10 +218,11 @@ async function main() {
   for (const { label, node } of startupNodes()) {
     // Each Node's compile cache starts empty; the first (unmeasured) run of each pair fills it.
     const nodeEnv = { XDG_CACHE_HOME: join(work, `cache-${label.replace(/\W/g, '')}`) };
-    const pair = (args, cliEnv = {}) =>
+    // A command against a floor (`node -e 0`, or another program doing the same job), alternated.
+    const pair = (args, cliEnv = {}, floor = ['-e', '0']) =>
       sideBySide(
         () => wall(args, { ...nodeEnv, ...cliEnv }, node),
-        () => wall(['-e', '0'], nodeEnv, node),
+        () => wall(floor, { ...nodeEnv, ...cliEnv }, node),
         STARTUP_RUNS,
       );
     const [v, n0] = pair([BIN, '--version']);
@@ -247,20 +242,10 @@ async function main() {
       '<=',
     );
     // Node's own fetch doing the same GET and print: the floor a request command is held to (≤ 1.15 ×).
-    const fetchPair = sideBySide(
-      () =>
-        wall(
-          [BIN, 'measures', 'list', '-o', 'json'],
-          { ...nodeEnv, CLINADMIN_BASE_URL: s.url, CLINADMIN_TOKEN: TOKEN },
-          node,
-        ),
-      () =>
-        wall(
-          [join(root, 'bench', 'floor-fetch.cjs')],
-          { ...nodeEnv, CLINADMIN_BASE_URL: s.url, CLINADMIN_TOKEN: TOKEN },
-          node,
-        ),
-      STARTUP_RUNS,
+    const fetchPair = pair(
+      [BIN, 'measures', 'list', '-o', 'json'],
+      { CLINADMIN_BASE_URL: s.url, CLINADMIN_TOKEN: TOKEN },
+      [join(root, 'bench', 'floor-fetch.cjs')],
     );
     record(
       `a real command on ${label} against Node's own fetch doing the same GET and print (\`bench/floor-fetch.cjs\`)`,

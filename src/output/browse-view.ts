@@ -34,7 +34,7 @@ function columnWidths(b: Browse, width: number) {
 function listRow(b: Browse, n: BrowseNote, selected: boolean, width: number, w: { type: number; code: number }) {
   const mark = b.account !== undefined && !b.seenByMe(n) ? '*' : ' ';
   const fresh = b.arrived.has(n.id) ? '+' : ' ';
-  const cell = (v: unknown, width: number) => pad(cut(one(v), width), width);
+  const cell = (v: unknown, columns: number) => pad(cut(one(v), columns), columns);
   const fixed = `${selected ? '>' : ' '}${mark}${fresh} ${pad(localTime(n.createdAt), 16)} `;
   return cut(`${fixed}${cell(n.type, w.type)} ${cell(n.code, w.code)} ${one(n.title)}`, width);
 }

@@ -77,6 +77,9 @@ function digestOf(value: unknown, out: Int32Array, at: number): void {
   out[at + 1] = a === 0 && b === 0 ? 1 : b;
 }
 
+/** The digest of an input field, reused: same() runs once for every record of an import. */
+const scratch = new Int32Array(2);
+
 /** One record of the server, as a match gives it: its id, and where its digest lies. */
 export interface Stored {
   id: string;
@@ -171,7 +174,6 @@ export class Existing {
   same(stored: Stored, body: Rec): boolean {
     const start = this.starts[stored.index];
     const end = this.ends[stored.index];
-    const scratch = new Int32Array(2);
     for (const [field, to] of Object.entries(body)) {
       let name = field;
       if (field === 'referenceRanges' && Array.isArray(to) && to.length > 0) {
