@@ -59,7 +59,8 @@ export async function checkInput(
         const p = checker.check(src);
         if (p) spool.push(p, p.json.length + 100);
       },
-      () => (spool.backlog > 4 << 20 ? spool.settled() : undefined),
+      // Text not yet on disk waits at 1 MB: more, held while the check runs ahead, only raises the peak.
+      () => (spool.backlog > 1 << 20 ? spool.settled() : undefined),
     );
     await spool.settled();
     if (checker.unsettled) await checker.settle(checkedRecords(spool));
@@ -137,8 +138,9 @@ export interface SendOptions {
  * go to a spool in the input's order, for the summary. The caller closes the tally's spool.
  */
 export async function send(checked: Checked, found: Existing, o: SendOptions): Promise<Tally> {
-  // Results are held up to 4 MB (about 20,000 of them), then spooled: a summary needs no record in memory.
-  const tally = new Tally(new Spool(jsonLines<RecordResult>(), 4 << 20), o.deletions !== undefined);
+  // Results are held up to 1 MB (about 5,000 of them), then spooled: a summary needs no record in memory,
+  // and what is held stays live through the whole send, so it sets how far V8 lets garbage grow.
+  const tally = new Tally(new Spool(jsonLines<RecordResult>(), 1 << 20), o.deletions !== undefined);
   try {
     const total = checked.spool.count;
     const outcome = await execute(planned(o.spec, checked, found), {
