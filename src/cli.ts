@@ -1,4 +1,5 @@
 import { Command, CommanderError, Option } from 'commander';
+import { TOPIC_SUMMARIES } from './commands/help/topic-list.js';
 import { commandGroups, type Group } from './commands/index.js';
 import { distance } from './commands/suggest.js';
 import { type Ctx, defaultContext, type RunState } from './context.js';
@@ -12,7 +13,7 @@ import { VERSION } from './version.js';
  * The program. Each group starts as its name and description; the one commander dispatches to is
  * filled in its preSubcommand hook, so `--help` and every command pay for one group's options, not
  * all of them (start-up is a feature), and commander stays the only parser of the command line.
- * `full` fills every group at once (completion scripts and the README reference).
+ * `full` fills every group at once (completion scripts, docs/reference/ and the man pages).
  */
 export function createProgram(ctx: Ctx, state: RunState = { exitCode: 0 }, full = false): Command {
   const program = new Command('clinadmin')
@@ -43,9 +44,9 @@ Examples:
   $ clinadmin coverages list -o json | jq '.[].name'
 
 Help topics (clinadmin help TOPIC):
-  csv                    CSV catalogs: the columns, the rows, and what Excel writes
-  environment            the environment variables clinadmin reads
-  exit-codes             what each exit code means
+${Object.entries(TOPIC_SUMMARIES)
+  .map(([name, summary]) => `  ${name.padEnd(23)}${summary}`)
+  .join('\n')}
 ${EXIT_CODES_HELP}`,
     )
     .showSuggestionAfterError(true);
@@ -74,7 +75,7 @@ ${EXIT_CODES_HELP}`,
   program.helpCommand(false);
   program.addCommand(
     new Command('help')
-      .description('Show help for a command or a topic (csv, environment, exit-codes)')
+      .description(`Show help for a command or a topic (${Object.keys(TOPIC_SUMMARIES).join(', ')})`)
       .argument('[command...]', 'the command, e.g. measures create, or a topic')
       .addHelpText(
         'after',
@@ -94,7 +95,7 @@ ${EXIT_CODES_HELP}`,
             const shown = cmd.createHelp().visibleCommands(cmd);
             const known = cmd.commands.filter((c) => shown.includes(c)).map((c) => c.name());
             // Topics are offered beside commands at the top level only.
-            const topics = cmd === program ? Object.keys((await import('./commands/help/topics.js')).TOPICS) : [];
+            const topics = cmd === program ? Object.keys(TOPIC_SUMMARIES) : [];
             throw new UsageError(`unknown command ${words.slice(0, i + 1).join(' ')}`, suggest(word, known, topics));
           }
           if (cmd === program) fill(commandGroups.find((g) => g.name === next.name())!);

@@ -1,4 +1,4 @@
-/** Exit codes, documented in --help and the README. */
+/** Exit codes, documented in --help, `clinadmin help exit-codes` and docs/reading.md. */
 export const EXIT = {
   ok: 0,
   failure: 1,

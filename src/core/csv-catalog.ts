@@ -82,7 +82,7 @@ export function catalogCsv(measures: Rec[], delimiter: ',' | ';' | '\t' = ','): 
       ...((m.referenceRanges as Rec[] | undefined) ?? []).map((r) => ['reference', r] as const),
       ...((m.panicRanges as Rec[] | undefined) ?? []).map((r) => ['panic', r] as const),
     ];
-    // A list left empty is written as its field empty; an absent one too: the same cell (see the README).
+    // A list left empty is written as its field empty; an absent one too: the same cell (docs/catalogs.md).
     if (ranges.length === 0) lines.push([...own, ...RANGE.map(() => '')].join(delimiter));
     for (const [kind, r] of ranges) {
       const values = RANGE.map((c) => (c === 'range' ? kind : c === 'rangeId' ? cell(r.id, c) : cell(r[c], c)));

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
+import { TOKEN, testServer } from '../helpers/server.js';
 
 // `clinadmin help TOPIC`: pages about what is not a command. The environment page is held to the
 // variables the code reads, so a new one cannot go unlisted.
@@ -44,5 +45,61 @@ describe('clinadmin help TOPIC', () => {
     for (const topic of ['csv', 'environment', 'exit-codes'])
       expect(top.stdout).toMatch(new RegExp(`^ {2}${topic} +\\S`, 'm'));
     expect((await runCli(['help', 'enviroment'])).stderr).toContain('hint: did you mean environment?');
+  });
+
+  it('output lists exactly the formats -o takes', async () => {
+    const page = (await runCli(['help', 'output'])).stdout;
+    const listed = [...page.matchAll(/^ {2}-o (\w+)/gm)].map((m) => m[1]);
+    const help = (await runCli(['measures', 'list', '--help'])).stdout.replace(/\s+/g, ' ');
+    const choices = /\(choices: ([^)]*)\)/
+      .exec(help)![1]
+      .split(', ')
+      .map((c) => c.replace(/"/g, ''));
+    expect(listed.sort()).toEqual(choices.sort());
+  });
+
+  it('ranges: each form it shows is taken as it says, and the refused panic forms are refused', async () => {
+    const page = (await runCli(['help', 'ranges'])).stdout;
+    const server = await testServer();
+    const env = { CLINADMIN_BASE_URL: server.url, CLINADMIN_TOKEN: TOKEN };
+    const create = (name: string, ...ranges: string[]) =>
+      runCli(
+        ['measures', 'create', '--test', 'tst_t', '--name', name, '--type', 'numeric', '--unit', 'mmol/L', ...ranges],
+        {
+          env,
+        },
+      );
+    const forms = ['3.5-5.1', '3.5..5.1', '3.5..', '..5.1', '3.5-5.1 sex=male age=18-65', '3.5-5.1 age=0-72h'];
+    for (const form of [...forms, '3.5-5.1 age=29d-1y', '3.5-5.1 age=2-52wk']) {
+      for (const word of form.split(' ')) expect(page).toContain(word);
+      expect((await create(`r ${form}`, '--reference-range', form)).code, form).toBe(0);
+    }
+    // Critical limits (FHIR R4's critical range): below min or above max is critical.
+    const panic = {
+      '<2.5': { min: 2.5, sex: 'all' },
+      '>6.5': { max: 6.5, sex: 'all' },
+      '2.5-6.5': { min: 2.5, max: 6.5, sex: 'all' },
+    };
+    for (const [form, limits] of Object.entries(panic)) {
+      expect(page).toContain(`"${form}"`);
+      const r = await create(`p ${form}`, '--panic-range', form, '-o', 'json');
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout).panicRanges).toEqual([limits]);
+    }
+    for (const form of ['..2.5', '6.5..']) {
+      expect(page).toContain(form);
+      expect((await create(`x ${form}`, '--panic-range', form)).code, form).toBe(2);
+    }
+  });
+
+  it('input and the program help name every topic, and each topic answers', async () => {
+    const top = (await runCli(['--help'])).stdout;
+    for (const topic of ['ranges', 'input', 'output', 'csv', 'exit-codes', 'environment']) {
+      expect(top).toMatch(new RegExp(`^ {2}${topic} +\\S`, 'm'));
+      const r = await runCli(['help', topic]);
+      expect(r.code, topic).toBe(0);
+      expect(r.stdout.length, topic).toBeGreaterThan(200);
+    }
+    expect((await runCli(['help', 'input'])).stdout).toContain('nothing is sent (exit 2)');
   });
 });

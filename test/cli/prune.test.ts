@@ -139,4 +139,21 @@ describe('measures import --prune', () => {
     expect(r.stdout).toMatch(/^0 created, 1 updated, 0 unchanged, 1 deleted, 0 failed in /);
     expect(await names('/diagnostic-measures')).toEqual(['tst_cbc/Hemoglobin', ...before].sort());
   });
+
+  it('--dry-run --exit-code exits 1 while the server differs from the file, 0 once it holds it', async () => {
+    const hgb = { test: 'tst_cbc', name: 'Hemoglobin', type: 'numeric', unit: 'g/dL' };
+    const { dir, env } = await setup([hgb], 'm.json');
+    const drift = await runCli(['measures', 'import', 'm.json', '--dry-run', '--exit-code', '--prune'], {
+      env,
+      cwd: dir,
+    });
+    expect(drift.code, drift.stderr).toBe(1);
+    expect((await runCli(['measures', 'import', 'm.json', '--prune', '--yes'], { env, cwd: dir })).code).toBe(0);
+    const same = await runCli(['measures', 'import', 'm.json', '--dry-run', '--exit-code', '--prune', '-o', 'json'], {
+      env,
+      cwd: dir,
+    });
+    expect(same.code, same.stderr).toBe(0);
+    expect(JSON.parse(same.stdout)).toMatchObject({ dryRun: true, create: 0, update: 0, delete: 0 });
+  });
 });

@@ -8,7 +8,7 @@ import { tempDir } from '../helpers/tmp.js';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 /**
  * What the installed package may weigh: the bundle, its source maps (~1.6 MB, names and lines without the
- * sources, so a --verbose stack trace names src/ files), its licences, completions and the README.
+ * sources, so a --verbose stack trace names src/ files), its licences, completions, man pages and the README.
  */
 const MAX_INSTALLED_BYTES = 4 * 1024 * 1024;
 
@@ -52,6 +52,12 @@ describe('the npm package', () => {
     const installed = join(modules, 'clinadmin');
     expect(await readdir(installed)).not.toContain('node_modules');
     expect(await treeSize(installed)).toBeLessThan(MAX_INSTALLED_BYTES);
+
+    // npm links the man pages of package.json's `man` into the prefix, one a command (`man clinadmin-measures-import`).
+    const manDir = join(prefix, 'share', 'man', 'man1');
+    const pages = await readdir(manDir);
+    expect(pages).toEqual(expect.arrayContaining(['clinadmin.1', 'clinadmin-measures-import.1', 'clinadmin-serve.1']));
+    expect(pages.sort()).toEqual((await readdir(join(root, 'docs', 'man'))).sort());
 
     const bin = join(prefix, 'bin', 'clinadmin');
     const elsewhere = await tempDir();

@@ -6,7 +6,7 @@ import { parse } from 'yaml';
 import { BIN, clinadmin } from '../helpers/bin.js';
 import { tempDir } from '../helpers/tmp.js';
 
-// The README's "Using serve in CI" job, run as written: each `run` step in bash -e, as GitHub Actions
+// docs/ci.md's "Using serve in CI" job, run as written: each `run` step in bash -e, as GitHub Actions
 // runs it, with GITHUB_ENV carried from step to step. Installing the package and the user's own tests
 // are the two steps left out; `clinadmin` is the built binary.
 
@@ -16,11 +16,11 @@ interface Step {
   uses?: string;
 }
 
-async function readmeJob(): Promise<{ env: Record<string, string>; steps: Step[] }> {
-  const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
-  const section = readme.split('## Using serve in CI')[1];
+async function documentedJob(): Promise<{ env: Record<string, string>; steps: Step[] }> {
+  const page = await readFile(new URL('../../docs/ci.md', import.meta.url), 'utf8');
+  const section = page.split('## Using serve in CI')[1];
   const yaml = /```yaml\n([\s\S]*?)```/.exec(section ?? '')?.[1];
-  if (!yaml) throw new Error('the README has no job under "Using serve in CI"');
+  if (!yaml) throw new Error('docs/ci.md has no job under "Using serve in CI"');
   return parse(yaml).jobs.rehearse;
 }
 
@@ -34,9 +34,9 @@ afterEach(() => {
   serverPid = undefined;
 });
 
-describe("the README's CI job", () => {
+describe("docs/ci.md's CI job", () => {
   it('starts serve on a free port, waits on /healthz, seeds exactly the file, stops with the file saved', async () => {
-    const job = await readmeJob();
+    const job = await documentedJob();
     const dir = await tempDir();
     const runner = join(dir, 'runner');
     const work = join(dir, 'work');

@@ -109,7 +109,7 @@ describe('completion with ids from a hostile server', () => {
     expect(h.seen.some((s) => s.url === '/diagnostic-measures')).toBe(true);
   });
 
-  it('zsh, installed in $fpath as the README says, completes on the first TAB and runs nothing', async () => {
+  it('zsh, installed in $fpath as docs/connecting.md says, completes on the first TAB and runs nothing', async () => {
     const h = await hostileServer(listOfIds(HOSTILE_IDS));
     const cwd = await tempDir();
     const functions = await tempDir();

@@ -59,6 +59,18 @@ const ALLOWED: Record<string, string[]> = {
 describe('the house: layers and cycles under src/', () => {
   const graph = importGraph();
 
+  it('is the table of layers docs/contributing.md gives', () => {
+    const page = readFileSync(fileURLToPath(new URL('../../docs/contributing.md', import.meta.url)), 'utf8');
+    const table = page.split('## The layers')[1] ?? '';
+    const rows = [...table.matchAll(/^\| `(\w+)` \|[^|]+\|([^|]*)\|$/gm)].map(([, name, imports]) => [
+      name,
+      [...imports.matchAll(/`(\w+)`/g)].map((m) => m[1]).sort(),
+    ]);
+    expect(Object.fromEntries(rows)).toEqual(
+      Object.fromEntries(Object.entries(ALLOWED).map(([name, rooms]) => [name, [...rooms].sort()])),
+    );
+  });
+
   it('knows every room', () => {
     const rooms = new Set([...graph.keys()].map(room));
     expect([...rooms].filter((r) => !(r in ALLOWED))).toEqual([]);

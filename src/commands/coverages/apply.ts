@@ -10,7 +10,6 @@ export function applyCommand(ctx: Ctx, state: RunState): Command {
       'Make the server hold the coverages of a file: create missing ones, update differing ones, never duplicate',
     )
     .argument('<files...>', 'JSON array, one object, a wrapper object, or NDJSON; - for stdin')
-    .option('--exit-code', 'with --dry-run, exit 1 when there are changes (drift detection in CI)')
     .addHelpText(
       'after',
       `

@@ -96,11 +96,84 @@ Files:
   HOME                    the home folder, for the defaults above
 `;
 
-export const TOPICS: Record<string, { summary: string; text: () => string }> = {
-  csv: { summary: 'CSV catalogs: the columns, the rows, and what Excel writes', text: csv },
-  environment: { summary: 'the environment variables clinadmin reads', text: environment },
-  'exit-codes': {
-    summary: 'what each exit code means',
-    text: () => `${EXIT_CODES_HELP.trim()}\n`,
-  },
+const ranges = () => `Ranges: the short form of --reference-range and --panic-range
+
+  3.5-5.1                       from 3.5 to 5.1 (also 3.5..5.1); 3.5.. or ..5.1 for one bound
+  "3.5-5.1 sex=male age=18-65"  then any of: sex=all|male|female  age=MIN-MAX  si=MIN-MAX
+                                precision=N  id=ID
+  age=0-72h  age=0-28d  age=2-52wk  age=1-12mo  age=29d-1y
+                                ages are years unless a UCUM unit of time says otherwise (mo is a
+                                twelfth of a year, wk 7 days, a year 365.25 days); bands count in
+                                completed units, so 0-28d then 29d-1y leave no gap
+
+Panic ranges hold critical limits, as FHIR R4 defines its critical range ("results outside this range
+are critical"): a result below min, or above max, is critical.
+  "<2.5"        critical below 2.5            ">6.5"    critical above 6.5
+  "2.5-6.5"     critical below 2.5 or above 6.5
+Quote them: < and > mean something to the shell. The open forms ..2.5 and 6.5.. are refused for panic
+ranges (before 0.3 they meant the zone of critical values).
+
+On update, one range at a time, the others kept whole (ids, SI bounds, precisions):
+  --add-reference-range "RANGE"       --set-reference-range "N|ID RANGE"
+  --remove-reference-range N|ID       --replace-reference-ranges "RANGE" (all of them; asks first)
+and the same for panic ranges. N is the range's place as \`show\` lists it, from 1.
+
+  clinadmin measures create --test tst_bmp --name Sodium --type numeric --unit mmol/L \\
+    --reference-range "135-145 age=18-120" --panic-range "120-160"
+  clinadmin measures update msr_na --set-reference-range "1 136-145 age=18-120"
+  clinadmin measures evaluate msr_na --value 119 --age 40       critical-low
+`;
+
+const input = () => `Input: how records reach create, update, import and apply
+
+create and update:
+  a flag per field (clinadmin measures create --help lists them), or the whole body from
+  --file PATH (- for stdin) or --data JSON (@FILE reads a file); flags override the body.
+  At a terminal, create asks for the required fields not given; without one, their flags are needed.
+
+import, apply and lint read, from files or stdin (-):
+  a JSON array (what list -o json writes), one object, an object holding an array
+  ({"diagnosticAnalyzers": [...]}), NDJSON, FHIR R4 (a Bundle, one ObservationDefinition, FHIR NDJSON),
+  or for measures a spreadsheet: .csv or .tsv, or --format csv for stdin (clinadmin help csv).
+  Fields the service sets (id, createdBy, createdAt) are set aside with a notice; an id the server
+  knows still finds its record.
+
+Every record is checked with the server's own rules before the first request. A syntax error names
+file, line and column; an invalid record names file, record (or line), name and field. With any invalid
+record nothing is sent (exit 2).
+
+Text must be UTF-8 (a byte-order mark is fine); UTF-16, Latin-1 or a NUL byte is refused, naming the
+place. A file is read in 64 KB pieces, so its size does not set the memory used.
+`;
+
+const output = () => `Output: formats, fields, queries
+
+  -o table     one line a record, laid out to the terminal's width (the default at a terminal)
+  -o wide      the table with more columns
+  -o json      the records as the server sent them (the default in a pipe)
+  -o ndjson    one record a line
+  -o csv       RFC 4180, a header row; a cell a spreadsheet would run as a formula gets a leading '
+  -o yaml      YAML 1.2; text a YAML reader could take for something else (yes, 0o7, a date) is quoted
+  --fields a,b       only these columns and keys (a name the resource lacks is refused, with a guess)
+  --query EXPR       a JMESPath expression over the JSON (holds the whole list in memory)
+  --no-headers       tables without the header row, for scripts
+  --no-color         no colors (also NO_COLOR); FORCE_COLOR turns them on
+
+Data goes to stdout, and only data; messages, prompts, progress and traces go to stderr. Lists stream:
+table, json, ndjson and csv write each record as it arrives, so a list of 100,000 costs the memory of
+one record. Text from a server is shown with its control characters made visible in tables and views;
+json, ndjson, csv and yaml carry it unchanged.
+
+  clinadmin measures list -o json --fields id,name | jq .
+  clinadmin coverages list --query "[?type=='deduction'].name"
+  clinadmin notifications list -o ndjson --limit 0 > all.ndjson
+`;
+
+export const TOPICS: Record<string, { text: () => string }> = {
+  ranges: { text: ranges },
+  input: { text: input },
+  output: { text: output },
+  csv: { text: csv },
+  'exit-codes': { text: () => `${EXIT_CODES_HELP.trim()}\n` },
+  environment: { text: environment },
 };

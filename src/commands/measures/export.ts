@@ -38,7 +38,7 @@ export function exportCommand(ctx: Ctx): Command {
       `
 Sorted by test, then name, without the fields the service sets (id, createdBy, createdAt), so two
 exports of the same catalog are the same bytes and diff cleanly in git. The FHIR forms keep every field
-(what R4 has no element for in extensions, see the README), so export then import restores it exactly;
+(what R4 has no element for in extensions, see docs/catalogs.md), so export then import restores it exactly;
 they carry the measure id as an identifier.
 ${examples(
   'clinadmin measures export --out catalog.json',

@@ -31,7 +31,7 @@ export function importCommand(ctx: Ctx, state: RunState): Command {
 A .csv or .tsv file (or --format csv, for stdin) holds one range a row, a measure's fields beside each of
 its ranges, grouped by (test, name): its columns and rules are in \`clinadmin help csv\`.
 Every record is validated before the first request; with any invalid record nothing is sent (exit 2).
-FHIR R4 ObservationDefinitions are read as measures (the README's FHIR table); one that names no test
+FHIR R4 ObservationDefinitions are read as measures (the table in docs/catalogs.md); one that names no test
 takes it from --test.
 A record whose (test, name), or id, matches an existing measure updates it when something differs.
 --prune makes the server hold exactly the file's measures for each test the file names: the others of
@@ -45,6 +45,7 @@ ${examples(
   'clinadmin measures import cbc.json --prune --dry-run   # what would be deleted from those tests',
   'clinadmin measures import partner-catalog.fhir.json --test tst_chem',
   'clinadmin measures import catalog.csv --dry-run',
+  'clinadmin measures import catalog.json --dry-run --exit-code   # CI: 1 when the server differs',
 )}`,
     )
     .action(async (files: string[], _o: unknown, cmd: Command) => {

@@ -17,7 +17,8 @@ export function addSyncOptions(cmd: Command, dryRunHelp: string, scope: string):
       new Option('--concurrency <n>', 'requests in flight at once, 1 to 64').default(String(DEFAULT_CONCURRENCY)),
     )
     .option('--report <path>', 'also write the outcome of every record as JSON to this file')
-    .option('--show-unchanged', 'with --dry-run, list the unchanged records too (by default, only counted)');
+    .option('--show-unchanged', 'with --dry-run, list the unchanged records too (by default, only counted)')
+    .option('--exit-code', 'with --dry-run, exit 1 when there are changes (drift detection in CI)');
 }
 
 /** The rules of those flags, parsed once at the top of import and apply (with the global options). */

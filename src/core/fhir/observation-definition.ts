@@ -8,7 +8,7 @@ import { choicesValueSet, codedChoices } from './value-set.js';
 
 // A measure as an HL7 FHIR R4 ObservationDefinition, and back. What R4 has no element for goes into
 // extensions under one base URL, so that export then import restores every field exactly. The table
-// in the README's "FHIR" section is this file in words.
+// in docs/catalogs.md's FHIR section is this file in words.
 
 type Rec = Record<string, unknown>;
 type Json = Record<string, unknown>;
