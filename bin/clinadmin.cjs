@@ -6,7 +6,6 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   // The version needs none of the command tree: answer it from a tiny module (start-up is a feature).
   process.stdout.write(`${require('../dist/version.cjs').VERSION}\n`);
 } else {
-  if (Number(process.versions.node.split('.')[0]) < 22) require('./node20.cjs');
   require('./compile-cache.cjs').enableCompileCache(process.env);
   // Under --verbose a stack trace names our source files and lines: Node reads the shipped source maps of
   // what loads from here on (only then, as reading them costs start-up).

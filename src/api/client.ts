@@ -1,6 +1,6 @@
-// Only the connection pool, not undici's index: the index also loads fetch, WebSocket, EventSource
-// and the cache, which would triple the start-up of every command that makes a request.
-import Pool from 'undici/lib/dispatcher/pool.js';
+// undici's public entry, though it also loads fetch, WebSocket and the cache (~30 ms of a request
+// command's start-up, BENCHMARKS.md): its internal paths are no API, and an upgrade may move them.
+import { Pool } from 'undici';
 import { ApiError, AuthError, CliError, EXIT, NotFoundError } from '../errors.js';
 import { JsonArraySplitter, type ListSink } from '../json/array-stream.js';
 import { JsonText } from '../json/json-text.js';
@@ -71,8 +71,6 @@ export class ApiClient {
       headersTimeout: o.timeoutMs,
       bodyTimeout: o.timeoutMs,
       connectTimeout: Math.min(o.timeoutMs, 10_000),
-      // Node's default (16 KiB), given here because the build leaves node:http out (scripts/lean/http.cjs).
-      maxHeaderSize: 16 * 1024,
     });
   }
 

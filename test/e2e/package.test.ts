@@ -7,10 +7,12 @@ import { tempDir } from '../helpers/tmp.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 /**
- * What the installed package may weigh: the bundle, its source maps (~1.6 MB, names and lines without the
- * sources, so a --verbose stack trace names src/ files), its licences, completions, man pages and the README.
+ * What the installed package may weigh: the bundle, its source maps (names and lines without the sources,
+ * so a --verbose stack trace names src/ files), its licences, completions, man pages and the README. The
+ * client chunk is undici's whole public entry (fetch, WebSocket and the cache ride along: ~0.5 MB of code
+ * and as much map more than its pool alone), hence 5 MiB where 4 held before.
  */
-const MAX_INSTALLED_BYTES = 4 * 1024 * 1024;
+const MAX_INSTALLED_BYTES = 5 * 1024 * 1024;
 
 async function treeSize(dir: string): Promise<number> {
   let total = 0;
