@@ -1,8 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { resetLine } from './journal.js';
 import { type Problem, problem, sendJson } from './problem.js';
 import type { RequestJournal } from './requests.js';
 import { isSnapshotName, listSnapshots, readSnapshot, saveSnapshot } from './snapshots.js';
-import { resetLine, type State, type Store } from './store.js';
+import type { State, Store } from './store.js';
 
 /** What the sandbox endpoints work on: the store, where its data file is, and the state it started with. */
 export interface Sandbox {

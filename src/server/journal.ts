@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { toFieldErrors } from '../schemas/common.js';
 import { COLLECTIONS, type CollectionName, dataFileSchema } from '../schemas/data-file.js';
 import { DataFileError } from './data-file.js';
+import { recordJson } from './record-json.js';
 
 export type Rec = { id: string } & Record<string, unknown>;
 
@@ -102,4 +103,21 @@ function parseLine(line: string, lineNo: number, path: string): JournalEntry {
   if ((entry.v as Rec).id !== entry.id) throw damaged(`names id ${entry.id} but holds record ${(entry.v as Rec).id}`);
   // The record as written (zod's defaults filled in would change what the next fold writes).
   return { coll, id: entry.id, after: entry.v as Rec };
+}
+
+// Writing: the two line forms readJournal reads back, so the format lives in this one module.
+
+/** The journal's line for a change, as JSON.stringify({ c, id, v }) would write it, with v's JSON reused. */
+export function journalLine(c: { coll: CollectionName; id: string; after: Rec | undefined }): string {
+  const value = c.after === undefined ? 'null' : recordJson(c.after);
+  return `{"c":${JSON.stringify(c.coll)},"id":${JSON.stringify(c.id)},"v":${value}}`;
+}
+
+/**
+ * A reset as one journal line: `{"reset":{…every collection…}}`, replayed as the whole state. A sandbox
+ * keeps it beside each snapshot, so a reset costs a write, not a serialisation.
+ */
+export function resetLine(state: { [K in CollectionName]: Rec[] }): string {
+  const collections = COLLECTIONS.map((n) => `${JSON.stringify(n)}:[${(state[n] ?? []).map(recordJson).join(',')}]`);
+  return `{"reset":{${collections.join(',')}}}`;
 }

@@ -1,13 +1,13 @@
-import { randomBytes } from 'node:crypto';
-import { type FileHandle, link, open, rename, stat, unlink } from 'node:fs/promises';
+import { type FileHandle, link, stat, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { COLLECTIONS, type CollectionName, type DataFile } from '../schemas/data-file.js';
+import { Collections, type State } from './collections.js';
 import { CutMark } from './cut-mark.js';
-import { dataFileSlices, readDataFile } from './data-file.js';
-import { trimOldest } from './history.js';
-import { type Rec, readJournal } from './journal.js';
+import { readDataFile } from './data-file.js';
+import { writeDataFile } from './fold.js';
+import { journalLine, type Rec, readJournal, resetLine } from './journal.js';
 import { lockDataFile, realDataFile } from './lock.js';
-import { recordJson } from './record-json.js';
+import { describeFsError, exists, nodeFs, type StoreFs, syncDir } from './store-fs.js';
 
 /** One change to one record: `after` undefined deletes; `before` lets a failed flush undo it. */
 interface Change {
@@ -16,9 +16,6 @@ interface Change {
   before: Rec | undefined;
   after: Rec | undefined;
 }
-
-/** Every collection's records: a whole state, as a data file holds it. */
-export type State = { [K in CollectionName]: Rec[] };
 
 interface Pending {
   changes: Change[];
@@ -36,14 +33,6 @@ export class StoreUnavailableError extends Error {
 /** A journal this large is folded even before it has `compactEvery` changes: it stays bounded. */
 const FOLD_BYTES = 64 * 1024 * 1024;
 
-/** The file operations the store makes, so a test can make the platform refuse one (a filesystem seam). */
-export interface StoreFs {
-  open: typeof open;
-  rename: typeof rename;
-}
-
-const nodeFs: StoreFs = { open, rename };
-
 export interface StoreOptions {
   file: string;
   /** Defaults to node:fs/promises. */
@@ -54,14 +43,6 @@ export interface StoreOptions {
   keepNotifications?: number;
   warn?: (message: string) => void;
 }
-
-/**
- * Characters per slice of a fold: each slice is made and written before the next, and requests run in
- * between. Counted in characters, not records: 500 records of 60 KB made one slice of 30 MB, ~70 ms of work.
- */
-const FOLD_SLICE = 256 * 1024;
-/** Bytes of a fold written between two fdatasyncs of its temp file. */
-const FOLD_SYNC_BYTES = 1024 * 1024;
 
 /**
  * The data file plus an append-only journal beside it (`<file>.journal`).
@@ -79,7 +60,7 @@ const FOLD_SYNC_BYTES = 1024 * 1024;
  * records, so replaying one already folded changes nothing.
  */
 export class Store {
-  private readonly maps = new Map<CollectionName, Map<string, Rec>>();
+  private readonly records = new Collections();
   private queue: Pending[] = [];
   private flushing = false;
   private journalChanges = 0;
@@ -104,9 +85,7 @@ export class Store {
     private readonly warn: (message: string) => void,
     private readonly fs: StoreFs,
     private readonly cutMark: CutMark | undefined,
-  ) {
-    for (const name of COLLECTIONS) this.maps.set(name, new Map());
-  }
+  ) {}
 
   static async open(options: StoreOptions): Promise<Store> {
     const warn = options.warn ?? ((m: string) => process.stderr.write(`warning: ${m}\n`));
@@ -139,10 +118,10 @@ export class Store {
       });
       const store = new Store(file, journal, releaseLock, options.compactEvery ?? 2000, warn, fs, cutMark);
       store.keepNotifications = options.keepNotifications ?? 0;
-      for (const name of COLLECTIONS) for (const r of data?.[name] ?? []) store.maps.get(name)!.set(r.id, r as Rec);
+      for (const name of COLLECTIONS) for (const r of data?.[name] ?? []) store.records.set(name, r.id, r as Rec);
       for (const c of [...older, ...replay]) {
-        if ('reset' in c) store.loadState(c.reset);
-        else store.applyRaw(c.coll, c.id, c.after);
+        if ('reset' in c) store.records.load(c.reset);
+        else store.records.set(c.coll, c.id, c.after);
       }
       store.journalSize = goodLength;
       store.journalChanges = replay.length;
@@ -165,15 +144,15 @@ export class Store {
   }
 
   list(coll: CollectionName): Rec[] {
-    return Array.from(this.maps.get(coll)!.values());
+    return this.records.list(coll);
   }
 
   get(coll: CollectionName, id: string): Rec | undefined {
-    return this.maps.get(coll)!.get(id);
+    return this.records.get(coll, id);
   }
 
   count(coll: CollectionName): number {
-    return this.maps.get(coll)!.size;
+    return this.records.count(coll);
   }
 
   /** Puts (or with `after` undefined, deletes) records; resolves once they are on disk. */
@@ -181,7 +160,7 @@ export class Store {
     if (this.closed) return Promise.reject(new StoreUnavailableError('the server is shutting down'));
     const changes: Change[] = writes.map((w) => {
       const before = this.get(w.coll, w.id);
-      this.applyRaw(w.coll, w.id, w.after);
+      this.records.set(w.coll, w.id, w.after);
       return { coll: w.coll, id: w.id, before, after: w.after };
     });
     this.track(changes, 1);
@@ -198,8 +177,7 @@ export class Store {
    */
   reset(state: State, line = resetLine(state)): Promise<void> {
     if (this.closed) return Promise.reject(new StoreUnavailableError('the server is shutting down'));
-    const before = new Map(this.maps);
-    this.loadState(state);
+    const before = this.records.load(state);
     return new Promise<void>((resolve, reject) => {
       this.queue.push({ changes: [], reset: { line, before }, resolve, reject });
       if (!this.flushing) void this.flushLoop();
@@ -209,10 +187,6 @@ export class Store {
   /** The state as acknowledged writes left it (queued changes taken back): what a snapshot holds. */
   state(): State {
     return this.snapshot();
-  }
-
-  private loadState(state: State): void {
-    for (const name of COLLECTIONS) this.maps.set(name, new Map((state[name] ?? []).map((r) => [r.id, r])));
   }
 
   /** Resolves when no fold is writing in the background (a fold is never needed for durability). */
@@ -280,12 +254,6 @@ export class Store {
       await this.cutMark?.close().catch(() => undefined);
       await this.releaseLock();
     }
-  }
-
-  private applyRaw(coll: CollectionName, id: string, after: Rec | undefined): void {
-    const map = this.maps.get(coll)!;
-    if (after === undefined) map.delete(id);
-    else map.set(id, after);
   }
 
   private async flushLoop(): Promise<void> {
@@ -357,9 +325,9 @@ export class Store {
     this.queue = [];
     for (let i = failed.length - 1; i >= 0; i--) {
       const reset = failed[i].reset;
-      if (reset) for (const [coll, map] of reset.before) this.maps.set(coll, map);
+      if (reset) this.records.restore(reset.before);
       const changes = failed[i].changes;
-      for (let j = changes.length - 1; j >= 0; j--) this.applyRaw(changes[j].coll, changes[j].id, changes[j].before);
+      for (let j = changes.length - 1; j >= 0; j--) this.records.set(changes[j].coll, changes[j].id, changes[j].before);
     }
     // Back to the last whole line before anything else is appended; a journal that cannot be cut back
     // takes no more writes (a restart drops its torn last line, which was never acknowledged).
@@ -389,46 +357,15 @@ export class Store {
     for (const p of failed) this.settleOne(p, reason);
   }
 
-  /** Writes the whole state beside the data file, makes it durable, swaps it in, then empties the journal. */
-  /**
-   * The records as flushed: a copy of the references (records are replaced, never changed in place),
-   * with each change still queued taken back, so a write that then fails never reaches the data file.
-   */
-  private snapshot(): { [K in CollectionName]: Rec[] } {
-    const before = new Map<CollectionName, Map<string, Rec | undefined>>();
-    for (const p of this.queue) {
-      for (const c of p.changes) {
-        let ids = before.get(c.coll);
-        if (!ids) {
-          ids = new Map();
-          before.set(c.coll, ids);
-        }
-        if (!ids.has(c.id)) ids.set(c.id, c.before);
-      }
-    }
-    return Object.fromEntries(
-      COLLECTIONS.map((n) => {
-        const map = this.maps.get(n)!;
-        const undo = before.get(n);
-        if (!undo) return [n, Array.from(map.values())];
-        // One pass that takes the few queued changes back as it copies: copying the map first would hold
-        // every request for ~50 ms at 100,000 records.
-        const records: Rec[] = [];
-        for (const [id, rec] of map) {
-          if (!undo.has(id)) records.push(rec);
-          else if (undo.get(id) !== undefined) records.push(undo.get(id)!);
-        }
-        // A record whose deletion is still queued is back too.
-        for (const [id, rec] of undo) if (rec !== undefined && !map.has(id)) records.push(rec);
-        return [n, records];
-      }),
-    ) as never;
+  /** The state as acknowledged writes left it: the queued changes taken back. */
+  private snapshot(): State {
+    return this.records.acknowledged(this.queue.flatMap((p) => p.changes));
   }
 
   /** Folds everything into the data file while nothing else runs (at start and at close). */
   private async compact(): Promise<void> {
-    trimOldest(this.maps.get('notifications')!, this.keepNotifications);
-    await this.writeSnapshot(this.snapshot());
+    this.records.trimNotifications(this.keepNotifications);
+    this.snapshotSize = await writeDataFile(this.fs, this.file, this.snapshot());
     await this.journal.truncate(0);
     await this.journal.datasync();
     await unlink(`${this.file}.journal.old`).catch(() => undefined);
@@ -460,7 +397,7 @@ export class Store {
     }
     await this.fs.rename(next, path);
     await syncDir(this.fs, dirname(this.file));
-    trimOldest(this.maps.get('notifications')!, this.keepNotifications);
+    this.records.trimNotifications(this.keepNotifications);
     const before = this.journal;
     this.journal = fresh;
     this.journalSize = 0;
@@ -471,74 +408,8 @@ export class Store {
 
   /** Writes a snapshot into the data file in the background, then drops the journal set aside for it. */
   private async fold(records: { [K in CollectionName]: Rec[] }): Promise<void> {
-    await this.writeSnapshot(records);
+    this.snapshotSize = await writeDataFile(this.fs, this.file, records);
     await unlink(`${this.file}.journal.old`);
-  }
-
-  /** Temp file written a slice at a time, fsync, rename over the data file, fsync of the folder. */
-  private async writeSnapshot(records: { [K in CollectionName]: Rec[] }): Promise<void> {
-    const tmp = `${this.file}.${randomBytes(4).toString('hex')}.tmp`;
-    let size = 0;
-    try {
-      const fh = await this.fs.open(tmp, 'w', 0o600);
-      try {
-        let unsynced = 0;
-        for (const slice of dataFileSlices(records, FOLD_SLICE)) {
-          const bytes = Buffer.from(slice);
-          size += bytes.length;
-          // writeFile on a handle writes on from where the last write ended, and writes it all.
-          await fh.writeFile(bytes);
-          // Flushed as it goes: one fsync of the whole file at the end would hold the journal's
-          // fdatasync (and so every write) behind it on file systems that order the two.
-          unsynced += bytes.length;
-          if (unsynced >= FOLD_SYNC_BYTES) {
-            await fh.datasync();
-            unsynced = 0;
-          }
-        }
-        await fh.sync();
-      } finally {
-        await fh.close();
-      }
-      await this.fs.rename(tmp, this.file);
-    } catch (err) {
-      // The data file and the journal stay as they were; no half-written copy is left beside them.
-      await unlink(tmp).catch(() => undefined);
-      throw err;
-    }
-    await syncDir(this.fs, dirname(this.file));
-    this.snapshotSize = size;
-  }
-}
-
-/** The journal's line for a change, as JSON.stringify({ c, id, v }) would write it, with v's JSON reused. */
-/**
- * A reset as one journal line: `{"reset":{…every collection…}}`, replayed as the whole state. A sandbox
- * keeps it beside each snapshot, so a reset costs a write, not a serialisation.
- */
-export function resetLine(state: State): string {
-  const collections = COLLECTIONS.map((n) => `${JSON.stringify(n)}:[${(state[n] ?? []).map(recordJson).join(',')}]`);
-  return `{"reset":{${collections.join(',')}}}`;
-}
-
-function journalLine(c: Change): string {
-  const value = c.after === undefined ? 'null' : recordJson(c.after);
-  return `{"c":${JSON.stringify(c.coll)},"id":${JSON.stringify(c.id)},"v":${value}}`;
-}
-
-/** Codes with which a platform refuses to open or fsync a folder (Windows): there is nothing to sync. */
-const DIR_SYNC_REFUSED = new Set(['EPERM', 'EISDIR', 'EINVAL']);
-
-/** Makes a rename in `dir` durable; skipped only where the platform refuses to sync a folder at all. */
-export async function syncDir(fs: Pick<StoreFs, 'open'>, dir: string): Promise<void> {
-  let fh: FileHandle | undefined;
-  try {
-    fh = await fs.open(dir, 'r');
-    await fh.sync();
-  } catch (err) {
-    if (!DIR_SYNC_REFUSED.has((err as NodeJS.ErrnoException).code ?? '')) throw err;
-  } finally {
-    await fh?.close();
   }
 }
 
@@ -548,20 +419,4 @@ function bump<K>(counts: Map<K, number>, key: K, delta: number): void {
   else counts.delete(key);
 }
 
-function describeFsError(err: Error): string {
-  const code = (err as NodeJS.ErrnoException).code;
-  if (code === 'ENOSPC') return 'the disk is full';
-  if (code === 'EROFS' || code === 'EACCES' || code === 'EPERM') return 'the folder is not writable';
-  return err.message;
-}
-
-export type { DataFile, Rec };
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await stat(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
+export type { DataFile, Rec, State, StoreFs };
