@@ -6,6 +6,7 @@ import { type Ctx, defaultContext, type RunState } from './context.js';
 import { CliError, EXIT, EXIT_CODES_HELP, UsageError } from './errors.js';
 import { FORMATS } from './output/format-names.js';
 import { layoutWidth, visible } from './output/text.js';
+import { writeOut } from './output/text-out.js';
 import { wrapText } from './output/wrap.js';
 import { VERSION } from './version.js';
 
@@ -86,7 +87,7 @@ ${EXIT_CODES_HELP}`,
         if (words.length === 1 && !program.commands.some((c) => c.name() === words[0])) {
           const { TOPICS } = await import('./commands/help/topics.js');
           const topic = TOPICS[words[0]];
-          if (topic) return void ctx.stdout.write(topic.text());
+          if (topic) return writeOut(ctx, topic.text());
         }
         let cmd = program;
         for (const [i, word] of words.entries()) {

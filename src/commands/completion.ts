@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { Ctx } from '../context.js';
 import { UsageError } from '../errors.js';
+import { writeLines, writeOut } from '../output/text-out.js';
 import { resourceByGroup } from '../resources/index.js';
 import { examples, optsOf } from './shared.js';
 
@@ -22,7 +23,7 @@ export function completionCommand(cmd: Command, ctx: Ctx): Command {
       const root = self.parent!;
       const make = { bash: gen.bashCompletion, zsh: gen.zshCompletion, fish: gen.fishCompletion }[shell];
       if (!make) throw new UsageError(`unknown shell ${shell}`, 'use bash, zsh or fish');
-      ctx.stdout.write(make(root));
+      await writeOut(ctx, make(root));
     });
 }
 
@@ -48,7 +49,7 @@ export function completeIdsCommand(cmd: Command, ctx: Ctx): Command {
       try {
         const records = await client.list<{ id: unknown }>(spec.path);
         const ids = records.map((r) => r.id).filter(isCompletableId);
-        ctx.stdout.write(ids.join('\n') + (ids.length ? '\n' : ''));
+        await writeLines(ctx, ids as string[]);
       } finally {
         await client.close();
       }

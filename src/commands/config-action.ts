@@ -5,6 +5,7 @@ import { profileOf, setProfile, updateConfig } from '../config/store.js';
 import type { Ctx } from '../context.js';
 import { UsageError } from '../errors.js';
 import { textColumns } from '../output/columns.js';
+import { writeLines } from '../output/text-out.js';
 import type { Opts } from './shared.js';
 import { checkProfile } from './suggest.js';
 
@@ -24,7 +25,7 @@ export async function get(ctx: Ctx, opts: Opts, key: string): Promise<void> {
   const k = keyOf(key);
   const value = profileOf(readConfig(ctx.env), profileOfRun(ctx, opts))[KEYS[k]];
   if (value === undefined) throw new UsageError(`${key} is not set in profile ${profileOfRun(ctx, opts)}`);
-  ctx.stdout.write(`${k === 'token' && !opts.showSecret ? maskToken(value) : value}\n`);
+  await writeLines(ctx, [k === 'token' && !opts.showSecret ? maskToken(value) : value]);
 }
 
 export async function set(ctx: Ctx, opts: Opts, key: string, given: string): Promise<void> {
@@ -83,7 +84,7 @@ export async function list(ctx: Ctx, opts: Opts): Promise<void> {
 }
 
 export async function path(ctx: Ctx): Promise<void> {
-  ctx.stdout.write(`${configFile(ctx.env)}\n`);
+  await writeLines(ctx, [configFile(ctx.env)]);
 }
 
 export async function useProfile(ctx: Ctx, _opts: Opts, name: string): Promise<void> {

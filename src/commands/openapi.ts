@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { Ctx, RunState } from '../context.js';
+import { writeOut } from '../output/text-out.js';
 
 export function openapiCommand(cmd: Command, ctx: Ctx, _state: RunState): Command {
   return cmd
@@ -15,6 +16,6 @@ Examples:
     )
     .action(async () => {
       const { openapiText } = await import('../server/openapi.js');
-      ctx.stdout.write(await openapiText());
+      await writeOut(ctx, await openapiText());
     });
 }

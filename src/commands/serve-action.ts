@@ -2,6 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Ctx } from '../context.js';
 import { CliError, EXIT, UsageError } from '../errors.js';
+import { writeLines } from '../output/text-out.js';
 import { generateToken, parseTokenSpec, type TokenEntry } from '../server/auth.js';
 import { DataFileError } from '../server/data-file.js';
 import { type Faults, noFaults, parseFailOn, parseLatency } from '../server/faults.js';
@@ -86,7 +87,7 @@ export async function serve(ctx: Ctx, raw: Record<string, unknown>): Promise<num
     throw err;
   }
   const signals = ctx.waitForSignal(['SIGINT', 'SIGTERM']);
-  ctx.stdout.write(`clinadmin serve listening on ${server.url} (data: ${dataFile})\n`);
+  await writeLines(ctx, [`clinadmin serve listening on ${server.url} (data: ${dataFile})`]);
   // A CI log then says why answers were slow or failed.
   if (!noFaults(faults)) ctx.stderr.write(`injecting faults: ${describeFaults(raw)}\n`);
   if (generated) {

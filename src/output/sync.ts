@@ -9,6 +9,7 @@ import { listed, type PlanCounts } from '../core/sync/run.js';
 import { jsonLines, Spool } from '../files/spool.js';
 import { chooseFormat, type PresentOptions, present } from './present.js';
 import { visible } from './text.js';
+import { writeOut } from './text-out.js';
 
 // What import and apply show: notes on the input, the dry run's plan, and the summary.
 
@@ -133,9 +134,7 @@ export async function showPlan(
 }
 
 /** Writes to stdout, waiting when the reader falls behind. */
-async function put(ctx: Ctx, text: string): Promise<void> {
-  if (text !== '' && !ctx.stdout.write(text)) await new Promise((r) => ctx.stdout.once('drain', () => r(undefined)));
-}
+const put = writeOut;
 
 /** Lines to stdout in pieces of about 64 KB. */
 function writer(ctx: Ctx) {

@@ -71,6 +71,15 @@ describe('the house: layers and cycles under src/', () => {
     );
   });
 
+  it('sends data to stdout only through output/ (commander writes its own help)', () => {
+    const direct = [...graph.keys()].filter(
+      (f) => room(f) !== 'output' && /\bstdout\.write\(/.test(readFileSync(join(src, f), 'utf8')),
+    );
+    // cli.ts hands commander a writer for --help and usage text, wrapped to the terminal.
+    expect(direct).toEqual(['cli.ts']);
+    expect(readFileSync(join(src, 'cli.ts'), 'utf8').match(/\bstdout\.write\(/g)).toHaveLength(1);
+  });
+
   it('knows every room', () => {
     const rooms = new Set([...graph.keys()].map(room));
     expect([...rooms].filter((r) => !(r in ALLOWED))).toEqual([]);

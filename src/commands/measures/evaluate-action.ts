@@ -3,6 +3,7 @@ import { parseAge } from '../../core/ages.js';
 import { evaluate, type Subject } from '../../core/interpret.js';
 import type { RangeLike } from '../../core/ranges.js';
 import { NotFoundError, UsageError } from '../../errors.js';
+import { writeLines } from '../../output/text-out.js';
 import { measures } from '../../resources/index.js';
 import { enc, type Opts, withClient } from '../shared.js';
 
@@ -44,7 +45,7 @@ export async function evaluateMeasure(ctx: Ctx, o: EvaluateOptions, id: string |
       ...result.reference.map((r) => `  reference range: ${formatRange(r, m.unit as string, m.siunit as string)}`),
       ...assumed.map((a) => `  ${a}`),
     ];
-    ctx.stdout.write(`${lines.join('\n')}\n`);
+    await writeLines(ctx, lines);
     return;
   }
   await present(ctx, { ...result, ...(assumed.length > 0 ? { assumed } : {}) }, o);

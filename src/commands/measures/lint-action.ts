@@ -3,6 +3,7 @@ import { readRecords } from '../../core/records.js';
 import { prepare } from '../../core/sync/prepare.js';
 import { EXIT, UsageError } from '../../errors.js';
 import { visible } from '../../output/text.js';
+import { writeOut } from '../../output/text-out.js';
 import type { Opts } from '../shared.js';
 import { measureSyncSpec } from './sync.js';
 
@@ -30,7 +31,8 @@ export async function lint(
   const withWarnings = records.filter((r) => r.outcome === 'warnings').length;
   const { chooseFormat, present } = await import('../../output/present.js');
   if (['table', 'wide'].includes(chooseFormat(ctx, opts.output))) {
-    ctx.stdout.write(
+    await writeOut(
+      ctx,
       `${records.length} checked, ${records.length - withWarnings} clean, ${withWarnings} with warnings ` +
         `(${prep.warnings.length} ${prep.warnings.length === 1 ? 'warning' : 'warnings'})\n`,
     );

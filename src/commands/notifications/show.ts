@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import type { Ctx } from '../../context.js';
+import { writeOut } from '../../output/text-out.js';
 import { notifications } from '../../resources/index.js';
 import { checkFields, enc, examples, optsOf, viewsOf, withClient } from '../shared.js';
 
@@ -23,7 +24,7 @@ export function showCommand(ctx: Ctx): Command {
           return;
         }
         const { readable } = await import('./readable.js');
-        ctx.stdout.write(await readable(ctx, data, opts.color));
+        await writeOut(ctx, await readable(ctx, data, opts.color));
       });
     });
 }

@@ -3,6 +3,7 @@ import { filterNotifications } from '../../core/notifications.js';
 import { CliError, EXIT } from '../../errors.js';
 import { localTime } from '../../output/columns.js';
 import { visible } from '../../output/text.js';
+import { writeLines } from '../../output/text-out.js';
 import { connect } from '../connect.js';
 import type { Opts } from '../shared.js';
 import { type Note, newNotifications } from './poll.js';
@@ -30,8 +31,8 @@ export async function watch(ctx: Ctx, opts: WatchOptions): Promise<void> {
   const print = (n: Note) => {
     if (format === 'table') {
       const line = `${localTime(n.createdAt)}  ${n.type ?? ''}  ${n.code ?? ''}  ${n.title ?? ''}  (${n.id})`;
-      ctx.stdout.write(`${visible(line, true)}\n`);
-    } else ctx.stdout.write(`${JSON.stringify(n)}\n`);
+      void writeLines(ctx, [visible(line, true)]);
+    } else void writeLines(ctx, [JSON.stringify(n)]);
   };
   try {
     if (format === 'table') ctx.stderr.write('watching for notifications; Ctrl-C to stop\n');

@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import type { Ctx, RunState } from '../../context.js';
 import { CliError, EXIT, UsageError } from '../../errors.js';
+import { writeOut } from '../../output/text-out.js';
 import type { Resource } from '../../resources/index.js';
 import { enc, examples, optsOf, withClient } from '../shared.js';
 
@@ -53,7 +54,7 @@ export function deleteCommand(ctx: Ctx, spec: Resource, state: RunState): Comman
         const summary = { deleted: n('deleted'), notFound: n('not-found'), failed: n('failed'), records: outcomes };
         const { chooseFormat, present } = await import('../../output/present.js');
         if (['table', 'wide'].includes(chooseFormat(ctx, opts.output))) {
-          ctx.stdout.write(`${summary.deleted} deleted, ${summary.notFound} not found, ${summary.failed} failed\n`);
+          await writeOut(ctx, `${summary.deleted} deleted, ${summary.notFound} not found, ${summary.failed} failed\n`);
         } else if (opts.output !== undefined) {
           await present(ctx, summary, { ...opts, fields: undefined });
         }

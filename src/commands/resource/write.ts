@@ -2,6 +2,7 @@ import { Command, Option } from 'commander';
 import type { Ctx } from '../../context.js';
 import { flagName, optionKey } from '../../core/fields.js';
 import { ApiError, CliError, EXIT, UsageError } from '../../errors.js';
+import { writeLines } from '../../output/text-out.js';
 import { fieldFlags, type Resource } from '../../resources/index.js';
 import { checkFields, collect, enc, optsOf, viewsOf, withClient } from '../shared.js';
 import { addRangeVerbs, rangeHint, rangeVerbsOf } from './update-ranges.js';
@@ -153,8 +154,10 @@ export function writeCommand(ctx: Ctx, spec: Resource, w: WriteSpec): Command {
             return;
           }
           if (opts.dryRun) {
-            ctx.stdout.write(`${lines.length > 0 ? `~ update ${id}\n${lines.join('\n')}\n` : ''}`);
-            ctx.stdout.write(`dry run: ${lines.length === 0 ? 'no change' : 'the changes above'}; nothing was sent\n`);
+            await writeLines(ctx, [
+              ...(lines.length > 0 ? [`~ update ${id}`, ...lines] : []),
+              `dry run: ${lines.length === 0 ? 'no change' : 'the changes above'}; nothing was sent`,
+            ]);
             return;
           }
           if (ranging.some((x) => x.v.replace !== undefined) && !opts.yes) {

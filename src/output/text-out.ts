@@ -1,0 +1,13 @@
+import type { Ctx } from '../context.js';
+
+// Text that is the command's output but not a record or a list (a script, a document, a line per event,
+// a plan): it reaches stdout here, so data leaves only through output/.
+
+/** Writes text that is already shaped for stdout; resolves once stdout takes more (a slow reader). */
+export async function writeOut(ctx: Ctx, text: string): Promise<void> {
+  if (text !== '' && !ctx.stdout.write(text)) await new Promise((r) => ctx.stdout.once('drain', () => r(undefined)));
+}
+
+/** Lines of output, each ended by a newline; none writes nothing. */
+export const writeLines = (ctx: Ctx, lines: readonly string[]): Promise<void> =>
+  writeOut(ctx, lines.length === 0 ? '' : `${lines.join('\n')}\n`);
