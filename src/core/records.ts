@@ -1,6 +1,7 @@
 import type { Ctx } from '../context.js';
 import { UsageError } from '../errors.js';
 import { describeJsonError, findAmbiguity, lineColumn, MAX_DEPTH, repeatedKey, scanValue } from '../json/json-error.js';
+import { RESOURCES } from '../resources/index.js';
 import { parseCatalogCsv } from './csv-catalog.js';
 import { containValueSets } from './fhir/value-set.js';
 import { readText, refuseAmbiguity } from './input.js';
@@ -19,16 +20,8 @@ export interface SourceRecord {
   cellOf?: (path: string) => string | undefined;
 }
 
-/** Wrapper keys an exported collection may come under, as the seed's `diagnosticAnalyzers`. */
-const WRAPPERS = [
-  'diagnosticAnalyzers',
-  'diagnosticMeasures',
-  'measures',
-  'insuranceCoverages',
-  'coverages',
-  'items',
-  'data',
-];
+/** Wrapper keys an exported collection may come under: each resource's (the registry's), then the usual. */
+const WRAPPERS = [...RESOURCES.flatMap((r) => r.wrappers ?? []), 'items', 'data'];
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 

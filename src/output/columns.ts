@@ -15,6 +15,8 @@ export interface Column {
   shown?: boolean;
   /** A color for a cell's text at a terminal, if any. */
   tone?: (text: string) => Tone | undefined;
+  /** Free text, narrowed first when a line is too wide (the registry's `free`). */
+  free?: boolean;
 }
 
 export interface View {
@@ -88,12 +90,20 @@ const TONES: Partial<Record<ColumnFormat, Column['tone']>> = {
   seen: (t) => (t === 'seen' ? 'green' : t === 'new' ? 'yellow' : undefined),
 };
 
-const column = (key: string, field: string, header: string, format: ColumnFormat, shown: boolean): Column => ({
+const column = (
+  key: string,
+  field: string,
+  header: string,
+  format: ColumnFormat,
+  shown: boolean,
+  free = false,
+): Column => ({
   key,
   header,
   shown,
   value: FORMATS[format](field),
   tone: TONES[format],
+  free,
 });
 
 const cache = new Map<Resource, Column[]>();
@@ -103,7 +113,7 @@ export function columnsOf(res: Resource): Column[] {
   let cols = cache.get(res);
   if (!cols) {
     cols = Object.entries(res.fields).flatMap(([key, f]) =>
-      f.header ? [column(key, key, f.header, f.format ?? 'text', f.shown ?? false)] : [],
+      f.header ? [column(key, key, f.header, f.format ?? 'text', f.shown ?? false, f.free)] : [],
     );
     cache.set(res, cols);
   }
@@ -115,7 +125,7 @@ export function wideColumnsOf(res: Resource): Column[] {
   const all = columnsOf(res);
   const byKey = new Map(all.map((c) => [c.key, c]));
   const extra = res.wide.map((w) =>
-    typeof w === 'string' ? byKey.get(w)! : column(w.key, w.field, w.header, w.format, false),
+    typeof w === 'string' ? byKey.get(w)! : column(w.key, w.field, w.header, w.format, false, w.free),
   );
   return [...all.filter((c) => c.shown), ...extra].map((c) => ({ ...c, shown: true }));
 }

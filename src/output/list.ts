@@ -34,7 +34,6 @@ export function cellText(c: Column, r: Rec, view: View): string {
 }
 
 // Free text is cut first: a name or a title loses its end before any other column narrows.
-const FREE_TEXT = new Set(['name', 'title', 'description', 'body', 'bodyExcerpt']);
 
 /**
  * Fits a line to `total` columns: free text (a name, a title) is narrowed first, widest first, to 12;
@@ -56,7 +55,7 @@ export function fitWidths(widths: number[], columns: Column[], total: number): n
       out[widest] = Math.max(next, out[widest] - (line() - total));
     }
   };
-  const free = (i: number) => FREE_TEXT.has(columns[i].key);
+  const free = (i: number) => columns[i].free === true;
   narrow((i) => Math.min(12, widths[i]), free);
   const other = (i: number) => columns[i].key !== 'id' && !free(i);
   narrow((i) => Math.min(widths[i], Math.max(MIN_WIDTH, displayWidth(columns[i].header))), other);
@@ -75,7 +74,7 @@ function roomFor(widths: number[], natural: number[], columns: Column[], total: 
   let room = total - (out.reduce((a, b) => a + b, 0) + GAP.length * (out.length - 1));
   for (let i = 0; i < out.length && room > 0; i++) {
     // A column already cut to fit has no room to give; a whole one may take some for later rows.
-    if (!FREE_TEXT.has(columns[i].key) || out[i] < natural[i] || out[i] >= 40) continue;
+    if (!columns[i].free || out[i] < natural[i] || out[i] >= 40) continue;
     const more = Math.min(room, 40 - out[i]);
     out[i] += more;
     room -= more;

@@ -1,4 +1,9 @@
-import { COVERAGE_TYPE_VALUES, PAYMENT_METHOD_VALUES, REF_TYPE_VALUES } from '../schemas/values.js';
+import {
+  COVERAGE_FROM_CONTRACT,
+  COVERAGE_TYPE_VALUES,
+  PAYMENT_METHOD_VALUES,
+  REF_TYPE_VALUES,
+} from '../schemas/values.js';
 import { CREATED_FIELDS, type Resource } from './registry.js';
 
 export const coverages: Resource = {
@@ -9,6 +14,9 @@ export const coverages: Resource = {
   collection: 'insuranceCoverages',
   idPrefix: 'cov',
   key: ['contract', 'name'],
+  wrappers: ['insuranceCoverages', 'coverages'],
+  fromContract: { field: 'contract', copies: COVERAGE_FROM_CONTRACT },
+  nameExample: 'copay',
   schemas: async () => (await import('../schemas/coverages.js')).coverageSchemas as never,
   filters: ['contract', 'type'],
   wide: ['refType', 'percentage', 'insurer', 'createdBy'],
@@ -20,7 +28,7 @@ export const coverages: Resource = {
       header: 'CONTRACT',
       shown: true,
     },
-    name: { flag: '--name <name>', help: 'coverage name', header: 'NAME', shown: true },
+    name: { flag: '--name <name>', help: 'coverage name', header: 'NAME', shown: true, free: true },
     type: {
       flag: '--type <type>',
       help: 'how the coverage applies',

@@ -11,6 +11,9 @@ export const measures: Resource = {
   collection: 'diagnosticMeasures',
   idPrefix: 'msr',
   key: ['test', 'name'],
+  wrappers: ['diagnosticAnalyzers', 'diagnosticMeasures', 'measures'],
+  subIds: { referenceRanges: 'rr' },
+  nameExample: 'glucose',
   schemas: async () => (await import('../schemas/measures.js')).measureSchemas as never,
   filters: ['test', 'type'],
   wide: [
@@ -23,7 +26,7 @@ export const measures: Resource = {
   fields: {
     id: { header: 'ID', shown: true },
     test: { flag: '--test <id>', help: 'the medical test the measure belongs to', header: 'TEST', shown: true },
-    name: { flag: '--name <name>', help: 'name of the measure', header: 'NAME', shown: true },
+    name: { flag: '--name <name>', help: 'name of the measure', header: 'NAME', shown: true, free: true },
     type: { flag: '--type <type>', help: 'result type', choices: MEASURE_TYPE_VALUES, header: 'TYPE', shown: true },
     unit: { flag: '--unit <unit>', help: 'conventional unit, e.g. mg/dL', header: 'UNIT', shown: true },
     referenceRanges: {
@@ -46,7 +49,7 @@ export const measures: Resource = {
     siunit: { flag: '--siunit <unit>', help: 'SI unit, e.g. mmol/L', header: 'SI UNIT' },
     set: { flag: '--set <name>', help: 'the set the measure belongs to', header: 'SET' },
     sets: { flag: '--sets <name>', help: 'sets, repeatable or comma-separated', kind: 'list', header: 'SETS' },
-    description: { flag: '--description <text>', help: 'free text', header: 'DESCRIPTION' },
+    description: { flag: '--description <text>', help: 'free text', header: 'DESCRIPTION', free: true },
     choices: {
       flag: '--choices <choice>',
       help: 'choices, repeatable or comma-separated',

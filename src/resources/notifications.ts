@@ -8,18 +8,20 @@ export const notifications: Resource = {
   path: '/notifications',
   collection: 'notifications',
   idPrefix: 'ntf',
+  marksSeen: true,
+  nameExample: 'stock',
   wide: [
     { key: 'seenByList', field: 'seenBy', header: 'SEEN BY', format: 'list' },
-    { key: 'bodyExcerpt', field: 'body', header: 'BODY', format: 'excerpt' },
+    { key: 'bodyExcerpt', field: 'body', header: 'BODY', format: 'excerpt', free: true },
   ],
   fields: {
     id: { header: 'ID', shown: true },
     createdAt: { header: 'TIME', shown: true, format: 'time' },
     type: { header: 'TYPE', shown: true },
     code: { header: 'CODE', shown: true },
-    title: { header: 'TITLE', shown: true },
+    title: { header: 'TITLE', shown: true, free: true },
     seenBy: { header: 'SEEN', shown: true, format: 'seen' },
-    body: { header: 'BODY' },
+    body: { header: 'BODY', free: true },
     meta: { header: 'META' },
   },
 };

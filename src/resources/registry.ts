@@ -33,6 +33,8 @@ export interface FieldEntry {
   shown?: boolean;
   /** Default text. */
   format?: ColumnFormat;
+  /** Free text (a name, a title): narrowed first, and given room, when a table line is too wide. */
+  free?: boolean;
 }
 
 /** A column of `-o wide` drawn from a field in another way than the field's own column. */
@@ -41,6 +43,7 @@ export interface DerivedColumn {
   field: string;
   header: string;
   format: ColumnFormat;
+  free?: boolean;
 }
 
 export interface SchemaSet {
@@ -67,6 +70,16 @@ export interface Resource {
   filters?: readonly string[];
   /** What `-o wide` adds to the shown columns (kubectl's convention): field keys or derived columns. */
   wide: readonly (string | DerivedColumn)[];
+  /** Keys a file may hold this resource's records under, as the seed's `{"diagnosticAnalyzers": [...]}`. */
+  wrappers?: readonly string[];
+  /** Reading one record (GET by id) adds the caller's account to its `seenBy`, once. */
+  marksSeen?: boolean;
+  /** Lists of sub-records the server gives an id when one comes without: field to id prefix. */
+  subIds?: Readonly<Record<string, string>>;
+  /** A field naming one of the server's contracts, and the fields the server copies from that contract. */
+  fromContract?: { field: string; copies: readonly string[] };
+  /** A name for the `list --name-like` example of the help. */
+  nameExample: string;
   /** The zod schemas of a writable resource, loaded when needed (help never loads zod). */
   schemas?: () => Promise<SchemaSet>;
 }

@@ -21,7 +21,7 @@ const editable = {
 };
 
 /** Fields the service copies from the referenced contract. */
-export const COVERAGE_FROM_CONTRACT = ['insured', 'insurer', 'insurerType', 'insurerSubtype'] as const;
+
 const serviceSetFields = {
   id: serviceSet('id'),
   createdBy: serviceSet('createdBy'),

@@ -12,3 +12,6 @@ export const MEASURE_TYPE_VALUES = [
 export const COVERAGE_TYPE_VALUES = ['deduction', 'override', 'unknown'] as const;
 export const PAYMENT_METHOD_VALUES = ['prepaid', 'postpaid'] as const;
 export const REF_TYPE_VALUES = ['services', 'inventory-stock-configurations'] as const;
+
+/** The fields of a coverage the service copies from its contract (the `contracts` collection). */
+export const COVERAGE_FROM_CONTRACT = ['insured', 'insurer', 'insurerType', 'insurerSubtype'] as const;

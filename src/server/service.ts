@@ -9,7 +9,7 @@ import {
   type SchemaSet,
 } from '../resources/index.js';
 import { type FieldError, parseWith, toFieldErrors } from '../schemas/common.js';
-import { COVERAGE_FROM_CONTRACT, type Contract } from '../schemas/coverages.js';
+import type { Contract } from '../schemas/coverages.js';
 import type { CollectionName } from '../schemas/data-file.js';
 import { recordJson } from './record-json.js';
 import type { Rec, Store } from './store.js';
@@ -141,11 +141,14 @@ export function createService({ store, events = true, now = Date.now }: ServiceO
     return r.value;
   }
 
-  /** Gives each reference range without an id a fresh one. */
-  function withRangeIds(rec: Record<string, unknown>): Record<string, unknown> {
-    const ranges = rec.referenceRanges as Record<string, unknown>[] | undefined;
-    if (!ranges) return rec;
-    return { ...rec, referenceRanges: ranges.map((r) => (r.id ? r : { id: newId('rr'), ...r })) };
+  /** Gives each sub-record without an id a fresh one (a measure's reference ranges: the registry's subIds). */
+  function withSubIds(res: Resource, rec: Record<string, unknown>): Record<string, unknown> {
+    let out = rec;
+    for (const [field, prefix] of Object.entries(res.entry.subIds ?? {})) {
+      const items = rec[field] as Record<string, unknown>[] | undefined;
+      if (items) out = { ...out, [field]: items.map((r) => (r.id ? r : { id: newId(prefix), ...r })) };
+    }
+    return out;
   }
 
   function contractOf(id: string): Contract {
@@ -203,7 +206,7 @@ export function createService({ store, events = true, now = Date.now }: ServiceO
     async get(res: Resource, id: string, account: string | undefined): Promise<Rec> {
       await durable(res, id);
       const rec = mustGet(res, id);
-      if (res.coll !== 'notifications' || account === undefined) return rec;
+      if (!res.entry.marksSeen || account === undefined) return rec;
       const seenBy = (rec.seenBy as string[] | undefined) ?? [];
       if (seenBy.includes(account)) return rec;
       const after = { ...rec, seenBy: [...seenBy, account] };
@@ -218,11 +221,13 @@ export function createService({ store, events = true, now = Date.now }: ServiceO
         id: newId(res.entry.idPrefix),
         createdAt: now(),
         createdBy: account,
-        ...withRangeIds(input),
+        ...withSubIds(res, input),
       } as Rec;
-      if (res.coll === 'insuranceCoverages') {
-        const c = contractOf(input.contract as string);
-        for (const field of COVERAGE_FROM_CONTRACT) if (c[field] !== undefined) rec[field] = c[field];
+      const from = res.entry.fromContract;
+      if (from) {
+        const c = contractOf(input[from.field] as string);
+        const contract = c as Record<string, unknown>;
+        for (const field of from.copies) if (contract[field] !== undefined) rec[field] = contract[field];
       }
       const undo = claimKey(res, rec);
       try {
@@ -240,7 +245,7 @@ export function createService({ store, events = true, now = Date.now }: ServiceO
       // Read again after any wait, so the merge starts from the latest state.
       const current = mustGet(res, id);
       const patch = validate(s.patch, body);
-      const merged = { ...current, ...withRangeIds(patch) } as Rec;
+      const merged = { ...current, ...withSubIds(res, patch) } as Rec;
       // Rules across fields (choices for a checklist, min ≤ max) must hold for the record as a whole.
       const whole = s.entity.safeParse(merged);
       if (!whole.success) {

@@ -31,7 +31,13 @@ describe('text for a terminal', () => {
   });
 
   it('narrows free text first, never an id, and the rest down to their headers', () => {
-    const columns = [col('id', 'ID'), col('name', 'NAME'), col('type', 'TYPE'), col('ref', 'APPLIES TO')];
+    // Which columns are free text is the registry's word (`free`), as a measure's name is.
+    const columns = [
+      col('id', 'ID'),
+      { ...col('name', 'NAME'), free: true },
+      col('type', 'TYPE'),
+      col('ref', 'APPLIES TO'),
+    ];
     // 20 + 30 + 10 + 30 and three gaps of 2: 96 columns.
     expect(fitWidths([20, 30, 10, 30], columns, 96)).toEqual([20, 30, 10, 30]);
     expect(fitWidths([20, 30, 10, 30], columns, 90)).toEqual([20, 24, 10, 30]);

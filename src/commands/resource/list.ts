@@ -32,7 +32,7 @@ export function listCommand(ctx: Ctx, spec: Resource): Command {
       examples(
         `clinadmin ${spec.group} list`,
         `clinadmin ${spec.group} list -o wide`,
-        `clinadmin ${spec.group} list --name-like ${spec.group === 'measures' ? 'glucose' : 'copay'} --limit 5`,
+        `clinadmin ${spec.group} list --name-like ${spec.nameExample} --limit 5`,
         `clinadmin ${spec.group} list -o json --fields id,name`,
         `clinadmin ${spec.group} list -o csv > ${spec.plural}.csv`,
       ) +

@@ -177,7 +177,7 @@ export function writeCommand(ctx: Ctx, spec: Resource, w: WriteSpec): Command {
         const send = () =>
           w.verb === 'create' ? client.request('POST', spec.path, body) : client.request('PATCH', path, body);
         const data = await send().catch(async (err: unknown) => {
-          throw spec.group === 'coverages' ? await withContracts(client, err) : err;
+          throw spec.fromContract ? await withContracts(client, err) : err;
         });
         const { present } = await import('../../output/present.js');
         await present(ctx, data, { ...opts, account: settings.account, ...(await viewsOf(spec)) });
