@@ -1,12 +1,11 @@
 import type { Command } from 'commander';
 import type { Ctx } from '../../context.js';
 import { coverages } from '../../resources/index.js';
-import { writeCommand } from '../resource/write.js';
+import { createCommand as createOf } from '../resource/create.js';
 import { examples } from '../shared.js';
 
 export function createCommand(ctx: Ctx): Command {
-  return writeCommand(ctx, coverages, {
-    verb: 'create',
+  return createOf(ctx, coverages, {
     examples: examples(
       'clinadmin coverages create --contract ctr_acme_2026 --name "CBC copay" --type deduction --amount 15 ' +
         '--ref svc_cbc --ref-type services',

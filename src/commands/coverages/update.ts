@@ -1,12 +1,11 @@
 import type { Command } from 'commander';
 import type { Ctx } from '../../context.js';
 import { coverages } from '../../resources/index.js';
-import { writeCommand } from '../resource/write.js';
+import { updateCommand as updateOf } from '../resource/update.js';
 import { examples } from '../shared.js';
 
 export function updateCommand(ctx: Ctx): Command {
-  return writeCommand(ctx, coverages, {
-    verb: 'update',
+  return updateOf(ctx, coverages, {
     examples: examples(
       'clinadmin coverages update ID --percentage 80',
       'clinadmin coverages update ID --name "CBC copay 2027" --payment-method prepaid',

@@ -1,12 +1,11 @@
 import type { Command } from 'commander';
 import type { Ctx } from '../../context.js';
 import { measures } from '../../resources/index.js';
-import { writeCommand } from '../resource/write.js';
+import { createCommand as createOf } from '../resource/create.js';
 import { examples } from '../shared.js';
 
 export function createCommand(ctx: Ctx): Command {
-  return writeCommand(ctx, measures, {
-    verb: 'create',
+  return createOf(ctx, measures, {
     lint: async (body) => (await (await import('../../core/units.js')).measureLinter())(body),
     examples: examples(
       'clinadmin measures create --test tst_bmp --name Potassium --type numeric --unit mEq/L ' +

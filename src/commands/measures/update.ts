@@ -1,12 +1,11 @@
 import type { Command } from 'commander';
 import type { Ctx } from '../../context.js';
 import { measures } from '../../resources/index.js';
-import { writeCommand } from '../resource/write.js';
+import { updateCommand as updateOf } from '../resource/update.js';
 import { examples } from '../shared.js';
 
 export function updateCommand(ctx: Ctx): Command {
-  return writeCommand(ctx, measures, {
-    verb: 'update',
+  return updateOf(ctx, measures, {
     lint: async (body) => (await (await import('../../core/units.js')).measureLinter())(body),
     examples: examples(
       'clinadmin measures update ID --unit mmol/L',

@@ -1,0 +1,43 @@
+import type { Ctx } from '../../context.js';
+import { flagName } from '../../core/fields.js';
+import { UsageError } from '../../errors.js';
+import { fieldFlags, type Resource } from '../../resources/index.js';
+import { parseWith } from '../../schemas/common.js';
+import { checkFields, type Opts, withClient } from '../shared.js';
+import type { WriteSpec } from './write-define.js';
+import { bodyOf, checkBody, lintBody, sendAndShow } from './write-run.js';
+
+/** create: the body from flags and files, what is missing asked for at a terminal, checked, then POSTed. */
+export async function runCreate(ctx: Ctx, spec: Resource, w: WriteSpec, opts: Opts): Promise<void> {
+  checkFields(spec, opts.fields);
+  const flags = fieldFlags(spec);
+  const schemas = await spec.schemas!();
+  let body = await bodyOf(ctx, opts, flags);
+  const missing = flags.filter((f) => f.required && (body[f.field] === undefined || body[f.field] === ''));
+  if (missing.length > 0) {
+    if (!ctx.isInteractive || !w.prompt) {
+      throw new UsageError(
+        `missing required ${missing.map(flagName).join(', ')}; nothing was sent`,
+        'give the flags, or a body with --file or --data',
+      );
+    }
+    // What the command line gave is checked before the first question, not after the last.
+    const given = new Set(Object.keys(body));
+    const checked = parseWith(schemas.create, body);
+    const wrong = checked.ok ? [] : checked.errors.filter((e) => given.has(e.path.split(/[.[]/)[0]));
+    if (wrong.length > 0) {
+      throw new UsageError(
+        `the ${spec.noun} is invalid; nothing was asked or sent`,
+        undefined,
+        wrong.map((e) => `${e.path}: ${e.message}`),
+      );
+    }
+    body = await w.prompt(ctx, body);
+  }
+  // What can be checked without the server is checked before anything is asked of it.
+  checkBody(spec, schemas.create, body);
+  await lintBody(ctx, spec, w, opts, body);
+  await withClient(ctx, opts, ({ client, settings }) =>
+    sendAndShow(ctx, spec, opts, client, settings.account, () => client.request('POST', spec.path, body)),
+  );
+}
