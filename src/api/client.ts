@@ -38,6 +38,8 @@ export class ApiClient {
   private readonly prefix: string;
   private readonly retries: number;
   private readonly sleep: (ms: number) => Promise<void>;
+  /** The most of a list that is read to be held whole (a YAML list, --query): pass it to stream(). */
+  readonly heldLimit = MAX_HELD_LIST_BYTES;
 
   /** Request headers, made once: an import sends thousands of requests. */
   private readonly headers: { read: Record<string, string>; write: Record<string, string> };

@@ -2,7 +2,7 @@ import type { Ctx } from '../context.js';
 import type { ListSink } from '../json/array-stream.js';
 import type { Column } from './columns.js';
 import { csvRow } from './formats.js';
-import { pick } from './present.js';
+import { chooseFormat, type PresentOptions, pick, present, selectColumns } from './present.js';
 
 type Rec = Record<string, unknown>;
 
@@ -113,5 +113,42 @@ export async function tableSink(
       else writer.end();
     },
     drained: () => new Promise((resolve) => ctx.stdout.once('drain', () => resolve())),
+  };
+}
+
+/** A list's way out, whatever the format: each record as it arrives, or (YAML, --query) the whole list. */
+export interface ListOutput extends ListSink {
+  /** Holds every record until the end (YAML, --query): the list is read within the client's cap. */
+  holds: boolean;
+  end(): Promise<void>;
+}
+
+/**
+ * The sink a list command streams into: JSON, NDJSON and CSV written record by record, a table sized
+ * from its first rows, or, for YAML and --query, the records held and presented whole at the end.
+ */
+export async function listOutput(
+  ctx: Ctx,
+  o: PresentOptions & { columns: Column[]; wide: Column[]; empty: string },
+): Promise<ListOutput> {
+  const format = chooseFormat(ctx, o.output);
+  const streams = (sink: RecordSink): ListOutput => ({
+    ...sink,
+    holds: false,
+    end: async () => sink.end(),
+  });
+  if (!o.query && (format === 'json' || format === 'ndjson' || format === 'csv'))
+    return streams(recordSink(ctx, format, o.fields, o.columns));
+  if (!o.query && (format === 'table' || format === 'wide')) {
+    const shown = format === 'wide' && !o.fields ? o.wide : selectColumns(o.columns, o.fields, []);
+    return streams(await tableSink(ctx, shown, o));
+  }
+  const data: unknown[] = [];
+  return {
+    holds: true,
+    record: (r) => void data.push(r),
+    batchEnd: () => true,
+    drained: async () => undefined,
+    end: () => present(ctx, data, o),
   };
 }

@@ -46,10 +46,13 @@ export function listCommand(ctx: Ctx, spec: Resource): Command {
       }));
       checkFields(spec, opts.fields);
       await withClient(ctx, opts, async ({ client, settings }) => {
-        const { chooseFormat, present, selectColumns } = await import('../../output/present.js');
-        const format = chooseFormat(ctx, opts.output);
-        const { columns, wide } = await viewsOf(spec);
-        const empty = `no ${spec.plural}`;
+        const { listOutput } = await import('../../output/stream.js');
+        const out = await listOutput(ctx, {
+          ...opts,
+          account: settings.account,
+          ...(await viewsOf(spec)),
+          empty: `no ${spec.plural}`,
+        });
         // The API has no filters, so they run here, as each record arrives.
         const wanted = (spec.filters ?? []).filter((f) => typeof opts[f] === 'string');
         const like = opts.nameLike?.toLowerCase();
@@ -59,37 +62,13 @@ export function listCommand(ctx: Ctx, spec: Resource): Command {
             String(r.name ?? '')
               .toLowerCase()
               .includes(like));
-        const through = (sink: ListSink) =>
-          wanted.length > 0 || like !== undefined || opts.limit !== undefined ? filtered(sink, keep, opts.limit) : sink;
-        if (!opts.query && (format === 'json' || format === 'ndjson' || format === 'csv')) {
-          const { recordSink } = await import('../../output/stream.js');
-          const sink = recordSink(ctx, format, opts.fields, columns);
-          await client.stream(spec.path, through(sink));
-          sink.end();
-          return;
-        }
-        if (!opts.query && (format === 'table' || format === 'wide')) {
-          const { tableSink } = await import('../../output/stream.js');
-          const shown = format === 'wide' && !opts.fields ? wide : selectColumns(columns, opts.fields, []);
-          const sink = await tableSink(ctx, shown, {
-            ...opts,
-            account: settings.account,
-            empty,
-          });
-          await client.stream(spec.path, through(sink));
-          sink.end();
-          return;
-        }
-        // YAML and --query hold the whole list (within the client's cap); the filters run on it.
-        const all = await client.list<Record<string, unknown>>(spec.path);
-        const data: unknown[] = [];
-        const sink = through({
-          record: (r) => void data.push(r),
-          batchEnd: () => true,
-          drained: async () => undefined,
-        });
-        for (const r of all) sink.record(r);
-        await present(ctx, data, { ...opts, account: settings.account, columns, wide, empty });
+        const filters = wanted.length > 0 || like !== undefined || opts.limit !== undefined;
+        await client.stream(
+          spec.path,
+          filters ? filtered(out, keep, opts.limit) : out,
+          out.holds ? client.heldLimit : undefined,
+        );
+        await out.end();
       });
     });
 }
