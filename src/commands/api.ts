@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Ctx } from '../context.js';
 import { UsageError } from '../errors.js';
-import { examples, optsOf, withClient } from './shared.js';
+import { examples } from './shared.js';
 
 const METHODS = ['GET', 'POST', 'PATCH', 'DELETE', 'PUT'];
 
@@ -19,15 +19,9 @@ export function apiCommand(cmd: Command, ctx: Ctx): Command {
       ),
     )
     .action(async (method: string, path: string, _o: unknown, cmd: Command) => {
-      const opts = await optsOf(cmd);
       const m = method.toUpperCase();
       if (!METHODS.includes(m)) throw new UsageError(`unknown method ${method}`, `use one of: ${METHODS.join(', ')}`);
-      let body: unknown;
-      if (typeof opts.data === 'string') body = await (await import('../core/input.js')).readJsonArg(ctx, opts.data);
-      await withClient(ctx, opts, async ({ client }) => {
-        const data = await client.request(m, path.startsWith('/') ? path : `/${path}`, body);
-        const { present } = await import('../output/present.js');
-        await present(ctx, data, { ...opts, output: opts.output ?? 'json' });
-      });
+      const { runApi } = await import('./api-run.js');
+      await runApi(ctx, m, path, cmd);
     });
 }

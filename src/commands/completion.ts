@@ -1,3 +1,4 @@
+import { PassThrough } from 'node:stream';
 import type { Command } from 'commander';
 import type { Ctx } from '../context.js';
 import { UsageError } from '../errors.js';
@@ -41,7 +42,6 @@ export function completeIdsCommand(cmd: Command, ctx: Ctx): Command {
     if (!spec) return;
     try {
       const { connect } = await import('./connect.js');
-      const { PassThrough } = await import('node:stream');
       const { client } = await connect(
         { ...ctx, stderr: new PassThrough() },
         { ...(await optsOf(cmd)), timeoutMs: 2000, verbose: false },

@@ -3,8 +3,10 @@ import { configFile } from '../config/paths.js';
 import { isHttpUrl, maskToken, profileName } from '../config/resolve.js';
 import { profileOf, setProfile, updateConfig } from '../config/store.js';
 import type { Ctx } from '../context.js';
+import { readStream } from '../core/input.js';
 import { UsageError } from '../errors.js';
 import { textColumns } from '../output/columns.js';
+import { present } from '../output/present.js';
 import { writeLines } from '../output/text-out.js';
 import type { Opts } from './shared.js';
 import { checkProfile } from './suggest.js';
@@ -34,7 +36,6 @@ export async function set(ctx: Ctx, opts: Opts, key: string, given: string): Pro
   // "-" reads the value from standard input, as everywhere else; a token given on the command line is
   // in shell history and the process list by now, so say so.
   if (given === '-') {
-    const { readStream } = await import('../core/input.js');
     value = (await readStream(ctx.stdin)).trim();
     if (value === '') throw new UsageError(`${key}: standard input was empty; nothing was set`);
   } else if (k === 'token') {
@@ -75,7 +76,6 @@ export async function list(ctx: Ctx, opts: Opts): Promise<void> {
     token: maskToken(p.token),
     account: p.account,
   }));
-  const { present } = await import('../output/present.js');
   await present(ctx, rows, {
     ...opts,
     columns: textColumns(['profile', 'current', 'base-url', 'token', 'account']),

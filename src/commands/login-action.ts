@@ -3,7 +3,10 @@ import { isHttpUrl, maskToken, profileName, resolveSettings } from '../config/re
 import { profileOf, setProfile, updateConfig } from '../config/store.js';
 import type { Ctx } from '../context.js';
 import { readStream } from '../core/input.js';
+import { prompter } from '../core/prompts.js';
 import { AuthError, CliError, EXIT, UsageError } from '../errors.js';
+import { col } from '../output/columns.js';
+import { chooseFormat, present } from '../output/present.js';
 import { loadClient, traceTo, warnIfPlainText } from './connect.js';
 import type { Opts } from './shared.js';
 import { checkProfile } from './suggest.js';
@@ -46,7 +49,6 @@ export async function login(ctx: Ctx, opts: Opts): Promise<void> {
         'for example: clinadmin login --base-url URL --token-stdin < token.txt',
       );
     }
-    const { prompter } = await import('../core/prompts.js');
     const ask = await prompter(ctx);
     if (!baseUrl)
       baseUrl = await ask.text('API base URL:', { required: true, default: stored.baseUrl ?? 'http://127.0.0.1:4010' });
@@ -115,8 +117,6 @@ export async function whoami(ctx: Ctx, opts: Opts): Promise<number> {
     server,
     sources: s.from,
   };
-  const { chooseFormat, present } = await import('../output/present.js');
-  const { col } = await import('../output/columns.js');
   if (!['table', 'wide'].includes(chooseFormat(ctx, opts.output)) || opts.fields || opts.query) {
     await present(ctx, info, opts);
     return code;

@@ -1,6 +1,5 @@
 import { Command } from 'commander';
 import type { Ctx, RunState } from '../../context.js';
-import { coverages } from '../../resources/index.js';
 import { addSyncOptions, syncShape } from '../resource/sync-options.js';
 import { examples, optsOf } from '../shared.js';
 
@@ -26,10 +25,7 @@ ${examples(
 )}`,
     )
     .action(async (files: string[], _o: unknown, cmd: Command) => {
-      const [{ runSync }, { syncSpec }] = await Promise.all([
-        import('../resource/sync-action.js'),
-        import('../../core/sync/spec.js'),
-      ]);
-      await runSync(ctx, await optsOf(cmd, syncShape), await syncSpec(coverages), files, state);
+      const { runApply } = await import('./apply-run.js');
+      await runApply(ctx, await optsOf(cmd, syncShape), files, state);
     });
 }

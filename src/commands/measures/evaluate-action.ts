@@ -1,11 +1,16 @@
 import type { Ctx } from '../../context.js';
 import { parseAge } from '../../core/ages.js';
 import { evaluate, type Subject } from '../../core/interpret.js';
-import type { RangeLike } from '../../core/ranges.js';
+import { formatCritical, formatRange, type RangeLike } from '../../core/ranges.js';
+import { readRecords } from '../../core/records.js';
+import { bodyOf, prepare } from '../../core/sync/prepare.js';
 import { NotFoundError, UsageError } from '../../errors.js';
+import { chooseFormat, present } from '../../output/present.js';
+import { visible } from '../../output/text.js';
 import { writeLines } from '../../output/text-out.js';
 import { measures } from '../../resources/index.js';
 import { enc, type Opts, withClient } from '../shared.js';
+import { measureSyncSpec } from './sync.js';
 
 type Rec = Record<string, unknown>;
 
@@ -34,10 +39,7 @@ export async function evaluateMeasure(ctx: Ctx, o: EvaluateOptions, id: string |
     o.sex === undefined ? 'no sex given: only ranges for all sexes applied' : '',
     o.age === undefined ? 'no age given: only ranges for all ages applied' : '',
   ].filter(Boolean);
-  const { chooseFormat, present } = await import('../../output/present.js');
   if (['table', 'wide'].includes(chooseFormat(ctx, o.output)) && !o.fields && !o.query) {
-    const { formatCritical, formatRange } = await import('../../core/ranges.js');
-    const { visible } = await import('../../output/text.js');
     const unit = (o.si ? m.siunit : m.unit) as string | undefined;
     const lines = [
       `${result.interpretation} (${value}${unit ? ` ${unit}` : ''}, ${visible(String(m.name ?? id), true)})`,
@@ -58,11 +60,6 @@ async function fromServer(ctx: Ctx, o: EvaluateOptions, id: string): Promise<Rec
 /** The measure named in a catalog file, read as import reads it (JSON, NDJSON, FHIR), checked by its rules. */
 async function fromFile(ctx: Ctx, o: EvaluateOptions): Promise<Rec> {
   if (o.name === undefined) throw new UsageError('--file needs --name: the measure to evaluate');
-  const [{ prepare, bodyOf }, { readRecords }, { measureSyncSpec }] = await Promise.all([
-    import('../../core/sync/prepare.js'),
-    import('../../core/records.js'),
-    import('./sync.js'),
-  ]);
   const prep = await prepare(await measureSyncSpec(o.test), await readRecords(ctx, [o.file!]));
   if (prep.errors.length > 0)
     throw new UsageError(`${o.file} has errors; check it with measures lint`, undefined, prep.errors);

@@ -49,12 +49,13 @@ ${examples(
 )}`,
     )
     .action(async (files: string[], _o: unknown, cmd: Command) => {
-      const [{ runSync }, { measureSyncSpec }] = await Promise.all([
-        import('../resource/sync-action.js'),
-        import('./sync.js'),
-      ]);
-      const opts = await optsOf(cmd, (m) => ({ ...syncShape(m), test: m.z.optional(m.z.string()) }));
-      await runSync(ctx, opts, await measureSyncSpec(opts.test), files, state);
+      const { runImport } = await import('./import-run.js');
+      await runImport(
+        ctx,
+        await optsOf(cmd, (m) => ({ ...syncShape(m), test: m.z.optional(m.z.string()) })),
+        files,
+        state,
+      );
     });
 }
 

@@ -2,6 +2,7 @@ import type { Ctx } from '../../context.js';
 import { readRecords } from '../../core/records.js';
 import { prepare } from '../../core/sync/prepare.js';
 import { EXIT, UsageError } from '../../errors.js';
+import { chooseFormat, present } from '../../output/present.js';
 import { visible } from '../../output/text.js';
 import { writeOut } from '../../output/text-out.js';
 import type { Opts } from '../shared.js';
@@ -29,7 +30,6 @@ export async function lint(
     ...(r.warnings.length > 0 ? { warnings: r.warnings.map((w) => `${w.field}: ${w.message}`) } : {}),
   }));
   const withWarnings = records.filter((r) => r.outcome === 'warnings').length;
-  const { chooseFormat, present } = await import('../../output/present.js');
   if (['table', 'wide'].includes(chooseFormat(ctx, opts.output))) {
     await writeOut(
       ctx,

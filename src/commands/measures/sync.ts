@@ -1,4 +1,7 @@
+import { fromObservationDefinition } from '../../core/fhir/observation-definition.js';
 import type { SyncSpec } from '../../core/sync/prepare.js';
+import { syncSpec } from '../../core/sync/spec.js';
+import { measureLinter } from '../../core/units.js';
 import { measures } from '../../resources/index.js';
 
 /**
@@ -6,11 +9,6 @@ import { measures } from '../../resources/index.js';
  * ObservationDefinitions as measures, a missing test taken from `test` (--test).
  */
 export async function measureSyncSpec(test?: string): Promise<SyncSpec> {
-  const [{ syncSpec }, { measureLinter }, { fromObservationDefinition }] = await Promise.all([
-    import('../../core/sync/spec.js'),
-    import('../../core/units.js'),
-    import('../../core/fhir/observation-definition.js'),
-  ]);
   const lint = await measureLinter();
   const spec = await syncSpec(measures, (r) => lint(r));
   spec.adapt = (r) => (r.resourceType === undefined ? undefined : fromObservationDefinition(r, test));

@@ -1,8 +1,6 @@
 import { Command } from 'commander';
 import type { Ctx } from '../../context.js';
-import { UsageError } from '../../errors.js';
-import { notifications } from '../../resources/index.js';
-import { checkFields, examples, optsOf, viewsOf, withClient } from '../shared.js';
+import { examples } from '../shared.js';
 
 export function listCommand(ctx: Ctx): Command {
   return new Command('list')
@@ -26,49 +24,7 @@ ${examples(
 )}`,
     )
     .action(async (_o: unknown, cmd: Command) => {
-      const { filterNotifications, parseSince } = await import('../../core/notifications.js');
-      const opts = await optsOf(cmd, ({ z, converted, wholeNumber }) => ({
-        type: z.optional(z.string()),
-        code: z.optional(z.string()),
-        unseen: z.optional(z.boolean()),
-        since: z.optional(
-          converted('is neither a duration (30m, 2h, 7d) nor a date (2026-11-20, 2026-11-20T08:00)', (s) =>
-            parseSince(s),
-          ),
-        ),
-        limit: z.optional(wholeNumber(0)),
-      }));
-      checkFields(notifications, opts.fields);
-      await withClient(ctx, opts, async ({ client, settings }) => {
-        if (opts.unseen && !settings.account) {
-          throw new UsageError(
-            '--unseen needs to know your account',
-            'set it with `clinadmin config set account ID` (or `clinadmin login --account ID`), or CLINADMIN_ACCOUNT',
-          );
-        }
-        const all = await client.list<{ id: string }>(notifications.path);
-        const matching = filterNotifications(all, {
-          type: opts.type,
-          code: opts.code,
-          since: opts.since,
-          unseenBy: opts.unseen ? settings.account : undefined,
-        });
-        const { chooseFormat, present } = await import('../../output/present.js');
-        // A person at a terminal sees the newest 50 (gh's convention); a pipe gets everything.
-        const table = ['table', 'wide'].includes(chooseFormat(ctx, opts.output));
-        const limit = opts.limit === 0 ? undefined : (opts.limit ?? (table && ctx.stdout.isTTY ? 50 : undefined));
-        const data = limit === undefined ? matching : matching.slice(0, limit);
-        await present(ctx, data, {
-          ...opts,
-          account: settings.account,
-          ...(await viewsOf(notifications)),
-          empty: 'no notifications',
-        });
-        if (opts.limit === undefined && data.length < matching.length) {
-          ctx.stderr.write(
-            `showing the newest ${data.length} of ${matching.length} notifications; --limit 0 shows all\n`,
-          );
-        }
-      });
+      const { runList } = await import('./list-run.js');
+      await runList(ctx, cmd);
     });
 }

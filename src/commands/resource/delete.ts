@@ -1,15 +1,7 @@
 import { Command } from 'commander';
 import type { Ctx, RunState } from '../../context.js';
-import { CliError, EXIT, UsageError } from '../../errors.js';
-import { writeOut } from '../../output/text-out.js';
 import type { Resource } from '../../resources/index.js';
-import { enc, examples, optsOf, withClient } from '../shared.js';
-
-interface Outcome {
-  id: string;
-  outcome: 'deleted' | 'not-found' | 'failed';
-  error?: string;
-}
+import { examples } from '../shared.js';
 
 export function deleteCommand(ctx: Ctx, spec: Resource, state: RunState): Command {
   return new Command('delete')
@@ -19,48 +11,7 @@ export function deleteCommand(ctx: Ctx, spec: Resource, state: RunState): Comman
     .option('-y, --yes', 'do not ask for confirmation (needed without a terminal)')
     .addHelpText('after', examples(`clinadmin ${spec.group} delete ID`, `clinadmin ${spec.group} delete ID1 ID2 --yes`))
     .action(async (ids: string[], _o: unknown, cmd: Command) => {
-      const opts = await optsOf(cmd);
-      await withClient(ctx, opts, async ({ client, settings }) => {
-        const target = ids.length === 1 ? `${spec.noun} ${ids[0]}` : `${ids.length} ${spec.plural} (${ids.join(', ')})`;
-        const where = `${client.baseUrl} (profile ${settings.profile})`;
-        if (!opts.yes) {
-          if (!ctx.isInteractive) {
-            throw new UsageError(
-              `refusing to delete ${target} without --yes: no terminal to confirm at`,
-              'add --yes to delete without asking',
-            );
-          }
-          const { prompter } = await import('../../core/prompts.js');
-          const ok = await (await prompter(ctx)).confirm(`Delete ${target} on ${where}?`, false);
-          if (!ok) throw new CliError('nothing was deleted', EXIT.usage);
-        }
-        const outcomes: Outcome[] = [];
-        for (const id of ids) {
-          try {
-            await client.request('DELETE', `${spec.path}/${enc(id)}`);
-            outcomes.push({ id, outcome: 'deleted' });
-            ctx.stderr.write(`deleted ${spec.noun} ${id}\n`);
-          } catch (err) {
-            if (!(err instanceof CliError) || err.exitCode === EXIT.auth) throw err;
-            const status = err.exitCode === EXIT.notFound ? 'not-found' : 'failed';
-            outcomes.push({ id, outcome: status, error: err.message });
-            ctx.stderr.write(
-              `${status === 'not-found' ? 'not found' : 'failed'}: ${spec.noun} ${id}: ${err.message}\n`,
-            );
-          }
-        }
-        // The shape import and apply report: the counts, then what happened to each record.
-        const n = (o: Outcome['outcome']) => outcomes.filter((x) => x.outcome === o).length;
-        const summary = { deleted: n('deleted'), notFound: n('not-found'), failed: n('failed'), records: outcomes };
-        const { chooseFormat, present } = await import('../../output/present.js');
-        if (['table', 'wide'].includes(chooseFormat(ctx, opts.output))) {
-          await writeOut(ctx, `${summary.deleted} deleted, ${summary.notFound} not found, ${summary.failed} failed\n`);
-        } else if (opts.output !== undefined) {
-          await present(ctx, summary, { ...opts, fields: undefined });
-        }
-        const failed = outcomes.filter((o) => o.outcome !== 'deleted');
-        if (failed.length > 0)
-          state.exitCode = failed.every((o) => o.outcome === 'not-found') ? EXIT.notFound : EXIT.failure;
-      });
+      const { runDelete } = await import('./delete-run.js');
+      await runDelete(ctx, spec, state, ids, cmd);
     });
 }

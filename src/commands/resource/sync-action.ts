@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import type { ApiClient } from '../../api/client.js';
 import type { Ctx, RunState } from '../../context.js';
+import { prompter } from '../../core/prompts.js';
 import { forEachRecord } from '../../core/record-stream.js';
 import type { Tally } from '../../core/sync/execute.js';
 import { Existing } from '../../core/sync/existing.js';
@@ -10,6 +11,7 @@ import {
   type Checked,
   checkedRecords,
   checkInput,
+  listed,
   planned,
   send,
   spoolProblem,
@@ -17,6 +19,9 @@ import {
 } from '../../core/sync/run.js';
 import { CliError, EXIT, UsageError } from '../../errors.js';
 import { writeFileAtomic } from '../../files/atomic.js';
+import { progressBar } from '../../output/progress.js';
+import * as show from '../../output/sync.js';
+import { connect } from '../connect.js';
 import type { Opts } from '../shared.js';
 import type { SyncOptions } from './sync-options.js';
 
@@ -36,7 +41,6 @@ export async function runSync(
       `add --yes to delete without asking, or --dry-run to see what would be deleted`,
     );
   }
-  const show = await import('../../output/sync.js');
   // The server's records are fetched while the input is read and checked (a read changes nothing);
   // the answer, or its error, is looked at only once the input is valid.
   const server = fetchExisting(ctx, opts, spec, o.concurrency);
@@ -93,10 +97,6 @@ async function sendAll(
   client: ApiClient,
   deletions: Deletion[] | undefined,
 ): Promise<number> {
-  const [show, { progressBar }] = await Promise.all([
-    import('../../output/sync.js'),
-    import('../../output/progress.js'),
-  ]);
   const total = checked.spool.count + (deletions?.length ?? 0);
   const bar = ctx.stderr.isTTY && !o.verbose ? progressBar(ctx.stderr, total, spec.plural) : undefined;
   const interrupt = ctx.waitForSignal(['SIGINT', 'SIGTERM']);
@@ -122,7 +122,7 @@ async function sendAll(
     });
     try {
       bar?.clear();
-      await report(ctx, o, spec.plural, show, tally, performance.now() - started).catch((err) =>
+      await report(ctx, o, spec.plural, tally, performance.now() - started).catch((err) =>
         Promise.reject(spoolProblem(err, true)),
       );
       const s = tally.counts;
@@ -137,14 +137,7 @@ async function sendAll(
 }
 
 /** The report file, then the summary: both written from the tally's spool. */
-async function report(
-  ctx: Ctx,
-  o: SyncOptions,
-  plural: string,
-  show: typeof import('../../output/sync.js'),
-  tally: Tally,
-  elapsedMs: number,
-): Promise<void> {
+async function report(ctx: Ctx, o: SyncOptions, plural: string, tally: Tally, elapsedMs: number): Promise<void> {
   if (o.report)
     await writeFileAtomic(resolve(ctx.cwd, o.report), show.documentText({ ...tally.counts }, tally.records, 'json'));
   await show.showSummary(ctx, o, plural, tally, elapsedMs);
@@ -156,7 +149,6 @@ async function fetchExisting(
   spec: SyncSpec,
   connections: number,
 ): Promise<{ client: ApiClient; found: Existing }> {
-  const { connect } = await import('../connect.js');
   const { client } = await connect(ctx, { ...opts, connections });
   try {
     // Each record as a digest of its fields, let go as it is read (existing.ts).
@@ -175,12 +167,7 @@ async function fetchExisting(
 
 /** At a terminal, --prune without --yes lists what it would delete and asks once for all of it. */
 async function confirmDeletions(ctx: Ctx, spec: SyncSpec, deletions: Deletion[], baseUrl: string): Promise<void> {
-  const [{ deletionLines }, { listed }, { prompter }] = await Promise.all([
-    import('../../output/sync.js'),
-    import('../../core/sync/run.js'),
-    import('../../core/prompts.js'),
-  ]);
-  ctx.stderr.write(`${listed(deletionLines(deletions)).join('\n')}\n`);
+  ctx.stderr.write(`${listed(show.deletionLines(deletions)).join('\n')}\n`);
   const what = `${deletions.length} ${deletions.length === 1 ? spec.noun : spec.plural}`;
   const scope = spec.scope ? ` of the ${spec.scope}s in the file that it does not list` : '';
   const ok = await (await prompter(ctx)).confirm(`Delete ${what}${scope}, on ${baseUrl}?`, false);

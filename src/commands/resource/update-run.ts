@@ -1,5 +1,6 @@
 import type { Ctx } from '../../context.js';
 import { flagName, optionKey } from '../../core/fields.js';
+import { prompter } from '../../core/prompts.js';
 import { applyRangeVerbs, hasVerbs } from '../../core/range-verbs.js';
 import { CliError, EXIT, UsageError } from '../../errors.js';
 import { diffLines } from '../../output/sync.js';
@@ -79,7 +80,6 @@ export async function runUpdate(ctx: Ctx, spec: Resource, w: WriteSpec, id: stri
           );
         }
         ctx.stderr.write(`${lines.join('\n')}\n`);
-        const { prompter } = await import('../../core/prompts.js');
         if (!(await (await prompter(ctx)).confirm(`Replace the ranges of ${spec.noun} ${id} as shown?`, false)))
           throw new CliError('nothing was changed', EXIT.usage);
       }

@@ -1,5 +1,7 @@
 import type { Ctx } from '../../context.js';
 import { EXIT, NotFoundError, UsageError } from '../../errors.js';
+import { col, localTime } from '../../output/columns.js';
+import { present } from '../../output/present.js';
 import { enc, type Opts, withClient } from '../shared.js';
 
 type Rec = Record<string, unknown>;
@@ -50,8 +52,6 @@ export async function sandboxAction(
       throw err;
     }
   });
-  const { present } = await import('../../output/present.js');
-  const { col, localTime } = await import('../../output/columns.js');
   const time = (key: string, header: string) => ({ ...col(key, header, true), value: (r: Rec) => localTime(r[key]) });
   const columns = (verb === 'requests' ? REQUEST_COLUMNS : SNAPSHOT_COLUMNS).map(([key, header]) =>
     key === 'time' || key === 'createdAt' ? time(key, header) : col(key, header, true),

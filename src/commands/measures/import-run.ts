@@ -1,0 +1,14 @@
+import type { Ctx, RunState } from '../../context.js';
+import { runSync } from '../resource/sync-action.js';
+import type { SyncOptions } from '../resource/sync-options.js';
+import { measureSyncSpec } from './sync.js';
+
+/** `measures import`, its options parsed: the measures' sync spec (lint, FHIR), then import's steps. */
+export async function runImport(
+  ctx: Ctx,
+  opts: SyncOptions & { test?: string },
+  files: string[],
+  state: RunState,
+): Promise<void> {
+  await runSync(ctx, opts, await measureSyncSpec(opts.test), files, state);
+}
