@@ -5,8 +5,12 @@ import { join } from 'node:path';
 
 // Pieces stay under V8's large-object size (128 KB), so each dies young instead of waiting for a full GC.
 const PIECE = 1 << 16;
-/** Items held in memory up to about this many bytes of text; past it, all go to disk. */
-const BUDGET = 8 << 20;
+/**
+ * Items held in memory up to about this many bytes of text; past it, all go to disk. 4 MB: what is held
+ * before a spill is promoted and then garbage, and at 8 MB V8 let a 100,000-row sheet's import peak
+ * ~40 MB higher, with no gain in speed at 10,000 records (bench/notes.md).
+ */
+const BUDGET = 4 << 20;
 /** Items handed out together from memory, about as many as a 64 KB piece read back holds. */
 const BATCH = 128;
 
@@ -46,7 +50,7 @@ async function privateFile(): Promise<{ fh: FileHandle; cleanup: () => Promise<v
 }
 
 /**
- * Items kept in order, in memory while they are few and on disk once they pass a budget (8 MB of
+ * Items kept in order, in memory while they are few and on disk once they pass a budget (4 MB of
  * text by default): an import of 10,000 records runs as fast as one that holds them, and one of
  * 100,000 keeps its memory flat. The file is private (0700 folder, 0600 file) under the temp folder.
  */

@@ -197,7 +197,7 @@ describe('measures import', () => {
 
   it('says so, sending nothing, when the temp folder for its spool cannot be written', async () => {
     const s = await server([]);
-    // Past the 8 MB the import holds in memory, so the check needs its spool file.
+    // Past the 4 MB the import holds in memory, so the check needs its spool file.
     const records = Array.from({ length: 1000 }, (_, i) => m(`M${i}`, { description: 'x'.repeat(9000) }));
     await writeFile(join(s.dir, 'big.json'), JSON.stringify(records));
     const missing = join(s.dir, 'no-such-folder');
