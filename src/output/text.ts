@@ -1,4 +1,5 @@
 // Text from a server, made safe and measured for a terminal.
+import stringWidth from 'string-width';
 
 // C0 and C1 controls (but tab and newline, handled by the callers), DEL, and the bidirectional
 // overrides and isolates that can make text read in a different order than it is stored.
@@ -16,35 +17,24 @@ export function visible(s: string, oneLine = false): string {
 
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
-// Our own colors: the only escape sequences the views write.
-const ANSI = /\u001b\[[0-9;]*m/g;
-
-// East Asian wide and fullwidth blocks: Hangul Jamo, CJK, Hangul syllables, compatibility forms.
-const WIDE = new RegExp(
-  '[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf' +
-    '\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]',
-);
-const ZERO = /[\u0300-\u036f\u200b-\u200d]|\ufe0f/u;
-
-/** Columns a string takes at a terminal: East Asian wide characters count two, combining marks none. */
+/**
+ * Columns a string takes at a terminal, as string-width counts them (East Asian wide characters and
+ * emoji two, combining marks and zero-width ones none, escape sequences none).
+ */
 export function displayWidth(s: string): number {
   // Most cells are plain ASCII: their width is their length (a table of 100,000 rows asks a million times).
-  if (PRINTABLE_ASCII.test(s)) return s.length;
-  const plain = s.includes('\u001b') ? s.replace(ANSI, '') : s;
-  let w = 0;
-  for (const ch of plain) {
-    if (ZERO.test(ch)) continue;
-    w += WIDE.test(ch) || (ch.codePointAt(0) ?? 0) > 0xffff ? 2 : 1;
-  }
-  return w;
+  return PRINTABLE_ASCII.test(s) ? s.length : stringWidth(s);
 }
+
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
 /** Cut to `width` columns with `…` when longer (plain text: cells are cut before they are colored). */
 export function cut(s: string, width: number): string {
   if (displayWidth(s) <= width) return s;
   let out = '';
   let w = 0;
-  for (const ch of s) {
+  // By grapheme, so an emoji sequence or a letter with its marks is kept whole or cut whole.
+  for (const { segment: ch } of graphemes.segment(s)) {
     const cw = displayWidth(ch);
     if (w + cw > width - 1) break;
     out += ch;

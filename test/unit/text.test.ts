@@ -19,6 +19,13 @@ describe('text for a terminal', () => {
     expect(cut('血清血清', 5)).toBe('血清…');
     expect(displayWidth(cut('血清血清', 5))).toBeLessThanOrEqual(5);
     expect(cut('short', 12)).toBe('short');
+    // Emoji in emoji presentation are wide (UTS #51, as terminals draw them), a ZWJ sequence is one
+    // picture, and a combining accent takes no column: counted by string-width, cut by grapheme.
+    expect(displayWidth('👍')).toBe(2);
+    expect(displayWidth('👨\u200d👩\u200d👧')).toBe(2);
+    expect(displayWidth('Cafe\u0301')).toBe(4);
+    expect(cut('👨\u200d👩\u200d👧 family', 3)).toBe('👨\u200d👩\u200d👧…');
+    expect(cut('Cafe\u0301 au lait', 5)).toBe('Cafe\u0301…');
   });
 
   it("lays out to the terminal's columns, else COLUMNS, else 80; in a pipe to COLUMNS or no limit", () => {
