@@ -2,8 +2,8 @@ import { readFile } from 'node:fs/promises';
 import type { z } from 'zod';
 import { toJSONSchema } from 'zod';
 import { describeJsonError } from '../json/json-error.js';
+import { type Check, compile } from '../schemas/ajv-check.js';
 import { checkRange, formatPath, toFieldErrors } from '../schemas/common.js';
-import { type Check, compile } from '../schemas/compiled.js';
 import { COLLECTIONS, type CollectionName, type DataFile, dataFileSchema } from '../schemas/data-file.js';
 import { checkMeasure } from '../schemas/measures.js';
 import { recordJson } from './record-json.js';
@@ -74,12 +74,15 @@ function refinementsHold(data: DataFile): boolean {
 }
 
 let fast: Check | null | undefined;
-/** The data file's schema compiled once (see schemas/compiled.ts), with its refinements; null: none. */
+/** The data file's schema compiled once by ajv (see schemas/ajv-check.ts), with its refinements; null: none. */
 export function fastCheck(): Check | undefined {
   if (fast === undefined) {
     let compiled: Check | undefined;
     try {
-      const { $schema: _, ...json } = toJSONSchema(dataFileSchema, { io: 'input' }) as Record<string, unknown>;
+      const { $schema: _, ...json } = toJSONSchema(dataFileSchema, { io: 'input', target: 'draft-7' }) as Record<
+        string,
+        unknown
+      >;
       compiled = compile(json);
     } catch {
       compiled = undefined;

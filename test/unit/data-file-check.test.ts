@@ -4,8 +4,8 @@ import { dataFileSchema } from '../../src/schemas/data-file.js';
 import { fastCheck, REFINEMENTS } from '../../src/server/data-file.js';
 import { generatedCatalog } from '../helpers/catalog.js';
 
-// The data file's fast check must never say yes where zod says no; and on good files it must say yes,
-// or it saves nothing.
+// The data file's fast check (ajv over zod's JSON Schema) must never say yes where zod says no; and on
+// good files it must say yes, or it saves nothing.
 
 const stored = (m: Record<string, unknown>, i: number): Record<string, unknown> => ({
   ...m,
