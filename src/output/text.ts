@@ -1,5 +1,4 @@
 // Text from a server, made safe and measured for a terminal.
-import stringWidth from 'string-width';
 
 // C0 and C1 controls (but tab and newline, handled by the callers), DEL, and the bidirectional
 // overrides and isolates that can make text read in a different order than it is stored.
@@ -17,27 +16,68 @@ export function visible(s: string, oneLine = false): string {
 
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
+// Our own colors: the only escape sequences the views write.
+const ANSI = /\u001b\[[0-9;]*m/g;
+
+// East Asian wide and fullwidth blocks: Hangul Jamo, CJK, Hangul syllables, compatibility forms.
+const WIDE = new RegExp(
+  '[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf' +
+    '\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]',
+);
+// Combining marks, zero-width space and joiners, and the emoji presentation selector: no column.
+const ZERO = /[\u0300-\u036f\u200b-\u200d]|\ufe0f/u;
+const ZWJ = '\u200d';
+
+let segmenter: Intl.Segmenter | undefined;
+/** Graphemes, by ICU: made on first use only, as building a segmenter costs ~6 ms of a start. */
+function graphemes(s: string): Intl.Segments {
+  segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+  return segmenter.segment(s);
+}
+
+/** Columns of characters one by one: East Asian wide ones and those beyond the BMP (emoji) two, marks none. */
+function charsWidth(s: string): number {
+  let w = 0;
+  for (const ch of s) {
+    if (ZERO.test(ch)) continue;
+    w += WIDE.test(ch) || (ch.codePointAt(0) ?? 0) > 0xffff ? 2 : 1;
+  }
+  return w;
+}
+
+/** A grapheme's columns: an emoji joined into one picture (👨‍👩‍👧, UTS #51) takes two, as its first does. */
+const graphemeWidth = (g: string) =>
+  g.includes(ZWJ) ? charsWidth(String.fromCodePoint(g.codePointAt(0)!)) : charsWidth(g);
+
 /**
- * Columns a string takes at a terminal, as string-width counts them (East Asian wide characters and
- * emoji two, combining marks and zero-width ones none, escape sequences none).
+ * Columns a string takes at a terminal: East Asian wide characters and emoji two, combining marks and
+ * joiners none, a joined emoji sequence two. Our own rather than string-width, which builds an ICU
+ * segmenter and its width tables when loaded: ~20 ms more for every command that prints help or a
+ * table (bench/notes.md); here only a string with a joiner reaches ICU.
  */
 export function displayWidth(s: string): number {
   // Most cells are plain ASCII: their width is their length (a table of 100,000 rows asks a million times).
-  return PRINTABLE_ASCII.test(s) ? s.length : stringWidth(s);
+  if (PRINTABLE_ASCII.test(s)) return s.length;
+  const plain = s.includes('\u001b') ? s.replace(ANSI, '') : s;
+  if (!plain.includes(ZWJ)) return charsWidth(plain);
+  let w = 0;
+  for (const { segment } of graphemes(plain)) w += graphemeWidth(segment);
+  return w;
 }
 
-const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
-
-/** Cut to `width` columns with `…` when longer (plain text: cells are cut before they are colored). */
+/**
+ * Cut to `width` columns with `…` when longer (plain text: cells are cut before they are colored), by
+ * grapheme, so a letter and its accent or a joined emoji is kept or cut whole.
+ */
 export function cut(s: string, width: number): string {
   if (displayWidth(s) <= width) return s;
+  if (PRINTABLE_ASCII.test(s)) return `${s.slice(0, Math.max(0, width - 1))}…`;
   let out = '';
   let w = 0;
-  // By grapheme, so an emoji sequence or a letter with its marks is kept whole or cut whole.
-  for (const { segment: ch } of graphemes.segment(s)) {
-    const cw = displayWidth(ch);
+  for (const { segment } of graphemes(s)) {
+    const cw = graphemeWidth(segment);
     if (w + cw > width - 1) break;
-    out += ch;
+    out += segment;
     w += cw;
   }
   return `${out}…`;

@@ -160,6 +160,34 @@ describe('start-up', () => {
     expect(deep).toEqual([]);
   });
 
+  it('builds no ICU segmenter for help or a table of plain text, one only for a joined emoji', async () => {
+    const preload = fileURLToPath(new URL('../fixtures/count-segmenters.cjs', import.meta.url));
+    const server = await testServer({ seed: true });
+    const env = {
+      CLINADMIN_BASE_URL: server.url,
+      CLINADMIN_TOKEN: TOKEN,
+      NODE_OPTIONS: `--require ${preload}`,
+      COLUMNS: '40',
+    };
+    for (const args of [
+      ['measures', 'create', '--help'],
+      ['measures', 'list', '-o', 'table'],
+    ]) {
+      const r = await clinadmin(args, { env });
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.stderr, args.join(' ')).not.toContain('[segmenter made]');
+    }
+    // The preload can see one: a name holding a joined emoji, cut to fit 40 columns, is measured by graphemes.
+    await server.call('POST', '/diagnostic-measures', {
+      test: 'tst_e',
+      name: `Family ${'👨\u200d👩\u200d👧'.repeat(8)}`,
+      type: 'text',
+    });
+    const joined = await clinadmin(['measures', 'list', '-o', 'table'], { env });
+    expect(joined.exitCode, joined.stderr).toBe(0);
+    expect(joined.stderr).toContain('[segmenter made]');
+  });
+
   it('falls back to the HTTP parser without WebAssembly SIMD, as undici ships it', async () => {
     const server = await testServer({ seed: true });
     const env = { CLINADMIN_BASE_URL: server.url, CLINADMIN_TOKEN: TOKEN, UNDICI_NO_WASM_SIMD: '1' };
