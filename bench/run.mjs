@@ -2,7 +2,7 @@
 // server, the load generator and each CLI run in a process of its own. Rewrites BENCHMARKS.md and
 // exits 1 when a target is missed. Not part of npm test: timings never belong in a timed test.
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -224,7 +224,11 @@ async function main() {
         ? record(what, measured, ratio, target, '<=')
         : reference(`${what} (target on Node 22 and 24: <= ${target})`, measured, ratio);
     // Each Node's compile cache starts empty; the first (unmeasured) run of each pair fills it.
-    const nodeEnv = { XDG_CACHE_HOME: join(work, `cache-${label.replace(/\W/g, '')}`) };
+    // No config file unless a row says so: a developer's own config would load conf into every run.
+    const nodeEnv = {
+      XDG_CACHE_HOME: join(work, `cache-${label.replace(/\W/g, '')}`),
+      CLINADMIN_CONFIG_DIR: join(work, 'no-config'),
+    };
     // A command against a floor (`node -e 0`, or another program doing the same job), alternated.
     const pair = (args, cliEnv = {}, floor = ['-e', '0']) =>
       sideBySide(
@@ -260,6 +264,31 @@ async function main() {
       fetchPair[0] / fetchPair[1],
       1.15,
     );
+    // Logged in: the same command with its URL and token in a profile, read through conf (the team's choice
+    // of the config's one reader), for reference beside the row above.
+    const configDir = join(work, 'config');
+    mkdirSync(configDir, { recursive: true, mode: 0o700 });
+    writeFileSync(
+      join(configDir, 'config.json'),
+      JSON.stringify({ currentProfile: 'default', profiles: { default: { baseUrl: s.url, token: TOKEN } } }),
+      { mode: 0o600 },
+    );
+    const loggedIn = await sideBySide(
+      () => wall([BIN, 'measures', 'list', '-o', 'json'], { ...nodeEnv, CLINADMIN_CONFIG_DIR: configDir }, node),
+      () =>
+        wall(
+          [join(root, 'bench', 'floor-fetch.cjs')],
+          { ...nodeEnv, CLINADMIN_BASE_URL: s.url, CLINADMIN_TOKEN: TOKEN },
+          node,
+        ),
+      STARTUP_RUNS,
+    );
+    reference(
+      `a real command on ${label}, logged in (the profile read through conf), against Node's own fetch`,
+      ms(...loggedIn),
+      loggedIn[0] / loggedIn[1],
+    );
+    rmSync(configDir, { recursive: true });
     const [f, n3] = pair([join(root, 'bench', 'floor-get.cjs')], { CLINADMIN_BASE_URL: s.url, CLINADMIN_TOKEN: TOKEN });
     reference(
       `floor on ${label}: the same GET and print in five lines of node:http (\`bench/floor-get.cjs\`) / \`node -e 0\``,

@@ -1,4 +1,4 @@
-import { KEYS, type Key, readConfig } from '../config/file.js';
+import { type ConfigData, KEYS, type Key, readConfig } from '../config/file.js';
 import { configFile } from '../config/paths.js';
 import { isHttpUrl, maskToken, profileName } from '../config/resolve.js';
 import { profileOf, setProfile, updateConfig } from '../config/store.js';
@@ -16,8 +16,7 @@ function keyOf(key: string): Key {
   return key as Key;
 }
 
-function profileOfRun(ctx: Ctx, opts: Opts): string {
-  const data = readConfig(ctx.env);
+function profileOfRun(ctx: Ctx, opts: Opts, data: ConfigData): string {
   const name = profileName(opts.profile, ctx.env, data);
   checkProfile(name, data.profiles);
   return name;
@@ -25,8 +24,10 @@ function profileOfRun(ctx: Ctx, opts: Opts): string {
 
 export async function get(ctx: Ctx, opts: Opts, key: string): Promise<void> {
   const k = keyOf(key);
-  const value = profileOf(readConfig(ctx.env), profileOfRun(ctx, opts))[KEYS[k]];
-  if (value === undefined) throw new UsageError(`${key} is not set in profile ${profileOfRun(ctx, opts)}`);
+  const data = await readConfig(ctx.env);
+  const profile = profileOfRun(ctx, opts, data);
+  const value = profileOf(data, profile)[KEYS[k]];
+  if (value === undefined) throw new UsageError(`${key} is not set in profile ${profile}`);
   await writeLines(ctx, [k === 'token' && !opts.showSecret ? maskToken(value) : value]);
 }
 
@@ -47,7 +48,7 @@ export async function set(ctx: Ctx, opts: Opts, key: string, given: string): Pro
   if (k === 'base-url' && !isHttpUrl(value)) {
     throw new UsageError(`base-url must be an http:// or https:// URL (got ${value})`);
   }
-  const profile = profileOfRun(ctx, opts);
+  const profile = profileOfRun(ctx, opts, await readConfig(ctx.env));
   await updateConfig(ctx.env, (d) => {
     setProfile(d, profile, { ...profileOf(d, profile), [KEYS[k]]: value });
     d.currentProfile ??= profile;
@@ -57,7 +58,7 @@ export async function set(ctx: Ctx, opts: Opts, key: string, given: string): Pro
 
 export async function unset(ctx: Ctx, opts: Opts, key: string): Promise<void> {
   const k = keyOf(key);
-  const profile = profileOfRun(ctx, opts);
+  const profile = profileOfRun(ctx, opts, await readConfig(ctx.env));
   await updateConfig(ctx.env, (d) => {
     const p = { ...profileOf(d, profile) };
     delete p[KEYS[k]];
@@ -67,7 +68,7 @@ export async function unset(ctx: Ctx, opts: Opts, key: string): Promise<void> {
 }
 
 export async function list(ctx: Ctx, opts: Opts): Promise<void> {
-  const data = readConfig(ctx.env);
+  const data = await readConfig(ctx.env);
   const current = data.currentProfile ?? 'default';
   const rows = Object.entries(data.profiles ?? {}).map(([name, p]) => ({
     profile: name,
@@ -88,7 +89,7 @@ export async function path(ctx: Ctx): Promise<void> {
 }
 
 export async function useProfile(ctx: Ctx, _opts: Opts, name: string): Promise<void> {
-  checkProfile(name, readConfig(ctx.env).profiles);
+  checkProfile(name, (await readConfig(ctx.env)).profiles);
   await updateConfig(ctx.env, (d) => {
     d.currentProfile = name;
     d.profiles = { ...d.profiles, [name]: d.profiles?.[name] ?? {} };

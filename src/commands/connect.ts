@@ -21,7 +21,7 @@ export async function connect(
 ): Promise<Connection> {
   let settings = given;
   if (!settings) {
-    const data = readConfig(ctx.env, (m) => ctx.stderr.write(`warning: ${m}\n`));
+    const data = await readConfig(ctx.env, (m) => ctx.stderr.write(`warning: ${m}\n`));
     checkProfile(profileName(flags.profile, ctx.env, data), data.profiles);
     settings = resolveSettings(flags, ctx.env, data);
   }

@@ -35,7 +35,7 @@ async function check(ctx: Ctx, opts: Opts, baseUrl: string, token: string): Prom
 export async function login(ctx: Ctx, opts: Opts): Promise<void> {
   if (opts.token !== undefined && opts.tokenStdin)
     throw new UsageError('give either --token or --token-stdin, not both');
-  const data = readConfig(ctx.env);
+  const data = await readConfig(ctx.env);
   const profile = profileName(opts.profile, ctx.env, data);
   const stored = profileOf(data, profile);
   let baseUrl = opts.baseUrl || ctx.env.CLINADMIN_BASE_URL;
@@ -76,7 +76,7 @@ export async function login(ctx: Ctx, opts: Opts): Promise<void> {
 }
 
 export async function logout(ctx: Ctx, opts: Opts): Promise<void> {
-  const data = readConfig(ctx.env);
+  const data = await readConfig(ctx.env);
   const profile = profileName(opts.profile, ctx.env, data);
   checkProfile(profile, data.profiles);
   if (!profileOf(data, profile).token) {
@@ -91,7 +91,7 @@ export async function logout(ctx: Ctx, opts: Opts): Promise<void> {
 }
 
 export async function whoami(ctx: Ctx, opts: Opts): Promise<number> {
-  const data = readConfig(ctx.env);
+  const data = await readConfig(ctx.env);
   checkProfile(profileName(opts.profile, ctx.env, data), data.profiles);
   const s = resolveSettings(opts, ctx.env, data);
   let server = s.withheldFor

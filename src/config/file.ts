@@ -1,6 +1,7 @@
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
+import type Conf from 'conf';
 import { CliError, EXIT } from '../errors.js';
-import { configFile } from './paths.js';
+import { configDir, configFile } from './paths.js';
 
 export interface Profile {
   baseUrl?: string;
@@ -17,38 +18,84 @@ export interface ConfigData {
 export const KEYS = { 'base-url': 'baseUrl', token: 'token', account: 'account' } as const;
 export type Key = keyof typeof KEYS;
 
+/** Thrown by the store's reader for JSON that parses but is not an object, so it is reported as a bad file. */
+class NotAnObject extends SyntaxError {}
+
+let confClass: Promise<typeof Conf> | undefined;
+
 /**
- * Reads the config file without loading conf: every API command reads it, and start-up is a feature.
- * A file that does not parse is reported with its path, never replaced.
+ * Loads conf once. Loading it hooks every exit signal process-wide (its writer's dependency when-exit),
+ * and on Ctrl-C re-raises the signal after its own clean-up, which would kill a command that handles
+ * Ctrl-C itself (an edit removing its folder, an import writing its report): the signal listeners the load
+ * adds are removed, and its exit hook (temp files of an interrupted write) is kept.
  */
-export function readConfig(env: Record<string, string | undefined>, warn?: (message: string) => void): ConfigData {
+function loadConf(): Promise<typeof Conf> {
+  confClass ??= (async () => {
+    const signals = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'SIGQUIT', 'SIGUSR2', 'SIGALRM', 'SIGVTALRM'];
+    const before = new Map(signals.map((s) => [s, new Set(process.listeners(s as NodeJS.Signals))]));
+    const { default: loaded } = await import('conf');
+    for (const [signal, kept] of before) {
+      for (const listener of process.listeners(signal as NodeJS.Signals)) {
+        if (!kept.has(listener)) process.off(signal, listener);
+      }
+    }
+    return loaded;
+  })();
+  return confClass;
+}
+
+/** The config store: conf is its one reader and writer (writes go through config/store.ts, under a lock). */
+export async function openConf(env: Record<string, string | undefined>): Promise<Conf<ConfigData>> {
+  const Store = await loadConf();
+  return new Store<ConfigData>({
+    cwd: configDir(env),
+    configName: 'config',
+    projectName: 'clinadmin',
+    projectSuffix: '',
+    configFileMode: 0o600,
+    accessPropertiesByDotNotation: false,
+    clearInvalidConfig: false,
+    deserialize: (text) => {
+      const data = JSON.parse(text) as unknown;
+      if (data === null || typeof data !== 'object' || Array.isArray(data)) throw new NotAnObject('not an object');
+      return data as ConfigData;
+    },
+  });
+}
+
+/**
+ * Reads the config through conf. A missing file reads as empty without loading the store (conf would create
+ * the folder); a file that does not parse is reported with its path, never replaced.
+ */
+export async function readConfig(
+  env: Record<string, string | undefined>,
+  warn?: (message: string) => void,
+): Promise<ConfigData> {
   const path = configFile(env);
-  let text: string;
+  let mode: number;
   try {
-    text = readFileSync(path, 'utf8');
+    mode = statSync(path).mode & 0o777;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
     throw new CliError(`cannot read the config file ${path}: ${(err as Error).message}`, EXIT.failure);
   }
   // It holds tokens: as ssh does for a key, say so when others can read it (the next write makes it 0600).
-  if (warn && process.platform !== 'win32') {
-    const mode = statSync(path).mode & 0o777;
-    if (mode & 0o077) {
-      warn(
-        `the config file ${path} is readable by others (mode ${mode.toString(8)}); ` +
-          `run chmod 600 on it (the next clinadmin login or config set also does)`,
-      );
-    }
+  if (warn && process.platform !== 'win32' && mode & 0o077) {
+    warn(
+      `the config file ${path} is readable by others (mode ${mode.toString(8)}); ` +
+        `run chmod 600 on it (the next clinadmin login or config set also does)`,
+    );
   }
   try {
-    const data = JSON.parse(text) as ConfigData;
-    if (data === null || typeof data !== 'object' || Array.isArray(data)) throw new Error('not an object');
-    return data;
-  } catch {
-    throw new CliError(
-      `the config file ${path} is not valid JSON`,
-      EXIT.usage,
-      `fix it by hand, or move it away and run \`clinadmin login\` again`,
-    );
+    return structuredClone((await openConf(env)).store);
+  } catch (err) {
+    if (err instanceof SyntaxError) {
+      throw new CliError(
+        `the config file ${path} ${err instanceof NotAnObject ? 'does not hold a JSON object' : 'is not valid JSON'}`,
+        EXIT.usage,
+        `fix it by hand, or move it away and run \`clinadmin login\` again`,
+      );
+    }
+    throw new CliError(`cannot read the config file ${path}: ${(err as Error).message}`, EXIT.failure);
   }
 }

@@ -1,4 +1,4 @@
-import { type ConfigData, readConfig } from './file.js';
+import type { ConfigData } from './file.js';
 
 /** The global flags that choose the profile and the server. */
 export interface GlobalFlags {
@@ -33,7 +33,7 @@ export function profileName(
 export function resolveSettings(
   flags: GlobalFlags,
   env: Record<string, string | undefined>,
-  data: ConfigData = readConfig(env),
+  data: ConfigData,
 ): Settings {
   const profile = profileName(flags.profile, env, data);
   const stored = data.profiles?.[profile] ?? {};

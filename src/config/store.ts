@@ -2,7 +2,7 @@ import { chmod, mkdir } from 'node:fs/promises';
 import { CliError, EXIT } from '../errors.js';
 import { acquireLock } from '../lock/lock.js';
 import type { ConfigData, Profile } from './file.js';
-import { readConfig } from './file.js';
+import { openConf, readConfig } from './file.js';
 import { configDir, configFile } from './paths.js';
 
 /**
@@ -19,20 +19,10 @@ export async function updateConfig(
     throw new CliError(`cannot change the config: ${err.message}`, EXIT.failure, 'another clinadmin is writing it');
   });
   try {
-    readConfig(env); // refuses, with the path, a file that does not parse, before conf could touch it
-    const { default: Conf } = await import('conf');
-    const conf = new Conf<ConfigData>({
-      cwd: dir,
-      configName: 'config',
-      projectName: 'clinadmin',
-      projectSuffix: '',
-      configFileMode: 0o600,
-      accessPropertiesByDotNotation: false,
-      clearInvalidConfig: false,
-    });
-    const data: ConfigData = structuredClone(conf.store);
+    // readConfig refuses, with the path, a file that does not parse, before conf could write over it.
+    const data = await readConfig(env);
     change(data);
-    conf.store = data;
+    (await openConf(env)).store = data;
     await chmod(configFile(env), 0o600);
   } finally {
     await release();

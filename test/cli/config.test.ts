@@ -166,4 +166,16 @@ describe('config', () => {
     expect(r.stderr).toContain('hint: fix it by hand, or move it away');
     expect(await readFile(join(dir, 'config.json'), 'utf8')).toBe('{"profiles": {');
   });
+
+  it('reports a config file that parses to something other than an object, and leaves it alone', async () => {
+    const { dir, cli } = await setup();
+    await mkdir(dir, { recursive: true });
+    for (const text of ['[]', 'null', '"x"']) {
+      await writeFile(join(dir, 'config.json'), text);
+      const r = await cli(['config', 'list']);
+      expect(r.code, text).toBe(2);
+      expect(r.stderr, text).toContain(`the config file ${join(dir, 'config.json')} does not hold a JSON object`);
+      expect(await readFile(join(dir, 'config.json'), 'utf8')).toBe(text);
+    }
+  });
 });

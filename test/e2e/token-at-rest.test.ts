@@ -92,16 +92,27 @@ describe('nothing the CLI writes holds a token, except the config store', () => 
     }
   });
 
-  it('removes the edit folder when Ctrl-C ends the editor, and says nothing was sent', async () => {
+  // Logged in, the config store is read through conf, whose writer hooks every exit signal when loaded and
+  // re-raises Ctrl-C: the edit must still clean up and say so.
+  it.each([
+    ['the token from the environment', false],
+    ['a logged-in profile', true],
+  ])('removes the edit folder when Ctrl-C ends the editor, and says nothing was sent (%s)', async (_, login) => {
     const tmp = await tempDir();
     const home = await tempDir();
     const server = await serveProcess(['--seed', '--data', join(await tempDir(), 'data.json'), '--token', TOKEN]);
+    const config = { CLINADMIN_CONFIG_DIR: join(home, 'config') };
+    const connection = login ? config : { ...config, CLINADMIN_BASE_URL: server.url, CLINADMIN_TOKEN: TOKEN };
+    if (login) {
+      const r = await clinadmin(['login', '--base-url', server.url, '--token-stdin'], { env: config, input: TOKEN });
+      expect(r.exitCode).toBe(0);
+    }
     // Ctrl-C at a terminal signals the whole foreground process group: clinadmin, the shell and the editor.
     const editor = join(home, 'ctrl-c.sh');
     await writeFile(editor, '#!/bin/sh\nkill -INT 0\nsleep 5\n');
     await chmod(editor, 0o755);
     const r = await clinadmin(['measures', 'edit', 'msr_k'], {
-      env: { CLINADMIN_BASE_URL: server.url, CLINADMIN_TOKEN: TOKEN, TMPDIR: tmp, EDITOR: editor, VISUAL: '' },
+      env: { ...connection, TMPDIR: tmp, EDITOR: editor, VISUAL: '' },
       // Its own process group, as a command run at a terminal has: the signal reaches no test runner.
       detached: true,
     });

@@ -80,6 +80,14 @@ describe('the house: layers and cycles under src/', () => {
     expect(readFileSync(join(src, 'cli.ts'), 'utf8').match(/\bstdout\.write\(/g)).toHaveLength(1);
   });
 
+  it("reads and writes the config file only through conf (the team's answer on the house issue)", () => {
+    const config = [...graph.keys()].filter((f) => f.startsWith('config/'));
+    const text = config.map((f) => readFileSync(join(src, f), 'utf8')).join('\n');
+    // Stat for the mode warning is allowed; reading or writing its bytes is conf's job alone.
+    expect(text).not.toMatch(/\b(readFileSync|readFile|writeFile|writeFileSync|rename|renameSync|writeAtomic)\(/);
+    expect(text).toMatch(/import\('conf'\)/);
+  });
+
   it('knows every room', () => {
     const rooms = new Set([...graph.keys()].map(room));
     expect([...rooms].filter((r) => !(r in ALLOWED))).toEqual([]);
