@@ -1,3 +1,4 @@
+import { writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -207,6 +208,21 @@ describe('serve for test suites: the request journal', () => {
     await s.coverage('Four');
     await s.call('POST', '/_admin/reset');
     expect((await s.call('GET', '/_admin/requests')).body).toEqual([]);
+  });
+
+  it('shows an invalid import never reached the server, and a valid one read the list once, then sent', async () => {
+    const s = await sandbox();
+    const file = join(s.folder, 'catalog.json');
+    await writeFile(file, JSON.stringify([{ test: 'tst_j', name: 'Fine', type: 'text' }, { test: 'tst_j', type: 'x' }]));
+    const bad = await s.run(['measures', 'import', file]);
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toContain('nothing was sent');
+    // The request journal is the server's own account: not even the list was asked for.
+    expect((await s.call('GET', '/_admin/requests')).body).toEqual([]);
+    await writeFile(file, JSON.stringify([{ test: 'tst_j', name: 'Fine', type: 'text' }]));
+    expect((await s.run(['measures', 'import', file])).exitCode).toBe(0);
+    const seen = (await s.call('GET', '/_admin/requests')).body as { method: string; path: string }[];
+    expect(seen.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /diagnostic-measures', 'POST /diagnostic-measures']);
   });
 
   it('keeps no body without --record-bodies, and nothing with --journal-requests 0', async () => {
