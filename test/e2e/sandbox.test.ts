@@ -213,7 +213,13 @@ describe('serve for test suites: the request journal', () => {
   it('shows an invalid import never reached the server, and a valid one read the list once, then sent', async () => {
     const s = await sandbox();
     const file = join(s.folder, 'catalog.json');
-    await writeFile(file, JSON.stringify([{ test: 'tst_j', name: 'Fine', type: 'text' }, { test: 'tst_j', type: 'x' }]));
+    await writeFile(
+      file,
+      JSON.stringify([
+        { test: 'tst_j', name: 'Fine', type: 'text' },
+        { test: 'tst_j', type: 'x' },
+      ]),
+    );
     const bad = await s.run(['measures', 'import', file]);
     expect(bad.exitCode).toBe(2);
     expect(bad.stderr).toContain('nothing was sent');
