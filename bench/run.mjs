@@ -215,6 +215,29 @@ async function main() {
     await only[1](helpers);
     return;
   }
+  // The floors built on the design's own libraries (undici, commander), bundled as the CLI is and run with
+  // Node's compile cache as bin/clinadmin.cjs runs it: what any program making that request or printing
+  // that help with them costs.
+  const floors = {};
+  for (const name of ['floor-undici', 'floor-help']) {
+    const { build } = await import('esbuild');
+    const out = join(work, `${name}.cjs`);
+    await build({
+      entryPoints: [join(root, 'bench', `${name}.mjs`)],
+      outfile: out,
+      bundle: true,
+      format: 'cjs',
+      platform: 'node',
+      target: 'node20',
+      minify: true,
+      logLevel: 'warning',
+    });
+    floors[name] = join(work, `${name}-run.cjs`);
+    writeFileSync(
+      floors[name],
+      `require('node:module').enableCompileCache?.(process.env.XDG_CACHE_HOME);\nrequire(${JSON.stringify(out)});\n`,
+    );
+  }
   // Start-up, help, and a real command, each against that Node's own `node -e 0` in the same run: on
   // this machine's Node (20, for reference) and on Node 22 and 24 from the npm registry (scripts/nodes.sh).
   for (const { label, node, held } of startupNodes()) {
@@ -240,6 +263,12 @@ async function main() {
     row(`start-up on ${label}: \`clinadmin --version\` / \`node -e 0\``, ms(v, n0), v / n0, 1.3);
     const [h, n1] = pair([BIN, 'measures', 'create', '--help']);
     row(`help on ${label}: \`clinadmin measures create --help\` / \`node -e 0\``, ms(h, n1), h / n1, 1.6);
+    const [hf, n4] = pair([floors['floor-help']]);
+    reference(
+      `floor on ${label}: commander alone printing one command's help (\`bench/floor-help.mjs\`) / \`node -e 0\``,
+      ms(hf, n4),
+      hf / n4,
+    );
     const s = await start('clinadmin', { data: serveFile(100, 'hundred') });
     const [l, n2] = pair([BIN, 'measures', 'list', '-o', 'json'], {
       CLINADMIN_BASE_URL: s.url,
@@ -289,6 +318,15 @@ async function main() {
       loggedIn[0] / loggedIn[1],
     );
     rmSync(configDir, { recursive: true });
+    const undiciPair = pair([floors['floor-undici']], { CLINADMIN_BASE_URL: s.url, CLINADMIN_TOKEN: TOKEN }, [
+      join(root, 'bench', 'floor-fetch.cjs'),
+    ]);
+    reference(
+      `floor on ${label}: the same GET and print through undici's public entry ` +
+        `(\`bench/floor-undici.mjs\`), against Node's own fetch`,
+      ms(...undiciPair),
+      undiciPair[0] / undiciPair[1],
+    );
     const [f, n3] = pair([join(root, 'bench', 'floor-get.cjs')], { CLINADMIN_BASE_URL: s.url, CLINADMIN_TOKEN: TOKEN });
     reference(
       `floor on ${label}: the same GET and print in five lines of node:http (\`bench/floor-get.cjs\`) / \`node -e 0\``,
