@@ -54,11 +54,13 @@ export async function scaleSection(h) {
     await Promise.all([s.stop(), p.stop()]);
   }
   const [ss, ps] = [median(starts.serve), median(starts.peer)];
+  // 1.2, not 1 (#14's): the house issue (#28) asks for the data file's check through a maintained library
+  // (ajv over zod's JSON Schema) in place of our own compiler, and allows serve's start this much for it.
   record(
     'scale: start until it answers, `clinadmin serve` / json-server 0.17 (100,000 measures)',
     ms(ss, ps),
     ss / ps,
-    1,
+    1.2,
     '<=',
   );
   const [sr, pr] = [median(rss.serve), median(rss.peer)];

@@ -153,3 +153,53 @@ describe('every text from the server that reaches a person is escaped', () => {
     }
   });
 });
+
+describe('a server that cuts off the list an import plans against', () => {
+  const stored = { id: 'msr_cut', test: 'tst_cut', name: 'Cut', type: 'text' };
+  // What a proxy does to an answer that waited: part of the list, then the connection dropped.
+  const cut = (res: import('node:http').ServerResponse) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.write(`[${JSON.stringify(stored)},`);
+    setTimeout(() => res.destroy(), 50);
+  };
+
+  it('asks for it once more and plans against the whole list', async () => {
+    let lists = 0;
+    const h = await hostileServer((req, res) => {
+      if (req.method === 'GET' && req.url === '/diagnostic-measures' && ++lists === 1) return cut(res);
+      if (req.method === 'GET' && req.url === '/diagnostic-measures') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        return void res.end(JSON.stringify([stored]));
+      }
+      res.writeHead(500, { 'content-type': 'application/json' });
+      res.end('{"title":"no write was expected"}');
+    });
+    const file = join(await tempDir(), 'catalog.json');
+    await writeFile(file, JSON.stringify([{ test: 'tst_cut', name: 'Cut', type: 'text' }]));
+    const r = await clinadmin(['measures', 'import', file, '-o', 'json'], {
+      env: { CLINADMIN_BASE_URL: h.url, CLINADMIN_TOKEN: 'tok-hostile-1234' },
+    });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ created: 0, updated: 0, unchanged: 1, failed: 0 });
+    expect(h.seen.map((s) => `${s.method} ${s.url}`)).toEqual(['GET /diagnostic-measures', 'GET /diagnostic-measures']);
+  });
+
+  it('says so in one sentence when it is cut off again, and sends nothing', async () => {
+    const h = await hostileServer((req, res) => {
+      if (req.method === 'GET') return cut(res);
+      res.writeHead(500, { 'content-type': 'application/json' });
+      res.end('{"title":"no write was expected"}');
+    });
+    const file = join(await tempDir(), 'catalog.json');
+    await writeFile(file, JSON.stringify([{ test: 'tst_cut', name: 'Cut', type: 'text' }]));
+    const r = await clinadmin(['measures', 'import', file], {
+      env: { CLINADMIN_BASE_URL: h.url, CLINADMIN_TOKEN: 'tok-hostile-1234' },
+    });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr.split('\n')[0]).toMatch(
+      /^error: the connection to http:\/\/127\.0\.0\.1:\d+ broke after 1 records/,
+    );
+    expect(h.seen.every((s) => s.method === 'GET')).toBe(true);
+    expect(h.seen).toHaveLength(2);
+  });
+});

@@ -17,7 +17,7 @@ import {
   spoolProblem,
   wholeWhereChanged,
 } from '../../core/sync/run.js';
-import { CliError, EXIT, UsageError } from '../../errors.js';
+import { ApiError, CliError, EXIT, UsageError } from '../../errors.js';
 import { writeFileAtomic } from '../../files/atomic.js';
 import { progressBar } from '../../output/progress.js';
 import * as show from '../../output/sync.js';
@@ -41,17 +41,34 @@ export async function runSync(
       `add --yes to delete without asking, or --dry-run to see what would be deleted`,
     );
   }
-  // The input is read and checked first, and only then the server's records fetched: the two at once
-  // doubled what is in flight, and re-importing 100,000 unchanged measures peaked ~60 MB higher (bench/notes.md).
-  // An invalid input never reaches the server.
-  const checked = await checkInput(
-    spec,
-    (each, pause) => forEachRecord(ctx, files, each, pause, o.format === 'csv'),
-    Boolean(o.strict),
-  );
+  // The list of the server's records is asked for at once (connecting, and on Node 20 compiling undici's
+  // parser, while the heap is small), but read only once the input is checked: reading both at once held
+  // both in flight, and re-importing 100,000 unchanged measures peaked ~60 MB higher (bench/notes.md).
+  let checkDone!: (ok: boolean) => void;
+  const checkedOk = new Promise<boolean>((resolve) => {
+    checkDone = resolve;
+  });
+  const server = fetchExisting(ctx, opts, spec, o.concurrency, checkedOk);
+  server.catch(() => undefined);
+  let checked: Checked;
+  try {
+    checked = await checkInput(
+      spec,
+      (each, pause) => forEachRecord(ctx, files, each, pause, o.format === 'csv'),
+      Boolean(o.strict),
+    );
+  } catch (err) {
+    checkDone(false);
+    void server.then(
+      ({ client }) => client.close(),
+      () => undefined,
+    );
+    throw err;
+  }
+  checkDone(true);
   try {
     show.showNotes(ctx, checked.checker);
-    const { client, found } = await fetchExisting(ctx, opts, spec, o.concurrency);
+    const { client, found } = await server;
     try {
       await wholeWhereChanged(client, spec, checked, found);
       const deletions = o.prune
@@ -137,17 +154,33 @@ async function fetchExisting(
   opts: Opts,
   spec: SyncSpec,
   connections: number,
+  checkedOk: Promise<boolean>,
 ): Promise<{ client: ApiClient; found: Existing }> {
   const { client } = await connect(ctx, { ...opts, connections });
-  try {
-    // Each record as a digest of its fields, let go as it is read (existing.ts).
+  // Each record as a digest of its fields, let go as it is read (existing.ts); the answer waits at its
+  // first piece until the input is checked.
+  const read = async (gate: Promise<boolean> | undefined) => {
     const found = new Existing(spec);
+    let open = gate === undefined;
     await client.stream(spec.path, {
       record: (r) => found.add(r as Record<string, unknown>),
-      batchEnd: () => true,
-      drained: async () => undefined,
+      batchEnd: () => open,
+      drained: async () => {
+        await gate;
+        open = true;
+      },
     });
-    return { client, found };
+    return found;
+  };
+  try {
+    try {
+      return { client, found: await read(checkedOk) };
+    } catch (err) {
+      // An answer cut off (a proxy may drop one that waited) is asked for once more, now read at once: its
+      // records went only into `found`, which starts again, so nothing is counted twice.
+      if (!(err instanceof ApiError) || err.status !== undefined || !(await checkedOk)) throw err;
+      return { client, found: await read(undefined) };
+    }
   } catch (err) {
     await client.close();
     throw err;
