@@ -219,7 +219,7 @@ async function main() {
   // Node's compile cache as bin/clinadmin.cjs runs it: what any program making that request or printing
   // that help with them costs.
   const floors = {};
-  for (const name of ['floor-undici', 'floor-help']) {
+  for (const name of ['floor-undici', 'floor-help', 'floor-import']) {
     const { build } = await import('esbuild');
     const out = join(work, `${name}.cjs`);
     await build({
@@ -462,6 +462,18 @@ async function main() {
       rssImport / rssVersion,
       3,
       '<=',
+    );
+    const floorSrv = await start('clinadmin', { data: join(work, 'import-floor-rss.json') });
+    const rssFloor = peakRss([floors['floor-import'], file], {
+      CLINADMIN_BASE_URL: floorSrv.url,
+      CLINADMIN_TOKEN: TOKEN,
+    });
+    await floorSrv.stop();
+    reference(
+      'floor: the same 10,000 measures read whole and POSTed through an undici Pool, 48 in flight, nothing ' +
+        'checked (`bench/floor-import.mjs`), peak RSS / of `clinadmin --version`',
+      `${(rssFloor / 2 ** 20).toFixed(0)} MiB vs ${(rssVersion / 2 ** 20).toFixed(0)} MiB`,
+      rssFloor / rssVersion,
     );
   }
 
