@@ -31,13 +31,13 @@ let confClass: Promise<typeof Conf> | undefined;
  */
 function loadConf(): Promise<typeof Conf> {
   confClass ??= (async () => {
-    const signals = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'SIGQUIT', 'SIGUSR2', 'SIGALRM', 'SIGVTALRM'];
-    const before = new Map(signals.map((s) => [s, new Set(process.listeners(s as NodeJS.Signals))]));
+    // Whatever signals a version of it hooks: every signal listener the load adds goes.
+    const signals = () => process.eventNames().filter((e): e is NodeJS.Signals => String(e).startsWith('SIG'));
+    const before = new Map(signals().map((s) => [s, new Set(process.listeners(s))]));
     const { default: loaded } = await import('conf');
-    for (const [signal, kept] of before) {
-      for (const listener of process.listeners(signal as NodeJS.Signals)) {
-        if (!kept.has(listener)) process.off(signal, listener);
-      }
+    for (const signal of signals()) {
+      const kept = before.get(signal);
+      for (const listener of process.listeners(signal)) if (!kept?.has(listener)) process.off(signal, listener);
     }
     return loaded;
   })();
