@@ -2,7 +2,6 @@ import type { Ctx } from '../../context.js';
 import { flagName } from '../../core/fields.js';
 import { UsageError } from '../../errors.js';
 import { fieldFlags, type Resource } from '../../resources/index.js';
-import { parseWith } from '../../schemas/common.js';
 import { checkFields, type Opts, withClient } from '../shared.js';
 import type { WriteSpec } from './write-define.js';
 import { bodyOf, checkBody, lintBody, sendAndShow } from './write-run.js';
@@ -22,16 +21,7 @@ export async function runCreate(ctx: Ctx, spec: Resource, w: WriteSpec, opts: Op
       );
     }
     // What the command line gave is checked before the first question, not after the last.
-    const given = new Set(Object.keys(body));
-    const checked = parseWith(schemas.create, body);
-    const wrong = checked.ok ? [] : checked.errors.filter((e) => given.has(e.path.split(/[.[]/)[0]));
-    if (wrong.length > 0) {
-      throw new UsageError(
-        `the ${spec.noun} is invalid; nothing was asked or sent`,
-        undefined,
-        wrong.map((e) => `${e.path}: ${e.message}`),
-      );
-    }
+    checkBody(spec, schemas.create, body, new Set(Object.keys(body)));
     body = await w.prompt(ctx, body);
   }
   // What can be checked without the server is checked before anything is asked of it.

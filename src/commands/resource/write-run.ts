@@ -17,18 +17,23 @@ export async function bodyOf(ctx: Ctx, opts: Opts, flags: FieldFlag[]): Promise<
   return applyFlags(await readBody(ctx, { file: opts.file as string, data: opts.data as string }), opts, flags);
 }
 
-/** Holds the body to the schema, as the server will: a usage error naming each field, nothing sent. */
+/**
+ * Holds the body to the schema, as the server will: a usage error naming each field, nothing sent. With
+ * `only`, just those fields' errors count: what the command line gave, checked before a prompt asks the rest.
+ */
 export function checkBody(
   spec: Resource,
   schema: Parameters<typeof parseWith>[0],
   body: Record<string, unknown>,
+  only?: Set<string>,
 ): void {
   const checked = parseWith(schema, body);
-  if (!checked.ok) {
+  const errors = checked.ok ? [] : checked.errors.filter((e) => !only || only.has(e.path.split(/[.[]/)[0]));
+  if (errors.length > 0) {
     throw new UsageError(
-      `the ${spec.noun} is invalid; nothing was sent`,
+      `the ${spec.noun} is invalid; nothing was ${only ? 'asked or ' : ''}sent`,
       undefined,
-      checked.errors.map((e) => `${e.path}: ${e.message}`),
+      errors.map((e) => `${e.path}: ${e.message}`),
     );
   }
 }
