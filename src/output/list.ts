@@ -107,7 +107,9 @@ export class ListWriter {
   add(rows: Rec[]): boolean {
     const cells = rows.map((r) => this.columns.map((c) => cellText(c, r, this.o.view)));
     if (!this.widths) {
-      if (this.held.length === 0 && cells.length > 0) {
+      // A piece of the answer that held no whole record (a slow network's first chunk) starts nothing.
+      if (cells.length === 0) return true;
+      if (this.held.length === 0) {
         // A list that trickles in is not held back for long to size its columns.
         this.heldSince = performance.now();
         this.timer = setTimeout(() => this.start(), HOLD_MS);

@@ -43,6 +43,46 @@ describe('lists stream', () => {
     expect(out.split('\n')[2]).toMatch(/^msr_second\s+t2\s+Second$/);
   });
 
+  it('sizes a table from the records when the answer comes in pages, a few bytes at a time', async () => {
+    // Each page holds one record and is sent in pieces of a few bytes, so the CLI's first reads of the list
+    // hold no whole record: the columns must still come from the records, not from the headers alone.
+    const records = [
+      { id: 'msr_sodium', test: 'tst_basic_metabolic', name: 'Sodium in serum', unit: 'mmol/L' },
+      { id: 'msr_k', test: 'tst_bmp', name: 'Potassium', unit: 'mEq/L' },
+    ];
+    const server = createServer((req, res) => {
+      const from = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('offset') ?? '0');
+      const more = from + 1 < records.length;
+      res.writeHead(200, {
+        'content-type': 'application/json',
+        ...(more ? { link: `</diagnostic-measures?offset=${from + 1}>; rel="next"` } : {}),
+      });
+      const body = Buffer.from(JSON.stringify({ data: records.slice(from, from + 1) }));
+      let at = 0;
+      const dribble = () => {
+        if (res.destroyed) return;
+        if (at >= body.length) return void res.end();
+        res.write(body.subarray(at, at + 4));
+        at += 4;
+        setTimeout(dribble, 5);
+      };
+      dribble();
+    });
+    servers.push(server);
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const r = await clinadmin(['measures', 'list', '-o', 'table'], {
+      env: { CLINADMIN_BASE_URL: url, CLINADMIN_TOKEN: 't', COLUMNS: '200' },
+    });
+    expect(r.exitCode, r.stderr).toBe(0);
+    // Each column as wide as its widest value (the first record's), two spaces between: nothing cut at 200.
+    expect(r.stdout.split('\n')).toEqual([
+      `${'ID'.padEnd(10)}  ${'TEST'.padEnd(19)}  ${'NAME'.padEnd(15)}  TYPE  ${'UNIT'.padEnd(6)}  REFERENCE RANGES`,
+      `msr_sodium  tst_basic_metabolic  Sodium in serum  ${''.padEnd(4)}  mmol/L`,
+      `${'msr_k'.padEnd(10)}  ${'tst_bmp'.padEnd(19)}  ${'Potassium'.padEnd(15)}  ${''.padEnd(4)}  mEq/L`,
+    ]);
+  });
+
   it('writes each record before the next has arrived', async () => {
     const { env, answer } = await handPeer();
     const proc = clinadmin(['measures', 'list', '-o', 'ndjson'], { env });
