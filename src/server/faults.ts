@@ -1,11 +1,14 @@
 // Faults `clinadmin serve` injects on request, so a CI job can rehearse a slow, overloaded or failing
 // service. Each is decided before the request is handled: an injected error has changed nothing.
 
+import { globMatch } from './glob.js';
+
 export interface FailRule {
   method: string;
   /** The path pattern as given, for the message. */
   pattern: string;
-  path: RegExp;
+  /** The glob matched, without the trailing slashes of the pattern. */
+  path: string;
   status: number;
 }
 
@@ -44,13 +47,12 @@ export function parseFailOn(text: string): FailRule | undefined {
   const status = Number(text.slice(last + 1));
   if (!/^([A-Z]+|\*)$/.test(method) || !pattern.startsWith('/') || !Number.isInteger(status)) return undefined;
   if (status < 400 || status > 599) return undefined;
-  const source = pattern
-    .replace(/\/+$/, '')
-    .split('*')
-    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-    .join('.*');
-  return { method, pattern, path: new RegExp(`^${source}/?$`), status };
+  return { method, pattern, path: pattern.replace(/\/+$/, ''), status };
 }
+
+/** The path as the glob, or with one trailing slash more: `/a/` is the same path as `/a`. */
+const pathMatches = (glob: string, path: string) =>
+  globMatch(glob, path) || (path.endsWith('/') && globMatch(glob, path.slice(0, -1)));
 
 const RETRY_AFTER = { 'retry-after': '1' };
 
@@ -67,7 +69,7 @@ export function createFaults(faults: Faults, now = Date.now, random = Math.rando
     /** The injected answer for this request, if any. `api` is false for /healthz and /openapi.json. */
     inject(method: string, path: string, api: boolean): InjectedFault | undefined {
       for (const rule of faults.failOn) {
-        if ((rule.method === '*' || rule.method === method) && rule.path.test(path)) {
+        if ((rule.method === '*' || rule.method === method) && pathMatches(rule.path, path)) {
           return {
             status: rule.status,
             detail: `injected by --fail-on ${rule.method}:${rule.pattern}:${rule.status}; nothing was changed`,

@@ -1,3 +1,5 @@
+import { globMatch } from './glob.js';
+
 /** One request as the journal keeps it: never the Authorization header or a token. */
 export interface RequestEntry {
   /** Milliseconds since the epoch. */
@@ -21,16 +23,6 @@ export interface RequestFilter {
   status?: number;
 }
 
-/** A glob as a regular expression: `*` any characters, everything else itself. */
-export function globRegExp(glob: string): RegExp {
-  return new RegExp(
-    `^${glob
-      .split('*')
-      .map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-      .join('.*')}$`,
-  );
-}
-
 /**
  * The last `size` requests a serve answered, oldest first (WireMock's request journal): a ring, so it
  * costs the same at any age of the server. Size 0 keeps none.
@@ -51,11 +43,11 @@ export class RequestJournal {
   list(filter: RequestFilter = {}): RequestEntry[] {
     const all =
       this.ring.length < this.size ? this.ring : [...this.ring.slice(this.next), ...this.ring.slice(0, this.next)];
-    const path = filter.path === undefined ? undefined : globRegExp(filter.path);
+    const path = filter.path;
     return all.filter(
       (e) =>
         (filter.method === undefined || e.method === filter.method.toUpperCase()) &&
-        (path === undefined || path.test(e.path)) &&
+        (path === undefined || globMatch(path, e.path)) &&
         (filter.status === undefined || e.status === filter.status),
     );
   }
