@@ -73,6 +73,8 @@ export class ApiClient {
       headersTimeout: o.timeoutMs,
       bodyTimeout: o.timeoutMs,
       connectTimeout: Math.min(o.timeoutMs, 10_000),
+      // undici 8 speaks HTTP/2 to a TLS server that offers it; the caps and deadlines here are tested over 1.1.
+      allowH2: false,
     });
   }
 

@@ -3,6 +3,12 @@ import type { Ctx, RunState } from '../context.js';
 import { collect } from './shared.js';
 
 export function serveCommand(cmd: Command, ctx: Ctx, state: RunState): Command {
+  // commander sets a lone --no-* option's implied default before the preSubcommand hook that adds this
+  // group's options, so the default is declared with the option and holds whenever the option is added.
+  const noEvents = new Option('--no-events', 'do not record a notification for each change').default(
+    true,
+    'each change recorded',
+  );
   return cmd
     .addOption(new Option('--port <port>', 'port to listen on; 0 picks a free one').default('4010'))
     .addOption(new Option('--host <host>', 'address to listen on').default('127.0.0.1'))
@@ -21,7 +27,7 @@ export function serveCommand(cmd: Command, ctx: Ctx, state: RunState): Command {
         'read accepted tokens from a file, one TOKEN[:ACCOUNT] a line (# comments); it must be owner-only',
       ),
     )
-    .addOption(new Option('--no-events', 'do not record a notification for each change'))
+    .addOption(noEvents)
     .addOption(new Option('--seed', 'fill an empty data file with demo data'))
     .addOption(new Option('--max-body <bytes>', 'largest accepted request body').default(String(1024 * 1024)))
     .addOption(

@@ -1,5 +1,5 @@
 import { readFile, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
@@ -163,7 +163,7 @@ describe('the built binary', () => {
     expect(await complete(['clinadmin', 'measures', 'import', 'package.j'])).toEqual(['package.json']);
     expect(await complete(['clinadmin', 'coverages', 'apply', 'x.json', '--report', 'READ'])).toEqual(['README.md']);
     expect(await complete(['clinadmin', 'measures', 'create', '--file', 'tsconfig.j'])).toEqual(['tsconfig.json']);
-    // Ids come from the binary being completed, even when none is on PATH.
+    // Ids come from the binary being completed, even when none is on PATH (the Node running the tests is).
     const direct = await execa(
       'bash',
       [
@@ -172,7 +172,7 @@ describe('the built binary', () => {
           `COMP_WORDS=(${join(binDir, 'clinadmin')} measures show msr_h); COMP_CWORD=3; ` +
           `_clinadmin; echo "\${COMPREPLY[*]}"`,
       ],
-      { env: { ...env, PATH: '/usr/bin:/bin' }, reject: false },
+      { env: { ...env, PATH: `${dirname(process.execPath)}:/usr/bin:/bin` }, reject: false },
     );
     expect(direct.stdout.trim()).toBe('msr_hgb msr_hcg');
     expect(await complete(['clinadmin', 'measures', 'show', 'msr_h'])).toEqual(['msr_hgb', 'msr_hcg']);
