@@ -1,5 +1,5 @@
 'use strict';
-// Node's own compile cache (module.enableCompileCache, Node 22.1 and later), in a folder only this user can
+// Node's own compile cache (module.enableCompileCache, on every supported Node), in a folder only this user can
 // write: V8 runs whatever a cache file holds, so a folder another user could plant files in is never used.
 
 const fs = require('node:fs');
@@ -54,11 +54,11 @@ function cacheRoot(env) {
   return env.XDG_CACHE_HOME || (env.HOME ? path.join(env.HOME, '.cache') : '');
 }
 
-/** Turns the cache on where Node has it and the folder is safe; NODE_DISABLE_COMPILE_CACHE turns it off. */
+/** Turns the cache on where the folder is safe; NODE_DISABLE_COMPILE_CACHE turns it off. */
 function enableCompileCache(env) {
   const { enableCompileCache: enable } = require('node:module');
-  if (typeof enable !== 'function' || env.NODE_DISABLE_COMPILE_CACHE) {
-    // Node 20 has no compile cache; a folder an earlier version left still goes (a readdir that finds none).
+  if (env.NODE_DISABLE_COMPILE_CACHE) {
+    // A folder an earlier version left still goes (a readdir that finds none).
     if (cacheRoot(env)) removeLegacy(path.join(cacheRoot(env), 'clinadmin'));
     return undefined;
   }

@@ -22,7 +22,7 @@ const result = await build({
   splitting: true,
   format: 'esm',
   platform: 'node',
-  target: 'node20',
+  target: 'node22',
   minify: true,
   // Source maps ship (without the sources: file and line are what a stack trace needs), so a trace under
   // --verbose names src/… files; the CommonJS pass below chains them through its inline map.
@@ -42,7 +42,7 @@ for (const file of result.outputFiles) {
   const { code, map } = await transform(file.text, {
     format: 'cjs',
     platform: 'node',
-    target: 'node20',
+    target: 'node22',
     minify: true,
     supported: { 'dynamic-import': false },
     sourcemap: 'external',

