@@ -8,7 +8,7 @@ work=$(mktemp -d)
 export CLINADMIN_CONFIG_DIR="$work/config"
 clinadmin() { node bin/clinadmin.cjs "$@"; }
 token=demo-$RANDOM$RANDOM
-node bin/clinadmin.cjs serve --seed --port 0 --data "$work/data.json" --token "$token:acc_demo_admin" \
+node bin/clinadmin.cjs serve --seed --port 0 --data "$work/data.json" --token "$token:acc_demo_admin:admin" \
   >"$work/serve.out" 2>"$work/serve.err" &
 server=$!
 trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$work"' EXIT

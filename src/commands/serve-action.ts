@@ -51,10 +51,11 @@ export async function serve(ctx: Ctx, raw: Record<string, unknown>): Promise<num
   try {
     tokens = specs.map(parseTokenSpec);
   } catch (err) {
-    throw new UsageError((err as Error).message, 'give --token TOKEN[:ACCOUNT]');
+    throw new UsageError((err as Error).message, 'give --token TOKEN[:ACCOUNT[:admin]]');
   }
   const generated = tokens.length === 0;
-  if (generated) tokens = [{ token: generateToken(), account: 'local-admin' }];
+  // The one who started serve and got the generated token is its admin.
+  if (generated) tokens = [{ token: generateToken(), account: 'local-admin', admin: true }];
   const warn = (m: string) => ctx.stderr.write(m.startsWith('error:') ? `${m}\n` : `warning: ${m}\n`);
   const dataFile = resolve(ctx.cwd, o.data);
   const faults: Faults = { latency: o.latency, failRate: o.failRate, rateLimit: o.rateLimit, failOn: o.failOn ?? [] };

@@ -17,14 +17,15 @@ export function serveCommand(cmd: Command, ctx: Ctx, state: RunState): Command {
     )
     .addOption(
       new Option(
-        '--token <token[:account]>',
-        'accepted API token, repeatable (env CLINADMIN_SERVE_TOKENS, comma-separated); account defaults to local-admin',
+        '--token <token[:account[:admin]]>',
+        'accepted API token, repeatable (env CLINADMIN_SERVE_TOKENS, comma-separated); account defaults to ' +
+          'local-admin; :admin lets it use /_admin/ (clinadmin sandbox)',
       ).argParser(collect),
     )
     .addOption(
       new Option(
         '--token-file <file>',
-        'read accepted tokens from a file, one TOKEN[:ACCOUNT] a line (# comments); it must be owner-only',
+        'read accepted tokens from a file, one TOKEN[:ACCOUNT[:admin]] a line (# comments); it must be owner-only',
       ),
     )
     .addOption(noEvents)
@@ -69,14 +70,16 @@ export function serveCommand(cmd: Command, ctx: Ctx, state: RunState): Command {
       `
 Examples:
   $ clinadmin serve --seed
-  $ clinadmin serve --port 0 --data /tmp/lab.json --token s3cret:acc_lab
+  $ clinadmin serve --port 0 --data /tmp/lab.json --token s3cret:acc_lab --token adm1n:acc_ci:admin
   $ clinadmin serve --token-file ~/.config/clinadmin/serve-tokens   # tokens stay out of ps
   $ CLINADMIN_SERVE_TOKENS=tokA:acc_a,tokB:acc_b clinadmin serve
   $ clinadmin serve --port 0 --fail-rate 0.2 --rate-limit 200 --latency 5-50   # rehearse a bad day
-  $ clinadmin serve --port 0 --record-bodies   # a CI double: clinadmin sandbox reset, sandbox requests
+  $ clinadmin serve --port 0 --record-bodies --token ci:acc_ci:admin   # a CI double: clinadmin sandbox
 
 --token puts the token in the process list (ps); prefer --token-file or CLINADMIN_SERVE_TOKENS.
-Without a token the server makes one and prints it with the command that points the CLI at it.
+Without a token the server makes one (an admin's) and prints it with the command that points the CLI at it.
+/_admin/ (snapshots, reset, the request journal: clinadmin sandbox) needs a token marked :admin; any
+other token gets 403 there.
 SIGINT and SIGTERM let requests in flight finish (at most 10 s; then their connections are closed),
 save the data file and exit 0; a second signal stops at once (exit 130), every acknowledged write
 being in the journal already. A connection with no progress for --request-timeout (a client that stopped

@@ -46,7 +46,7 @@ const counts = (s: State) => ({
 
 /**
  * `/_admin/…`, for test suites that use serve as a double: snapshots and reset (WireMock's reset,
- * LocalStack's state snapshots) and the request journal. Any valid token; none of it is recorded.
+ * LocalStack's state snapshots) and the request journal. An admin's token (app.ts checks); none of it is recorded.
  */
 export async function handleAdmin(
   sb: Sandbox,

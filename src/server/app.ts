@@ -80,14 +80,23 @@ export function createApp({
       throw new HttpProblem(problem(400, 'send one Authorization header, not several'));
     }
     // Authentication comes before routing, so an unknown path tells a stranger nothing.
-    const account = authenticate(req.headers.authorization);
-    if (account === undefined) {
+    const caller = authenticate(req.headers.authorization);
+    if (caller === undefined) {
       throw new HttpProblem(problem(401, 'send a valid token as "Authorization: Bearer <token>"'), {
         'www-authenticate': 'Bearer realm="clinadmin"',
       });
     }
+    const account = caller.account;
     seen.account = account;
-    if (sandbox && path.startsWith('/_admin/')) return handleAdmin(sandbox, req, res, () => readJsonBody(req, maxBody));
+    if (sandbox && path.startsWith('/_admin/')) {
+      // Another account's request bodies, and a reset under its feet, are an admin's business alone.
+      if (!caller.admin) {
+        throw new HttpProblem(
+          problem(403, `/_admin/ needs a token marked admin when serve starts (--token TOKEN:ACCOUNT:admin)`),
+        );
+      }
+      return handleAdmin(sandbox, req, res, () => readJsonBody(req, maxBody));
+    }
     if (injector) inject(injector.inject(method, path, true));
     // A serve extension: the contracts on file, read-only, so that a client refused with 422 can say
     // which contracts there are. The real service may not have it.
@@ -131,13 +140,13 @@ export function createApp({
       const started = performance.now();
       res.once('close', () => {
         const q = (req.url ?? '').indexOf('?');
+        const base = { time: Date.now(), method: req.method ?? 'GET', path, status: res.statusCode };
+        // A stranger's request is kept as what it asked and what it got: its query and body are not ours to keep.
+        if (seen.account === undefined) return journal.record(base);
         journal.record({
-          time: Date.now(),
-          method: req.method ?? 'GET',
-          path,
+          ...base,
           query: q === -1 ? '' : (req.url ?? '').slice(q + 1),
-          status: res.statusCode,
-          ...(seen.account !== undefined ? { account: seen.account } : {}),
+          account: seen.account,
           durationMs: Math.round((performance.now() - started) * 10) / 10,
           ...(seen.body !== undefined ? { body: seen.body } : {}),
         });

@@ -5,16 +5,30 @@ export const DEFAULT_ACCOUNT = 'local-admin';
 export interface TokenEntry {
   token: string;
   account: string;
+  /** May use `/_admin/…` (snapshots, reset, the request journal): marked when serve starts, never by a request. */
+  admin?: boolean;
 }
 
-/** `TOKEN[:ACCOUNT]`, as given to --token or in CLINADMIN_SERVE_TOKENS. */
-export function parseTokenSpec(spec: string): TokenEntry {
-  const i = spec.indexOf(':');
-  const token = (i === -1 ? spec : spec.slice(0, i)).trim();
-  const account = (i === -1 ? '' : spec.slice(i + 1)).trim() || DEFAULT_ACCOUNT;
-  if (token === '') throw new Error(`a token must not be empty (got "${spec}")`);
-  return { token, account };
+/** Who a valid token belongs to. */
+export interface Caller {
+  account: string;
+  admin: boolean;
 }
+
+/** `TOKEN[:ACCOUNT[:admin]]`, as given to --token, in --token-file or in CLINADMIN_SERVE_TOKENS. */
+export function parseTokenSpec(spec: string): TokenEntry {
+  const [rawToken, rawAccount = '', role, ...rest] = spec.split(':');
+  const token = rawToken.trim();
+  if (token === '') throw new Error(`a token must not be empty (got "${redact(spec, token)}")`);
+  if (rest.length > 0 || (role !== undefined && role.trim() !== 'admin')) {
+    throw new Error(`a token is TOKEN, TOKEN:ACCOUNT or TOKEN:ACCOUNT:admin (got "${redact(spec, token)}")`);
+  }
+  const account = rawAccount.trim() || DEFAULT_ACCOUNT;
+  return { token, account, admin: role !== undefined };
+}
+
+/** The spec with its token hidden: an error message may reach a CI log. */
+const redact = (spec: string, token: string) => (token === '' ? spec : `…${spec.slice(spec.indexOf(':'))}`);
 
 export function generateToken(): string {
   return `cla_${randomBytes(24).toString('base64url')}`;
@@ -24,20 +38,20 @@ const digest = (s: string) => createHash('sha256').update(s).digest();
 
 /** Finds the account of a bearer header, comparing every token in constant time. */
 export function createAuthenticator(entries: TokenEntry[]) {
-  const known = entries.map((e) => ({ hash: digest(e.token), account: e.account }));
+  const known = entries.map((e) => ({ hash: digest(e.token), caller: { account: e.account, admin: !!e.admin } }));
   // Headers already proven valid skip the hashing; a refused one always takes the constant-time path.
-  const accepted = new Map<string, string>();
-  return (header: string | undefined): string | undefined => {
+  const accepted = new Map<string, Caller>();
+  return (header: string | undefined): Caller | undefined => {
     const hit = header === undefined ? undefined : accepted.get(header);
     if (hit !== undefined) return hit;
     const m = /^Bearer[ ]+(\S+)\s*$/i.exec(header ?? '');
     const given = digest(m ? m[1] : '');
-    let account: string | undefined;
+    let caller: Caller | undefined;
     for (const k of known) {
-      if (timingSafeEqual(k.hash, given) && account === undefined) account = k.account;
+      if (timingSafeEqual(k.hash, given) && caller === undefined) caller = k.caller;
     }
-    if (!m || account === undefined) return undefined;
-    if (accepted.size < 1000) accepted.set(header!, account);
-    return account;
+    if (!m || caller === undefined) return undefined;
+    if (accepted.size < 1000) accepted.set(header!, caller);
+    return caller;
   };
 }

@@ -23,22 +23,30 @@ const SNAPSHOT: Json = {
 
 const REQUEST: Json = {
   type: 'object',
-  required: ['time', 'method', 'path', 'query', 'status', 'durationMs'],
+  required: ['time', 'method', 'path', 'status'],
+  description: 'a request without a valid token is kept as time, method, path and status alone',
   properties: {
     time: { type: 'integer', description: 'milliseconds since the epoch' },
     method: { type: 'string' },
     path: { type: 'string', description: 'without the query' },
     query: { type: 'string' },
     status: { type: 'integer' },
-    account: { type: 'string', description: "the token's account; absent for a refused token" },
+    account: { type: 'string', description: "the token's account" },
     durationMs: { type: 'number' },
     body: { description: 'the request body, only with serve --record-bodies' },
   },
 };
 
-const common = { 401: problem('no token, or a token the server does not accept'), 405: problem('another method') };
+const common = {
+  401: problem('no token, or a token the server does not accept'),
+  403: problem('a token not marked admin when serve started (--token TOKEN:ACCOUNT:admin)'),
+  405: problem('another method'),
+};
 
-/** `/_admin/…`: snapshots and reset, and the request journal, for test suites that use serve as a double. */
+/**
+ * `/_admin/…`: snapshots and reset, and the request journal, for test suites that use serve as a double; a token
+ * marked admin when serve starts.
+ */
 export const SANDBOX_PATHS: Json = {
   '/_admin/snapshots/{name}': {
     post: {

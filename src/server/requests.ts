@@ -7,11 +7,12 @@ export interface RequestEntry {
   method: string;
   /** Without the query. */
   path: string;
-  query: string;
+  /** Absent, as the account, the duration and the body, for a request without a valid token. */
+  query?: string;
   status: number;
-  /** The account of a valid token; absent for a refused one. */
+  /** The account of a valid token. */
   account?: string;
-  durationMs: number;
+  durationMs?: number;
   /** Only with `serve --record-bodies`. */
   body?: unknown;
 }

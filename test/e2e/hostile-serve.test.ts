@@ -89,3 +89,77 @@ describe('input never drives a backtracking matcher', () => {
     expect((await slow.call('GET', `/${'a'.repeat(15_000)}`)).status).toBe(404);
   }, 60_000);
 });
+
+describe('admin needs an admin', () => {
+  it('answers /_admin/ 403 with a problem to a token not marked admin, and serves it to an admin', async () => {
+    const s = await serve(['--record-bodies']);
+    const coverage = { contract: 'ctr_acme_2026', name: 'Secret copay', type: 'deduction', amount: 5 };
+    // Account admin's write, with a body an ordinary account must not read back from the journal.
+    await s.call('POST', '/insurance-coverages', coverage);
+    const attempts: [string, string, unknown?][] = [
+      ['GET', '/_admin/requests'],
+      ['DELETE', '/_admin/requests'],
+      ['GET', '/_admin/snapshots'],
+      ['POST', '/_admin/snapshots/mine'],
+      ['POST', '/_admin/reset'],
+      ['POST', '/_admin/reset', { snapshot: 'mine' }],
+    ];
+    for (const [method, path, body] of attempts) {
+      const r = await s.call(method, path, body, USER);
+      expect(r.status, `${method} ${path}`).toBe(403);
+      expect(r.type).toBe('application/problem+json');
+      expect(r.body).toMatchObject({ status: 403, detail: expect.stringContaining('TOKEN:ACCOUNT:admin') });
+    }
+    // Nothing of it happened: no snapshot, the journal still there.
+    const journal = await s.call('GET', '/_admin/requests');
+    expect(journal.status).toBe(200);
+    expect(journal.body[0]).toMatchObject({ method: 'POST', account: 'acc_admin', body: { name: 'Secret copay' } });
+    expect((await s.call('GET', '/_admin/snapshots')).body).toEqual([]);
+    // The ordinary token still uses the API.
+    expect((await s.call('GET', '/insurance-coverages', undefined, USER)).status).toBe(200);
+  }, 60_000);
+
+  it('explains a 403 in clinadmin sandbox: the token must be marked admin when serve starts', async () => {
+    const s = await serve();
+    const r = await s.run(['sandbox', 'requests'], USER);
+    expect(r.exitCode).toBe(4);
+    expect(String(r.stderr)).toMatch(/403/);
+    expect(String(r.stderr)).toMatch(
+      /hint: the sandbox needs a token marked admin when serve starts: --token TOKEN:ACCOUNT:admin/,
+    );
+    expect((await s.run(['sandbox', 'snapshot', 'x'], USER)).exitCode).toBe(4);
+    const ok = await s.run(['sandbox', 'snapshot', 'x']);
+    expect(ok.exitCode, String(ok.stderr)).toBe(0);
+  }, 60_000);
+
+  it('takes the admin mark from CLINADMIN_SERVE_TOKENS, refusing a spec not TOKEN:ACCOUNT:admin', async () => {
+    const dir = await tempDir();
+    const s = await serveProcess(['--data', join(dir, 'data.json')], {
+      env: { CLINADMIN_SERVE_TOKENS: `${ADMIN}:acc_admin:admin,${USER}:acc_user` },
+    });
+    procs.push(s.proc);
+    const get = (token: string) =>
+      fetch(`${s.url}/_admin/snapshots`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.status);
+    expect(await get(ADMIN)).toBe(200);
+    expect(await get(USER)).toBe(403);
+    const bad = await clinadmin(['serve', '--port', '0', '--data', join(dir, 'x.json'), '--token', 'tok:acc:root']);
+    expect(bad.exitCode).toBe(2);
+    expect(String(bad.stderr)).toContain('TOKEN:ACCOUNT:admin');
+    expect(String(bad.stderr)).not.toContain('tok:');
+  }, 60_000);
+
+  it('journals a request without a valid token as its method, path and status alone', async () => {
+    const s = await serve(['--record-bodies']);
+    const secret = 'password=hunter2';
+    const res = await fetch(`${s.url}/insurance-coverages?${secret}`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer not-a-token', 'content-type': 'application/json', 'x-note': secret },
+      body: JSON.stringify({ name: secret }),
+    });
+    expect(res.status).toBe(401);
+    await res.text();
+    const all = (await s.call('GET', '/_admin/requests')).body;
+    expect(all).toEqual([{ time: expect.any(Number), method: 'POST', path: '/insurance-coverages', status: 401 }]);
+    expect(JSON.stringify(all)).not.toContain('hunter2');
+  }, 60_000);
+});

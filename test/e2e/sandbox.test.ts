@@ -11,7 +11,7 @@ const TOKEN = 'sandbox-token-4e1f';
 async function sandbox(extra: string[] = [], dir?: string) {
   const folder = dir ?? (await tempDir());
   const data = join(folder, 'data.json');
-  const s = await serveProcess(['--seed', '--data', data, '--token', `${TOKEN}:acc_ci`, ...extra]);
+  const s = await serveProcess(['--seed', '--data', data, '--token', `${TOKEN}:acc_ci:admin`, ...extra]);
   const env = { CLINADMIN_BASE_URL: s.url, CLINADMIN_TOKEN: TOKEN };
   const run = (args: string[]) => clinadmin(args, { env });
   const call = async (method: string, path: string, body?: unknown, token = TOKEN) => {

@@ -1,5 +1,5 @@
 import type { Ctx } from '../../context.js';
-import { EXIT, NotFoundError, UsageError } from '../../errors.js';
+import { AuthError, EXIT, NotFoundError, UsageError } from '../../errors.js';
 import { col, localTime } from '../../output/columns.js';
 import { present } from '../../output/present.js';
 import { enc, type Opts, withClient } from '../shared.js';
@@ -49,6 +49,13 @@ export async function sandboxAction(
         throw new NotFoundError(`the server has no snapshot named ${name}`, 'list them: clinadmin sandbox snapshots');
       if (err instanceof NotFoundError)
         throw new NotFoundError("the server has no sandbox endpoints (/_admin/…): they are clinadmin serve's");
+      // The token is valid but not an admin's: only serve's command line can make it one.
+      if (err instanceof AuthError && err.message.includes('(403)'))
+        throw new AuthError(
+          err.message,
+          'the sandbox needs a token marked admin when serve starts: --token TOKEN:ACCOUNT:admin ' +
+            '(the same in CLINADMIN_SERVE_TOKENS or --token-file)',
+        );
       throw err;
     }
   });

@@ -11,7 +11,8 @@ export function sandboxCommand(cmd: Command, ctx: Ctx, state: RunState): Command
   cmd.addHelpText(
     'after',
     `
-For a test suite that uses clinadmin serve as its double (any valid token; a real service has none of it).
+For a test suite that uses clinadmin serve as its double (a token marked admin when serve starts:
+--token TOKEN:ACCOUNT:admin; a real service has none of it).
 ${examples(
   'clinadmin sandbox snapshot seeded',
   'clinadmin sandbox reset seeded          # between two tests',
