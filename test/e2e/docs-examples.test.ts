@@ -1,25 +1,29 @@
 import { readdirSync } from 'node:fs';
-import { mkdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { chmod, cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
-import { describe, expect, it } from 'vitest';
-import { binOnPath } from '../helpers/logged-in.js';
-import { tempDir } from '../helpers/tmp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-// Every ```sh example of the README and docs/ runs as written, a page's blocks in order in one bash -e
-// session (a later block may use what an earlier one made, as a reader would), in a fresh folder with
-// its own HOME, config and cache, the built `clinadmin` first on PATH. So no example can rot.
+// The README runs from the top in one bash -e session, as a newcomer types it after the Quickstart's
+// set-up: the Install section's recipe installs `clinadmin` under their own HOME, and every later block
+// uses that command. Every page of docs/ runs its ```sh blocks in order in a session of its own. Each
+// session is a user without root (as root, `nobody` through setpriv when it can read Node and the clone),
+// with no LANG, a fresh HOME and only the system's PATH and Node's folder. So no example can rot.
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
-/** Examples that cannot run inside a test: installing, and the test commands themselves. Listed exactly. */
+/** The Quickstart's set-up: the clone is installed and built before the tests; the session runs the demo. */
+const SET_UP = 'npm ci && npm run demo     # set up, then run the main job on the bundled server';
+/** Examples that cannot run inside a test: the test commands themselves. Listed exactly. */
 const NOT_RUN = [
-  'npm ci && npm run demo     # set up, then run the main job on the bundled server',
+  SET_UP,
   'npm test                   # build, then the tests that need Node alone (any user)',
   'npm run test:system        # build, then the tests that need root, tmux, zsh, fish, python3, curl or man',
-  'npm pack && npm install -g ./clinadmin-*.tgz    # the `clinadmin` command, with its man pages',
 ];
+/** Pages that hold no example to run, named here so that a page losing its examples fails. */
+const NO_EXAMPLES = ['docs/contributing.md', 'docs/promises.md'];
 
 /** The README and every page of docs/ (the generated reference holds no examples of its own). */
 const PAGES = [
@@ -45,45 +49,105 @@ function examples(text: string): { blocks: string[]; skipped: string[] } {
   return { blocks, skipped };
 }
 
+// What a clone holds after the Quickstart's set-up that the examples use: the package as `npm pack`
+// packs it (built) and the demo script; a copy, so that a user without root can own it.
+const CLONE_FILES = ['package.json', 'README.md', 'bin', 'dist', 'completions', 'docs', 'scripts'];
+const NOBODY = ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups', '--'];
+const SYSTEM_PATH = `${dirname(process.execPath)}:/usr/local/bin:/usr/bin:/bin`;
+
+let top = '';
+let clone = '';
+/** The command that runs a session as a user without root: none when we are not root. */
+let asUser: string[] = [];
+
+beforeAll(async () => {
+  top = await mkdtemp(join(tmpdir(), 'clinadmin-docs-'));
+  clone = join(top, 'clinadmin');
+  for (const f of CLONE_FILES) await cp(join(root, f), join(clone, f), { recursive: true });
+  if (process.getuid?.() !== 0) return;
+  await execa('chown', ['-R', '65534:65534', top]);
+  // Root in CI: drop to nobody when it can run Node and read the clone (Node under /root cannot).
+  const probe = await execa(NOBODY[0], [...NOBODY.slice(1), 'node', join(clone, 'bin/clinadmin.cjs'), '--version'], {
+    env: { PATH: SYSTEM_PATH },
+    extendEnv: false,
+    reject: false,
+  });
+  if (probe.exitCode === 0) asUser = NOBODY;
+}, 60_000);
+
+afterAll(async () => {
+  if (top) await rm(top, { recursive: true, force: true });
+});
+
+/** Runs a script in bash -e as a newcomer's fresh login: own HOME, no LANG, the system's PATH. */
+async function session(name: string, script: string, path: string) {
+  const home = join(top, name, 'home');
+  const work = join(top, name, 'work');
+  await mkdir(home, { recursive: true });
+  await mkdir(work, { recursive: true });
+  if (asUser.length > 0) await execa('chown', ['-R', '65534:65534', join(top, name)]);
+  // A background server a page starts is stopped when its session ends, whatever happened.
+  const full = ["trap 'kill $(jobs -p) 2> /dev/null; wait' EXIT", script].join('\n');
+  const argv = [...asUser, 'bash', '-e', '-o', 'pipefail', '-c', full];
+  const r = await execa(argv[0], argv.slice(1), {
+    cwd: name === 'README' ? clone : work,
+    // Only what a login gives, and npm's own update check off (it would ask the registry on every run).
+    env: { PATH: path, HOME: home, USER: 'newcomer', NO_COLOR: '1', npm_config_update_notifier: 'false' },
+    extendEnv: false,
+    reject: false,
+    timeout: 150_000,
+  });
+  const who = asUser.length > 0 ? 'nobody' : `uid ${process.getuid?.()}`;
+  const log = `${name} as ${who}\n--- stdout (end)\n${r.stdout.slice(-800)}\n--- stderr\n${r.stderr.slice(-2000)}`;
+  return { ...r, log, home };
+}
+
 describe('the shell examples of the README and docs/', () => {
-  it('leaves out only the install and test commands it lists', async () => {
+  it('leaves out only the test commands it lists, and stands in for the set-up', async () => {
     const skipped: string[] = [];
     for (const page of PAGES) skipped.push(...examples(await readFile(join(root, page), 'utf8')).skipped);
     expect(skipped.sort()).toEqual([...NOT_RUN].sort());
   });
 
-  it('has a page for each everyday job, each with examples', async () => {
-    for (const page of ['connecting', 'reading', 'writing', 'catalogs', 'ci', 'serve']) {
-      expect(examples(await readFile(join(root, `docs/${page}.md`), 'utf8')).blocks.length, page).toBeGreaterThan(0);
+  it('has examples on every page but those listed as having none', async () => {
+    const without: string[] = [];
+    for (const page of PAGES) {
+      if (examples(await readFile(join(root, page), 'utf8')).blocks.length === 0) without.push(page);
     }
+    expect(without).toEqual(NO_EXAMPLES);
   });
 
-  // A page without examples (the promises table, the contributors' page) passes with nothing to run.
-  it.each(PAGES)('%s runs as written', async (page) => {
-    const { blocks } = examples(await readFile(join(root, page), 'utf8'));
-    if (blocks.length === 0) return;
-    const dir = await tempDir();
-    const home = join(dir, 'home');
-    const work = join(dir, 'work');
-    await Promise.all([mkdir(home), mkdir(work)]);
-    // A background server a page starts is stopped when its session ends, whatever happened.
-    const script = ["trap 'kill $(jobs -p) 2> /dev/null; wait' EXIT", ...blocks].join('\n');
-    const r = await execa('bash', ['-e', '-o', 'pipefail', '-c', script], {
-      cwd: work,
-      env: {
-        PATH: `${await binOnPath()}:${process.env.PATH}`,
-        HOME: home,
-        XDG_CONFIG_HOME: join(home, '.config'),
-        XDG_CACHE_HOME: join(home, '.cache'),
-        NO_COLOR: '1',
-        LANG: 'C.UTF-8',
-      },
-      extendEnv: false,
-      reject: false,
-      timeout: 120_000,
-    });
-    expect(r.exitCode, `${page}\n--- stdout (end)\n${r.stdout.slice(-600)}\n--- stderr\n${r.stderr.slice(-2000)}`).toBe(
-      0,
-    );
-  });
+  it('runs the README from the top in one shell, clinadmin installed by its Install recipe', async () => {
+    const { blocks } = examples(await readFile(join(root, 'README.md'), 'utf8'));
+    // The set-up's npm ci and build ran before the tests (npm test builds first); its demo runs here, and
+    // `npm pack` packs that build rather than building again (npm's ignore-scripts skips only prepack).
+    const script = [
+      'npm run demo > demo.out',
+      'export npm_config_ignore_scripts=true',
+      ...blocks,
+      'echo "clinadmin is $(command -v clinadmin)"',
+    ].join('\n');
+    const r = await session('README', script, SYSTEM_PATH);
+    expect(r.exitCode, r.log).toBe(0);
+    // The jobs ran the clinadmin the Install recipe put under the newcomer's HOME, not another one.
+    expect(r.stdout, r.log).toContain(`clinadmin is ${r.home}/.local/bin/clinadmin`);
+    if (process.getuid?.() !== 0) return;
+    // As root, the session ran as nobody wherever nobody can run Node: only Node under /root runs as is.
+    expect(asUser.length > 0 || !process.execPath.startsWith('/usr/'), r.log).toBe(true);
+  }, 180_000);
+
+  it.each(PAGES.filter((p) => p !== 'README.md' && !NO_EXAMPLES.includes(p)))(
+    '%s runs as written',
+    async (page) => {
+      const { blocks } = examples(await readFile(join(root, page), 'utf8'));
+      const name = page.replace(/\W/g, '-');
+      const bin = join(top, `${name}-bin`);
+      await mkdir(bin);
+      await writeFile(join(bin, 'clinadmin'), `#!/bin/sh\nexec node ${join(clone, 'bin/clinadmin.cjs')} "$@"\n`);
+      await chmod(join(bin, 'clinadmin'), 0o755);
+      const r = await session(name, blocks.join('\n'), `${bin}:${SYSTEM_PATH}`);
+      expect(r.exitCode, r.log).toBe(0);
+    },
+    150_000,
+  );
 });
