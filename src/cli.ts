@@ -5,6 +5,7 @@ import { distance } from './commands/suggest.js';
 import { type Ctx, defaultContext, type RunState } from './context.js';
 import { CliError, EXIT, EXIT_CODES_HELP, UsageError } from './errors.js';
 import { FORMATS } from './output/format-names.js';
+import { guardedContext } from './output/terminal.js';
 import { layoutWidth, visible } from './output/text.js';
 import { writeOut } from './output/text-out.js';
 import { wrapText } from './output/wrap.js';
@@ -136,7 +137,8 @@ function suggest(word: string, known: string[], topics: string[] = []): string {
 }
 
 export async function run(argv: string[], overrides: Partial<Ctx> = {}): Promise<number> {
-  const ctx = defaultContext(overrides);
+  // Every byte a command writes passes the one writer's escaping (output/terminal.ts).
+  const ctx = guardedContext(defaultContext(overrides), argv.includes('--no-color'));
   const state: RunState = { exitCode: 0 };
   const program = createProgram(ctx, state);
   let code: number;

@@ -3,10 +3,10 @@ import { isHttpUrl, maskToken, profileName, resolveSettings } from '../config/re
 import { profileOf, setProfile, updateConfig } from '../config/store.js';
 import type { Ctx } from '../context.js';
 import { readStream } from '../core/input.js';
-import { prompter } from '../core/prompts.js';
 import { AuthError, CliError, EXIT, UsageError } from '../errors.js';
 import { col } from '../output/columns.js';
 import { chooseFormat, present } from '../output/present.js';
+import { prompter } from '../output/prompts.js';
 import { loadClient, traceTo, warnIfPlainText } from './connect.js';
 import type { Opts } from './shared.js';
 import { checkProfile } from './suggest.js';

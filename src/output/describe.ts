@@ -77,7 +77,7 @@ export async function renderDescribe(record: Rec, columns: Column[], view: View,
     .map((c) => [`${label(c.header)}:`, c.value === undefined ? '' : cellText(c, record, view)] as const);
   const others = Object.entries(record)
     .filter(([k, v]) => !known.has(k) && v !== undefined)
-    .map(([k, v]) => [`${k}:`, describeValue(v)] as const);
+    .map(([k, v]) => [`${visible(k, true)}:`, describeValue(v)] as const);
   const labelWidth = Math.max(0, ...[...lines, ...others].map(([l]) => displayWidth(l)));
   const field = ([l, v]: readonly [string, string]) =>
     `${pad(l, labelWidth)}  ${v.replace(/\n/g, `\n${' '.repeat(labelWidth + 2)}`)}`;

@@ -1,7 +1,7 @@
 import { formatAgeBand } from '../core/ages.js';
 import { meet } from '../core/interpret.js';
 import type { RangeLike } from '../core/ranges.js';
-import { displayWidth, pad } from './text.js';
+import { displayWidth, pad, visible } from './text.js';
 import type { Theme } from './theme.js';
 
 type Rec = Record<string, unknown>;
@@ -65,6 +65,6 @@ export function rangePicture(m: Rec, width: number, t: Theme): string | undefine
     if (start < axis.length + 1 && axis.length > 0) continue;
     axis = axis.padEnd(start) + text;
   }
-  const unit = typeof m.unit === 'string' && m.unit ? ` (${m.unit})` : '';
+  const unit = typeof m.unit === 'string' && m.unit ? ` (${visible(m.unit, true)})` : '';
   return [t.bold(`Range picture${unit}`), ...lines, `  ${' '.repeat(labelWidth)}  ${t.dim(axis)}`, ''].join('\n');
 }

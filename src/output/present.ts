@@ -2,6 +2,7 @@ import type { Ctx } from '../context.js';
 import { CliError, EXIT, UsageError } from '../errors.js';
 import { type Column, col, type View } from './columns.js';
 import { toCsv, toJson, toNdjson } from './formats.js';
+import { exact } from './terminal.js';
 import { layoutWidth, visible } from './text.js';
 import { colorEnabled, theme } from './theme.js';
 
@@ -77,11 +78,12 @@ async function format(ctx: Ctx, data: unknown, o: PresentOptions): Promise<void>
   if (o.query) shaped = await query(shaped, o.query);
   if (format === 'json') return void ctx.stdout.write(toJson(shaped));
   if (format === 'ndjson') return void ctx.stdout.write(toNdjson(shaped));
-  if (format === 'yaml') return void ctx.stdout.write((await import('./yaml.js')).toYaml(shaped));
+  // YAML and CSV keep their bytes into a file or a pipe; at a terminal they are escaped as all else.
+  if (format === 'yaml') return void exact(ctx.stdout).write((await import('./yaml.js')).toYaml(shaped));
   const columns = selectColumns(o.columns ?? [], fields, shaped);
   if (format === 'csv') {
     const rows = isRecordList(shaped) ? shaped : [shaped as Rec];
-    return void ctx.stdout.write(
+    return void exact(ctx.stdout).write(
       toCsv(
         rows,
         columns.map((c) => c.key),

@@ -1,4 +1,5 @@
 import type { OutStream } from '../context.js';
+import { control } from './terminal.js';
 
 /** A progress bar with count, rate and ETA on a terminal's stderr; silent elsewhere. */
 export function progressBar(stream: OutStream, total: number, label: string) {
@@ -11,8 +12,9 @@ export function progressBar(stream: OutStream, total: number, label: string) {
     const eta = rate > 0 ? Math.ceil((total - done) / rate) : 0;
     const width = 24;
     const filled = total > 0 ? Math.round((done / total) * width) : width;
+    control(stream, 'clearLine');
     stream.write(
-      `\r\x1b[2K${label} [${'='.repeat(filled)}${' '.repeat(width - filled)}] ` +
+      `${label} [${'='.repeat(filled)}${' '.repeat(width - filled)}] ` +
         `${done}/${total} ${rate.toFixed(0)}/s ETA ${eta}s`,
     );
     shown = true;
@@ -25,7 +27,7 @@ export function progressBar(stream: OutStream, total: number, label: string) {
       draw(done);
     },
     clear() {
-      if (shown) stream.write('\r\x1b[2K');
+      if (shown) control(stream, 'clearLine');
     },
   };
 }

@@ -3,6 +3,7 @@ import type { ListSink } from '../json/array-stream.js';
 import type { Column } from './columns.js';
 import { csvRow } from './formats.js';
 import { chooseFormat, type PresentOptions, pick, present, selectColumns } from './present.js';
+import { exact } from './terminal.js';
 
 type Rec = Record<string, unknown>;
 
@@ -24,7 +25,8 @@ export function recordSink(
   columns: Column[],
 ): RecordSink {
   let count = 0;
-  const out = ctx.stdout;
+  // CSV keeps its bytes into a file or a pipe (a spreadsheet's data); JSON is escaped, which reads back the same.
+  const out = format === 'csv' ? exact(ctx.stdout) : ctx.stdout;
   const keys = fields ?? columns.filter((c) => c.shown).map((c) => c.key);
   // One write per piece of the answer rather than per record: each write is a system call.
   let pending = format === 'csv' ? `${csvRow(keys)}\r\n` : '';

@@ -1,17 +1,52 @@
 // Text from a server, made safe and measured for a terminal.
 
-// C0 and C1 controls (but tab and newline, handled by the callers), DEL, and the bidirectional
-// overrides and isolates that can make text read in a different order than it is stored.
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+// C0 and C1 controls (but tab and newline, handled by the callers), DEL, and every Unicode format
+// character (category Cf: zero-width spaces, bidi overrides and isolates, the word joiner, soft hyphen),
+// which can make text read in a different order than it is stored or two names look the same. The
+// joiners keep their place where a script or an emoji needs them: ZWJ between emoji, ZWNJ between letters.
+const CONTROL = new RegExp(
+  [
+    '\\u200d(?<!\\p{Extended_Pictographic}[\\u{fe0f}\\u{1f3fb}-\\u{1f3ff}]?\\u200d)',
+    '\\u200d(?!\\p{Extended_Pictographic})',
+    '\\u200c(?<!\\p{L}\\p{M}*\\u200c)',
+    '\\u200c(?!\\p{L})',
+    '(?![\\u200c\\u200d])[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f\\p{Cf}]',
+  ].join('|'),
+  'gu',
+);
+// The styles our theme writes (chalk at level 1: bold, dim, inverse, red, green, yellow, cyan and their
+// ends): the only escape sequences the writer lets through, and only while colors are on.
+const STYLE = /\u001b\[(?:1|2|7|22|27|31|32|33|36|39)m/y;
+
+/** `\u001b`; beyond the BMP, as its two UTF-16 halves, so JSON text reads it back unchanged. */
+const hex = (c: string) => {
+  let out = '';
+  for (let k = 0; k < c.length; k++) out += `\\u${c.charCodeAt(k).toString(16).padStart(4, '0')}`;
+  return out;
+};
 
 /**
- * Text as it may reach a terminal: every control character shown as a visible escape (`\u001b`), so
- * a name can never move the cursor, retitle the window or hide text. `oneLine` also turns newlines
- * and tabs into spaces (a list cell); otherwise they stay (a describe view).
+ * Text as it may reach a terminal: every control and format character shown as a visible escape
+ * (`\u001b`, `\u200b`), so a name can never move the cursor, write the clipboard, retitle the window,
+ * hide text or pass for another. `oneLine` also turns newlines and tabs into spaces (a list cell);
+ * otherwise they stay (a describe view). `styled` keeps our theme's colors (the writer's case).
+ * The escapes are plain ASCII, so escaping twice changes nothing, and in JSON text (where such a
+ * character can only stand inside a string) the escape reads back as the same character.
  */
-export function visible(s: string, oneLine = false): string {
-  const safe = s.replace(CONTROL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-  return oneLine ? safe.replace(/[\t\r\n]+/g, ' ') : safe.replace(/\r/g, '\\u000d');
+export function visible(s: string, oneLine = false, styled = false): string {
+  CONTROL.lastIndex = 0;
+  let safe = s;
+  if (CONTROL.test(s)) {
+    CONTROL.lastIndex = 0;
+    safe = s.replace(CONTROL, (c, at: number) => {
+      if (styled && c === '\u001b') {
+        STYLE.lastIndex = at;
+        if (STYLE.test(s)) return c;
+      }
+      return hex(c);
+    });
+  }
+  return oneLine ? safe.replace(/[\t\n]+/g, ' ') : safe;
 }
 
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;

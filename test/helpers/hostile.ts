@@ -85,3 +85,116 @@ export const HOSTILE_IDS = [
   'msr_x\u001b]0;pwned\u0007\u001b[2J',
   'msr_ok2',
 ];
+
+/**
+ * Text a server may hold that a terminal would obey: C0 and C1 controls, OSC 52 (writes the clipboard),
+ * OSC 8 (a hidden link), CSI (clears the screen, colors), a raw 8-bit CSI (U+009B), bidi overrides and
+ * isolates, and zero-width characters that make two names look the same.
+ */
+export const HOSTILE_TEXT =
+  'A\u0000\u0007\u0008\r\u001b[2J\u001b]52;c;dG91Y2ggL3RtcC9wd25lZA==\u0007' +
+  '\u001b]8;;https://evil.example/\u001b\\link\u001b]8;;\u001b\\\u001b[31m\u009b2J\u0085\u009d0;t\u009c' +
+  '\u202eevil\u202c\u2066iso\u2069\u200bZ\u2060W\u00adS\ufeff\u007fz';
+
+/** Any character of HOSTILE_TEXT's kinds, raw: what must never reach a terminal. */
+export const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\p{Cf}]/u;
+
+const h = (s: string) => `${s}${HOSTILE_TEXT}`;
+
+/** A measure, a coverage and a notification whose every value and the names of extra fields are hostile. */
+export function hostileRecords() {
+  const extra = { [h('field')]: h('value'), '\u001b]52;c;QQ==\u0007key': [h('a'), h('b')] };
+  const measure = {
+    id: 'msr_h',
+    account: h('acc'),
+    facility: h('fac'),
+    test: h('tst'),
+    name: h('Potassium'),
+    type: 'numeric',
+    choices: [h('one'), h('two')],
+    description: h('about'),
+    set: h('set'),
+    sets: [h('s1')],
+    unit: h('mmol/L'),
+    siunit: h('mmol/L'),
+    hl7IdentifierCod: h('2823-3'),
+    hl7IdentifierSys: h('LN'),
+    referenceRanges: [{ id: h('rr'), min: 3.5, max: 5.1, simin: 3.5, simax: 5.1, sex: 'all' }],
+    panicRanges: [{ min: 2.5, max: 6.5, sex: 'all' }],
+    section: h('sec'),
+    createdBy: h('by'),
+    createdAt: 1_700_000_000_000,
+    ...extra,
+  };
+  const coverage = {
+    id: 'cov_h',
+    contract: h('ctr'),
+    insured: h('org'),
+    insurer: h('ins'),
+    insurerType: h('private'),
+    insurerSubtype: h('hmo'),
+    name: h('Coverage'),
+    type: h('deduction'),
+    paymentMethod: h('postpaid'),
+    amount: 15,
+    ref: h('svc'),
+    refType: h('services'),
+    createdBy: h('by'),
+    createdAt: 1_700_000_000_000,
+    ...extra,
+  };
+  const notification = {
+    id: 'ntf_h',
+    createdAt: 1_700_000_000_000,
+    code: h('code'),
+    type: h('warehouse'),
+    title: h('Title'),
+    body: h('Body\nline two'),
+    meta: { [h('k')]: h('v') },
+    seenBy: [h('acc')],
+    ...extra,
+  };
+  return { measure, coverage, notification };
+}
+
+/**
+ * An API whose every record, list and refusal is hostile text (a peer serve would refuse to store it):
+ * `missing` ids get a problem+json whose title, detail and field errors are hostile. With `arriving`,
+ * notifications are listed only from the second request on, so `watch` sees one arrive.
+ */
+export function hostileApi(arriving = false) {
+  const { measure, coverage, notification } = hostileRecords();
+  const byPath: Record<string, Record<string, unknown>> = {
+    '/diagnostic-measures': measure,
+    '/insurance-coverages': coverage,
+    '/notifications': notification,
+  };
+  let notificationLists = 0;
+  return (req: IncomingMessage, res: ServerResponse) => {
+    const path = (req.url ?? '').split('?')[0];
+    const collection = `/${path.split('/')[1]}`;
+    const rec = byPath[collection];
+    const json = (status: number, body: unknown, type = 'application/json') => {
+      res.writeHead(status, { 'content-type': type });
+      res.end(JSON.stringify(body));
+    };
+    if (!rec || path.endsWith('/missing') || req.method !== 'GET') {
+      return json(
+        rec && req.method === 'GET' ? 404 : 422,
+        {
+          type: 'about:blank',
+          title: h('Refused'),
+          detail: h('detail'),
+          code: h('code'),
+          errors: [{ path: h('name'), message: h('message') }],
+        },
+        'application/problem+json',
+      );
+    }
+    if (path === collection) {
+      if (arriving && collection === '/notifications' && notificationLists++ === 0) return json(200, []);
+      return json(200, [rec]);
+    }
+    json(200, rec);
+  };
+}

@@ -80,6 +80,21 @@ describe('the house: layers and cycles under src/', () => {
     expect(readFileSync(join(src, 'cli.ts'), 'utf8').match(/\bstdout\.write\(/g)).toHaveLength(1);
   });
 
+  it('writes to a terminal only through the one writer in output/ (issue 38)', () => {
+    const text = (f: string) => readFileSync(join(src, f), 'utf8');
+    // The process's own streams are reached only where the context is made; server/'s defaults are for
+    // an app made in-process (serve passes the context's writers).
+    const streams = [...graph.keys()].filter((f) => /\bprocess\.(stdout|stderr)\b|\bconsole\./.test(text(f)));
+    expect(streams.filter((f) => !['context.ts', 'server/app.ts', 'server/store.ts'].includes(f))).toEqual([]);
+    // No escape sequence is written anywhere but the writer, which holds the few fixed ones by name.
+    const escapes = [...graph.keys()].filter((f) => /\\(u001b|x1b|u009b|x9b|u\{1b\})/i.test(text(f)));
+    expect(escapes.sort()).toEqual(['output/terminal.ts', 'output/text.ts']);
+    // run() guards the context every command is given, and only the prompter reaches the raw stream.
+    expect(text('cli.ts')).toMatch(/const ctx = guardedContext\(defaultContext\(overrides\)/);
+    const raw = [...graph.keys()].filter((f) => f !== 'output/terminal.ts' && /\bpromptStream\b/.test(text(f)));
+    expect(raw).toEqual(['output/prompts.ts']);
+  });
+
   it("reads and writes the config file only through conf (the team's answer on the house issue)", () => {
     const config = [...graph.keys()].filter((f) => f.startsWith('config/'));
     const text = config.map((f) => readFileSync(join(src, f), 'utf8')).join('\n');

@@ -1,5 +1,5 @@
 import type { Ctx } from '../../context.js';
-import { prompter } from '../../core/prompts.js';
+import { prompter } from '../../output/prompts.js';
 import { COVERAGE_TYPE_VALUES, PAYMENT_METHOD_VALUES } from '../../schemas/values.js';
 
 /** Asks for what a coverage still needs: selects for the value sets. */

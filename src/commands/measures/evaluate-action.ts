@@ -41,8 +41,9 @@ export async function evaluateMeasure(ctx: Ctx, o: EvaluateOptions, id: string |
   ].filter(Boolean);
   if (['table', 'wide'].includes(chooseFormat(ctx, o.output)) && !o.fields && !o.query) {
     const unit = (o.si ? m.siunit : m.unit) as string | undefined;
+    const shownUnit = unit ? ` ${visible(unit, true)}` : '';
     const lines = [
-      `${result.interpretation} (${value}${unit ? ` ${unit}` : ''}, ${visible(String(m.name ?? id), true)})`,
+      `${result.interpretation} (${value}${shownUnit}, ${visible(String(m.name ?? id), true)})`,
       ...result.panic.map((r) => `  panic range:     ${formatCritical(r, m.unit as string, m.siunit as string)}`),
       ...result.reference.map((r) => `  reference range: ${formatRange(r, m.unit as string, m.siunit as string)}`),
       ...assumed.map((a) => `  ${a}`),

@@ -3,7 +3,7 @@ import type { Ctx } from '../../context.js';
 import { catalogText } from '../../core/catalog.js';
 import type { ExportFormat } from '../../core/catalog-formats.js';
 import { writeFileAtomic } from '../../files/atomic.js';
-import { writeOut } from '../../output/text-out.js';
+import { writeExact } from '../../output/text-out.js';
 import { measures } from '../../resources/index.js';
 import { type Opts, withClient } from '../shared.js';
 
@@ -26,7 +26,7 @@ export async function exportMeasures(
       : await (await import('../../core/fhir/ucum.js')).ucumChecker();
   const text = catalogText(chosen, opts.format, isUcum, opts.criticalAs, opts.delimiter);
   if (opts.out === undefined) {
-    await writeOut(ctx, text);
+    await writeExact(ctx, text);
     return;
   }
   const path = resolve(ctx.cwd, opts.out);

@@ -1,6 +1,6 @@
 import type { Ctx } from '../../context.js';
-import { prompter } from '../../core/prompts.js';
 import { formatCritical, formatRange, parseRangeSpec } from '../../core/ranges.js';
+import { prompter } from '../../output/prompts.js';
 import { MEASURE_TYPE_VALUES } from '../../schemas/values.js';
 
 /**

@@ -5,6 +5,7 @@ import type { Ctx } from '../../context.js';
 import { Browse, type BrowseAction, type BrowseNote } from '../../core/browse.js';
 import { CliError, EXIT, UsageError } from '../../errors.js';
 import { browseFrame } from '../../output/browse-view.js';
+import { control, drawFrame } from '../../output/terminal.js';
 import { visible } from '../../output/text.js';
 import { colorEnabled, theme } from '../../output/theme.js';
 import { notifications } from '../../resources/index.js';
@@ -19,11 +20,6 @@ export interface BrowseOptions extends Opts {
   /** Milliseconds between polls. */
   interval: number;
 }
-
-// The alternate screen and a hidden cursor while browsing; on leaving, the cursor shown and the screen
-// the shell had put back, whatever ended the browse.
-const ENTER = '\u001b[?1049h\u001b[?25l';
-const LEAVE = '\u001b[?25h\u001b[?1049l';
 
 /** A full-screen reader: the list, the selected one's detail, new ones by polling; see browse.ts for keys. */
 export async function browse(ctx: Ctx, opts: BrowseOptions): Promise<number> {
@@ -46,8 +42,7 @@ export async function browse(ctx: Ctx, opts: BrowseOptions): Promise<number> {
   const t = await theme(colorEnabled(ctx, out, opts.color));
   const b = new Browse(settings.account, opts.code, { type: opts.type, unseen: opts.unseen });
   const draw = () => {
-    const lines = browseFrame(b, out.columns || 80, out.rows || 24, t);
-    out.write(`\u001b[H${lines.map((l) => `${l}\u001b[K`).join('\r\n')}\u001b[J`);
+    drawFrame(out, browseFrame(b, out.columns || 80, out.rows || 24, t));
   };
   let restored = false;
   const restore = () => {
@@ -55,10 +50,12 @@ export async function browse(ctx: Ctx, opts: BrowseOptions): Promise<number> {
     restored = true;
     input.setRawMode(false);
     input.pause();
-    out.write(LEAVE);
+    // The cursor shown and the screen the shell had, whatever ended the browse.
+    control(out, 'leaveScreen');
   };
   process.once('exit', restore);
-  out.write(ENTER);
+  // The alternate screen and a hidden cursor while browsing.
+  control(out, 'enterScreen');
   input.setRawMode(true);
   emitKeypressEvents(input);
   input.resume();

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import type { Ctx, RunState } from '../../context.js';
-import { prompter } from '../../core/prompts.js';
 import { CliError, EXIT, UsageError } from '../../errors.js';
 import { chooseFormat, present } from '../../output/present.js';
+import { prompter } from '../../output/prompts.js';
 import { writeOut } from '../../output/text-out.js';
 import type { Resource } from '../../resources/index.js';
 import { enc, optsOf, withClient } from '../shared.js';

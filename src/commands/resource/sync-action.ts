@@ -1,7 +1,6 @@
 import { resolve } from 'node:path';
 import type { ApiClient } from '../../api/client.js';
 import type { Ctx, RunState } from '../../context.js';
-import { prompter } from '../../core/prompts.js';
 import { forEachRecord } from '../../core/record-stream.js';
 import type { Tally } from '../../core/sync/execute.js';
 import { Existing } from '../../core/sync/existing.js';
@@ -20,6 +19,7 @@ import {
 import { ApiError, CliError, EXIT, UsageError } from '../../errors.js';
 import { writeFileAtomic } from '../../files/atomic.js';
 import { progressBar } from '../../output/progress.js';
+import { prompter } from '../../output/prompts.js';
 import * as show from '../../output/sync.js';
 import { connect } from '../connect.js';
 import type { Opts } from '../shared.js';

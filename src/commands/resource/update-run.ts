@@ -1,8 +1,8 @@
 import type { Ctx } from '../../context.js';
 import { flagName, optionKey } from '../../core/fields.js';
-import { prompter } from '../../core/prompts.js';
 import { applyRangeVerbs, hasVerbs } from '../../core/range-verbs.js';
 import { CliError, EXIT, UsageError } from '../../errors.js';
+import { prompter } from '../../output/prompts.js';
 import { diffLines } from '../../output/sync.js';
 import { writeLines } from '../../output/text-out.js';
 import { fieldFlags, type Resource } from '../../resources/index.js';

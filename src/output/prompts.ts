@@ -1,5 +1,7 @@
 import type { Ctx } from '../context.js';
 import { InterruptedError } from '../errors.js';
+import { promptStream } from './terminal.js';
+import { visible } from './text.js';
 
 /**
  * Ctrl-C at a prompt, or the end of input (Ctrl-D), is the person cancelling, not a crash: one word
@@ -21,11 +23,12 @@ export async function prompter(ctx: Ctx) {
   const p = await import('@inquirer/prompts');
   const { Writable } = await import('node:stream');
   // Each prompt ends its output stream when done; give it a fresh view of stderr so stderr stays open.
+  const stderr = promptStream(ctx.stderr);
   const view = () =>
-    Object.assign(new Writable({ write: (chunk, _enc, done) => void ctx.stderr.write(chunk, done) }), {
-      isTTY: ctx.stderr.isTTY,
-      columns: ctx.stderr.columns,
-      rows: (ctx.stderr as { rows?: number }).rows,
+    Object.assign(new Writable({ write: (chunk, _enc, done) => void stderr.write(chunk, done) }), {
+      isTTY: stderr.isTTY,
+      columns: stderr.columns,
+      rows: (stderr as { rows?: number }).rows,
     });
   // The end of input (Ctrl-D) ends the prompt. inquirer's readline closes and waits on nothing, so Node
   // would find nothing left to do and exit 0 under the prompt: that moment (beforeExit), or the input
@@ -52,6 +55,8 @@ export async function prompter(ctx: Ctx) {
     const context = io();
     return cancellable(prompt(context)).finally(context.done);
   };
+  // A default is shown and, when accepted, returned as it is: one with a control character is not offered.
+  const shown = (v: string | undefined) => (v !== undefined && visible(v, true) === v ? v : undefined);
   const required = (v: string) => (v.trim() === '' ? 'a value is required' : true);
   return {
     text: (
@@ -60,15 +65,28 @@ export async function prompter(ctx: Ctx) {
     ) =>
       ask((c) =>
         p.input(
-          { message, default: opts.default, validate: opts.validate ?? (opts.required ? required : undefined) },
+          {
+            message: visible(message, true),
+            default: shown(opts.default),
+            validate: opts.validate ?? (opts.required ? required : undefined),
+          },
           c,
         ),
       ),
-    secret: (message: string) => ask((c) => p.password({ message, mask: '*', validate: required }, c)),
+    secret: (message: string) =>
+      ask((c) => p.password({ message: visible(message, true), mask: '*', validate: required }, c)),
     choose: <T extends string>(message: string, choices: readonly T[], fallback?: T) =>
       ask((c) =>
-        p.select<T>({ message, choices: choices.map((value) => ({ value, name: value })), default: fallback }, c),
+        p.select<T>(
+          {
+            message: visible(message, true),
+            choices: choices.map((value) => ({ value, name: visible(value, true) })),
+            default: fallback,
+          },
+          c,
+        ),
       ),
-    confirm: (message: string, fallback = false) => ask((c) => p.confirm({ message, default: fallback }, c)),
+    confirm: (message: string, fallback = false) =>
+      ask((c) => p.confirm({ message: visible(message, true), default: fallback }, c)),
   };
 }

@@ -1,0 +1,103 @@
+import type { Ctx, OutStream } from '../context.js';
+import { visible } from './text.js';
+import { colorEnabled } from './theme.js';
+
+// The one writer: run() hands every command a context whose stdout and stderr escape what they are
+// given, so no view, status line, error or trace can reach a terminal with a control byte it did not
+// mean to send. The raw streams stay here; only the fixed sequences below, and inquirer's prompts, reach them.
+
+const RAW = new WeakMap<object, { raw: OutStream; styled: boolean }>();
+
+/** The sequences a view may send a terminal, by name: fixed strings, never built from data. */
+const CONTROLS = {
+  clearLine: '\r\u001b[2K',
+  enterScreen: '\u001b[?1049h\u001b[?25l',
+  leaveScreen: '\u001b[?25h\u001b[?1049l',
+} as const;
+export type Control = keyof typeof CONTROLS;
+
+/** Bytes that are plain ASCII text (tab and newline included) go on as they are: the common case, kept cheap. */
+const PLAIN_BYTES = /^[\t\n\x20-\x7e]*$/;
+
+function escapeChunk(chunk: unknown, styled: boolean): unknown {
+  if (typeof chunk === 'string') return visible(chunk, false, styled);
+  if (Buffer.isBuffer(chunk) || chunk instanceof Uint8Array) {
+    const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
+    if (PLAIN_BYTES.test(buf.toString('latin1'))) return buf;
+    const text = buf.toString('utf8');
+    const safe = visible(text, false, styled);
+    return safe === text ? buf : Buffer.from(safe);
+  }
+  return chunk;
+}
+
+/** A stream whose writes are escaped (`visible`); everything else is the stream's own. */
+export function guard(raw: OutStream, styled: boolean): OutStream {
+  if (RAW.has(raw)) return raw;
+  const write = (chunk: unknown, ...rest: unknown[]) =>
+    (raw.write as (...a: unknown[]) => boolean)(escapeChunk(chunk, styled), ...rest);
+  const guarded = new Proxy(raw, {
+    get(target, prop) {
+      if (prop === 'write') return write;
+      const value = Reflect.get(target, prop, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+    set(target, prop, value) {
+      return Reflect.set(target, prop, value, target);
+    },
+  });
+  RAW.set(guarded, { raw, styled });
+  return guarded;
+}
+
+/** The context a command runs in, its stdout and stderr guarded; colors pass only where they are on. */
+export function guardedContext(ctx: Ctx, noColor: boolean): Ctx {
+  const color = (s: OutStream) => colorEnabled(ctx, s, noColor ? false : undefined);
+  const stdout = guard(ctx.stdout, color(ctx.stdout));
+  let stderr: OutStream | undefined;
+  // Its own properties, copied with their getters, so a spread of it (`{ ...ctx }`) keeps them all.
+  const { stdout: _o, stderr: _e, ...rest } = Object.getOwnPropertyDescriptors(ctx);
+  return Object.defineProperties({} as Ctx, {
+    ...rest,
+    stdout: { value: stdout, enumerable: true },
+    stderr: {
+      enumerable: true,
+      get: () => {
+        stderr ??= guard(ctx.stderr, color(ctx.stderr));
+        return stderr;
+      },
+    },
+  });
+}
+
+const rawOf = (stream: OutStream) => RAW.get(stream)?.raw ?? stream;
+
+/** Writes one of the fixed sequences, unescaped (a progress line, the alternate screen). */
+export function control(stream: OutStream, name: Control): void {
+  rawOf(stream).write(CONTROLS[name]);
+}
+
+/**
+ * A full-screen frame drawn over the last (the browse view): each line escaped with its colors, then
+ * the cursor's moves between them.
+ */
+export function drawFrame(stream: OutStream, lines: readonly string[]): void {
+  const styled = RAW.get(stream)?.styled ?? false;
+  const body = lines.map((l) => `${visible(l, true, styled)}\u001b[K`).join('\r\n');
+  rawOf(stream).write(`\u001b[H${body}\u001b[J`);
+}
+
+/**
+ * Where data must keep its bytes (`-o csv`, `-o yaml`, an export): exact into a file or a pipe, and
+ * escaped like everything else at a terminal.
+ */
+export function exact(stream: OutStream): OutStream {
+  const raw = rawOf(stream);
+  return raw.isTTY ? stream : raw;
+}
+
+/**
+ * inquirer draws its prompts with cursor moves, so it gets the raw stream; what it shows from us
+ * (questions, defaults, choices) is escaped where the prompter is made (output/prompts.ts).
+ */
+export const promptStream = rawOf;
