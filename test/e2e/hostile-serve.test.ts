@@ -163,3 +163,36 @@ describe('admin needs an admin', () => {
     expect(JSON.stringify(all)).not.toContain('hunter2');
   }, 60_000);
 });
+
+describe('snapshot names cannot collide', () => {
+  it('keeps a.meta and a apart, across a restart, and resets to each', async () => {
+    const s = await serve(['--seed']);
+    const names = async () => (await s.call('GET', '/insurance-coverages')).body.map((c: { name: string }) => c.name);
+    const coverage = (name: string) =>
+      s.call('POST', '/insurance-coverages', { contract: 'ctr_acme_2026', name, type: 'deduction', amount: 5 });
+    expect((await coverage('Only in a.meta')).status).toBe(200);
+    expect((await s.call('POST', '/_admin/snapshots/a.meta')).status).toBe(200);
+    const inMeta = await names();
+    expect((await s.call('DELETE', `/insurance-coverages/${(await coverage('x')).body.id}`)).status).toBe(200);
+    await s.call('POST', '/_admin/reset');
+    expect((await coverage('Only in a')).status).toBe(200);
+    expect((await s.call('POST', '/_admin/snapshots/a')).status).toBe(200);
+    const inA = await names();
+    expect(inA).not.toEqual(inMeta);
+    s.proc.kill('SIGTERM');
+    await s.proc;
+    // A new process: no cache of what was saved, only the files.
+    const again = await serve([], { dir: s.dir });
+    const listed = await again.call('GET', '/_admin/snapshots');
+    expect(listed.body.map((x: { name: string }) => x.name)).toEqual(['a', 'a.meta']);
+    const after = async () =>
+      (await again.call('GET', '/insurance-coverages')).body.map((c: { name: string }) => c.name);
+    expect((await again.call('POST', '/_admin/reset', { snapshot: 'a.meta' })).status).toBe(200);
+    expect(await after()).toEqual(inMeta);
+    expect((await again.call('POST', '/_admin/reset', { snapshot: 'a' })).status).toBe(200);
+    expect(await after()).toEqual(inA);
+    const cli = await again.run(['sandbox', 'reset', 'a.meta']);
+    expect(cli.exitCode, String(cli.stderr)).toBe(0);
+    expect(await after()).toEqual(inMeta);
+  }, 60_000);
+});
