@@ -185,14 +185,14 @@ describe('snapshot names cannot collide', () => {
     const again = await serve([], { dir: s.dir });
     const listed = await again.call('GET', '/_admin/snapshots');
     expect(listed.body.map((x: { name: string }) => x.name)).toEqual(['a', 'a.meta']);
-    const after = async () =>
+    const restored = async () =>
       (await again.call('GET', '/insurance-coverages')).body.map((c: { name: string }) => c.name);
     expect((await again.call('POST', '/_admin/reset', { snapshot: 'a.meta' })).status).toBe(200);
-    expect(await after()).toEqual(inMeta);
+    expect(await restored()).toEqual(inMeta);
     expect((await again.call('POST', '/_admin/reset', { snapshot: 'a' })).status).toBe(200);
-    expect(await after()).toEqual(inA);
+    expect(await restored()).toEqual(inA);
     const cli = await again.run(['sandbox', 'reset', 'a.meta']);
     expect(cli.exitCode, String(cli.stderr)).toBe(0);
-    expect(await after()).toEqual(inMeta);
+    expect(await restored()).toEqual(inMeta);
   }, 60_000);
 });
