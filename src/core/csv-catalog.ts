@@ -1,6 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import { UsageError } from '../errors.js';
-import { ageIn, parseAge } from './ages.js';
+import { edgeOf, parseAge } from './ages.js';
 import { MEASURE_COLUMNS, RANGE_COLUMNS } from './csv-columns.js';
 
 // A measure catalog as a spreadsheet keeps it: one row per range, a measure's own fields beside each of its
@@ -53,10 +53,10 @@ function splitList(cell: string): string[] {
   return out;
 }
 
-/** An age as the CSV writes it: years as a number, an age under a year in its unit (`72h` is `3d`). */
+/** An age as the CSV writes it, in the unit it was written in: `17` (years), `28d`, `11mo`, `36h`. */
 function ageCell(years: number): string {
-  const { value, unit } = ageIn(years);
-  return unit === 'a' ? String(value) : `${value}${unit}`;
+  const { count, unit, whole } = edgeOf(years);
+  return !whole || unit === 'y' ? String(years) : `${count}${unit}`;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { pastBand } from './ages.js';
+import { EPSILON, inBand, spanOf } from './ages.js';
 import type { RangeLike } from './ranges.js';
 
 /** Who a result is from, as far as it is known. */
@@ -11,24 +11,21 @@ export interface Subject {
 /**
  * Whether a range applies to a subject: the one rule for evaluate, the lint and the range picture. A range
  * for one sex applies only when that sex is known, and an age band only when the age is known and within
- * it (from its lower bound up to, not including, the next unit past its upper bound: see pastBand).
+ * it (ages.ts: each edge counts in the unit it was written in).
  */
 export function applies(r: RangeLike, s: Subject): boolean {
   if (r.sex && r.sex !== 'all' && r.sex !== s.sex) return false;
   if (r.ageMin === undefined && r.ageMax === undefined) return true;
   if (s.age === undefined) return false;
-  return (r.ageMin === undefined || s.age >= r.ageMin) && (r.ageMax === undefined || s.age < pastBand(r.ageMax));
+  return inBand(s.age, r.ageMin, r.ageMax);
 }
 
 /** Whether two ranges can apply to one subject: sexes that meet, age bands that overlap. */
 export function meet(a: RangeLike, b: RangeLike): boolean {
   const sex = (a.sex ?? 'all') === 'all' || (b.sex ?? 'all') === 'all' || a.sex === b.sex;
-  const lo = Math.max(a.ageMin ?? 0, b.ageMin ?? 0);
-  const hi = Math.min(
-    a.ageMax === undefined ? Number.POSITIVE_INFINITY : pastBand(a.ageMax),
-    b.ageMax === undefined ? Number.POSITIVE_INFINITY : pastBand(b.ageMax),
-  );
-  return sex && lo < hi;
+  const [startA, endA] = spanOf(a.ageMin, a.ageMax);
+  const [startB, endB] = spanOf(b.ageMin, b.ageMax);
+  return sex && Math.max(startA, startB) < Math.min(endA, endB) - EPSILON;
 }
 
 export type Interpretation = 'critical-low' | 'critical-high' | 'low' | 'normal' | 'high' | 'no-range';

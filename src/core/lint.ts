@@ -1,4 +1,4 @@
-import { formatAge, formatAgeBand, pastBand } from './ages.js';
+import { EPSILON, edgeOf, formatAge, formatAgeBand, PER_YEAR, smaller, spanOf } from './ages.js';
 import { meet } from './interpret.js';
 import type { RangeLike } from './ranges.js';
 
@@ -34,6 +34,17 @@ const same = (a?: string, b?: string) => (a ?? 'all') === (b ?? 'all');
 /** `male, 18–65 y`: who a range is for. */
 const where = (r: RangeLike) => [r.sex ?? 'all', formatAgeBand(r.ageMin, r.ageMax)].filter(Boolean).join(', ');
 
+/**
+ * `ages 8–30 d are`, `age 18 y is`: the completed counts a gap holds, in the smaller unit of the edges around
+ * it, from the first age after one band to the last before the next.
+ */
+function gap(from: number, to: number, endsAt: number, startsAt: number): string {
+  const unit = smaller(edgeOf(endsAt).unit, edgeOf(startsAt).unit);
+  const first = Math.floor(from * PER_YEAR[unit] + EPSILON);
+  const last = Math.ceil(to * PER_YEAR[unit] - EPSILON) - 1;
+  return first >= last ? `age ${first} ${unit} is` : `ages ${first}–${last} ${unit} are`;
+}
+
 /** What a careful lab admin wants to see before publishing a measure; none of it stops an import. */
 export function lintMeasure(m: MeasureLike): Warning[] {
   const out: Warning[] = [];
@@ -53,29 +64,27 @@ export function lintMeasure(m: MeasureLike): Warning[] {
     }
   }
 
-  // Bands are written in completed units: 0–17 y then 18–120 y leave no gap, nor 0–28 d then 29 d–1 y;
-  // 0–17 y then 19–120 y leave 18 y uncovered, and 0–7 d then 1–12 mo the days from 8 d.
-  const bySex = new Map<string, { r: RangeLike; i: number }[]>();
+  // Bands are written in completed units (ages.ts): 0–17 y then 18–120 y leave no gap, nor 0–28 d then
+  // 29 d–1 y, nor 29 d–11 mo then 1–17 y; 0–17 y then 19–120 y leave 18 y uncovered, 0–7 d then 1–12 mo 8–30 d.
+  const bySex = new Map<string, { r: RangeLike; i: number; span: [number, number] }[]>();
   refs.forEach((r, i) => {
     const sex = r.sex ?? 'all';
-    bySex.set(sex, [...(bySex.get(sex) ?? []), { r, i }]);
+    bySex.set(sex, [...(bySex.get(sex) ?? []), { r, i, span: spanOf(r.ageMin, r.ageMax) }]);
   });
   for (const [sex, bands] of bySex) {
-    const sorted = [...bands].sort((a, b) => (a.r.ageMin ?? 0) - (b.r.ageMin ?? 0));
-    let covered = sorted[0].r.ageMax;
-    for (const { r, i } of sorted.slice(1)) {
-      if (covered === undefined) break;
-      const next = pastBand(covered);
-      const from = r.ageMin ?? 0;
-      if (from > next + 1e-9) {
+    const sorted = [...bands].sort((a, b) => a.span[0] - b.span[0]);
+    let [end, endsAt] = [sorted[0].span[1], sorted[0].r.ageMax];
+    for (const { r, i, span } of sorted.slice(1)) {
+      if (!Number.isFinite(end) || endsAt === undefined) break;
+      if (span[0] > end + EPSILON) {
         out.push({
           field: `referenceRanges[${i}]`,
           message:
-            `ages from ${formatAge(next)} up to ${formatAge(from)} are not covered for sex ${sex}: ` +
-            `the bands before it end at ${formatAge(covered)}`,
+            `${gap(end, span[0], endsAt, r.ageMin!)} not covered for sex ${sex}: ` +
+            `the bands before it end at ${formatAge(endsAt)}, and it starts at ${formatAge(r.ageMin!)}`,
         });
       }
-      covered = r.ageMax === undefined ? undefined : Math.max(covered, r.ageMax);
+      if (span[1] > end) [end, endsAt] = [span[1], r.ageMax];
     }
   }
 

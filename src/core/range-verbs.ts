@@ -1,4 +1,5 @@
 import { UsageError } from '../errors.js';
+import { withStoredIds } from './range-ids.js';
 import { parseRangeSpec, type RangeLike } from './ranges.js';
 
 /** What `update` was asked to do to one list of ranges. */
@@ -34,7 +35,12 @@ export function applyRangeVerbs(current: RangeLike[], v: RangeVerbs, flag: strin
     if (panic) delete r.id;
     return r;
   };
-  if (v.replace !== undefined) return v.replace.map((s) => parse(s, `--replace-${flag}s`));
+  // Replaced ranges keep the ids of the stored ones for the same people (range-ids.ts).
+  if (v.replace !== undefined)
+    return withStoredIds(
+      v.replace.map((s) => parse(s, `--replace-${flag}s`)),
+      panic ? [] : current,
+    ) as RangeLike[];
   const out = [...current];
   for (const entry of v.set) {
     const [target, ...spec] = entry.trim().split(/\s+/);

@@ -245,7 +245,7 @@ describe('lint of age bands', () => {
     expect(w).toEqual([
       {
         field: 'referenceRanges[0]',
-        message: 'ages from 18 y up to 19 y are not covered for sex male: the bands before it end at 17 y',
+        message: 'age 18 y is not covered for sex male: the bands before it end at 17 y, and it starts at 19 y',
       },
     ]);
   });

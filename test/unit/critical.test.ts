@@ -90,11 +90,15 @@ describe('--panic-range: the forms for critical limits', () => {
   it('reads <, > and both limits, with sex, age, si and precision', () => {
     expect(parseRangeSpec('<2.5', '--panic-range', true)).toEqual({ min: 2.5 });
     expect(parseRangeSpec('>6.5 sex=male', '--panic-range', true)).toEqual({ max: 6.5, sex: 'male' });
-    expect(parseRangeSpec('2.5-6.5 age=0-72h si=2.5-6.5 precision=1', '--panic-range', true)).toEqual({
+    const neonatal = parseRangeSpec('2.5-6.5 age=0-72h si=2.5-6.5 precision=1', '--panic-range', true);
+    // 72 h is 3 d in years: stored a double above, so that it reads back in hours (help ranges).
+    expect(neonatal.ageMax).toBeCloseTo(72 / (365.25 * 24), 15);
+    expect(formatAgeBand(neonatal.ageMin, neonatal.ageMax)).toBe('0–72 h');
+    expect({ ...neonatal, ageMax: 0 }).toEqual({
       min: 2.5,
       max: 6.5,
       ageMin: 0,
-      ageMax: 72 / (365.25 * 24),
+      ageMax: 0,
       simin: 2.5,
       simax: 6.5,
       minPrecision: 1,
@@ -115,7 +119,7 @@ describe('--panic-range: the forms for critical limits', () => {
   it('says the one meaning in views: critical < 2.5 or > 6.5', () => {
     expect(formatCritical({ min: 2.5, max: 6.5 }, 'mmol/L')).toBe('critical < 2.5 or > 6.5 mmol/L');
     expect(formatCritical({ min: 7, sex: 'male' }, 'g/dL')).toBe('critical < 7 g/dL (male)');
-    expect(formatCritical({ max: 20, ageMin: 0, ageMax: parseAge('28d', 'age') })).toBe('critical > 20 (0–4 wk)');
+    expect(formatCritical({ max: 20, ageMin: 0, ageMax: parseAge('28d', 'age') })).toBe('critical > 20 (0–28 d)');
   });
 });
 
@@ -174,24 +178,50 @@ describe('the lint under the one meaning', () => {
     expect(lintMeasure({ type: 'numeric', unit: 'g', referenceRanges: [band('0-7d'), band('1-12mo')] })).toEqual([
       {
         field: 'referenceRanges[1]',
-        message: 'ages from 8 d up to 1 mo are not covered for sex all: the bands before it end at 1 wk',
+        // A month is a twelfth of 365.25 d: 30.4375 d, so a 30-day-old has 0 completed months.
+        message: 'ages 8–30 d are not covered for sex all: the bands before it end at 7 d, and it starts at 1 mo',
       },
     ]);
   });
 });
 
-describe('ages under a year, in UCUM units', () => {
-  it('reads h, d, wk, mo and years, and shows each in the largest unit in which it is whole', () => {
-    expect(parseAge('72h', 'age')).toBe(3 / 365.25);
-    expect(parseAge('2wk', 'age')).toBe(14 / 365.25);
-    expect(parseAge('6mo', 'age')).toBe(0.5);
+describe('ages in the unit a lab writes them', () => {
+  it('reads h, d, wk, mo and years, and shows each in the unit it was written in', () => {
+    expect(parseAge('28d', 'age')).toBe(28 / 365.25);
+    expect(parseAge('11mo', 'age')).toBe(11 / 12);
+    expect(parseAge('36h', 'age')).toBe(36 / 8766);
+    expect(parseAge('17y', 'age')).toBe(17);
+    expect(parseAge('17a', 'age')).toBe(17);
     expect(parseAge('30', 'age')).toBe(30);
-    expect(formatAge(parseAge('72h', 'age'))).toBe('3 d');
+    expect(formatAge(parseAge('72h', 'age'))).toBe('72 h');
+    expect(formatAge(parseAge('3d', 'age'))).toBe('3 d');
+    expect(formatAge(parseAge('2wk', 'age'))).toBe('2 wk');
+    expect(formatAge(parseAge('14d', 'age'))).toBe('14 d');
     expect(formatAge(parseAge('36h', 'age'))).toBe('36 h');
-    expect(formatAgeBand(...parseAgeBand('0-72h', 'age'))).toBe('0–3 d');
+    expect(formatAgeBand(...parseAgeBand('0-72h', 'age'))).toBe('0–72 h');
+    expect(formatAgeBand(...parseAgeBand('0-28d', 'age'))).toBe('0–28 d');
     expect(formatAgeBand(...parseAgeBand('29d-1y', 'age'))).toBe('29 d–1 y');
-    expect(formatAgeBand(...parseAgeBand('1-12mo', 'age'))).toBe('1 mo–1 y');
+    expect(formatAgeBand(...parseAgeBand('1-12mo', 'age'))).toBe('1–12 mo');
+    expect(formatAgeBand(...parseAgeBand('29d-11mo', 'age'))).toBe('29 d–11 mo');
     expect(formatAgeBand(18, 65)).toBe('18–65 y');
+  });
+
+  it('reads a decimal year at the precision it is written in: never a fraction of a year', () => {
+    // 28/365.25 = 0.076660, 29/365.25 = 0.079398, 11/12 = 0.916667, 18/12 = 1.5.
+    expect(formatAge(0.0767)).toBe('28 d');
+    expect(formatAge(0.0794)).toBe('29 d');
+    expect(formatAge(0.9167)).toBe('11 mo');
+    expect(formatAge(1.5)).toBe('18 mo');
+    expect(formatAge(0.5)).toBe('6 mo');
+    expect(formatAge(2)).toBe('2 y');
+  });
+
+  it('refuses an age in another form, naming the value and the forms', () => {
+    expect(() => parseAge('28 days', '--age')).toThrow(
+      '--age "28 days" is not an age; write years (17, 0.0767) or a count with its unit: ' +
+        '36h, 28d, 2wk, 11mo, 17y (or 17a)',
+    );
+    expect(() => parseAge('-1d', '--age')).toThrow('is not an age');
   });
 });
 

@@ -1,4 +1,4 @@
-import { fromObservationDefinition } from '../../core/fhir/observation-definition.js';
+import { fromObservationDefinition } from '../../core/fhir/from-observation-definition.js';
 import type { SyncSpec } from '../../core/sync/prepare.js';
 import { syncSpec } from '../../core/sync/spec.js';
 import { measureLinter } from '../../core/units.js';

@@ -1,5 +1,6 @@
 import type { ApiClient } from '../../api/client.js';
 import type { Ctx } from '../../context.js';
+import { readAgesIn } from '../../core/ages.js';
 import { applyFlags } from '../../core/fields.js';
 import { readBody } from '../../core/input.js';
 import { ApiError, UsageError } from '../../errors.js';
@@ -14,7 +15,15 @@ import type { WriteSpec } from './write-define.js';
 
 /** The body: --file or --data, then each field flag over it. */
 export async function bodyOf(ctx: Ctx, opts: Opts, flags: FieldFlag[]): Promise<Record<string, unknown>> {
-  return applyFlags(await readBody(ctx, { file: opts.file as string, data: opts.data as string }), opts, flags);
+  const body = applyFlags(await readBody(ctx, { file: opts.file as string, data: opts.data as string }), opts, flags);
+  const errors = readAgesIn(body);
+  if (errors.length > 0)
+    throw new UsageError(
+      'the body has ages that are not ages; nothing was sent',
+      undefined,
+      errors.map((e) => `${e.path}: ${e.message}`),
+    );
+  return body;
 }
 
 /**

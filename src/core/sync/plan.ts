@@ -1,3 +1,4 @@
+import { withStoredIds } from '../range-ids.js';
 import { canonical, comparable, Existing } from './existing.js';
 import { bodyOf, type Prepared, type SyncSpec } from './prepare.js';
 
@@ -36,8 +37,9 @@ export function planOne(spec: SyncSpec, rec: Prepared, found: Existing): PlanIte
   const current = found.whole.get(id);
   if (!current) return { rec, action: 'create' };
   const changes: Change[] = [];
-  for (const [field, to] of Object.entries(body)) {
+  for (const [field, given] of Object.entries(body)) {
     const from = current[field];
+    const to = field === 'referenceRanges' ? withStoredIds(given, from) : given;
     if (canonical(to) !== canonical(comparable(field, to, from))) changes.push({ field, from, to });
   }
   const blocked = changes.filter((c) => spec.createOnly.includes(c.field));

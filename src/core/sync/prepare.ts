@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { toFieldErrors } from '../../schemas/common.js';
-import type { Adapted } from '../fhir/observation-definition.js';
+import { readAgesIn } from '../ages.js';
+import type { Adapted } from '../fhir/from-observation-definition.js';
 import type { Warning } from '../lint.js';
 import { type SourceRecord, where } from '../records.js';
 
@@ -188,6 +189,10 @@ export class Checker {
       for (const e of adapted.errors) this.error(`${at()}: ${path(e.path)}: ${e.message}`);
       return undefined;
     }
+    // Ages written with their unit ("28d", "11mo") become the years the service stores, as every input has them.
+    const ages = readAgesIn(raw);
+    for (const e of ages) this.error(`${place(e.path)}: ${e.message}`);
+    if (ages.length > 0) return undefined;
     const parsed = spec.create.safeParse(raw);
     if (!parsed.success) {
       for (const e of toFieldErrors(parsed.error, raw)) this.error(`${place(e.path)}: ${e.message}`);
