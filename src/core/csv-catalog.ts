@@ -1,6 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import { UsageError } from '../errors.js';
-import { edgeOf, parseAge } from './ages.js';
+import { edgeOf, parseAge, toYears } from './ages.js';
 import { MEASURE_COLUMNS, RANGE_COLUMNS } from './csv-columns.js';
 
 // A measure catalog as a spreadsheet keeps it: one row per range, a measure's own fields beside each of its
@@ -53,10 +53,13 @@ function splitList(cell: string): string[] {
   return out;
 }
 
-/** An age as the CSV writes it, in the unit it was written in: `17` (years), `28d`, `11mo`, `36h`. */
+/**
+ * An age as the CSV writes it, in the unit it was written in: `17` (years), `28d`, `11mo`, `36h`; a decimal
+ * year as written (0.0767), so that the sheet imports back as the same numbers.
+ */
 function ageCell(years: number): string {
   const { count, unit, whole } = edgeOf(years);
-  return !whole || unit === 'y' ? String(years) : `${count}${unit}`;
+  return whole && unit !== 'y' && toYears(count, unit) === years ? `${count}${unit}` : String(years);
 }
 
 /**

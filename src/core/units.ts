@@ -20,6 +20,12 @@ export interface Ucum {
 
 /** How labs commonly write units that UCUM spells otherwise (UCUM is case-sensitive: E is exa, mc is not micro). */
 const LAB_FORMS: Record<string, string> = {
+  // UCUM's micro is u: µmol/L, µg/L, µL (with the micro sign or the Greek mu) and mcg, mcL, mcmol.
+  µ: 'u',
+  μ: 'u',
+  mc: 'u',
+  cc: 'mL',
+  hr: 'h',
   mEq: 'meq',
   mcg: 'ug',
   mIU: 'm[IU]',
@@ -45,7 +51,10 @@ export async function loadUcum(): Promise<Ucum> {
       let out: string | undefined;
       const r = utils.validateUnitString(unit, true);
       if (r.status !== 'valid') {
-        const lab = unit.replace(/x10\^\d+|mEq|mcg|mIU|uIU|IU(?!\])/g, (m) => LAB_FORMS[m] ?? m);
+        const lab = unit.replace(
+          /x10\^\d+|mEq|mcg|mIU|uIU|IU(?!\])|[µμ]|mc(?=[Lm])|\bcc\b|\bhr\b/g,
+          (m) => LAB_FORMS[m] ?? m,
+        );
         const labValid = lab !== unit && utils.validateUnitString(lab).status === 'valid';
         out = labValid ? lab : (r.ucumCode ?? r.suggestions?.[0]?.units?.[0]?.[0] ?? '');
       }

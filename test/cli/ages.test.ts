@@ -1,0 +1,318 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/run-cli.js';
+import { TOKEN, testServer } from '../helpers/server.js';
+import { tempDir } from '../helpers/tmp.js';
+
+// Ages as labs write them, through the CLI against the real server. The catalogs are written as pediatric
+// references publish bands (Harriet Lane's hours of life, CALIPER's day, month and year bands written
+// inclusive), and every expected answer follows from the rule in `clinadmin help ranges`: an edge counts in
+// the unit it is written in, and a band [min, max] covers every age whose completed count of that unit lies
+// in [min, max]; a month is a twelfth of a year of 365.25 days (30.4375 d).
+
+const FIXTURES = new URL('../fixtures/ages/', import.meta.url);
+const CATALOG = new URL('pediatric-chemistry.json', FIXTURES);
+
+async function setup() {
+  const s = await testServer({ seed: true, events: false });
+  const dir = await tempDir();
+  const env = { CLINADMIN_BASE_URL: s.url, CLINADMIN_TOKEN: TOKEN, CLINADMIN_CONFIG_DIR: join(dir, 'config') };
+  const cli = (args: string[]) => runCli(args, { env, cwd: dir });
+  return { s, dir, cli };
+}
+
+type Rec = Record<string, unknown>;
+
+/** The catalog imported; its measures by name, as the server holds them. */
+async function imported() {
+  const env = await setup();
+  const r = await env.cli(['measures', 'import', CATALOG.pathname]);
+  expect(r.code, r.stderr).toBe(0);
+  const all = (await env.s.call('GET', '/diagnostic-measures')).body as Rec[];
+  const byName = Object.fromEntries(all.filter((m) => m.test === 'tst_peds_chem').map((m) => [m.name, m]));
+  return { ...env, byName };
+}
+
+const interpret = async (cli: Awaited<ReturnType<typeof setup>>['cli'], id: string, value: string, age: string) => {
+  const r = await cli(['measures', 'evaluate', id, '--value', value, '--age', age, '-o', 'json']);
+  expect(r.code, r.stderr).toBe(0);
+  return JSON.parse(r.stdout).interpretation as string;
+};
+
+describe('one age rule: a band holds the last hour, day and month it names', () => {
+  it('lints bands as labs write them with no false gap or overlap, and a real gap in one unit', async () => {
+    const { cli } = await setup();
+    const r = await cli(['measures', 'lint', CATALOG.pathname]);
+    const warnings = r.stderr.split('\n').filter((l) => l.includes('warning') || l.includes('  - '));
+    // 0–24 h/25–48 h/49 h–5 d, 0–28 d/29 d–11 mo/1–17 y, 0–6 d/7 d–1 mo/2–23 mo, 29 d–1 y/2–120 y and the decimal
+    // years 0.0767 (28 d)/0.0794 (29 d) all meet. Calcium leaves out the days from 8 d until it turns 1 mo
+    // (30.4375 d): ages with 8 to 30 completed days.
+    expect(r.stderr).toContain(
+      'referenceRanges[1]: ages 8–30 d are not covered for sex all: the bands before it end at 7 d, ' +
+        'and it starts at 1 mo',
+    );
+    expect(warnings.filter((l) => /covered|overlaps/.test(l))).toHaveLength(1);
+    expect(r.stderr).not.toMatch(/ wk\b|\d h\b.*\d d\b.*covered/);
+  });
+
+  it('evaluates a result against the band whose last hour or month holds the age', async () => {
+    const { cli, byName } = await imported();
+    const bili = byName['Bilirubin, total'].id as string;
+    const k = byName.Potassium.id as string;
+    const cl = byName.Chloride.id as string;
+    // 25–48 h is 3.4–11.5 mg/dL; 0–24 h is 1.4–8.7.
+    expect(await interpret(cli, bili, '10', '36h')).toBe('normal');
+    expect(await interpret(cli, bili, '2', '30h')).toBe('low');
+    expect(await interpret(cli, bili, '9', '24h')).toBe('high');
+    expect(await interpret(cli, bili, '9', '24.9h')).toBe('high');
+    expect(await interpret(cli, bili, '9', '25h')).toBe('normal');
+    expect(await interpret(cli, bili, '11', '48.5h')).toBe('normal');
+    // 49 h–5 d (1.5–12.0) holds the whole fifth day; from 6 d on, 0.3–1.2.
+    expect(await interpret(cli, bili, '11', '5.9d')).toBe('normal');
+    expect(await interpret(cli, bili, '11', '6d')).toBe('high');
+    // 29 d–11 mo is 4.1–5.3 mmol/L, 1–17 y 3.4–4.7, 0–28 d 3.7–5.9.
+    for (const age of ['11mo', '11.5mo', '11.9mo', '0.99']) expect(await interpret(cli, k, '5.0', age)).toBe('normal');
+    expect(await interpret(cli, k, '5.0', '12mo')).toBe('high');
+    expect(await interpret(cli, k, '5.5', '28d')).toBe('normal');
+    expect(await interpret(cli, k, '5.5', '28.9d')).toBe('normal');
+    expect(await interpret(cli, k, '5.5', '29d')).toBe('high');
+    expect(await interpret(cli, k, '4.9', '17.9')).toBe('high');
+    expect(await interpret(cli, k, '4.9', '18')).toBe('normal');
+    // Written as decimal years: 0.0767 is 28 d and 0.0794 29 d, read at the precision written.
+    expect(await interpret(cli, cl, '110.5', '28.5d')).toBe('normal');
+    expect(await interpret(cli, cl, '110.5', '29d')).toBe('high');
+  });
+
+  it('shows each band in the unit it was written in, never weeks nor a fraction of a year', async () => {
+    const { cli, byName } = await imported();
+    const show = await cli(['measures', 'show', byName.Potassium.id as string, '-o', 'table']);
+    expect(show.code, show.stderr).toBe(0);
+    for (const band of ['0–28 d', '29 d–11 mo', '1–17 y', '18–120 y']) expect(show.stdout).toContain(band);
+    const bili = await cli(['measures', 'show', byName['Bilirubin, total'].id as string, '-o', 'table']);
+    for (const band of ['0–24 h', '25–48 h', '49 h–5 d', '6 d–120 y']) expect(bili.stdout).toContain(band);
+    const cl = await cli(['measures', 'show', byName.Chloride.id as string, '-o', 'table']);
+    for (const band of ['0–28 d', '29 d–11 mo', '1–17 y']) expect(cl.stdout).toContain(band);
+    expect(show.stdout + bili.stdout + cl.stdout).not.toMatch(/\bwk\b|\d\.\d+ y/);
+  });
+
+  it('exports CSV with each age in its unit, and reads it back as the same bands', async () => {
+    const { cli, byName, dir, s } = await imported();
+    const r = await cli(['measures', 'export', '--format', 'csv']);
+    expect(r.code, r.stderr).toBe(0);
+    // Read as a spreadsheet would: the descriptions hold commas.
+    const [header, ...rows] = parse(r.stdout, { bom: true }) as string[][];
+    const col = (name: string) => header.indexOf(name);
+    const ages = (name: string) =>
+      rows.filter(
+        (c) => c[col('test')] === 'tst_peds_chem' && c[col('name')] === name && c[col('range')] === 'reference',
+      );
+    const [lo, hi] = [col('ageMin'), col('ageMax')];
+    expect(ages('Potassium').map((c) => `${c[lo]}-${c[hi]}`)).toEqual(['0-28d', '29d-11mo', '1-17', '18-120']);
+    expect(ages('Bilirubin, total').map((c) => `${c[lo]}-${c[hi]}`)).toEqual(['0-24h', '25h-48h', '49h-5d', '6d-120']);
+    expect(ages('Sodium').map((c) => `${c[lo]}-${c[hi]}`)).toEqual(['0-6d', '7d-1mo', '2mo-23mo', '2-17', '18-120']);
+    expect(ages('Calcium, total').map((c) => `${c[lo]}-${c[hi]}`)).toEqual(['0-7d', '1mo-12mo', '13mo-120']);
+    await writeFile(join(dir, 'back.csv'), r.stdout);
+    const again = await cli(['measures', 'import', 'back.csv', '--dry-run']);
+    expect(again.code, again.stderr).toBe(0);
+    // Chloride's decimal years are written as they were (0.0767): the sheet is the same catalog, to the number.
+    expect(again.stdout).toContain('dry run: 0 to create, 0 to update, 12 unchanged');
+    const chloride = ages('Chloride').map((c) => `${c[lo]}-${c[hi]}`);
+    expect(chloride).toEqual(['0-0.0767', '0.0794-0.9167', '1-17', '18-120']);
+    const stored = (await s.call('GET', `/diagnostic-measures/${byName.Potassium.id}`)).body;
+    expect(stored.referenceRanges.map((x: Rec) => [x.ageMin, x.ageMax])).toEqual(
+      byName.Potassium.referenceRanges.map((x: Rec) => [x.ageMin, x.ageMax]),
+    );
+  });
+
+  it('reads a German Excel sheet with ages in units and decimal commas', async () => {
+    const { cli, s } = await setup();
+    const csv = new URL('pediatric-de.csv', FIXTURES).pathname;
+    const lint = await cli(['measures', 'lint', csv]);
+    expect(lint.stderr).not.toMatch(/covered|overlaps/);
+    const r = await cli(['measures', 'import', csv]);
+    expect(r.code, r.stderr).toBe(0);
+    const all = (await s.call('GET', '/diagnostic-measures')).body as Rec[];
+    const kalium = all.find((m) => m.name === 'Kalium')!;
+    expect(await interpret(cli, kalium.id as string, '5.0', '11.9mo')).toBe('normal');
+    const bili = all.find((m) => m.name === 'Bilirubin gesamt')!;
+    const show = await cli(['measures', 'show', bili.id as string, '-o', 'table']);
+    for (const band of ['0–24 h', '25–48 h', '49 h–5 d', '6 d–120 y']) expect(show.stdout).toContain(band);
+  });
+});
+
+describe('ages with units in every input', () => {
+  it('takes "28d", "11mo", "2wk", "17y", "17a" in JSON and NDJSON, as the years the service stores', async () => {
+    const { cli, byName, s, dir } = await imported();
+    const k = byName.Potassium.referenceRanges as Rec[];
+    // The request carries years: 28 d is 28/365.25, 11 mo 11/12.
+    expect(k[0].ageMax).toBe(28 / 365.25);
+    expect(k[1].ageMin).toBe(29 / 365.25);
+    expect(k[1].ageMax).toBe(11 / 12);
+    expect(k[2].ageMax).toBe(17);
+    const ndjson = [
+      { test: 'tst_nd', name: 'A', type: 'numeric', unit: 'g/L', referenceRanges: [{ min: 1, ageMax: '2wk' }] },
+      { test: 'tst_nd', name: 'B', type: 'numeric', unit: 'g/L', referenceRanges: [{ min: 1, ageMin: '17a' }] },
+    ];
+    await writeFile(join(dir, 'two.ndjson'), ndjson.map((x) => JSON.stringify(x)).join('\n'));
+    const imp = await cli(['measures', 'import', join(dir, 'two.ndjson')]);
+    expect(imp.code, imp.stderr).toBe(0);
+    const all = (await s.call('GET', '/diagnostic-measures')).body as Rec[];
+    const a = all.find((m) => m.test === 'tst_nd' && m.name === 'A')!;
+    expect((a.referenceRanges as Rec[])[0].ageMax).toBeCloseTo(14 / 365.25, 15);
+    expect((all.find((m) => m.test === 'tst_nd' && m.name === 'B')!.referenceRanges as Rec[])[0].ageMin).toBe(17);
+    const show = await cli(['measures', 'show', a.id as string, '-o', 'table']);
+    expect(show.stdout).toContain('≤ 2 wk');
+  });
+
+  it('refuses an age in another form, naming the record, the field, the value and the forms', async () => {
+    const { cli, dir } = await setup();
+    const bad = [
+      { test: 't', name: 'Bad', type: 'numeric', unit: 'g/L', referenceRanges: [{ min: 1, ageMax: '4 weeks' }] },
+    ];
+    await writeFile(join(dir, 'bad.json'), JSON.stringify(bad));
+    const r = await cli(['measures', 'import', 'bad.json']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(
+      'referenceRanges[0].ageMax: "4 weeks" is not an age; write years (17, 0.0767) or a count with its unit: ' +
+        '36h, 28d, 2wk, 11mo, 17y (or 17a)',
+    );
+    const flag = await cli(['measures', 'evaluate', 'msr_k', '--value', '4', '--age', '4 weeks']);
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toContain('--age "4 weeks" is not an age');
+  });
+
+  it('takes units in --reference-range and --data, and the request carries years', async () => {
+    const { cli, s } = await setup();
+    const r = await cli([
+      'measures',
+      'create',
+      '--test',
+      'tst_flags',
+      '--name',
+      'Bilirubin',
+      '--type',
+      'numeric',
+      '--unit',
+      'mg/dL',
+      '--reference-range',
+      '1.4-8.7 age=0-24h',
+      '--reference-range',
+      '3.4-11.5 age=25-48h',
+      '-o',
+      'json',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const id = JSON.parse(r.stdout).id as string;
+    expect(await interpret(cli, id, '10', '36h')).toBe('normal');
+    const data = JSON.stringify({
+      test: 'tst_flags',
+      name: 'K',
+      type: 'numeric',
+      unit: 'mmol/L',
+      referenceRanges: [{ min: 4.1, max: 5.3, ageMin: '29d', ageMax: '11mo' }],
+    });
+    const d = await cli(['measures', 'create', '--data', data, '-o', 'json']);
+    expect(d.code, d.stderr).toBe(0);
+    const stored = (await s.call('GET', `/diagnostic-measures/${JSON.parse(d.stdout).id}`)).body;
+    expect(stored.referenceRanges[0].ageMax).toBe(11 / 12);
+  });
+});
+
+describe('FHIR: one unit per Range, and the same bands back', () => {
+  it('writes both ends of an age Range in the smaller unit, and an import of the export changes nothing', async () => {
+    const { cli, dir } = await imported();
+    const r = await cli(['measures', 'export', '--format', 'fhir']);
+    expect(r.code, r.stderr).toBe(0);
+    const bundle = JSON.parse(r.stdout);
+    const ods = (bundle.entry as { resource: Rec }[]).map((e) => e.resource);
+    const k = ods.find((od) => od.preferredReportName === 'Potassium' && JSON.stringify(od).includes('tst_peds_chem'))!;
+    const ages = (k.qualifiedInterval as Rec[]).filter((q) => q.category === 'reference').map((q) => q.age as Rec);
+    const brief = (a: Rec) => {
+      const [lo, hi] = [a.low as Rec, a.high as Rec];
+      // R4 Range: "The unit and code/system elements of the low or high elements SHALL match".
+      expect(lo.code).toBe(hi.code);
+      expect(lo.unit).toBe(hi.unit);
+      return `${lo.value}-${hi.value} ${hi.code}`;
+    };
+    // 11 mo = 11 × 30.4375 d.
+    expect(ages.map(brief)).toEqual(['0-28 d', '29-334.8125 d', '1-17 a', '18-120 a']);
+    await writeFile(join(dir, 'catalog.fhir.json'), r.stdout);
+    const back = await cli(['measures', 'import', 'catalog.fhir.json', '--dry-run']);
+    expect(back.code, back.stderr).toBe(0);
+    expect(back.stdout).toContain('dry run: 0 to create, 0 to update');
+  });
+
+  it("reads another system's hour and day bands in their own unit", async () => {
+    const { cli, dir, s } = await setup();
+    const od = {
+      resourceType: 'ObservationDefinition',
+      code: { coding: [{ system: 'http://loinc.org', code: '1975-2' }], text: 'Bilirubin' },
+      permittedDataType: ['Quantity'],
+      quantitativeDetails: { customaryUnit: { coding: [{ system: 'http://unitsofmeasure.org', code: 'mg/dL' }] } },
+      qualifiedInterval: [
+        { category: 'reference', range: { low: { value: 1.4 }, high: { value: 8.7 } }, age: hours(0, 24) },
+        { category: 'reference', range: { low: { value: 3.4 }, high: { value: 11.5 } }, age: hours(25, 48) },
+      ],
+    };
+    await writeFile(join(dir, 'od.json'), JSON.stringify(od));
+    const r = await cli(['measures', 'import', 'od.json', '--test', 'tst_fhir']);
+    expect(r.code, r.stderr).toBe(0);
+    const m = ((await s.call('GET', '/diagnostic-measures')).body as Rec[]).find((x) => x.test === 'tst_fhir')!;
+    expect(await interpret(cli, m.id as string, '10', '36h')).toBe('normal');
+    expect(await interpret(cli, m.id as string, '9', '24.5h')).toBe('high');
+    const show = await cli(['measures', 'show', m.id as string, '-o', 'table']);
+    expect(show.stdout).toContain('0–24 h');
+    expect(show.stdout).toContain('25–48 h');
+  });
+});
+
+function hours(low: number, high: number) {
+  const q = (value: number) => ({ value, unit: 'h', system: 'http://unitsofmeasure.org', code: 'h' });
+  return { low: q(low), high: q(high) };
+}
+
+describe('range ids stay with their bands', () => {
+  it('keeps rr_k on the adult potassium band when a neonatal band is added in front of it', async () => {
+    const { cli, dir, s } = await setup();
+    const exp = await cli(['measures', 'export', '--format', 'json']);
+    const catalog = JSON.parse(exp.stdout) as Rec[];
+    const k = catalog.find((m) => m.name === 'Potassium' && m.test === 'tst_bmp')!;
+    const adult = (k.referenceRanges as Rec[]).map(({ id: _id, ...r }) => r);
+    k.referenceRanges = [{ min: 3.7, max: 5.9, ageMin: '0d', ageMax: '28d' }, ...adult];
+    await writeFile(join(dir, 'k.json'), JSON.stringify([k]));
+    const r = await cli(['measures', 'import', 'k.json']);
+    expect(r.code, r.stderr).toBe(0);
+    const stored = (await s.call('GET', '/diagnostic-measures/msr_k')).body;
+    expect(stored.referenceRanges).toHaveLength(2);
+    expect(stored.referenceRanges[1]).toMatchObject({ id: 'rr_k', min: 3.5, max: 5.1, ageMin: 18, ageMax: 120 });
+    expect(stored.referenceRanges[0].id).not.toBe('rr_k');
+    expect(stored.referenceRanges[0].ageMax).toBe(28 / 365.25);
+    // The same file again: nothing to change.
+    const again = await cli(['measures', 'import', 'k.json', '--dry-run']);
+    expect(again.stdout).toContain('dry run: 0 to create, 0 to update');
+  });
+});
+
+describe('unit hints for the spellings labs type', () => {
+  it('names what UCUM writes for µ, mcg, cc, mEq and hr', async () => {
+    const { cli, dir } = await setup();
+    const units = ['µmol/L', 'μg/L', '/µL', 'mcg/L', 'mcL', 'cc', 'mEq/L', 'mL/hr'];
+    const catalog = units.map((unit, i) => ({ test: 'tst_units', name: `M${i}`, type: 'numeric', unit }));
+    await writeFile(join(dir, 'units.json'), JSON.stringify(catalog));
+    const r = await cli(['measures', 'lint', 'units.json']);
+    // UCUM: micro is u, cubic centimetre the millilitre, milliequivalent meq, hour h.
+    for (const [unit, ucum] of [
+      ['µmol/L', 'umol/L'],
+      ['μg/L', 'ug/L'],
+      ['/µL', '/uL'],
+      ['mcg/L', 'ug/L'],
+      ['mcL', 'uL'],
+      ['cc', 'mL'],
+      ['mEq/L', 'meq/L'],
+      ['mL/hr', 'mL/h'],
+    ])
+      expect(r.stderr).toContain(`unit: "${unit}" is not valid UCUM; UCUM writes it ${ucum}`);
+  });
+});
