@@ -178,7 +178,9 @@ describe('measures commands', () => {
       '--strict',
     ]);
     expect(gap.code).toBe(2);
-    expect(gap.stderr).toContain('age 11 y is not covered for sex all: the bands before it end at 10 y, and it starts at 12 y');
+    expect(gap.stderr).toContain(
+      'age 11 y is not covered for sex all: the bands before it end at 10 y, and it starts at 12 y',
+    );
   });
 
   it('says a measure already exists, naming it, when its (test, name) is taken (exit 1)', async () => {

@@ -46,7 +46,8 @@ Rows:
     that disagree on one are an error naming both lines.
   - range is reference or panic (a panic range holds critical limits: "<2.5", ">6.5", or both); it is
     empty on the one row of a measure without ranges.
-  - ageMin and ageMax are years, or an age with its unit: 72h, 28d, 6wk, 12mo (as age= of evaluate).
+  - ageMin and ageMax are years, or an age with its unit: 36h, 28d, 2wk, 11mo, 17y (clinadmin help
+    ranges); a decimal comma is read in a ;-separated sheet (0,0767). Export writes each in its unit.
   - sets and choices are lists joined with | (\\| inside an item); section is JSON text.
   - An empty cell is an absent field, and an empty list is written as an empty cell. Spaces around a
     cell are not data.
@@ -101,10 +102,8 @@ const ranges = () => `Ranges: the short form of --reference-range and --panic-ra
   3.5-5.1                       from 3.5 to 5.1 (also 3.5..5.1); 3.5.. or ..5.1 for one bound
   "3.5-5.1 sex=male age=18-65"  then any of: sex=all|male|female  age=MIN-MAX  si=MIN-MAX
                                 precision=N  id=ID
-  age=0-72h  age=0-28d  age=2-52wk  age=1-12mo  age=29d-1y
-                                ages are years unless a UCUM unit of time says otherwise (mo is a
-                                twelfth of a year, wk 7 days, a year 365.25 days); bands count in
-                                completed units, so 0-28d then 29d-1y leave no gap
+  age=0-24h  age=0-28d  age=29d-11mo  age=1-17y  age=2-52wk
+                                ages are years unless a unit says otherwise (below)
 
 Panic ranges hold critical limits, as FHIR R4 defines its critical range ("results outside this range
 are critical"): a result below min, or above max, is critical.
@@ -113,10 +112,36 @@ are critical"): a result below min, or above max, is critical.
 Quote them: < and > mean something to the shell. The open forms ..2.5 and 6.5.. are refused for panic
 ranges (before 0.3 they meant the zone of critical values).
 
+Ages, as labs write them:
+  An age is years (17, 0.0767) or a whole count with a unit: h, d, wk, mo, y (UCUM's a too), as in
+  36h, 28d, 2wk, 11mo, 17y; the same forms in age=, --age, JSON and NDJSON ("ageMax": "28d"), CSV
+  cells and prompts. A year is 365.25 days, a month a twelfth of that (30.4375 d), a week 7 days.
+  The rule, in evaluate, lint, the views, import and FHIR alike: each edge of a band counts in the unit
+  it is written in, and a band MIN-MAX covers every age whose completed count of that unit lies in
+  MIN..MAX. So 0-24h holds the whole 24th hour, 29d-11mo everyone until their first birthday (11.9 mo
+  too), and 0-24h/25-48h, 0-28d/29d-1y, 29d-11mo/1-17y, 0-6d/7d-1mo meet with no gap and no overlap.
+  A gap is named in one unit: 0-7d then 1-12mo leave "ages 8-30 d" uncovered.
+
+How the unit comes back: the service stores a bare number of years, so the unit is in the number.
+  - An edge is sent as its exact years (28d is 28/365.25, 11mo 11/12). Where a larger unit already
+    has that number (24h is 1 d, 12mo is 1 y, 2wk is 14 d), the next number a double holds above it
+    is sent (2 parts in 10^16 more), so that it reads back in the unit written.
+  - Read back, a number is in the first of y, mo, d, wk, h whose whole count is sent as exactly that
+    number; else, a decimal year as a person writes it, in the largest of y, mo, d, h whose whole
+    count, rounded to the decimals written, gives it: 0.0767 is 28 d, 0.0794 29 d, 0.9167 11 mo,
+    0.5 6 mo. A number no count fits is that exact age (shown in hours, with decimals).
+  Views show each edge so (0-28 d, 29 d-11 mo, 36 h, 18 mo, 1 y), never weeks unless written in
+  weeks, never a fraction of a year; CSV writes 28d, 11mo, 36h (a decimal year as it was written);
+  FHIR writes both ends of an age Range in the smaller unit (29-334.8125 d), and reads them back to
+  the same numbers.
+
 On update, one range at a time, the others kept whole (ids, SI bounds, precisions):
   --add-reference-range "RANGE"       --set-reference-range "N|ID RANGE"
   --remove-reference-range N|ID       --replace-reference-ranges "RANGE" (all of them; asks first)
 and the same for panic ranges. N is the range's place as \`show\` lists it, from 1.
+A reference range given without an id (on import, apply or --replace-reference-ranges) keeps the id of
+the stored range for the same sex and age band (the one with the same limits first), else of the one
+with the same sex and limits; never the id of the range at its place, so an id stays with its band.
 
   clinadmin measures create --test tst_bmp --name Sodium --type numeric --unit mmol/L \\
     --reference-range "135-145 age=18-120" --panic-range "120-160"
