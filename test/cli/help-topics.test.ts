@@ -69,8 +69,14 @@ describe('clinadmin help TOPIC', () => {
           env,
         },
       );
-    const forms = ['3.5-5.1', '3.5..5.1', '3.5..', '..5.1', '3.5-5.1 sex=male age=18-65', '3.5-5.1 age=0-72h'];
-    for (const form of [...forms, '3.5-5.1 age=29d-1y', '3.5-5.1 age=2-52wk']) {
+    const forms = ['3.5-5.1', '3.5..5.1', '3.5..', '..5.1', '3.5-5.1 sex=male age=18-65', '3.5-5.1 age=0-24h'];
+    for (const form of [
+      ...forms,
+      '3.5-5.1 age=0-28d',
+      '3.5-5.1 age=29d-11mo',
+      '3.5-5.1 age=1-17y',
+      '3.5-5.1 age=2-52wk',
+    ]) {
       for (const word of form.split(' ')) expect(page).toContain(word);
       expect((await create(`r ${form}`, '--reference-range', form)).code, form).toBe(0);
     }
