@@ -66,15 +66,23 @@ export class Browse {
     this.refilter();
   }
 
-  /** New ones from a poll go on top; the selected notification stays selected, where it was on screen. */
+  /**
+   * New ones from a poll go on top of the list, whatever their time says (they are the news), marked as
+   * arrived; the selection stays on the notification it was on, and the window scrolls to the top when
+   * both the newest and the selection fit on screen, else it keeps the selection where it was on screen.
+   */
   add(fresh: BrowseNote[]): void {
-    if (fresh.length === 0) return;
-    for (const n of fresh) this.arrived.add(n.id);
+    const known = new Set(this.all.map((n) => n.id));
+    const incoming = fresh.filter((n) => !known.has(n.id)).sort(newestFirst);
+    if (incoming.length === 0) return;
+    for (const n of incoming) this.arrived.add(n.id);
     const before = this.current?.id;
     const row = this.selected - this.top;
-    this.all = [...fresh, ...this.all].sort(newestFirst);
+    this.all = [...incoming, ...this.all];
     this.refilter(before);
-    if (before !== undefined && this.current?.id === before) this.top = Math.max(0, this.selected - row);
+    if (before !== undefined && this.current?.id === before) {
+      this.top = this.selected < this.rows ? 0 : Math.max(0, this.selected - row);
+    }
     this.clamp();
   }
 
@@ -126,6 +134,8 @@ export class Browse {
    */
   key(name: string, ctrl = false): BrowseAction {
     if (ctrl && name === 'c') return 'quit';
+    // The status line speaks of what is on screen: what it said of the last one opened or reloaded is gone.
+    this.status = '';
     if (this.typing) {
       if (name === 'escape') {
         this.typing = false;

@@ -155,6 +155,86 @@ for (const [columns, rows] of [
   });
 }
 
+// A support engineer's afternoon: ~40 notifications, the selection moved down the list, new ones arriving
+// (each created measure makes one), the server restarted on the same port, a filter after opening one.
+for (const [columns, rows] of [
+  [80, 24],
+  [120, 40],
+] as const) {
+  describe(`notifications browse with 40 notifications at ${columns} × ${rows}`, () => {
+    it('shows each arrival on top within a poll, marked, the selection kept and on screen, after a restart too', async () => {
+      const session = await loggedIn();
+      const create = async (url: string, name: string) => {
+        const r = await fetch(`${url}/diagnostic-measures`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${E2E_TOKEN}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ test: 'tst_arrivals', name }),
+        });
+        expect(r.ok, await r.clone().text()).toBe(true);
+      };
+      // The seed's 3 notifications and 37 more, one per measure created.
+      for (let i = 1; i <= 37; i++) await create(session.server.url, `Before ${String(i).padStart(2, '0')}`);
+      const path = `${await binOnPath()}:${process.env.PATH}`;
+      const term = await terminal(columns, { ...session.env, PATH: path }, rows);
+      const lines = async () => (await term.screen()).split('\n');
+      const until = (text: string) => expect.poll(term.screen, { timeout: 15_000 }).toContain(text);
+      await term.type('-l', 'clinadmin notifications browse --interval 1; echo browse-exit=$?');
+      await term.type('Enter');
+      await until('Notifications  40 of 40');
+      // The list, newest first: Before 37 at the top; five rows down is Before 32, on the 6th row.
+      for (let i = 0; i < 5; i++) await term.type('j');
+      await expect.poll(async () => (await lines())[6], { timeout: 10_000 }).toMatch(/^>.*Before 32/);
+      const listRow = (screen: string[], text: string) => screen.findIndex((l) => l.includes(text));
+
+      const arrives = async (name: string, total: number) => {
+        await until(`Notifications  ${total} of ${total}`);
+        const screen = await lines();
+        for (const l of screen) expect(l.length, l).toBeLessThanOrEqual(columns);
+        // The new one is the list's first row, marked + (arrived) and * (unseen by this account).
+        expect(screen[1], screen.join('\n')).toMatch(new RegExp(`^ \\*\\+ \\d{4}-.*Measure created: ${name}`));
+        // The selection is still on Before 32, on screen below it.
+        const selected = screen.findIndex((l) => l.startsWith('>'));
+        expect(screen[selected], screen.join('\n')).toContain('Before 32');
+        expect(selected).toBeGreaterThan(listRow(screen, name));
+        expect(screen[rows - 2], screen.join('\n')).toMatch(/^1 new/);
+      };
+      await create(session.server.url, 'Arrival A');
+      await arrives('Arrival A', 41);
+
+      const port = new URL(session.server.url).port;
+      session.server.proc.kill('SIGTERM');
+      await session.server.proc.catch(() => undefined);
+      await until('lost the server');
+      const back = await serveProcess([
+        '--data',
+        `${session.dir}/data.json`,
+        '--port',
+        port,
+        '--token',
+        `${E2E_TOKEN}:acc_e2e`,
+      ]);
+      await until('the server is back');
+      await create(back.url, 'Arrival B');
+      await arrives('Arrival B', 42);
+      expect(listRow(await lines(), 'Arrival A')).toBe(2);
+
+      // Opening one says so; a filter afterwards leaves nothing said of it.
+      await term.type('Enter');
+      await until('opened ntf_');
+      await term.type('/');
+      await term.type('-l', 'Before 1');
+      await term.type('Enter');
+      await until('Notifications  10 of 42');
+      const screen = await lines();
+      expect(screen.join('\n')).not.toContain('opened ntf_');
+      await term.type('q');
+      await until('browse-exit=0');
+      back.proc.kill('SIGTERM');
+      await back.proc.catch(() => undefined);
+    }, 120_000);
+  });
+}
+
 describe('notifications browse on an error', () => {
   it('gives the shell its screen and modes back when the server refuses the token', async () => {
     const session = await loggedIn();

@@ -96,6 +96,46 @@ describe('notifications browse', () => {
     expect(b.arrived.has('ntf_new')).toBe(true);
   });
 
+  it('puts an arrival on screen on top, marked, with the selection kept on its record, both in view', async () => {
+    const b = new Browse('acc_me', undefined);
+    b.load(notes(40));
+    b.fit(9);
+    for (let i = 0; i < 5; i++) b.key('j');
+    expect([b.current?.id, b.selected, b.top]).toEqual(['ntf_34', 5, 0]);
+    // Its time older than every one listed (a server's clock is not ours): still the news, on top.
+    b.add([{ id: 'ntf_late', createdAt: 1_700_000_000_000, title: 'Late clock', seenBy: [] }]);
+    expect([b.shown[0].id, b.current?.id, b.top]).toEqual(['ntf_late', 'ntf_34', 0]);
+    const screen = browseFrame(b, 80, 24, await theme(false));
+    expect(screen[1]).toMatch(/^ \*\+ .*Late clock$/);
+    expect(screen.findIndex((l) => l.startsWith('>'))).toBe(7);
+    // The same one again (a poll racing a reload) is not listed twice.
+    b.add([{ id: 'ntf_late', createdAt: 1_700_000_000_000, title: 'Late clock', seenBy: [] }]);
+    expect(b.shown.filter((n) => n.id === 'ntf_late')).toHaveLength(1);
+    expect(b.total).toBe(41);
+  });
+
+  it('keeps the selection where it was on screen when it and the arrivals cannot both fit', () => {
+    const b = new Browse('acc_me', undefined);
+    b.load(notes(40));
+    b.fit(9);
+    for (let i = 0; i < 20; i++) b.key('j');
+    const row = b.selected - b.top;
+    b.add([{ id: 'ntf_new', createdAt: 1_800_000_000_000, title: 'New', seenBy: [] }]);
+    expect(b.current?.id).toBe('ntf_19');
+    expect(b.selected - b.top).toBe(row);
+  });
+
+  it('says on the status line only what holds for the screen: a key clears what it said before', () => {
+    const b = new Browse('acc_me', undefined);
+    b.load(notes(10));
+    b.status = 'opened ntf_9';
+    b.key('/');
+    expect(b.status).toBe('');
+    b.status = '1 new';
+    b.key('x');
+    expect(b.status).toBe('');
+  });
+
   it('u shows only the unseen by the account; t cycles types; without an account u says what it needs', () => {
     const b = new Browse('acc_me', undefined);
     b.load(notes(9));

@@ -166,7 +166,8 @@ class Session {
       }
       this.b.status = `lost the server (${visible((err as Error).message, true)}); retrying with backoff`;
       this.down = true;
-      this.delay = Math.min(this.delay * 2, 30_000);
+      // Backing off at most to 5 s (or the interval), so a server that is back is found within one poll.
+      this.delay = Math.min(this.delay * 2, Math.max(this.interval, 5_000));
       return undefined;
     }
   }

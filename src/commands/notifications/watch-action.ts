@@ -57,7 +57,8 @@ export async function watch(ctx: Ctx, opts: WatchOptions): Promise<void> {
         if (!down)
           ctx.stderr.write(`lost the server (${visible((err as Error).message, true)}); retrying with backoff\n`);
         down = true;
-        delay = Math.min(delay * 2, 30_000);
+        // Backing off at most to 5 s (or the interval), so a server that is back is found within one poll.
+        delay = Math.min(delay * 2, Math.max(interval, 5_000));
       }
       await Promise.race([new Promise((r) => setTimeout(r, delay)), stop.promise]);
     }
