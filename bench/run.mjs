@@ -92,7 +92,7 @@ function peakRss(args, extraEnv = {}) {
 async function start(kind, { data, port, poll = 50 }) {
   const args =
     kind === 'clinadmin'
-      ? [BIN, 'serve', '--port', '0', '--data', data, '--token', TOKEN]
+      ? [BIN, 'serve', '--port', '0', '--data', data, '--token', `${TOKEN}:local-admin:admin`]
       : kind === 'json-server'
         ? [JSON_SERVER, data, '--port', String(port), '--quiet']
         : [join(root, 'bench', 'bare-server.mjs'), JSON.stringify(measures(1)[0])];
