@@ -17,6 +17,7 @@ const tier = (name: string, timeouts = { testTimeout: 30_000, hookTimeout: 60_00
 
 export default defineConfig({
   test: {
+    globalSetup: ['test/helpers/global-tmp.ts'],
     projects: [
       tier('unit'),
       tier('cli'),

@@ -49,13 +49,20 @@ describe('edit and the round trip of a record', () => {
 
   it('keeps an edit that does not parse or breaks a rule, and sends nothing', async () => {
     const { run } = await loggedIn();
-    const broken = await run(['coverages', 'edit', 'cov_acme_cbc'], { EDITOR: await editor(`t=t.replace('{','{,')`) });
+    // A kept edit stays in TMPDIR for the user: this test's own, removed after it.
+    const TMPDIR = await tempDir();
+    const broken = await run(['coverages', 'edit', 'cov_acme_cbc'], {
+      EDITOR: await editor(`t=t.replace('{','{,')`),
+      TMPDIR,
+    });
     expect(broken.exitCode).toBe(2);
     expect(broken.stderr).toMatch(/^error: the edited file is not valid JSON: line 1, column 2/);
     const kept = /hint: your edit is kept in (\S+)/.exec(broken.stderr)?.[1];
+    expect(kept?.startsWith(`${TMPDIR}/clinadmin-edit-`)).toBe(true);
     expect(await readFile(kept!, 'utf8')).toMatch(/^\{,/);
     const invalid = await run(['coverages', 'edit', 'cov_acme_cbc'], {
       EDITOR: await editor(`t=t.replace('"amount": 15','"amount": -1')`),
+      TMPDIR,
     });
     expect(invalid.exitCode).toBe(2);
     expect(invalid.stderr).toMatch(

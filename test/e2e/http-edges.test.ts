@@ -1,9 +1,9 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TOKEN, testServer } from '../helpers/server.js';
+import { tempDir } from '../helpers/tmp.js';
 
 /** Writes a raw request and resolves with the status, headers and body of the answer once the socket closes. */
 function rawRequest(url: string, request: string): Promise<{ status: number; headers: string; body: string }> {
@@ -90,7 +90,7 @@ describe('HEAD', () => {
 
 describe('a long list', () => {
   it('is written as produced: the first records come at once, and a write meanwhile tears nothing', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'clinadmin-list-'));
+    const dir = await tempDir('clinadmin-list-');
     const dataFile = join(dir, 'data.json');
     const records = Array.from({ length: 20_000 }, (_, i) => ({
       id: `m${i}`,

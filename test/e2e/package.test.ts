@@ -2,7 +2,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { tempDir } from '../helpers/tmp.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -26,7 +26,11 @@ describe('the npm package', () => {
   it('installs offline from the tarball alone, with no dependencies, and runs from any folder', async () => {
     const work = await tempDir();
     // --ignore-scripts: the suite already built dist/, and prepack's rebuild would pull it from under the other tests.
-    await execa('npm', ['pack', '--ignore-scripts', '--pack-destination', work, '--silent'], { cwd: root });
+    // TMPDIR: npm keeps a compile cache there, which would outlive the test.
+    await execa('npm', ['pack', '--ignore-scripts', '--pack-destination', work, '--silent'], {
+      cwd: root,
+      env: { TMPDIR: work },
+    });
     const tarball = (await readdir(work)).find((f) => f.endsWith('.tgz'))!;
     expect(tarball).toMatch(/^clinadmin-\d+\.\d+\.\d+\.tgz$/);
     const prefix = join(work, 'prefix');
@@ -46,7 +50,7 @@ describe('the npm package', () => {
         '--no-fund',
         join(work, tarball),
       ],
-      { cwd: work },
+      { cwd: work, env: { TMPDIR: work } },
     );
 
     const modules = join(prefix, 'lib', 'node_modules');
@@ -82,6 +86,8 @@ describe('the npm package', () => {
       reject: false,
       env,
     });
+    // Stopped below; killed if an assertion fails first.
+    onTestFinished(() => void serve.kill('SIGKILL'));
     const url = await new Promise<string>((resolve, reject) => {
       let out = '';
       serve.stdout!.on('data', (d: Buffer) => {

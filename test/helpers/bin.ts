@@ -1,6 +1,27 @@
 import { fileURLToPath } from 'node:url';
 import { execa, type Options, type ResultPromise } from 'execa';
+import { afterAll, afterEach, beforeEach } from 'vitest';
 import { tempDirSync } from './tmp.js';
+
+// A process a test started and left running (a server it did not stop) is killed when the test ends, one
+// started in beforeAll when the file ends: none outlives its test file.
+const byTest = new Set<ResultPromise>();
+const byFile = new Set<ResultPromise>();
+let inTest = false;
+beforeEach(() => {
+  inTest = true;
+});
+const killAll = async (procs: Set<ResultPromise>) => {
+  const left = [...procs];
+  procs.clear();
+  for (const p of left) p.kill('SIGKILL');
+  await Promise.allSettled(left);
+};
+afterEach(async () => {
+  inTest = false;
+  await killAll(byTest);
+});
+afterAll(() => killAll(byFile));
 
 export const BIN = fileURLToPath(new URL('../../bin/clinadmin.cjs', import.meta.url));
 
@@ -16,13 +37,17 @@ export function clinadmin(args: string[], options: Options = {}): ResultPromise<
     XDG_CACHE_HOME: tempDirSync('clinadmin-cache-'),
   };
   for (const key of Object.keys(env)) if (key.startsWith('CLINADMIN_')) delete env[key];
-  return execa('node', [BIN, ...args], {
+  const proc = execa('node', [BIN, ...args], {
     reject: false,
     ...(options.input === undefined ? { stdin: 'ignore' as const } : {}),
     ...options,
     env: { ...env, ...(options.env as Record<string, string> | undefined) },
     extendEnv: false,
   }) as unknown as ResultPromise<{ reject: false }>;
+  const owner = inTest ? byTest : byFile;
+  owner.add(proc);
+  void proc.finally(() => owner.delete(proc)).catch(() => undefined);
+  return proc;
 }
 
 /** Starts `clinadmin serve` as its own process and resolves once it prints its URL. */

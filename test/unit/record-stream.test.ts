@@ -1,7 +1,7 @@
 import { readdir, readlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Ctx } from '../../src/context.js';
 import { forEachRecord } from '../../src/core/record-stream.js';
 import { parseRecords, type SourceRecord } from '../../src/core/records.js';
@@ -18,12 +18,21 @@ describe('Spool', () => {
   const lines = Array.from({ length: 5000 }, (_, i) => `${i} Säuglinge – 血清 ${'é'.repeat(i % 97)}`);
   lines.splice(2500, 0, 'x'.repeat(200_000), `long ${'血'.repeat(100_000)}`, '');
   const all = async <T>(spool: Spool<T>) => (await collect(spool.batches())).flat();
+  // Each test's spools go to a TMPDIR of its own, which no other test file writes into.
+  const outer = process.env.TMPDIR;
+  beforeEach(async () => {
+    process.env.TMPDIR = await tempDir('clinadmin-spools-');
+  });
+  afterEach(() => {
+    if (outer === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = outer;
+  });
   /** Spool files this process holds open, already gone from their folder (Linux shows them so). */
   const openSpools = async () => {
     const targets = await Promise.all(
       (await readdir('/proc/self/fd')).map((fd) => readlink(`/proc/self/fd/${fd}`).catch(() => '')),
     );
-    return targets.filter((t) => /clinadmin-[^/]+\/spool \(deleted\)$/.test(t)).length;
+    return targets.filter((t) => t.startsWith(`${tmpdir()}/`) && t.endsWith('/spool (deleted)')).length;
   };
 
   it('gives back every item in order, held in memory while under its budget', async () => {
@@ -50,13 +59,11 @@ describe('Spool', () => {
   });
 
   it('leaves nothing in the temporary folder, even while its file is open', async () => {
-    const before = (await readdir(tmpdir())).filter((f) => f.startsWith('clinadmin-'));
     const spool = new Spool(jsonLines<string>(), 0);
     spool.push('a line', 6);
     await spool.settled();
     expect(await openSpools()).toBeGreaterThan(0);
-    const during = (await readdir(tmpdir())).filter((f) => f.startsWith('clinadmin-'));
-    expect(during.filter((f) => !before.includes(f))).toEqual([]);
+    expect(await readdir(tmpdir())).toEqual([]);
     expect(await all(spool)).toEqual(['a line']);
     await spool.close();
   });

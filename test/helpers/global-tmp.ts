@@ -1,0 +1,52 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+// Every run gets a TMPDIR of its own, inherited by the test workers and every process they start, so that
+// at the end it can be held to what it began as: empty, with no process left that was started inside it.
+
+let dir: string | undefined;
+let outer: string | undefined;
+
+export function setup(): void {
+  outer = process.env.TMPDIR;
+  dir = mkdtempSync(join(tmpdir(), 'clinadmin-tests-'));
+  process.env.TMPDIR = dir;
+}
+
+/** Processes still running with this run's TMPDIR in their environment: ones a test started and left. */
+function leftProcesses(tmp: string): string[] {
+  const found: string[] = [];
+  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    if (Number(pid) === process.pid) continue;
+    try {
+      // Vitest's own workers are closed after this teardown; a process one of them started is not.
+      if (readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ')[1] === String(process.pid)) continue;
+      const env = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+      if (!env.includes(`TMPDIR=${tmp}`)) continue;
+      found.push(`${pid}: ${readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim()}`);
+    } catch {
+      // Gone meanwhile, or another user's: neither was started by this run.
+    }
+  }
+  return found;
+}
+
+export function teardown(): void {
+  if (dir === undefined) return;
+  const tmp = dir;
+  dir = undefined;
+  if (outer === undefined) delete process.env.TMPDIR;
+  else process.env.TMPDIR = outer;
+  const left = readdirSync(tmp);
+  const running = leftProcesses(tmp);
+  rmSync(tmp, { recursive: true, force: true });
+  const problems = [
+    ...(left.length > 0 ? [`left in the run's TMPDIR: ${left.join(', ')}`] : []),
+    ...(running.length > 0 ? [`processes left running:\n  ${running.join('\n  ')}`] : []),
+  ];
+  if (problems.length === 0) return;
+  // Vitest reports an error in teardown but keeps the exit code of the tests: this run fails too.
+  process.exitCode = 1;
+  throw new Error(`the tests did not clean up after themselves: ${problems.join('\n')}`);
+}
