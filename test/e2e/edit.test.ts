@@ -47,6 +47,20 @@ describe('edit and the round trip of a record', () => {
     expect(none.stderr).toBe('no change; nothing was sent');
   });
 
+  it('edit takes an age with its unit, as every input does, and sends the years', async () => {
+    const { run } = await loggedIn();
+    const EDITOR = await editor(`t=t.replace('"ageMin": 18','"ageMin": "17y"')`);
+    const r = await run(['measures', 'edit', 'msr_k', '-o', 'json'], { EDITOR, VISUAL: '' });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).referenceRanges[0]).toMatchObject({ id: 'rr_k', ageMin: 17, ageMax: 120 });
+    const bad = await run(['measures', 'edit', 'msr_k'], {
+      EDITOR: await editor(`t=t.replace('"ageMax": 120','"ageMax": "old"')`),
+      VISUAL: '',
+    });
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toContain('referenceRanges[0].ageMax: "old" is not an age');
+  });
+
   it('keeps an edit that does not parse or breaks a rule, and sends nothing', async () => {
     const { run } = await loggedIn();
     // A kept edit stays in TMPDIR for the user: this test's own, removed after it.

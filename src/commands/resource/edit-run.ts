@@ -3,6 +3,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Ctx } from '../../context.js';
+import { readAgesIn } from '../../core/ages.js';
 import { parseJson } from '../../core/input.js';
 import { ApiError, CliError, EXIT, UsageError } from '../../errors.js';
 import { present } from '../../output/present.js';
@@ -109,7 +110,9 @@ async function editRecord(
     ctx.stderr.write(`no change to send; nothing was sent\n`);
     return undefined;
   }
-  const checked = parseWith(schemas.patch, body);
+  // Ages may be written with their unit ("28d"), as in every other input.
+  const ages = readAgesIn(body);
+  const checked = ages.length > 0 ? { ok: false as const, errors: ages } : parseWith(schemas.patch, body);
   if (!checked.ok) {
     throw new RefusedEdit(
       `the edited ${spec.noun} is invalid; nothing was sent`,

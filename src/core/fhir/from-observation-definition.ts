@@ -11,6 +11,7 @@ import {
   ID_SYSTEM,
   INTERVAL_EXTENSIONS,
   LISTS,
+  mixedUnits,
   num,
   RESOURCE_EXTENSIONS,
   type Rec,
@@ -254,7 +255,7 @@ export function fromObservationDefinition(od: Rec, test?: string): Adapted {
       ['high', 'ageMax'],
     ] as const) {
       const qty = age[bound] as Rec | undefined;
-      const value = ageOf(qty);
+      const value = ageOf(qty, mixedUnits(age));
       if (value === undefined) continue;
       paths[`${field}.${f}`] = `${at}.age.${bound}.value`;
       if (Number.isNaN(value)) {
@@ -280,5 +281,8 @@ export function fromObservationDefinition(od: Rec, test?: string): Adapted {
 
 /** Whether a range built so far has the ages of a FHIR interval's `age`, read as years. */
 function sameAge(r: Rec, age: Rec): boolean {
-  return r.ageMin === ageOf(age.low as Rec | undefined) && r.ageMax === ageOf(age.high as Rec | undefined);
+  const mixed = mixedUnits(age);
+  return (
+    r.ageMin === ageOf(age.low as Rec | undefined, mixed) && r.ageMax === ageOf(age.high as Rec | undefined, mixed)
+  );
 }

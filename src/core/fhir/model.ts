@@ -100,15 +100,22 @@ export function ageRange(ageMin: unknown, ageMax: unknown): Json | undefined {
 
 /**
  * An age Quantity as the years the service stores: a whole count in its unit as that unit's edge (72 h stays
- * hours), another value as exact years; the years our export noted win. Undefined without a value, NaN when
- * its unit is not one of UCUM's a, mo, wk, d, h.
+ * hours), another value as exact years; the years our export noted win. `mixed` (the Range's two ends in two
+ * units, as R4 does not allow and earlier clinadmin wrote: 0 a–4 wk) reads each as exact years. Undefined without a
+ * value, NaN when its unit is not one of UCUM's a, mo, wk, d, h.
  */
-export function ageOf(q: Rec | undefined): number | undefined {
+export function ageOf(q: Rec | undefined, mixed = false): number | undefined {
   if (q?.value === undefined) return undefined;
   const noted = ((q.extension as Rec[] | undefined) ?? []).find((e) => e.url === ext('age-years'))?.valueDecimal;
   if (typeof noted === 'number') return noted;
   const code = String(q.code ?? q.unit ?? 'a');
   const unit = code === 'y' ? undefined : unitOf(code);
   if (unit === undefined || typeof q.value !== 'number' || q.value < 0) return Number.NaN;
-  return Number.isInteger(q.value) ? toYears(q.value, unit) : exactYears(q.value, unit);
+  return Number.isInteger(q.value) && !mixed ? toYears(q.value, unit) : exactYears(q.value, unit);
 }
+
+/** Whether an age Range's two ends are in two units. */
+export const mixedUnits = (age: Rec): boolean => {
+  const [lo, hi] = [age.low as Rec | undefined, age.high as Rec | undefined];
+  return lo !== undefined && hi !== undefined && (lo.code ?? lo.unit) !== (hi.code ?? hi.unit);
+};
