@@ -74,6 +74,7 @@ export async function serve(ctx: Ctx, raw: Record<string, unknown>): Promise<num
       journalRequests: o.journalRequests,
       recordBodies: Boolean(o.recordBodies),
       keepNotifications: o.keepNotifications,
+      runtimeDir: ctx.env.XDG_RUNTIME_DIR,
       faults: noFaults(faults) ? undefined : faults,
       warn,
     });

@@ -1,5 +1,6 @@
-import { realpath, stat } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { lstat, mkdir, realpath, stat } from 'node:fs/promises';
+import { tmpdir, userInfo } from 'node:os';
+import { basename, dirname, isAbsolute, join } from 'node:path';
 import { acquireLock, elsewhere, LockHeldError } from '../lock/lock.js';
 import { DataFileError } from './data-file.js';
 
@@ -16,25 +17,65 @@ export async function realDataFile(dataFile: string): Promise<string> {
   }
 }
 
+/** Where the locks by device and inode go besides the file's folder; `XDG_RUNTIME_DIR` when set. */
+export interface LockPlaces {
+  runtimeDir?: string;
+  warn?: (message: string) => void;
+}
+
 /**
- * Takes `<real data file>.lock` and, when the file exists, a lock named after its device and inode in its
- * folder, so two servers never write one file, whatever path each was given: a symlink resolves to the
- * same real path, a hard link (a second name in the same folder) to the same inode.
+ * Takes `<real data file>.lock` and, when the file exists, a lock named after its device and inode, both in
+ * its folder (seen by every container that shares the volume) and in this user's runtime folder (seen
+ * whatever folder a hard link is in), so two servers never write one file, whatever path each was given: a
+ * symlink resolves to the same real path, a hard link anywhere on the machine to the same inode.
  */
-export async function lockDataFile(realFile: string, given = realFile): Promise<() => Promise<void>> {
-  const release = await lockOne(`${realFile}.lock`, given);
-  const id = await stat(realFile).catch(() => undefined);
-  if (!id) return release;
+export async function lockDataFile(
+  realFile: string,
+  given = realFile,
+  places: LockPlaces = {},
+): Promise<() => Promise<void>> {
+  const releases = [await lockOne(`${realFile}.lock`, given)];
+  const releaseAll = async () => {
+    for (const release of releases.reverse()) await release();
+  };
   try {
-    const byInode = await lockOne(join(dirname(realFile), `.clinadmin-${id.dev}-${id.ino}.lock`), given);
-    return async () => {
-      await byInode();
-      await release();
-    };
+    const id = await stat(realFile).catch(() => undefined);
+    if (id) {
+      const name = `.clinadmin-${id.dev}-${id.ino}.lock`;
+      releases.push(await lockOne(join(dirname(realFile), name), given));
+      const runtime = await runtimeFolder(places);
+      if (runtime) releases.push(await lockOne(join(runtime, name), given));
+    }
+    return releaseAll;
   } catch (err) {
-    await release();
+    await releaseAll();
     throw err;
   }
+}
+
+/**
+ * This user's folder for locks by inode: `$XDG_RUNTIME_DIR/clinadmin`, else `<tmpdir>/clinadmin-<uid>`,
+ * made 0700. One that another user owns or may write (planted in a shared /tmp) is passed over with a
+ * warning: its locks could be forged or removed by them.
+ */
+async function runtimeFolder({ runtimeDir, warn }: LockPlaces): Promise<string | undefined> {
+  const uid = process.getuid?.();
+  const folder =
+    runtimeDir && isAbsolute(runtimeDir)
+      ? join(runtimeDir, 'clinadmin')
+      : join(tmpdir(), `clinadmin-${uid ?? userInfo().username}`);
+  try {
+    await mkdir(folder, { mode: 0o700 }).catch((err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EEXIST') throw err;
+    });
+    const st = await lstat(folder);
+    const ours = uid === undefined || (st.uid === uid && (st.mode & 0o077) === 0);
+    if (st.isDirectory() && !st.isSymbolicLink() && ours) return folder;
+    warn?.(`${folder} is not a folder of this user's alone (0700); a hard link in another folder is not locked`);
+  } catch (err) {
+    warn?.(`cannot use ${folder} for locks (${(err as Error).message}); a hard link in another folder is not locked`);
+  }
+  return undefined;
 }
 
 async function lockOne(lock: string, given: string): Promise<() => Promise<void>> {

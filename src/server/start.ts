@@ -27,6 +27,8 @@ export interface StartOptions {
   recordBodies?: boolean;
   /** Notifications kept, the oldest dropped at each fold (default 10,000; 0 keeps all). */
   keepNotifications?: number;
+  /** `XDG_RUNTIME_DIR`: this user's runtime folder, where locks by inode meet. */
+  runtimeDir?: string;
   warn: (message: string) => void;
 }
 
@@ -45,7 +47,12 @@ export interface RunningServer {
 export const STOP_GRACE_MS = 10_000;
 
 export async function startServer(o: StartOptions): Promise<RunningServer> {
-  const store = await Store.open({ file: o.dataFile, warn: o.warn, keepNotifications: o.keepNotifications ?? 10_000 });
+  const store = await Store.open({
+    file: o.dataFile,
+    warn: o.warn,
+    keepNotifications: o.keepNotifications ?? 10_000,
+    runtimeDir: o.runtimeDir,
+  });
   try {
     if (o.seed) await seed(store, o.warn);
     const service = createService({ store, events: o.events });

@@ -41,6 +41,8 @@ export interface StoreOptions {
   compactEvery?: number;
   /** Notifications kept, the oldest dropped at each fold (`--keep-notifications`); 0 keeps all. */
   keepNotifications?: number;
+  /** `XDG_RUNTIME_DIR`, where this user's locks by inode meet (else a 0700 folder in the temp folder). */
+  runtimeDir?: string;
   warn?: (message: string) => void;
 }
 
@@ -91,7 +93,7 @@ export class Store {
     const warn = options.warn ?? ((m: string) => process.stderr.write(`warning: ${m}\n`));
     // Through a symlinked --data, the lock and every fold go to the target: one file, one lock.
     const file = await realDataFile(options.file);
-    const releaseLock = await lockDataFile(file, options.file);
+    const releaseLock = await lockDataFile(file, options.file, { runtimeDir: options.runtimeDir, warn });
     let journal: FileHandle | undefined;
     try {
       const data = await readDataFile(file);

@@ -1,3 +1,4 @@
+import { link, mkdir, readdir, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import type { ResultPromise } from 'execa';
@@ -194,5 +195,41 @@ describe('snapshot names cannot collide', () => {
     const cli = await again.run(['sandbox', 'reset', 'a.meta']);
     expect(cli.exitCode, String(cli.stderr)).toBe(0);
     expect(await restored()).toEqual(inMeta);
+  }, 60_000);
+});
+
+describe('one server per data file on this machine', () => {
+  it('refuses a second serve through a hard link in another folder, in the runtime folder or the temp folder', async () => {
+    for (const runtime of [await tempDir('clinadmin-run-'), '']) {
+      const first = await tempDir();
+      const second = join(await tempDir(), 'elsewhere');
+      await mkdir(second);
+      const data = join(first, 'data.json');
+      await writeFile(data, JSON.stringify({ diagnosticMeasures: [] }));
+      await link(data, join(second, 'data.json'));
+      const env = { XDG_RUNTIME_DIR: runtime };
+      const s = await serve([], { dir: first, env });
+      const again = clinadmin(
+        ['serve', '--port', '0', '--data', join(second, 'data.json'), '--token', `${ADMIN}:a:admin`],
+        { env, buffer: true },
+      );
+      // A second server that starts is stopped at once: the assertion below then fails on its exit.
+      again.stdout?.on('data', (d: Buffer) => {
+        if (d.toString().includes('listening')) again.kill('SIGKILL');
+      });
+      const refused = await again;
+      expect(refused.exitCode, `XDG_RUNTIME_DIR=${runtime}`).toBe(2);
+      expect(String(refused.stderr)).toMatch(
+        new RegExp(`in use by another clinadmin serve \\(process ${s.proc.pid}\\)`),
+      );
+      s.proc.kill('SIGTERM');
+      expect((await s.proc).exitCode).toBe(0);
+      if (runtime !== '') expect(await readdir(join(runtime, 'clinadmin'))).toEqual([]);
+      // Once the first has stopped, the link may serve.
+      const later = await serve([], { dir: second, env });
+      expect(later.url).toMatch(/^http:/);
+      later.proc.kill('SIGTERM');
+      await later.proc;
+    }
   }, 60_000);
 });
