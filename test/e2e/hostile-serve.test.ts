@@ -199,7 +199,7 @@ describe('snapshot names cannot collide', () => {
 });
 
 describe('one server per data file on this machine', () => {
-  it('refuses a second serve through a hard link in another folder, in the runtime folder or the temp folder', async () => {
+  it('refuses a second serve through a hard link in another folder (runtime folder, or temp folder)', async () => {
     for (const runtime of [await tempDir('clinadmin-run-'), '']) {
       const first = await tempDir();
       const second = join(await tempDir(), 'elsewhere');
