@@ -65,6 +65,41 @@ describe('prompts at a terminal', () => {
     expect((await server.call('GET', `/diagnostic-measures/${created.id}`)).status).toBe(200);
   });
 
+  it('takes ages with their unit at the prompt and says the band back in them', async () => {
+    const { env } = await setup();
+    const bad = '1.4-8.7 age=0-24hours';
+    const r = await runCli(['measures', 'create', '--test', 'tst_neo', '--unit', 'mg/dL'], {
+      env,
+      interactive: true,
+      keys: [
+        'Bilirubin',
+        ENTER,
+        ENTER /* numeric */,
+        ENTER /* add a range? yes */,
+        bad,
+        ENTER,
+        /is not an age/,
+        '\x7f'.repeat(bad.length),
+        '1.4-8.7 age=0-24h',
+        ENTER,
+        'y',
+        ENTER,
+        '3.4-11.5 age=25h-48h',
+        ENTER,
+        'n',
+        ENTER,
+        ENTER /* add a panic range? no */,
+      ],
+    });
+    expect(r.stderr).toContain('"24hours" is not an age; write years (17, 0.0767) or a count with its unit');
+    expect(r.stderr).toContain('added 1.4–8.7 mg/dL (0–24 h)');
+    expect(r.stderr).toContain('added 3.4–11.5 mg/dL (25–48 h)');
+    expect(r.code, r.stderr).toBe(0);
+    const ranges = JSON.parse(r.stdout).referenceRanges;
+    // The request carries years: 25 h is 25/8766 of a year.
+    expect(ranges[1].ageMin).toBe(25 / 8766);
+  });
+
   it('checks each answer as it is typed, with the shared rules, and asks again with the reason', async () => {
     const { env } = await setup();
     const bad = '10.5-8.5 sex=mal';
