@@ -12,8 +12,18 @@ if [ "${1:-}" = old ]; then
 else
   majors=(${NODE_MAJORS:-22 24 26})
 fi
+root="$(cd "$(dirname "$0")/.." && pwd)"
 missing=0
-for major in "${majors[@]}"; do [ -x "$cache/node_modules/node$major/bin/node" ] || missing=1; done
+for major in "${majors[@]}"; do
+  node="$cache/node_modules/node$major/bin/node"
+  [ -x "$node" ] || missing=1
+  # A cached Node below the floor the libraries need (engines) is installed again: the binary's own check,
+  # which runs before it loads anything, says so (the old Node is wanted old).
+  if [ "${1:-}" != old ] && [ -x "$node" ]; then
+    said=$("$node" "$root/bin/clinadmin.cjs" --version 2>&1 || true)
+    [[ "$said" != *'needs Node.js'* ]] || missing=1
+  fi
+done
 if [ "$missing" = 1 ]; then
   mkdir -p "$cache"
   # One install for all of them: npm removes from the folder what a later install does not name.
