@@ -47,8 +47,9 @@ const claimedBefore = (years: number, unit: AgeUnit): boolean =>
 export function toYears(count: number, unit: AgeUnit): number {
   let years = exactYears(count, unit);
   if (!Number.isInteger(count) || count <= 0) return years;
-  while (claimedBefore(years, unit)) years = nextUp(years);
-  return years;
+  // A few steps at most; past 2^53 every number is a whole count of years, and the exact years are kept.
+  for (let step = 0; step < 8 && claimedBefore(years, unit); step++) years = nextUp(years);
+  return claimedBefore(years, unit) ? exactYears(count, unit) : years;
 }
 
 /** An edge as a lab wrote it: a whole count of a unit, or (`whole` false) an age no whole count fits. */
@@ -61,8 +62,8 @@ export interface Edge {
 const decimals = (n: number): number => {
   const s = String(n);
   const e = s.indexOf('e-');
-  if (e !== -1) return Number(s.slice(e + 2)) + Math.max(0, s.indexOf('e') - s.indexOf('.') - 1);
   const dot = s.indexOf('.');
+  if (e !== -1) return Number(s.slice(e + 2)) + (dot === -1 ? 0 : s.indexOf('e') - dot - 1);
   return dot === -1 ? 0 : s.length - dot - 1;
 };
 
@@ -73,6 +74,19 @@ const decimals = (n: number): number => {
  * 0.5 is 6 mo); else the age is no whole count of any unit, held as it is (in hours, to show).
  */
 export function edgeOf(years: number): Edge {
+  let edge = edges.get(years);
+  if (edge === undefined) {
+    // An import reads the same few ages thousands of times: 0, 18, 120, 28 d.
+    if (edges.size >= 4096) edges.clear();
+    edge = readEdge(years);
+    edges.set(years, edge);
+  }
+  return edge;
+}
+
+const edges = new Map<number, Edge>();
+
+function readEdge(years: number): Edge {
   if (years === 0) return { count: 0, unit: 'y', whole: true };
   for (const unit of CLAIM_ORDER) {
     const count = Math.round(years * PER_YEAR[unit]);
