@@ -119,7 +119,7 @@ complete -c clinadmin -n '__fish_seen_subcommand_from measures; and __fish_seen_
 complete -c clinadmin -n '__fish_seen_subcommand_from measures; and __fish_seen_subcommand_from evaluate' -l value -r -d 'the result (required)'
 complete -c clinadmin -n '__fish_seen_subcommand_from measures; and __fish_seen_subcommand_from evaluate' -l si -d 'the value is in the SI unit (read the SI bounds)'
 complete -c clinadmin -n '__fish_seen_subcommand_from measures; and __fish_seen_subcommand_from evaluate' -l sex -x -a 'male female' -d 'the patient\'s sex'
-complete -c clinadmin -n '__fish_seen_subcommand_from measures; and __fish_seen_subcommand_from evaluate' -l age -r -d 'the patient\'s age: 45, 45y, 12mo, 2wk, 28d or 72h (UCUM units; years when none)'
+complete -c clinadmin -n '__fish_seen_subcommand_from measures; and __fish_seen_subcommand_from evaluate' -l age -r -d 'the patient\'s age: 45 (years), 45y, 11.9mo, 2wk, 28d or 36h (clinadmin help ranges)'
 complete -c clinadmin -n '__fish_seen_subcommand_from measures; and __fish_seen_subcommand_from evaluate' -l file -r -F -d 'a catalog file (any format import reads) instead of the server'
 complete -c clinadmin -n '__fish_seen_subcommand_from measures; and __fish_seen_subcommand_from evaluate' -l name -r -d 'with --file: the measure to evaluate'
 complete -c clinadmin -n '__fish_seen_subcommand_from measures; and __fish_seen_subcommand_from evaluate' -l test -r -d 'with --file: its test, where names repeat or the file names none'

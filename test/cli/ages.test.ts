@@ -107,6 +107,16 @@ describe('one age rule: a band holds the last hour, day and month it names', () 
     expect(await interpret(cli, k, '5.5', '29d')).toBe('high');
     expect(await interpret(cli, k, '4.9', '17.9')).toBe('high');
     expect(await interpret(cli, k, '4.9', '18')).toBe('normal');
+    // The catalog file itself, read as import reads it.
+    const file = await cli(
+      ['measures', 'evaluate', '--file', CATALOG.pathname, '--name', 'Potassium', '--value', '5.0'].concat([
+        '--age',
+        '11.9mo',
+        '-o',
+        'json',
+      ]),
+    );
+    expect(JSON.parse(file.stdout).interpretation, file.stderr).toBe('normal');
     // Written as decimal years: 0.0767 is 28 d and 0.0794 29 d, read at the precision written.
     expect(await interpret(cli, cl, '110.5', '28.5d')).toBe('normal');
     expect(await interpret(cli, cl, '110.5', '29d')).toBe('high');

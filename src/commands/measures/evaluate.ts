@@ -10,7 +10,7 @@ export function evaluateCommand(ctx: Ctx): Command {
     .option('--value <number>', 'the result (required)')
     .option('--si', 'the value is in the SI unit (read the SI bounds)')
     .addOption(new Option('--sex <sex>', "the patient's sex").choices(['male', 'female']))
-    .option('--age <age>', "the patient's age: 45, 45y, 12mo, 2wk, 28d or 72h (UCUM units; years when none)")
+    .option('--age <age>', "the patient's age: 45 (years), 45y, 11.9mo, 2wk, 28d or 36h (clinadmin help ranges)")
     .option('--file <file>', 'a catalog file (any format import reads) instead of the server')
     .option('--name <name>', 'with --file: the measure to evaluate')
     .option('--test <id>', 'with --file: its test, where names repeat or the file names none')
