@@ -1,5 +1,6 @@
 import type { OutStream } from '../context.js';
 import { control } from './terminal.js';
+import { cut } from './text.js';
 
 /** A progress bar with count, rate and ETA on a terminal's stderr; silent elsewhere. */
 export function progressBar(stream: OutStream, total: number, label: string) {
@@ -13,10 +14,10 @@ export function progressBar(stream: OutStream, total: number, label: string) {
     const width = 24;
     const filled = total > 0 ? Math.round((done / total) * width) : width;
     control(stream, 'clearLine');
-    stream.write(
-      `${label} [${'='.repeat(filled)}${' '.repeat(width - filled)}] ` +
-        `${done}/${total} ${rate.toFixed(0)}/s ETA ${eta}s`,
-    );
+    const bar = `[${'='.repeat(filled)}${' '.repeat(width - filled)}]`;
+    const line = `${label} ${bar} ${done}/${total} ${rate.toFixed(0)}/s ETA ${eta}s`;
+    // One line that fits, or clearing it would leave the wrapped part behind on the row above.
+    stream.write(stream.columns ? cut(line, stream.columns - 1) : line);
     shown = true;
   };
   return {

@@ -44,6 +44,12 @@ export async function terminal(columns: number, env: Record<string, string>, row
         'cursor=#{cursor_flag} alternate=#{alternate_on} keypad=#{keypad_cursor_flag}',
       )
     ).stdout;
+  /** Lines the terminal wrapped onto the next row, as tmux records them: a line wider than the terminal. */
+  const wrapped = async () => {
+    const rows = (await tmux('capture-pane', '-p')).stdout.split('\n');
+    const joined = (await tmux('capture-pane', '-p', '-J')).stdout.split('\n');
+    return rows.length - joined.length;
+  };
   /** Sets the terminal's size, as a person resizing the window (the program gets SIGWINCH). */
   const resize = (x: number, y: number) => tmux('resize-window', '-x', String(x), '-y', String(y));
   let marks = 0;
@@ -53,6 +59,7 @@ export async function terminal(columns: number, env: Record<string, string>, row
     type,
     resize,
     modes,
+    wrapped,
     /** The exit status of the last command, read before anything else runs. */
     async status(): Promise<number> {
       const mark = `status_${++marks}=`;

@@ -2,7 +2,7 @@ import type { Ctx } from '../../context.js';
 import { filterNotifications } from '../../core/notifications.js';
 import { CliError, EXIT } from '../../errors.js';
 import { localTime } from '../../output/columns.js';
-import { visible } from '../../output/text.js';
+import { cut, displayWidth, layoutWidth, visible } from '../../output/text.js';
 import { writeLines } from '../../output/text-out.js';
 import { connect } from '../connect.js';
 import type { Opts } from '../shared.js';
@@ -28,18 +28,24 @@ export async function watch(ctx: Ctx, opts: WatchOptions): Promise<void> {
   let first = true;
   let down = false;
   let delay = interval;
+  // At a terminal each line fits its width, wide characters counted: the title is cut, the id kept whole.
+  const width = ctx.stdout.isTTY ? layoutWidth(ctx.stdout, ctx.env) : Number.POSITIVE_INFINITY;
+  const say = (line: string) => {
+    const columns = ctx.stderr.isTTY ? layoutWidth(ctx.stderr, ctx.env) : Number.POSITIVE_INFINITY;
+    ctx.stderr.write(`${Number.isFinite(columns) ? cut(line, columns) : line}\n`);
+  };
   const print = (n: Note) => {
     if (format === 'table') {
-      const line = `${localTime(n.createdAt)}  ${n.type ?? ''}  ${n.code ?? ''}  ${n.title ?? ''}  (${n.id})`;
-      void writeLines(ctx, [visible(line, true)]);
+      const text = (v: unknown) => visible(v === undefined || v === null ? '' : String(v), true);
+      const line = watchLine(localTime(n.createdAt), [text(n.type), text(n.code), text(n.title)], text(n.id), width);
+      void writeLines(ctx, [line]);
     } else void writeLines(ctx, [JSON.stringify(n)]);
   };
   try {
-    if (format === 'table') ctx.stderr.write('watching for notifications; Ctrl-C to stop\n');
     while (!stopped) {
       try {
         const fresh = await newNotifications(client, seen);
-        if (down) ctx.stderr.write('the server is back; watching again\n');
+        if (down) say('the server is back; watching again');
         down = false;
         delay = interval;
         for (const n of fresh) seen.add(n.id);
@@ -50,12 +56,12 @@ export async function watch(ctx: Ctx, opts: WatchOptions): Promise<void> {
             code: opts.code,
           }).reverse();
           for (const n of shown) print(n);
-        }
+        } else if (format === 'table') say('watching for notifications; Ctrl-C to stop');
+        // Said once what is there is known, so whatever comes after the line is printed.
         first = false;
       } catch (err) {
         if (err instanceof CliError && err.exitCode === EXIT.auth) throw err;
-        if (!down)
-          ctx.stderr.write(`lost the server (${visible((err as Error).message, true)}); retrying with backoff\n`);
+        if (!down) say(`lost the server (${visible((err as Error).message, true)}); retrying with backoff`);
         down = true;
         // Backing off at most to 5 s (or the interval), so a server that is back is found within one poll.
         delay = Math.min(delay * 2, Math.max(interval, 5_000));
@@ -66,4 +72,17 @@ export async function watch(ctx: Ctx, opts: WatchOptions): Promise<void> {
     stop.cancel();
     await client.close();
   }
+}
+
+/**
+ * One arrival as `time  type  code  title  (id)` within `width` columns: the title is cut first (to 12),
+ * then the code and the type (to 4 each), so the id a person copies stays whole.
+ */
+export function watchLine(time: string, cells: [string, string, string], id: string, width: number): string {
+  const mins = [4, 4, 12];
+  const widths = cells.map(displayWidth);
+  const total = () => displayWidth(time) + widths.reduce((a, b) => a + b + 2, 0) + displayWidth(id) + 4;
+  for (const i of [2, 1, 0]) if (total() > width) widths[i] = Math.max(mins[i], widths[i] - (total() - width));
+  const line = `${time}  ${cells.map((c, i) => cut(c, widths[i])).join('  ')}  (${id})`;
+  return cut(line, width);
 }
