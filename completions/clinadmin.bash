@@ -90,7 +90,7 @@ _clinadmin_node() {
     "sandbox requests") subs=""; opts="--base-url --expect --fields --help --method --no-color --output --path --profile --query --status --timeout --verbose --version -V -o -v"; ids=""; vals="--output=table,wide,json,ndjson,csv,yaml -o=table,wide,json,ndjson,csv,yaml"; fileopts=""; files="" ;;
     "openapi") subs=""; opts="--base-url --fields --help --no-color --output --profile --query --timeout --verbose --version -V -o -v"; ids=""; vals="--output=table,wide,json,ndjson,csv,yaml -o=table,wide,json,ndjson,csv,yaml"; fileopts=""; files="" ;;
     "completion") subs=""; opts="--base-url --fields --help --no-color --output --profile --query --timeout --verbose --version -V -o -v"; ids=""; vals="--output=table,wide,json,ndjson,csv,yaml -o=table,wide,json,ndjson,csv,yaml"; fileopts=""; files="" ;;
-    "help") subs=""; opts="--base-url --fields --help --no-color --output --profile --query --timeout --verbose --version -V -o -v"; ids=""; vals="--output=table,wide,json,ndjson,csv,yaml -o=table,wide,json,ndjson,csv,yaml"; fileopts=""; files="" ;;
+    "help") subs="measures coverages notifications login logout whoami config api serve sandbox openapi completion ranges input output csv exit-codes environment"; opts="--base-url --fields --help --no-color --output --profile --query --timeout --verbose --version -V -o -v"; ids=""; vals="--output=table,wide,json,ndjson,csv,yaml -o=table,wide,json,ndjson,csv,yaml"; fileopts=""; files="" ;;
     *) _clinadmin_found="" ;;
   esac
 }

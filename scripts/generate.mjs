@@ -43,7 +43,7 @@ try {
   rmSync(tmp, { recursive: true, force: true });
 }
 
-const { createProgram } = await import('../dist/cli.cjs');
+const { createProgram, TOPIC_SUMMARIES } = await import('../dist/cli.cjs');
 const { bashCompletion, zshCompletion, fishCompletion } = await import('../dist/completion.cjs');
 const ctx = {
   stdin: new PassThrough(),
@@ -57,9 +57,9 @@ const ctx = {
 const program = createProgram(ctx, undefined, true);
 
 const targets = [
-  ['completions/clinadmin.bash', bashCompletion(program)],
-  ['completions/_clinadmin', zshCompletion(program)],
-  ['completions/clinadmin.fish', fishCompletion(program)],
+  ['completions/clinadmin.bash', bashCompletion(program, TOPIC_SUMMARIES)],
+  ['completions/_clinadmin', zshCompletion(program, TOPIC_SUMMARIES)],
+  ['completions/clinadmin.fish', fishCompletion(program, TOPIC_SUMMARIES)],
 ];
 targets.push(['docs/reference/commands.md', markdownReference(program)]);
 // Man pages, one a command, listed in package.json's `man` so npm installs them with the package.

@@ -1,5 +1,9 @@
 import { Command, CommanderError, Option } from 'commander';
 import { TOPIC_SUMMARIES } from './commands/help/topic-list.js';
+
+/** The help topics, for scripts/generate.mjs to complete `clinadmin help <TAB>` as `completion` does. */
+export { TOPIC_SUMMARIES };
+
 import { commandGroups, type Group } from './commands/index.js';
 import { distance } from './commands/suggest.js';
 import { type Ctx, defaultContext, type RunState } from './context.js';

@@ -2,8 +2,10 @@ import { PassThrough } from 'node:stream';
 import type { Command } from 'commander';
 import type { Ctx } from '../context.js';
 import { UsageError } from '../errors.js';
+import { cut, visible } from '../output/text.js';
 import { writeLines, writeOut } from '../output/text-out.js';
 import { resourceByGroup } from '../resources/index.js';
+import { TOPIC_SUMMARIES } from './help/topic-list.js';
 import { examples, optsOf } from './shared.js';
 
 export function completionCommand(cmd: Command, ctx: Ctx): Command {
@@ -24,7 +26,7 @@ export function completionCommand(cmd: Command, ctx: Ctx): Command {
       const root = self.parent!;
       const make = { bash: gen.bashCompletion, zsh: gen.zshCompletion, fish: gen.fishCompletion }[shell];
       if (!make) throw new UsageError(`unknown shell ${shell}`, 'use bash, zsh or fish');
-      await writeOut(ctx, make(root));
+      await writeOut(ctx, make(root, TOPIC_SUMMARIES));
     });
 }
 
@@ -35,26 +37,40 @@ export function completionCommand(cmd: Command, ctx: Ctx): Command {
 const COMPLETABLE = /^[A-Za-z0-9._:@+=,%~-]+$/;
 export const isCompletableId = (id: unknown): id is string => typeof id === 'string' && COMPLETABLE.test(id);
 
-/** Hidden: prints the ids of a group for shell completion; silent when the server does not answer. */
+/** What a record is called, for a shell to show beside its id: a measure's or coverage's name, a title. */
+const nameOf = (r: { name?: unknown; title?: unknown }) =>
+  typeof r.name === 'string' ? r.name : typeof r.title === 'string' ? r.title : '';
+
+/**
+ * Hidden: prints the ids of a group for shell completion, one a line; with --names each as `id<TAB>name`
+ * (zsh and fish show the name beside the id), from the same one request. Silent when the server does not
+ * answer. The name is a server's text: escaped to one line with no control byte, and cut.
+ */
 export function completeIdsCommand(cmd: Command, ctx: Ctx): Command {
-  return cmd.argument('<group>').action(async (group: string, _o: unknown, cmd: Command) => {
-    const spec = resourceByGroup(group);
-    if (!spec) return;
-    try {
-      const { connect } = await import('./connect.js');
-      const { client } = await connect(
-        { ...ctx, stderr: new PassThrough() },
-        { ...(await optsOf(cmd)), timeoutMs: 2000, verbose: false },
-      );
+  return cmd
+    .argument('<group>')
+    .option('--names', 'each id with its name, tab-separated')
+    .action(async (group: string, o: { names?: boolean }, cmd: Command) => {
+      const spec = resourceByGroup(group);
+      if (!spec) return;
       try {
-        const records = await client.list<{ id: unknown }>(spec.path);
-        const ids = records.map((r) => r.id).filter(isCompletableId);
-        await writeLines(ctx, ids as string[]);
-      } finally {
-        await client.close();
+        const { connect } = await import('./connect.js');
+        const { client } = await connect(
+          { ...ctx, stderr: new PassThrough() },
+          { ...(await optsOf(cmd)), timeoutMs: 2000, verbose: false },
+        );
+        try {
+          const records = await client.list<{ id: unknown; name?: unknown; title?: unknown }>(spec.path);
+          const listed = records.filter((r) => isCompletableId(r.id));
+          const lines = o.names
+            ? listed.map((r) => `${r.id}\t${cut(visible(nameOf(r), true), 60)}`)
+            : listed.map((r) => r.id as string);
+          await writeLines(ctx, lines);
+        } finally {
+          await client.close();
+        }
+      } catch {
+        // Completion stays silent: a shell must never show an error mid-line.
       }
-    } catch {
-      // Completion stays silent: a shell must never show an error mid-line.
-    }
-  });
+    });
 }
