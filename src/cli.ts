@@ -35,7 +35,8 @@ export function createProgram(ctx: Ctx, state: RunState = { exitCode: 0 }, full 
     .addOption(
       new Option(
         '--timeout <seconds>',
-        'deadline for each request, in seconds; a list may take longer while data keeps coming',
+        'deadline for each request, its retries and their waits included, in seconds; a list may take longer ' +
+          'while data keeps coming',
       ).default('30'),
     )
     .addOption(new Option('--no-color', 'turn colors off (also NO_COLOR)'))

@@ -2,6 +2,7 @@ import { parse } from 'csv-parse/sync';
 import { UsageError } from '../errors.js';
 import { edgeOf, parseAge, toYears } from './ages.js';
 import { MEASURE_COLUMNS, RANGE_COLUMNS } from './csv-columns.js';
+import { guardFormula, unguardFormula } from './csv-formula.js';
 
 // A measure catalog as a spreadsheet keeps it: one row per range, a measure's own fields beside each of its
 // ranges. Written as RFC 4180 CSV with CRLF and a UTF-8 byte-order mark (Excel reads UTF-8 only with one);
@@ -30,11 +31,6 @@ const NUMBERS = new Set<string>([
   'numericBreakdownMax',
   ...RANGE.filter((c) => c !== 'range' && c !== 'sex' && c !== 'rangeId' && !AGES.has(c)),
 ]);
-// A cell a spreadsheet would run as a formula gets a leading ' (OWASP's CSV injection advice); read back,
-// one ' before such a character is taken off. Text that already starts so (`'=x`) gets one more, so the
-// round trip is exact.
-const FORMULA = /^[=+\-@\t\r]/;
-const ESCAPED = /^'+[=+\-@\t\r]/;
 
 /** A list joined with `|`; a `|` or `\` inside an item escaped with `\`. */
 const joinList = (items: unknown[]) => items.map((i) => String(i).replace(/[\\|]/g, (c) => `\\${c}`)).join('|');
@@ -75,7 +71,7 @@ export function catalogCsv(measures: Rec[], delimiter: ',' | ';' | '\t' = ','): 
     else if (AGES.has(column) && typeof v === 'number') s = ageCell(v);
     else s = String(v);
     if (typeof v === 'number' && delimiter === ';') s = s.replace('.', ',');
-    if (typeof v !== 'number' && (FORMULA.test(s) || ESCAPED.test(s))) s = `'${s}`;
+    if (typeof v !== 'number') s = guardFormula(s);
     return s.includes(delimiter) || /["\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
   };
   const lines = [CSV_COLUMNS.join(delimiter)];
@@ -154,7 +150,7 @@ export class Sheet {
   private cell(record: string[], column: string): string {
     const i = this.at[column];
     const raw = i === undefined ? '' : (record[i] ?? '').trim();
-    return raw.charCodeAt(0) === 39 && ESCAPED.test(raw) ? raw.slice(1) : raw;
+    return unguardFormula(raw);
   }
 
   /** `file:line:column` of a column's cell on a line. */

@@ -1,3 +1,5 @@
+import { guardFormula } from '../core/csv-formula.js';
+
 /** Plain serialisers: no dependency, so piping JSON costs no start-up. */
 
 export function toJson(data: unknown): string {
@@ -9,14 +11,11 @@ export function toNdjson(data: unknown): string {
   return items.map((d) => JSON.stringify(d)).join('\n') + (items.length > 0 ? '\n' : '');
 }
 
-// A text cell a spreadsheet would run as a formula gets a leading ' (OWASP's CSV injection advice).
-// Only text: a number such as -5 stays a number.
-const FORMULA = /^[=+\-@\t\r]/;
-
 function csvCell(v: unknown): string {
   if (v === undefined || v === null) return '';
   let s = typeof v === 'object' ? JSON.stringify(v) : String(v);
-  if (typeof v === 'string' && FORMULA.test(s)) s = `'${s}`;
+  // The one rule against formula injection (core/csv-formula.ts); a number such as -5 stays a number.
+  if (typeof v !== 'number') s = guardFormula(s);
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 

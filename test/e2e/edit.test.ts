@@ -1,6 +1,7 @@
-import { chmod, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { clinadmin } from '../helpers/bin.js';
 import { loggedIn } from '../helpers/logged-in.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -84,5 +85,42 @@ describe('edit and the round trip of a record', () => {
     );
     const left = await run(['coverages', 'show', 'cov_acme_cbc', '-o', 'json']);
     expect(JSON.parse(left.stdout).amount).toBe(15);
+  });
+});
+
+describe('the editor gets its file as an argument, as git does (issue 38, finding 9)', () => {
+  it('runs nothing a TMPDIR holds, and takes an EDITOR with arguments and quotes', async () => {
+    const { env } = await loggedIn();
+    const cwd = await tempDir();
+    // A temp folder whose name a shell would run, were the path pasted into a command.
+    const tmp = join(await tempDir(), '$(touch pwned)`touch pwned2`');
+    await mkdir(tmp);
+    const bin = await tempDir();
+    const args = join(bin, 'args.json');
+    // The editor records the arguments it was given, then edits the last one (the file).
+    const script = join(bin, 'ed.js');
+    await writeFile(
+      script,
+      `const fs=require('fs');const a=process.argv.slice(2);fs.writeFileSync(${JSON.stringify(args)},JSON.stringify(a));` +
+        `const f=a[a.length-1];fs.writeFileSync(f,fs.readFileSync(f,'utf8').replace('"mEq/L"','"mmol/L"'))`,
+    );
+    for (const EDITOR of [
+      // A command with arguments, one quoted with a space, as EDITOR="code --wait" is.
+      `node ${script} --wait 'two words'`,
+      // A shell snippet, as git allows: its $0 is the file.
+      `sh -c 'node ${script} --inline "$0"'`,
+    ]) {
+      const r = await clinadmin(['measures', 'edit', 'msr_k', '-o', 'json'], {
+        cwd,
+        env: { ...env, EDITOR, VISUAL: '', TMPDIR: tmp },
+      });
+      expect(r.exitCode, r.stderr).toBe(0);
+      const given = JSON.parse(await readFile(args, 'utf8')) as string[];
+      expect(given.slice(0, -1)).toEqual(EDITOR.includes('--wait') ? ['--wait', 'two words'] : ['--inline']);
+      expect(given.at(-1)?.startsWith(join(tmp, 'clinadmin-edit-'))).toBe(true);
+      await writeFile(args, '');
+    }
+    expect(await readdir(cwd)).toEqual([]);
+    expect((await readdir(tmp)).filter((f) => f.startsWith('pwned'))).toEqual([]);
   });
 });

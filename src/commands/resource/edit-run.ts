@@ -75,8 +75,7 @@ async function editRecord(
   const interrupt = ctx.waitForSignal(['SIGINT']);
   let ran: ReturnType<typeof spawnSync>;
   try {
-    // Through the shell, as git and kubectl do, so that EDITOR="code --wait" works.
-    ran = spawnSync(`${editor} "${file}"`, { shell: true, stdio: 'inherit', env: env as NodeJS.ProcessEnv });
+    ran = openEditor(editor, file, env as NodeJS.ProcessEnv);
   } finally {
     interrupt.cancel();
   }
@@ -121,4 +120,15 @@ async function editRecord(
     );
   }
   return body;
+}
+
+/**
+ * Runs the editor as git does (`sh -c '$EDITOR "$@"' $EDITOR FILE`): EDITOR is a shell command, so
+ * "code --wait" or "sh -c '…'" works, and the file is its argument, never part of the command's text,
+ * so no path (a TMPDIR holding `$(…)`) is ever run. cmd.exe has no "$@": there the path, which Windows
+ * allows no `"` in, is quoted.
+ */
+function openEditor(editor: string, file: string, env: NodeJS.ProcessEnv): ReturnType<typeof spawnSync> {
+  if (process.platform === 'win32') return spawnSync(`${editor} "${file}"`, { shell: true, stdio: 'inherit', env });
+  return spawnSync('/bin/sh', ['-c', `${editor} "$@"`, editor, file], { stdio: 'inherit', env });
 }

@@ -1,0 +1,54 @@
+// When an exchange is worth trying again, and how long to wait first.
+
+export type Headers = Record<string, string | string[] | undefined>;
+
+const RETRY_STATUS = new Set([429, 502, 503, 504]);
+/** Attempts after a 429 or a 503 with Retry-After: the server said it did nothing and when to come back. */
+const REFUSED_RETRIES = 10;
+/** Errors raised before a connection existed: the request surely was not sent. */
+export const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+export const CONNECTION = new Set([
+  ...NOT_SENT,
+  'ECONNRESET',
+  'EPIPE',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CLOSED',
+  'ETIMEDOUT',
+]);
+
+/**
+ * Whether an answer is worth sending the request again. 429, and 503 with Retry-After, say the
+ * request was refused unprocessed (RFC 6585, RFC 9110 §15.6.4: "come back later"), so even a POST is
+ * sent again, and a server shedding load gets more patience (10 attempts, each after its Retry-After).
+ * A 502, 504 or a bare 503 may have been processed: only a request that may be repeated is.
+ */
+export function mayRetry(status: number, headers: Headers, mayRepeat: boolean, attempt: number, retries: number) {
+  const refused = status === 429 || (status === 503 && headers['retry-after'] !== undefined);
+  if (refused) return attempt < REFUSED_RETRIES;
+  return RETRY_STATUS.has(status) && mayRepeat && attempt < retries;
+}
+
+/** Whether a failed exchange may be sent again: one surely not sent, or a repeatable one cut before any record. */
+export function mayResend(code: string | undefined, mayRepeat: boolean, records: number): boolean {
+  if (records > 0) return false;
+  return (mayRepeat && CONNECTION.has(code ?? '')) || NOT_SENT.has(code ?? '');
+}
+
+export function backoff(attempt: number): number {
+  return Math.min(4000, 200 * 2 ** attempt) * (0.75 + Math.random() * 0.5);
+}
+
+/** Retry-After in seconds or as an HTTP date, in milliseconds: what the server asked, uncapped. */
+export function retryAfter(value: string | string[] | undefined): number | undefined {
+  const v = Array.isArray(value) ? value[0] : value;
+  if (!v) return undefined;
+  const seconds = Number(v);
+  const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(v) - Date.now();
+  return Number.isFinite(ms) ? Math.max(0, ms) : undefined;
+}
+
+export function errorCode(err: unknown): string | undefined {
+  const e = err as { code?: string; name?: string; cause?: { code?: string } };
+  if (e?.name === 'TimeoutError' || e?.name === 'AbortError') return 'TimeoutError';
+  return e?.code ?? e?.cause?.code;
+}

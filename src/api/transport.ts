@@ -1,0 +1,181 @@
+import type { Pool } from 'undici';
+import { JsonArraySplitter, type ListSink } from '../json/array-stream.js';
+import type { Headers } from './retry.js';
+
+// One attempt of an exchange through undici's handler interface; retries, traces and errors are the
+// client's (client.ts), in one loop for both.
+
+/** The largest answer about one record (or a write) that is read: more is a peer gone wrong. */
+export const MAX_RECORD_BYTES = 64 * 1024 * 1024;
+/** The largest list held whole (a table, YAML, --query, a plan): past it, only the streaming formats go on. */
+export const MAX_HELD_LIST_BYTES = 256 * 1024 * 1024;
+
+/** What one attempt needs: the pool, the request headers made once, and the time it has left. */
+export interface Exchange {
+  pool: Pool;
+  headers: { read: Record<string, string>; write: Record<string, string> };
+  /** Until the answer's headers (a list) or its end (anything else), past which it is aborted. */
+  ms: number;
+}
+
+/**
+ * One exchange through undici's handler interface, the body gathered as bytes: its stream-based
+ * request() costs about a third more CPU per request, which an import of thousands pays in full.
+ */
+export function send(
+  ex: Exchange,
+  method: string,
+  path: string,
+  body: string | undefined,
+): Promise<{ status: number; headers: Headers; text: string; bytes: number }> {
+  return new Promise((resolve, reject) => {
+    let status = 0;
+    let headers: Headers = {};
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let abort: ((reason: Error) => void) | undefined;
+    // A peer that sends a byte a second never trips an idle timeout: the whole exchange has a deadline.
+    const deadline = setTimeout(
+      () => abort?.(Object.assign(new Error('deadline'), { code: 'CLINADMIN_DEADLINE' })),
+      ex.ms,
+    );
+    const settle = () => clearTimeout(deadline);
+    ex.pool.dispatch(
+      { path, method: method as 'GET', headers: body === undefined ? ex.headers.read : ex.headers.write, body },
+      {
+        onRequestStart(controller) {
+          abort = (reason) => controller.abort(reason);
+        },
+        onResponseStart(_c, statusCode, h) {
+          status = statusCode;
+          headers = h as Headers;
+        },
+        onResponseData(controller, chunk) {
+          size += chunk.length;
+          if (size > MAX_RECORD_BYTES) {
+            controller.abort(Object.assign(new Error('too large'), { code: 'CLINADMIN_TOO_LARGE' }));
+            return;
+          }
+          chunks.push(chunk);
+        },
+        onResponseEnd() {
+          settle();
+          resolve({
+            status,
+            headers,
+            text: (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)).toString('utf8'),
+            bytes: size,
+          });
+        },
+        onResponseError(_c, err) {
+          settle();
+          reject(err);
+        },
+      },
+    );
+  });
+}
+
+/**
+ * One page of a list through undici's handler interface, each element handed to `sink` as it arrives;
+ * an answer that is not an array (an error, a wrapper) comes back whole as `text`.
+ */
+export function streamOnce(
+  ex: Exchange,
+  path: string,
+  sink: ListSink,
+  maxBytes: number,
+): Promise<{ status: number; headers: Headers; text?: string; records: number; bytes: number }> {
+  return new Promise((resolve, reject) => {
+    let status = 0;
+    let headers: Headers = {};
+    let records = 0;
+    let splitter: JsonArraySplitter | undefined;
+    const other: Buffer[] = [];
+    let size = 0;
+    let bytes = 0;
+    const fail = (err: Error) => reject(Object.assign(err, { records }));
+    const deadline = setTimeout(
+      () => abort?.(Object.assign(new Error('deadline'), { code: 'CLINADMIN_DEADLINE' })),
+      ex.ms,
+    );
+    let abort: ((reason: Error) => void) | undefined;
+    ex.pool.dispatch(
+      { path, method: 'GET', headers: ex.headers.read },
+      {
+        onRequestStart(controller) {
+          abort = (reason) => controller.abort(reason);
+        },
+        onResponseStart(_c, statusCode, h) {
+          status = statusCode;
+          headers = h as Headers;
+          clearTimeout(deadline);
+          if (status >= 200 && status < 300) splitter = new JsonArraySplitter();
+        },
+        onResponseData(controller, chunk) {
+          bytes += chunk.length;
+          if (bytes > maxBytes) {
+            controller.abort(Object.assign(new Error('too large'), { code: 'CLINADMIN_LIST_TOO_LARGE' }));
+            return;
+          }
+          if (!splitter) {
+            size += chunk.length;
+            if (size > MAX_RECORD_BYTES) {
+              controller.abort(Object.assign(new Error('too large'), { code: 'CLINADMIN_TOO_LARGE' }));
+              return;
+            }
+            other.push(chunk);
+            return;
+          }
+          const elements = splitter.pushBytes(chunk);
+          // One element, or a body that is not an array, is held whole until it ends: the cap of one record.
+          if (splitter.heldBytes > MAX_RECORD_BYTES) {
+            controller.abort(Object.assign(new Error('too large'), { code: 'CLINADMIN_TOO_LARGE' }));
+            return;
+          }
+          const plain = splitter.plain;
+          for (let k = 0; k < elements.length; k++) {
+            records++;
+            if (plain[k] && sink.known?.(elements[k])) continue;
+            // A plain record goes on as the bytes it came in, where the sink can take them (-o ndjson).
+            if (sink.raw && plain[k]) {
+              sink.raw(elements[k]);
+              continue;
+            }
+            let rec: unknown;
+            try {
+              rec = JSON.parse(elements[k].toString('utf8'));
+            } catch {
+              controller.abort(Object.assign(new Error('malformed'), { code: 'CLINADMIN_MALFORMED' }));
+              return;
+            }
+            sink.record(rec);
+          }
+          if (!sink.batchEnd()) {
+            controller.pause();
+            void sink.drained().then(() => controller.resume());
+          }
+        },
+        onResponseEnd() {
+          clearTimeout(deadline);
+          if (!splitter) {
+            return resolve({ status, headers, text: Buffer.concat(other).toString('utf8'), records, bytes });
+          }
+          const end = splitter.end();
+          if (end.complete) return resolve({ status, headers, records, bytes });
+          if (end.text !== undefined) {
+            if (Buffer.byteLength(end.text) > MAX_RECORD_BYTES) {
+              return fail(Object.assign(new Error('too large'), { code: 'CLINADMIN_TOO_LARGE' }));
+            }
+            return resolve({ status, headers, text: end.text, records, bytes });
+          }
+          fail(Object.assign(new Error('truncated'), { code: 'CLINADMIN_TRUNCATED' }));
+        },
+        onResponseError(_c, err) {
+          clearTimeout(deadline);
+          fail(err);
+        },
+      },
+    );
+  });
+}
