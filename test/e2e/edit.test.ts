@@ -101,7 +101,8 @@ describe('the editor gets its file as an argument, as git does (issue 38, findin
     const script = join(bin, 'ed.js');
     await writeFile(
       script,
-      `const fs=require('fs');const a=process.argv.slice(2);fs.writeFileSync(${JSON.stringify(args)},JSON.stringify(a));` +
+      `const fs=require('fs');const a=process.argv.slice(2);` +
+        `fs.writeFileSync(${JSON.stringify(args)},JSON.stringify(a));` +
         `const f=a[a.length-1];fs.writeFileSync(f,fs.readFileSync(f,'utf8').replace('"mEq/L"','"mmol/L"'))`,
     );
     for (const EDITOR of [
