@@ -69,7 +69,7 @@ const LIMIT_FORMS = 'write "<2.5" (critical below 2.5), ">6.5" (critical above 6
 
 /**
  * The critical limits of a panic range: `<2.5`, `>6.5` or `2.5-6.5`. The open forms `..2.5` and `6.5..`
- * are refused, not read: before 0.3 they named the zone of critical values, the other way round.
+ * are refused, not read: earlier development builds read them as the zone of critical values, the other way round.
  */
 function limits(text: string, what: string): [number | undefined, number | undefined] {
   const m = LIMITS.exec(text);

@@ -58,6 +58,21 @@ describe('clinadmin help TOPIC', () => {
     expect(listed.sort()).toEqual(choices.sort());
   });
 
+  it('speaks of no version but the one there is, and the catalogs page names every export format', async () => {
+    const { version } = JSON.parse(await readFile(join(src, '..', 'package.json'), 'utf8')) as { version: string };
+    for (const topic of ['ranges', 'input', 'output', 'csv', 'exit-codes', 'environment']) {
+      const page = (await runCli(['help', topic])).stdout;
+      // "before 0.3" in a 0.1.0 release spoke of a version that never was.
+      for (const m of page.matchAll(/\b(?:before|since|after|until) v?(\d+\.\d+(?:\.\d+)?)\b/g))
+        expect(m[1], topic).toBe(version);
+    }
+    const help = (await runCli(['measures', 'export', '--help'])).stdout;
+    const choices = /--format <format>[\s\S]*?\(choices: ([^)]*?), default/.exec(help)![1].split(', ');
+    const catalogs = await readFile(join(src, '..', 'docs', 'catalogs.md'), 'utf8');
+    const synopsis = /`clinadmin measures export \[--format ([^\]]+)\]/.exec(catalogs)![1].split('|');
+    expect(synopsis.sort()).toEqual(choices.map((c) => c.slice(1, -1)).sort());
+  });
+
   it('ranges: each form it shows is taken as it says, and the refused panic forms are refused', async () => {
     const page = (await runCli(['help', 'ranges'])).stdout;
     const server = await testServer();

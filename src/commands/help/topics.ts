@@ -110,7 +110,7 @@ are critical"): a result below min, or above max, is critical.
   "<2.5"        critical below 2.5            ">6.5"    critical above 6.5
   "2.5-6.5"     critical below 2.5 or above 6.5
 Quote them: < and > mean something to the shell. The open forms ..2.5 and 6.5.. are refused for panic
-ranges (before 0.3 they meant the zone of critical values).
+ranges: earlier development builds read them as the zone of critical values, the other way round.
 
 Ages, as labs write them:
   An age is years (17, 0.0767) or a whole count with a unit: h, d, wk, mo, y (UCUM's a too), as in
