@@ -33,6 +33,7 @@ const optionsShape = {
   ),
   rateLimit: z.optional(wholeNumber(1)),
   journalRequests: wholeNumber(0),
+  journalBytes: wholeNumber(0),
   recordBodies: z.optional(z.boolean()),
   keepNotifications: wholeNumber(0),
   failOn: z.optional(
@@ -72,6 +73,7 @@ export async function serve(ctx: Ctx, raw: Record<string, unknown>): Promise<num
       headersTimeout: o.headersTimeout,
       requestTimeout: o.requestTimeout,
       journalRequests: o.journalRequests,
+      journalBytes: o.journalBytes,
       recordBodies: Boolean(o.recordBodies),
       keepNotifications: o.keepNotifications,
       runtimeDir: ctx.env.XDG_RUNTIME_DIR,

@@ -42,7 +42,18 @@ export function serveCommand(cmd: Command, ctx: Ctx, state: RunState): Command {
         '10000',
       ),
     )
-    .addOption(new Option('--record-bodies', 'keep request bodies in the request journal too'))
+    .addOption(
+      new Option(
+        '--journal-bytes <bytes>',
+        'bound the request journal in bytes (paths, queries, bodies), the oldest dropped first; 0 keeps none',
+      ).default(String(32 * 1024 * 1024)),
+    )
+    .addOption(
+      new Option(
+        '--record-bodies',
+        'keep request bodies in the request journal too: whole when accepted, the first 256 characters when refused',
+      ),
+    )
     .addOption(
       new Option(
         '--keep-notifications <n>',

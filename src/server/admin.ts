@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { resetLine } from './journal.js';
-import { type Problem, problem, sendJson } from './problem.js';
+import { type Problem, problem, sendJson, sendList } from './problem.js';
 import type { RequestJournal } from './requests.js';
 import { isSnapshotName, listSnapshots, readSnapshot, saveSnapshot } from './snapshots.js';
 import type { State, Store } from './store.js';
@@ -106,9 +106,8 @@ export async function handleAdmin(
     const status = q.get('status');
     if (status !== null && !/^\d{3}$/.test(status))
       refuse(400, `status must be an HTTP status such as 201; got ${status}`);
-    return sendJson(
+    return sendList(
       res,
-      200,
       sb.requests.list({
         method: q.get('method') ?? undefined,
         path: q.get('path') ?? undefined,

@@ -24,7 +24,8 @@ export interface AppOptions {
 /** What the request journal learns of a request while it is handled. */
 interface Seen {
   account?: string;
-  body?: unknown;
+  /** The body's text as read, with `--record-bodies`. */
+  body?: string;
 }
 
 class HttpProblem extends Error {
@@ -123,8 +124,7 @@ export function createApp({
       return sendJson(res, 200, await service.get(resource, id, seenBy));
     }
     if (method === 'DELETE') return sendJson(res, 200, await service.remove(resource, id!, account));
-    const body = await readJsonBody(req, maxBody);
-    if (recordBodies) seen.body = body;
+    const body = await readJsonBody(req, maxBody, recordBodies ? (text) => (seen.body = text) : undefined);
     const rec =
       method === 'POST'
         ? await service.create(resource, body, account)
@@ -143,13 +143,15 @@ export function createApp({
         const base = { time: Date.now(), method: req.method ?? 'GET', path, status: res.statusCode };
         // A stranger's request is kept as what it asked and what it got: its query and body are not ours to keep.
         if (seen.account === undefined) return journal.record(base);
-        journal.record({
-          ...base,
-          query: q === -1 ? '' : (req.url ?? '').slice(q + 1),
-          account: seen.account,
-          durationMs: Math.round((performance.now() - started) * 10) / 10,
-          ...(seen.body !== undefined ? { body: seen.body } : {}),
-        });
+        journal.record(
+          {
+            ...base,
+            query: q === -1 ? '' : (req.url ?? '').slice(q + 1),
+            account: seen.account,
+            durationMs: Math.round((performance.now() - started) * 10) / 10,
+          },
+          seen.body,
+        );
       });
     }
     handle(req, res, seen).catch((err: unknown) => {
@@ -253,7 +255,8 @@ function readBody(req: IncomingMessage, maxBody: number, tooLarge: () => Error):
   });
 }
 
-async function readJsonBody(req: IncomingMessage, maxBody: number): Promise<unknown> {
+/** The body as JSON, checked; `seen` is given its text once read, before it is checked. */
+async function readJsonBody(req: IncomingMessage, maxBody: number, seen?: (text: string) => void): Promise<unknown> {
   const [mediaType, ...params] = (req.headers['content-type'] ?? '').split(';');
   const type = mediaType.trim().toLowerCase();
   if (type === 'application/merge-patch+json') {
@@ -279,6 +282,7 @@ async function readJsonBody(req: IncomingMessage, maxBody: number): Promise<unkn
   if (Number.isFinite(declared) && declared > maxBody) throw tooLarge();
   const raw = (await readBody(req, maxBody, tooLarge)).toString('utf8');
   const text = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
+  seen?.(text);
   if (text.trim() === '') throw new HttpProblem(problem(400, 'the body is empty; send a JSON object'));
   let value: unknown;
   try {

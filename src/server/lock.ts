@@ -1,4 +1,4 @@
-import { lstat, mkdir, realpath, stat } from 'node:fs/promises';
+import { lstat, mkdir, realpath, rmdir, stat } from 'node:fs/promises';
 import { tmpdir, userInfo } from 'node:os';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import { acquireLock, elsewhere, LockHeldError } from '../lock/lock.js';
@@ -44,7 +44,15 @@ export async function lockDataFile(
       const name = `.clinadmin-${id.dev}-${id.ino}.lock`;
       releases.push(await lockOne(join(dirname(realFile), name), given));
       const runtime = await runtimeFolder(places);
-      if (runtime) releases.push(await lockOne(join(runtime, name), given));
+      if (runtime) {
+        // The last server out removes the folder (one still in use is not empty); one that a server just
+        // removed is made again.
+        const release = await lockOne(join(runtime, name), given, () => runtimeFolder(places));
+        releases.push(async () => {
+          await release();
+          await rmdir(runtime).catch(() => undefined);
+        });
+      }
     }
     return releaseAll;
   } catch (err) {
@@ -78,10 +86,14 @@ async function runtimeFolder({ runtimeDir, warn }: LockPlaces): Promise<string |
   return undefined;
 }
 
-async function lockOne(lock: string, given: string): Promise<() => Promise<void>> {
+async function lockOne(lock: string, given: string, remake?: () => Promise<unknown>): Promise<() => Promise<void>> {
   try {
     return await acquireLock(lock);
   } catch (err) {
+    if (remake && (err as NodeJS.ErrnoException).code === 'ENOENT') {
+      await remake();
+      return lockOne(lock, given);
+    }
     if (err instanceof LockHeldError && err.owner) {
       const who = `process ${err.owner.pid}${elsewhere(err.owner)}`;
       throw new DataFileError(`${given} is in use by another clinadmin serve (${who}); stop it first`);

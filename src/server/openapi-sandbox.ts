@@ -33,7 +33,17 @@ const REQUEST: Json = {
     status: { type: 'integer' },
     account: { type: 'string', description: "the token's account" },
     durationMs: { type: 'number' },
-    body: { description: 'the request body, only with serve --record-bodies' },
+    body: {
+      description:
+        'the request body as sent, only with serve --record-bodies, for an accepted request whose body is at most ' +
+        'an eighth of --journal-bytes',
+    },
+    bodyStart: {
+      type: 'string',
+      description: 'otherwise (a refused request, a larger body) its first 256 characters',
+      maxLength: 256,
+    },
+    bodyBytes: { type: 'integer', description: "the whole body's size in bytes, beside bodyStart" },
   },
 };
 
@@ -107,7 +117,8 @@ export const SANDBOX_PATHS: Json = {
     get: {
       operationId: 'listRequests',
       summary:
-        'The last requests the server answered, oldest first (serve --journal-requests, default 10,000); never the ' +
+        'The last requests the server answered, oldest first (serve --journal-requests, default 10,000, and ' +
+        '--journal-bytes, default 32 MiB); never the ' +
         'Authorization header; /_admin/ and /healthz are not recorded',
       tags: ['sandbox'],
       parameters: [

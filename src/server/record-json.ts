@@ -13,3 +13,10 @@ export function recordJson(value: unknown): string {
   }
   return text;
 }
+
+/** A value whose JSON is already `text` (valid JSON made elsewhere): sendList writes it as it is. */
+export function rawJson(text: string): object {
+  const holder = {};
+  serialized.set(holder, text);
+  return holder;
+}

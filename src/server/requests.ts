@@ -1,4 +1,5 @@
 import { globMatch } from './glob.js';
+import { rawJson } from './record-json.js';
 
 /** One request as the journal keeps it: never the Authorization header or a token. */
 export interface RequestEntry {
@@ -13,8 +14,6 @@ export interface RequestEntry {
   /** The account of a valid token. */
   account?: string;
   durationMs?: number;
-  /** Only with `serve --record-bodies`. */
-  body?: unknown;
 }
 
 export interface RequestFilter {
@@ -24,37 +23,86 @@ export interface RequestFilter {
   status?: number;
 }
 
+/** The request journal's default cap: with the process's own ~30 MB, serve stays near 100 MB for it. */
+export const JOURNAL_BYTES = 32 * 1024 * 1024;
+/** What a refused body, or one too large to keep whole, is cut to. */
+export const BODY_START = 256;
+/** What one entry costs beyond its text: the object and its fields. */
+const OVERHEAD = 160;
+
+/** An entry as kept: the fields a filter reads, and its JSON, made once, so its cost is its bytes. */
+interface Kept {
+  method: string;
+  path: string;
+  status: number;
+  json: string;
+  bytes: number;
+}
+
 /**
- * The last `size` requests a serve answered, oldest first (WireMock's request journal): a ring, so it
- * costs the same at any age of the server. Size 0 keeps none.
+ * The last requests a serve answered, oldest first (WireMock's request journal), bounded both in number
+ * (`size`) and in bytes (`maxBytes`, paths, queries and bodies counted): the oldest go first. Size 0 keeps none.
  */
 export class RequestJournal {
-  private ring: RequestEntry[] = [];
-  private next = 0;
+  private kept: (Kept | undefined)[] = [];
+  private head = 0;
+  private bytes = 0;
 
-  constructor(readonly size: number) {}
+  constructor(
+    readonly size: number,
+    readonly maxBytes = JOURNAL_BYTES,
+  ) {}
 
-  record(entry: RequestEntry): void {
-    if (this.size <= 0) return;
-    if (this.ring.length < this.size) this.ring.push(entry);
-    else this.ring[this.next] = entry;
-    this.next = (this.next + 1) % this.size;
+  /**
+   * Keeps a request, with the body's text when bodies are recorded: whole (it is JSON the server read) when
+   * the request was accepted and the body is at most an eighth of the cap, else its first 256 characters and
+   * its size, so no peer can fill the journal with refused bodies.
+   */
+  record(entry: RequestEntry, body?: string): void {
+    if (this.size <= 0 || this.maxBytes <= 0) return;
+    let json = JSON.stringify(entry);
+    if (body !== undefined) {
+      const whole = entry.status < 400 && body.length <= this.maxBytes / 8;
+      const extra = whole
+        ? `,"body":${body}`
+        : `,"bodyStart":${JSON.stringify(body.slice(0, BODY_START))},"bodyBytes":${Buffer.byteLength(body)}`;
+      json = `${json.slice(0, -1)}${extra}}`;
+    }
+    const item = { method: entry.method, path: entry.path, status: entry.status, json, bytes: 0 };
+    item.bytes = OVERHEAD + json.length + entry.path.length + entry.method.length;
+    this.kept.push(item);
+    this.bytes += item.bytes;
+    while (this.kept.length - this.head > this.size || (this.bytes > this.maxBytes && this.kept.length > this.head))
+      this.dropOldest();
   }
 
-  list(filter: RequestFilter = {}): RequestEntry[] {
-    const all =
-      this.ring.length < this.size ? this.ring : [...this.ring.slice(this.next), ...this.ring.slice(0, this.next)];
-    const path = filter.path;
-    return all.filter(
-      (e) =>
-        (filter.method === undefined || e.method === filter.method.toUpperCase()) &&
-        (path === undefined || globMatch(path, e.path)) &&
-        (filter.status === undefined || e.status === filter.status),
-    );
+  /** The entries that match, oldest first, each as its JSON (for sendList). */
+  list(filter: RequestFilter = {}): object[] {
+    const method = filter.method?.toUpperCase();
+    const out: object[] = [];
+    for (let i = this.head; i < this.kept.length; i++) {
+      const e = this.kept[i]!;
+      if (method !== undefined && e.method !== method) continue;
+      if (filter.status !== undefined && e.status !== filter.status) continue;
+      if (filter.path !== undefined && !globMatch(filter.path, e.path)) continue;
+      out.push(rawJson(e.json));
+    }
+    return out;
   }
 
   clear(): void {
-    this.ring = [];
-    this.next = 0;
+    this.kept = [];
+    this.head = 0;
+    this.bytes = 0;
+  }
+
+  private dropOldest(): void {
+    this.bytes -= this.kept[this.head]!.bytes;
+    this.kept[this.head++] = undefined;
+    // Dropped slots are given back once they are half of the array: amortised constant time per entry.
+    if (this.head > 1024 && this.head * 2 > this.kept.length) {
+      this.kept = this.kept.slice(this.head);
+      this.head = 0;
+    }
   }
 }

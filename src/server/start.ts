@@ -5,7 +5,7 @@ import { createApp } from './app.js';
 import type { TokenEntry } from './auth.js';
 import type { Faults } from './faults.js';
 import { problem, problemResponse } from './problem.js';
-import { RequestJournal } from './requests.js';
+import { JOURNAL_BYTES, RequestJournal } from './requests.js';
 import { seedData } from './seed.js';
 import { createService } from './service.js';
 import { Store } from './store.js';
@@ -24,6 +24,8 @@ export interface StartOptions {
   faults?: Faults;
   /** Requests kept for GET /_admin/requests (default 10,000; 0 none), with their bodies when asked. */
   journalRequests?: number;
+  /** Bytes the request journal may hold, paths, queries and bodies counted (default 32 MiB). */
+  journalBytes?: number;
   recordBodies?: boolean;
   /** Notifications kept, the oldest dropped at each fold (default 10,000; 0 keeps all). */
   keepNotifications?: number;
@@ -61,7 +63,7 @@ export async function startServer(o: StartOptions): Promise<RunningServer> {
       store,
       dataFile: store.file,
       initial: store.state(),
-      requests: new RequestJournal(o.journalRequests ?? 10_000),
+      requests: new RequestJournal(o.journalRequests ?? 10_000, o.journalBytes ?? JOURNAL_BYTES),
     };
     const app = createApp({
       service,

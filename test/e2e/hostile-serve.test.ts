@@ -93,10 +93,10 @@ describe('input never drives a backtracking matcher', () => {
 
 describe('admin needs an admin', () => {
   it('answers /_admin/ 403 with a problem to a token not marked admin, and serves it to an admin', async () => {
-    const s = await serve(['--record-bodies']);
+    const s = await serve(['--record-bodies', '--seed']);
     const coverage = { contract: 'ctr_acme_2026', name: 'Secret copay', type: 'deduction', amount: 5 };
     // Account admin's write, with a body an ordinary account must not read back from the journal.
-    await s.call('POST', '/insurance-coverages', coverage);
+    expect((await s.call('POST', '/insurance-coverages', coverage)).status).toBe(200);
     const attempts: [string, string, unknown?][] = [
       ['GET', '/_admin/requests'],
       ['DELETE', '/_admin/requests'],
@@ -224,12 +224,69 @@ describe('one server per data file on this machine', () => {
       );
       s.proc.kill('SIGTERM');
       expect((await s.proc).exitCode).toBe(0);
-      if (runtime !== '') expect(await readdir(join(runtime, 'clinadmin'))).toEqual([]);
+      // The last server out leaves nothing behind in the runtime folder.
+      if (runtime !== '') expect(await readdir(runtime)).toEqual([]);
       // Once the first has stopped, the link may serve.
       const later = await serve([], { dir: second, env });
       expect(later.url).toMatch(/^http:/);
       later.proc.kill('SIGTERM');
       await later.proc;
     }
+  }, 60_000);
+});
+
+describe('every store is bounded in bytes', () => {
+  it('stays alive under a 128 MB heap through 200 refused 1 MiB bodies, keeping a short start of each', async () => {
+    const s = await serve(['--record-bodies'], { env: { NODE_OPTIONS: '--max-old-space-size=128' } });
+    // Nearly 1 MiB in a field the schema does not know, refused (400): 200 of them kept whole were 200 MB.
+    const body = `{"test":"tst_x","name":"x","junk":"${'a'.repeat(1_040_000)}"}`;
+    expect(body.length).toBeLessThan(1024 * 1024);
+    const send = () =>
+      fetch(`${s.url}/diagnostic-measures`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${USER}`, 'content-type': 'application/json' },
+        body,
+      }).then(async (r) => {
+        await r.arrayBuffer();
+        return r.status;
+      });
+    for (let round = 0; round < 50; round++) {
+      const statuses = await Promise.all([send(), send(), send(), send()]);
+      expect(statuses, `round ${round}`).toEqual([400, 400, 400, 400]);
+    }
+    expect((await s.call('GET', '/healthz', undefined, null)).status).toBe(200);
+    const kept = (await s.call('GET', '/_admin/requests?method=POST')).body;
+    expect(kept).toHaveLength(200);
+    for (const e of kept) {
+      expect(e.body).toBeUndefined();
+      expect(e.bodyStart).toBe(body.slice(0, 256));
+      expect(e.bodyBytes).toBe(body.length);
+    }
+  }, 120_000);
+
+  it('drops the oldest requests past --journal-bytes, and keeps an accepted body whole while it fits', async () => {
+    const s = await serve(['--record-bodies', '--journal-bytes', '400000']);
+    const description = 'd'.repeat(40_000);
+    for (let i = 0; i < 30; i++) {
+      const r = await s.call('POST', '/diagnostic-measures', { test: 'tst_x', name: `m${i}`, description });
+      expect(r.status).toBe(200);
+    }
+    const kept = (await s.call('GET', '/_admin/requests')).body;
+    expect(JSON.stringify(kept).length).toBeLessThanOrEqual(400_000);
+    expect(kept.length).toBeGreaterThan(3);
+    expect(kept.length).toBeLessThan(30);
+    // The newest are kept, each body as it was sent.
+    expect(kept.at(-1).body).toEqual({ test: 'tst_x', name: 'm29', description });
+    // A body over an eighth of the cap is kept as its start.
+    const big = await s.call('POST', '/diagnostic-measures', {
+      test: 'tst_x',
+      name: 'big',
+      description: 'b'.repeat(60_000),
+    });
+    expect(big.status).toBe(200);
+    const last = (await s.call('GET', '/_admin/requests')).body.at(-1);
+    expect(last.body).toBeUndefined();
+    expect(last.bodyStart).toHaveLength(256);
+    expect(last.bodyBytes).toBeGreaterThan(60_000);
   }, 60_000);
 });

@@ -7,9 +7,16 @@ import { join } from 'node:path';
 
 let dir: string | undefined;
 let outer: string | undefined;
+let runtime: string | undefined;
+let outerRuntime: string | undefined;
 
 export function setup(): void {
   outer = process.env.TMPDIR;
+  outerRuntime = process.env.XDG_RUNTIME_DIR;
+  // serve's locks by inode meet in the runtime folder; one a test kills with SIGKILL leaves its lock there, as
+  // on a real machine, so the run has a runtime folder of its own beside its TMPDIR.
+  runtime = mkdtempSync(join(tmpdir(), 'clinadmin-tests-run-'));
+  process.env.XDG_RUNTIME_DIR = runtime;
   dir = mkdtempSync(join(tmpdir(), 'clinadmin-tests-'));
   process.env.TMPDIR = dir;
 }
@@ -38,6 +45,9 @@ export function teardown(): void {
   dir = undefined;
   if (outer === undefined) delete process.env.TMPDIR;
   else process.env.TMPDIR = outer;
+  if (outerRuntime === undefined) delete process.env.XDG_RUNTIME_DIR;
+  else process.env.XDG_RUNTIME_DIR = outerRuntime;
+  if (runtime !== undefined) rmSync(runtime, { recursive: true, force: true });
   const left = readdirSync(tmp);
   const running = leftProcesses(tmp);
   rmSync(tmp, { recursive: true, force: true });
