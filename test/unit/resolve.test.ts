@@ -54,3 +54,55 @@ describe('maskToken', () => {
     expect(maskToken(undefined)).toBe('(none)');
   });
 });
+
+describe('a stored token goes only to the origin it was stored for (issue 37)', () => {
+  const stored = (baseUrl?: string) => ({
+    currentProfile: 'p',
+    profiles: { p: { ...(baseUrl ? { baseUrl } : {}), token: 'stored-token-1234' } },
+  });
+  const resolve = (flag: string | undefined, env: Record<string, string> = {}, base = 'http://127.0.0.1:4010') =>
+    resolveSettings({ baseUrl: flag }, env, stored(base));
+
+  it('sends it to the same scheme, host and port, whatever the path or a trailing slash', () => {
+    for (const url of [
+      undefined,
+      'http://127.0.0.1:4010',
+      'http://127.0.0.1:4010/',
+      'http://127.0.0.1:4010/api/v2',
+      'HTTP://127.0.0.1:4010',
+    ]) {
+      const s = resolve(url);
+      expect(s.token, url).toBe('stored-token-1234');
+      expect(s.withheldFor, url).toBeUndefined();
+    }
+    // A default port written out is the same origin (the URL standard drops it).
+    expect(resolve('https://api.example/', {}, 'https://api.example:443').token).toBe('stored-token-1234');
+  });
+
+  it('withholds it from another host, port or scheme, by flag or by CLINADMIN_BASE_URL', () => {
+    for (const url of [
+      'http://localhost:4010',
+      'http://127.0.0.1:4011',
+      'https://127.0.0.1:4010',
+      'http://127.0.0.2:4010',
+      'http://127.0.0.1.evil.example:4010',
+    ]) {
+      for (const s of [resolve(url), resolve(undefined, { CLINADMIN_BASE_URL: url })]) {
+        expect(s.token, url).toBeUndefined();
+        expect(s.from.token, url).toBeUndefined();
+        expect(s.withheldFor, url).toBe('http://127.0.0.1:4010');
+        expect(s.baseUrl, url).toBe(url);
+      }
+    }
+  });
+
+  it('withholds it when the profile names no base URL, and uses a token given for the other origin', () => {
+    const none = resolveSettings({ baseUrl: 'http://127.0.0.1:4010' }, {}, stored(undefined));
+    expect(none.token).toBeUndefined();
+    expect(none.withheldFor).toBe('(no base URL)');
+    const given = resolve('http://localhost:9', { CLINADMIN_TOKEN: 'given-for-it' });
+    expect(given.token).toBe('given-for-it');
+    expect(given.from.token).toBe('env CLINADMIN_TOKEN');
+    expect(given.withheldFor).toBeUndefined();
+  });
+});
