@@ -124,6 +124,8 @@ export async function serve(ctx: Ctx, raw: Record<string, unknown>): Promise<num
   } finally {
     again.cancel();
   }
+  // The last line a person or a CI log reads: the data is on disk, and where.
+  ctx.stderr.write(`stopped; the data is saved in ${dataFile}\n`);
   return EXIT.ok;
 }
 

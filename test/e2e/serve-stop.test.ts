@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -47,6 +47,26 @@ const until = (proc: Promise<unknown>) => {
   const started = Date.now();
   return proc.then((r) => ({ r: r as { exitCode?: number; stderr?: string }, ms: Date.now() - started }));
 };
+
+describe('serve says on stop that its data is saved, and where', () => {
+  it.each(['SIGTERM', 'SIGINT'] as const)(
+    'on %s: the last line names the data file, which holds the change',
+    async (sig) => {
+      const dir = await tempDir();
+      const file = join(dir, 'data.json');
+      const { url, proc } = await serveProcess(['--data', file, '--token', 't']);
+      const created = await create(url, `Saved on ${sig}`);
+      expect(created.status).toBe(200);
+      const { id } = (await created.json()) as { id: string };
+      proc.kill(sig);
+      const r = (await proc) as { exitCode?: number; stderr?: string };
+      expect(r.exitCode).toBe(0);
+      expect(r.stderr?.trimEnd().split('\n').at(-1)).toBe(`stopped; the data is saved in ${file}`);
+      const data = JSON.parse(await readFile(file, 'utf8')) as { diagnosticMeasures: { id: string; name: string }[] };
+      expect(data.diagnosticMeasures.find((m) => m.id === id)?.name).toBe(`Saved on ${sig}`);
+    },
+  );
+});
 
 describe('serve stops on time, whatever its clients do', () => {
   it('SIGTERM with a client that never reads a 24 MB list: exits 0 within the 10 s grace, writes kept', async () => {
