@@ -180,7 +180,7 @@ export class ApiClient {
       const asked = retryAfter(r.headers['retry-after']);
       if (asked !== undefined && performance.now() + asked > deadline) {
         throw new ApiError(
-          `the API answered ${method} ${path} with ${r.status} and asked to wait ${asked / 1000} s ` +
+          `the API answered ${method} ${path} with ${r.status} and asked to wait ${Math.ceil(asked / 1000)} s ` +
             `(Retry-After), past the --timeout of ${this.o.timeoutMs / 1000} s; it was not sent again`,
           r.status,
           [],

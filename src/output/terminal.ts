@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import type { Ctx, OutStream } from '../context.js';
 import { visible } from './text.js';
 import { colorEnabled } from './theme.js';
@@ -26,7 +27,8 @@ function escapeChunk(chunk: unknown, styled: boolean): unknown {
     if (PLAIN_BYTES.test(buf.toString('latin1'))) return buf;
     const text = buf.toString('utf8');
     const safe = visible(text, false, styled);
-    return safe === text ? buf : Buffer.from(safe);
+    // Bytes that are not UTF-8 (a lone 0x9b is CSI to an 8-bit terminal) go out as U+FFFD, never as sent.
+    return safe === text && isUtf8(buf) ? buf : Buffer.from(safe);
   }
   return chunk;
 }

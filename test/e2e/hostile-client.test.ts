@@ -77,6 +77,19 @@ describe('--timeout is a deadline for the whole exchange (finding 7)', () => {
     }
   });
 
+  it('reads a Retry-After given as an HTTP date, and one absurdly far, the same way', async () => {
+    for (const [after, said] of [
+      [new Date(Date.now() + 3_600_000).toUTCString(), /asked to wait 360\d s/],
+      ['99999999999', /asked to wait 99999999999 s/],
+    ] as const) {
+      const h = await hostileServer(busy(429, after));
+      const r = await run(h.url, ['measures', 'show', 'msr_x', '--timeout', '2']);
+      expect(r.exitCode).toBe(1);
+      expect(r.stderr).toMatch(said);
+      expect(h.seen).toHaveLength(1);
+    }
+  });
+
   it('counts its waits: Retry-After 1 under --timeout 2 is asked at most three times', async () => {
     const h = await hostileServer(busy(503, '1'));
     const r = await run(h.url, ['measures', 'show', 'msr_x', '--timeout', '2']);
@@ -107,5 +120,22 @@ describe('a next-page Link header that is not a URL (finding 10)', () => {
     expect(r.stderr).not.toContain('Invalid URL');
     // What came before the bad link was written.
     expect(r.stdout).toContain('"msr_1"');
+  });
+
+  it('quotes at most 200 characters of a huge one', async () => {
+    const h = await hostileServer((_req, res) =>
+      res
+        .writeHead(200, {
+          'content-type': 'application/json',
+          link: `<http://x:99999/${'a'.repeat(12_000)}>; rel=next`,
+        })
+        .end('[]'),
+    );
+    const r = await run(h.url, ['measures', 'list', '-o', 'json']);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain(
+      'Link header for GET /diagnostic-measures names a next page that is not a URL: <http://x:99999/aaa',
+    );
+    expect(r.stderr.length).toBeLessThan(600);
   });
 });

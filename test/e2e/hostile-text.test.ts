@@ -160,6 +160,27 @@ describe('hostile text from a server reaches no terminal raw (issue 38)', () => 
     }
   });
 
+  it('passes no byte that is not UTF-8 (a lone 0x9b is CSI to an 8-bit terminal), in any format', async () => {
+    const body = Buffer.concat([
+      Buffer.from('[{"id":"msr_b","test":"t","name":"x'),
+      Buffer.from([0x9b, 0x32, 0x4a, 0xc2, 0x9b]),
+      Buffer.from('y"}]'),
+    ]);
+    const server = await hostileServer((_req, res) =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end(body),
+    );
+    for (const output of ['ndjson', 'json', 'table', 'wide']) {
+      const r = await clinadmin(['measures', 'list', '-o', output], {
+        env: { CLINADMIN_BASE_URL: server.url, CLINADMIN_TOKEN: TOKEN },
+        encoding: 'buffer',
+      });
+      const out = Buffer.from(r.stdout as unknown as Uint8Array);
+      expect(out.includes(0x9b), output).toBe(false);
+      expect(out.includes(0x1b), output).toBe(false);
+      expect(out.toString('utf8')).toContain('msr_b');
+    }
+  });
+
   it('has a hostile text that holds every kind the rule names', () => {
     for (const c of ['\u0000', '\u001b]52;', '\u001b]8;;', '\u001b[', '\u009b', '\u202e', '\u2066', '\u200b']) {
       expect(HOSTILE_TEXT).toContain(c);

@@ -35,6 +35,18 @@ describe('the terminal writer', () => {
     expect(text().endsWith('plain ascii\n')).toBe(true);
   });
 
+  it('never passes bytes that are not UTF-8: a lone 0x9b is CSI to an 8-bit terminal', () => {
+    const { out } = stream();
+    const chunks: Buffer[] = [];
+    out.on('data', (d: Buffer) => chunks.push(d));
+    guard(out, false).write(Buffer.from([0x7b, 0x22, 0xe9, 0x9b, 0x32, 0x4a, 0xc3, 0x22, 0x7d, 0x0a]));
+    const sent = Buffer.concat(chunks);
+    expect(sent.includes(0x9b)).toBe(false);
+    // As a UTF-8 decoder reads them (WHATWG): the broken sequences as U+FFFD.
+    expect(sent.toString('utf8')).toBe('{"\ufffd2J\ufffd"}\n');
+    expect(sent.equals(Buffer.from(sent.toString('utf8')))).toBe(true);
+  });
+
   it('lets our colors through only when colors are on, and never anything else', () => {
     const off = stream();
     guard(off.out, false).write('\u001b[1mbold\u001b[22m');

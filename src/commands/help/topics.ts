@@ -186,8 +186,9 @@ const output = () => `Output: formats, fields, queries
 
 Data goes to stdout, and only data; messages, prompts, progress and traces go to stderr. Lists stream:
 table, json, ndjson and csv write each record as it arrives, so a list of 100,000 costs the memory of
-one record. Text from a server is shown with its control characters made visible in tables and views;
-json, ndjson, csv and yaml carry it unchanged.
+one record. Text from a server reaches a terminal with its control and format characters (zero-width,
+bidi) shown as escapes such as \\u200b, in every view, error and trace; json and ndjson escape them the
+same way, which reads back as the same text; csv and yaml keep them exactly into a file or a pipe.
 
   clinadmin measures list -o json --fields id,name | jq .
   clinadmin coverages list --query "[?type=='deduction'].name"
