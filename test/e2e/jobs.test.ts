@@ -157,6 +157,35 @@ describe('measures import', () => {
     ]);
   });
 
+  it("is repeatable on a lab's own catalog, whose ranges carry no ids: the second run sends nothing", async () => {
+    const s = await server([]);
+    // As a lab keeps it (docs/catalogs.md): one row a range, ages in days, a panic range, no ids anywhere.
+    await writeFile(
+      join(s.dir, 'catalog.csv'),
+      [
+        'test,name,type,unit,range,sex,ageMin,ageMax,min,max',
+        'tst_lytes,Potassium,numeric,mmol/L,reference,all,18,120,3.5,5.1',
+        'tst_lytes,Potassium,,,panic,all,,,2.5,6.5',
+        'tst_lytes,Sodium,numeric,mmol/L,reference,all,0,28d,133,146',
+        'tst_lytes,Sodium,,,reference,all,29d,120,135,145',
+        'tst_lytes,Sodium,,,panic,all,,,120,160',
+        'tst_cbc,Hemoglobin,numeric,g/dL,reference,female,18,120,12,15.5',
+        'tst_cbc,Hemoglobin,,,reference,male,18,120,13.5,17.5',
+        '',
+      ].join('\r\n'),
+    );
+    const first = await s.run(['measures', 'import', 'catalog.csv', '-o', 'json']);
+    expect(first.exitCode, first.stderr).toBe(0);
+    expect(JSON.parse(first.stdout)).toMatchObject({ created: 3, updated: 0, unchanged: 0, failed: 0 });
+    const stored = await s.get('/diagnostic-measures');
+    const again = await s.run(['measures', 'import', 'catalog.csv', '-o', 'json', '--verbose']);
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ created: 0, updated: 0, unchanged: 3, failed: 0 });
+    // One read of the list, equal by its digests: no write, and no second read for whole records.
+    expect(again.stderr.match(/^→ \S+ \S+/gm)).toEqual([`→ GET ${s.url}/diagnostic-measures`]);
+    expect(await s.get('/diagnostic-measures')).toEqual(stored);
+  });
+
   it('lets the other records through when one fails on the server, lists the failure and exits 1', async () => {
     const s = await server(['--max-body', '3000']);
     const records = [m('One'), m('Too big', { description: 'x'.repeat(5000) }), m('Three')];

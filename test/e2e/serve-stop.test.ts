@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, readlink, writeFile } from 'node:fs/promises';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -33,6 +33,25 @@ async function stuckClient(url: string, token: string): Promise<Socket> {
   socket.pause();
   socket.on('error', () => undefined);
   return socket;
+}
+
+/**
+ * Whether process `pid` still holds the connection from local port `peer` (Linux: its socket fds matched
+ * against /proc/net/tcp): what says a server closed a connection whose client stopped reading.
+ */
+async function holds(pid: number, peer: number): Promise<boolean> {
+  const inodes = new Set<string>();
+  for (const fd of await readdir(`/proc/${pid}/fd`)) {
+    const m = /^socket:\[(\d+)\]$/.exec(await readlink(`/proc/${pid}/fd/${fd}`).catch(() => ''));
+    if (m) inodes.add(m[1]);
+  }
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    for (const line of (await readFile(table, 'utf8').catch(() => '')).split('\n').slice(1)) {
+      const [, , remote, , , , , , , inode] = line.trim().split(/\s+/);
+      if (remote && Number.parseInt(remote.split(':')[1], 16) === peer && inodes.has(inode)) return true;
+    }
+  }
+  return false;
 }
 
 /** A measure created through the API: acknowledged with 200 once it is on disk. */
@@ -124,8 +143,10 @@ describe('serve stops on time, whatever its clients do', () => {
     const whole = (await (await fetch(`${url}/diagnostic-measures`, { headers: { authorization: 'Bearer t' } })).text())
       .length;
     const stuck = await stuckClient(url, 't');
-    // Well past the deadline, the server has no request in flight: a stop is at once, not after its 10 s grace.
-    await new Promise((r) => setTimeout(r, 4_000));
+    expect(await holds(proc.pid!, stuck.localPort!)).toBe(true);
+    // Past the deadline the server closes the connection it could not finish, though its client never read.
+    await expect.poll(() => holds(proc.pid!, stuck.localPort!), { timeout: 15_000 }).toBe(false);
+    // With no request in flight, a stop is at once, not after its 10 s grace.
     // Not proc.kill: execa follows a SIGTERM with SIGKILL after 5 s, which would hide a hang.
     process.kill(proc.pid!, 'SIGTERM');
     const { r, ms } = await until(proc);
