@@ -5,6 +5,7 @@ import { TOPIC_SUMMARIES } from './commands/help/topic-list.js';
 export { TOPIC_SUMMARIES };
 
 import { commandGroups, type Group } from './commands/index.js';
+import { type RunF, RunReplaced, replaceRuns } from './commands/shared.js';
 import { distance } from './commands/suggest.js';
 import { type Ctx, defaultContext, type RunState } from './context.js';
 import { CliError, EXIT, EXIT_CODES_HELP, UsageError } from './errors.js';
@@ -21,7 +22,7 @@ import { VERSION } from './version.js';
  * all of them (start-up is a feature), and commander stays the only parser of the command line.
  * `full` fills every group at once (completion scripts, docs/reference/ and the man pages).
  */
-export function createProgram(ctx: Ctx, state: RunState = { exitCode: 0 }, full = false): Command {
+export function createProgram(ctx: Ctx, state: RunState = { exitCode: 0 }, full = false, runF?: RunF): Command {
   const program = new Command('clinadmin')
     .description('Administer diagnostic measures, insurance coverages and notifications from the terminal.')
     .version(VERSION, '-V, --version', 'print the version')
@@ -131,6 +132,7 @@ ${EXIT_CODES_HELP}`,
   };
   configure(program);
   if (full) fillAll();
+  if (runF) replaceRuns(program, runF);
   return program;
 }
 
@@ -141,17 +143,22 @@ function suggest(word: string, known: string[], topics: string[] = []): string {
   return `commands: ${known.join(', ')}${topics.length > 0 ? `; help topics: ${topics.join(', ')}` : ''}`;
 }
 
-export async function run(argv: string[], overrides: Partial<Ctx> = {}): Promise<number> {
+/**
+ * Runs the command line; `runF`, when given, takes the place of the command's run once its options are
+ * parsed (gh's runF): a test asserts what a command line parses to with no server and no process.
+ */
+export async function run(argv: string[], overrides: Partial<Ctx> = {}, runF?: RunF): Promise<number> {
   // Every byte a command writes passes the one writer's escaping (output/terminal.ts).
   const ctx = guardedContext(defaultContext(overrides), argv.includes('--no-color'));
   const state: RunState = { exitCode: 0 };
-  const program = createProgram(ctx, state);
+  const program = createProgram(ctx, state, false, runF);
   let code: number;
   try {
     await program.parseAsync(argv, { from: 'user' });
     code = state.exitCode;
   } catch (err) {
-    code = renderError(err, ctx, argv.includes('--verbose') || argv.includes('-v'));
+    code =
+      err instanceof RunReplaced ? EXIT.ok : renderError(err, ctx, argv.includes('--verbose') || argv.includes('-v'));
   }
   await ctx.flush?.();
   return code;

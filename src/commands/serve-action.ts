@@ -41,8 +41,15 @@ const optionsShape = {
   ),
 };
 
-export async function serve(ctx: Ctx, raw: Record<string, unknown>): Promise<number> {
-  const o = parseOwnOptions(raw, optionsShape);
+/** serve's options as the command line gave them, checked. */
+export const serveOptions = (raw: Record<string, unknown>) => parseOwnOptions(raw, optionsShape);
+
+/** Runs serve on its checked options; `raw`, as given, names the faults in its log line. */
+export async function serve(
+  ctx: Ctx,
+  o: ReturnType<typeof serveOptions>,
+  raw: Record<string, unknown>,
+): Promise<number> {
   const fromFile = o.tokenFile === undefined ? [] : await readTokenFile(resolve(ctx.cwd, o.tokenFile));
   const specs =
     o.token || o.tokenFile !== undefined

@@ -1,6 +1,6 @@
 import { type Command, Option } from 'commander';
 import type { Ctx, RunState } from '../context.js';
-import { collect } from './shared.js';
+import { collect, handOver } from './shared.js';
 
 export function serveCommand(cmd: Command, ctx: Ctx, state: RunState): Command {
   // commander sets a lone --no-* option's implied default before the preSubcommand hook that adds this
@@ -101,8 +101,10 @@ with an injected fault changed nothing; one answered 200 is on disk. --fail-rate
 spare /healthz and /openapi.json, so a wait loop stays reliable; --fail-on may match any path
 (* matches any text, METHOD may be *).`,
     )
-    .action(async (opts: Record<string, unknown>) => {
-      const { serve } = await import('./serve-action.js');
-      state.exitCode = await serve(ctx, opts);
+    .action(async (raw: Record<string, unknown>, cmd: Command) => {
+      const { serve, serveOptions } = await import('./serve-action.js');
+      const opts = serveOptions(raw);
+      await handOver(cmd, opts);
+      state.exitCode = await serve(ctx, opts, raw);
     });
 }

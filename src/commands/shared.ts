@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { $ZodShape as ZodShape } from 'zod/v4/core';
+import type { core } from 'zod';
 import type { Ctx } from '../context.js';
 import { AuthError, UsageError } from '../errors.js';
 import type { Column } from '../output/columns.js';
@@ -14,12 +14,51 @@ export type Opts = GlobalOptions & Record<string, unknown>;
  * each action calls this at its top, and what it returns is checked and typed. `shape` gives the
  * command's own option rules.
  */
-export async function optsOf<S extends ZodShape = Record<never, never>>(
+export async function optsOf<S extends core.$ZodShape = Record<never, never>>(
   cmd: Command,
   shape?: ShapeOf<S>,
 ): Promise<Opts & OutputOf<S>> {
   const options = await import('./options.js');
-  return options.parseOptions(cmd.optsWithGlobals(), shape?.(options)) as Opts & OutputOf<S>;
+  const parsed = options.parseOptions(cmd.optsWithGlobals(), shape?.(options)) as Opts & OutputOf<S>;
+  await handOver(cmd, parsed);
+  return parsed;
+}
+
+/** What a command line parsed to: the command's words, its checked options and its arguments. */
+export interface Parsed {
+  command: string[];
+  options: Record<string, unknown>;
+  args: unknown[];
+}
+
+/** Stands in for every command's run once its options are parsed: gh's runF, for tests of the parse. */
+export type RunF = (parsed: Parsed) => void | Promise<void>;
+
+const runFs = new WeakMap<Command, RunF>();
+
+/** Makes `runF` take the place of the run of every command of `program` (see createProgram). */
+export function replaceRuns(program: Command, runF: RunF): void {
+  runFs.set(program, runF);
+}
+
+/** Ends a command whose run `runF` took the place of; run() counts it a success. */
+export class RunReplaced extends Error {}
+
+/**
+ * Where each action hands its parsed options to its run: to `runF` instead, when the program has one,
+ * and then no further. Called by optsOf, and by serve, which has options of its own alone.
+ */
+export async function handOver(cmd: Command, options: Record<string, unknown>): Promise<void> {
+  let root = cmd;
+  const command: string[] = [];
+  for (let c: Command | null = cmd; c; c = c.parent) {
+    if (c.parent) command.unshift(c.name());
+    root = c;
+  }
+  const runF = runFs.get(root);
+  if (!runF) return;
+  await runF({ command, options, args: [...cmd.processedArgs] });
+  throw new RunReplaced();
 }
 
 export const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];

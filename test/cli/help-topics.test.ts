@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
 import { TOKEN, testServer } from '../helpers/server.js';
+import { commandPaths } from '../helpers/tree.js';
 
 // `clinadmin help TOPIC`: pages about what is not a command. The environment page is held to the
 // variables the code reads, so a new one cannot go unlisted.
@@ -122,5 +123,20 @@ describe('clinadmin help TOPIC', () => {
       expect(r.stdout.length, topic).toBeGreaterThan(200);
     }
     expect((await runCli(['help', 'input'])).stdout).toContain('nothing is sent (exit 2)');
+  });
+});
+
+describe('help of every command', () => {
+  it('gives every command a description and at least one example in --help', async () => {
+    // In process: the help is commander's over the same tree the binary builds (one binary run checks --help).
+    const paths = commandPaths().map((c) => c.words);
+    expect(paths.length).toBeGreaterThan(30);
+    for (const p of paths) {
+      const r = await runCli([...p, '--help']);
+      expect(r.code, p.join(' ')).toBe(0);
+      expect(r.stdout, p.join(' ')).toMatch(/^Usage: clinadmin/);
+      expect(r.stdout.split('\n')[2].trim().length, `${p.join(' ')} has a description`).toBeGreaterThan(10);
+      expect(r.stdout, `${p.join(' ')} has an example`).toMatch(/Examples:\n\s+\$ clinadmin /);
+    }
   });
 });

@@ -1,5 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { run } from '../../src/cli.js';
+import type { Parsed, RunF } from '../../src/commands/shared.js';
 import type { InStream, OutStream } from '../../src/context.js';
 import { tempDirSync } from './tmp.js';
 
@@ -18,6 +19,8 @@ export interface RunOptions {
   interactive?: boolean;
   stdoutTTY?: boolean;
   cwd?: string;
+  /** Takes the place of the command's run once its options are parsed (gh's runF): see parsedAs. */
+  runF?: RunF;
 }
 
 function sink(tty: boolean): { stream: OutStream; text: () => string } {
@@ -82,14 +85,34 @@ export async function runCli(argv: string[], o: RunOptions = {}): Promise<CliRes
     };
     void type();
   }
-  const code = await run(argv, {
-    stdin,
-    stdout: stdout.stream,
-    stderr: stderr.stream,
-    // A config folder of this run's own unless the test gives one: never the developer's ~/.config.
-    env: { NO_COLOR: '1', CLINADMIN_CONFIG_DIR: tempDirSync('clinadmin-config-'), ...o.env },
-    cwd: o.cwd ?? process.cwd(),
-    isInteractive: Boolean(o.interactive),
-  });
+  const code = await run(
+    argv,
+    {
+      stdin,
+      stdout: stdout.stream,
+      stderr: stderr.stream,
+      // A config folder of this run's own unless the test gives one: never the developer's ~/.config.
+      env: { NO_COLOR: '1', CLINADMIN_CONFIG_DIR: tempDirSync('clinadmin-config-'), ...o.env },
+      cwd: o.cwd ?? process.cwd(),
+      isInteractive: Boolean(o.interactive),
+    },
+    o.runF,
+  );
   return { code, stdout: stdout.text(), stderr: stderr.text() };
+}
+
+/**
+ * What a command line parses to, with no server and no process: the command's words, its checked options
+ * and its arguments, as its run would be handed them; or, for a refused line, the exit code and stderr.
+ */
+export async function parsedAs(argv: string[], o: RunOptions = {}): Promise<CliResult & { parsed?: Parsed }> {
+  let parsed: Parsed | undefined;
+  const r = await runCli(argv, {
+    env: { CLINADMIN_BASE_URL: 'http://127.0.0.1:9', CLINADMIN_TOKEN: 't' },
+    ...o,
+    runF: (p) => {
+      parsed = p;
+    },
+  });
+  return { ...r, parsed };
 }
