@@ -1,4 +1,5 @@
 import type { CollectionName } from '../schemas/data-file.js';
+import { sameNameForm } from '../schemas/names.js';
 
 // One entry per resource, read by the server, the commands, completion, the importer and the tables.
 // It holds what the zod schemas cannot say (paths, flags, columns); what they can say (required,
@@ -86,7 +87,7 @@ export interface Resource {
 
 /** A record's natural key as one string, e.g. test and name joined by NUL. */
 export const naturalKey = (res: Resource, r: Record<string, unknown>) =>
-  (res.key ?? ['id']).map((k) => String(r[k])).join('\u0000');
+  (res.key ?? ['id']).map((k) => sameNameForm(String(r[k]))).join('\u0000');
 
 /** The key in words: "test tst_bmp and name Sodium". */
 export const keyWords = (res: Resource, r: Record<string, unknown>) =>

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { int, never, number, registry, strictObject, string, enum as zEnum } from 'zod';
+import { hiddenInName } from './names.js';
 
 // Shared building blocks: every rule is written here once and used by the server and the CLI.
 
@@ -7,6 +8,13 @@ export const nonEmpty = (what = 'value') =>
   string({ error: `must be a string` })
     .trim()
     .min(1, { error: `${what} must not be empty` });
+
+/** A record's name: non-empty, and no character that draws nothing or reorders the text (names.ts). */
+export const nameText = (what = 'name') =>
+  nonEmpty(what).superRefine((value, ctx) => {
+    const hidden = hiddenInName(value);
+    if (hidden) ctx.addIssue({ code: 'custom', message: hidden });
+  });
 
 export const finite = () => number({ error: 'must be a finite number' });
 

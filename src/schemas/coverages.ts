@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { strictObject, string, enum as zEnum } from 'zod';
-import { createOnly, finite, nonEmpty, serviceSet, timestamp } from './common.js';
+import { createOnly, finite, nameText, nonEmpty, serviceSet, timestamp } from './common.js';
 import { COVERAGE_TYPE_VALUES, PAYMENT_METHOD_VALUES, REF_TYPE_VALUES } from './values.js';
 
 const oneOf = <T extends readonly [string, ...string[]]>(values: T) =>
@@ -9,7 +9,7 @@ const oneOf = <T extends readonly [string, ...string[]]>(values: T) =>
 const editable = {
   createdAt: timestamp().optional(),
   type: oneOf(COVERAGE_TYPE_VALUES),
-  name: nonEmpty('name'),
+  name: nameText('name'),
   paymentMethod: oneOf(PAYMENT_METHOD_VALUES).optional(),
   amount: finite().min(0, { error: 'must not be negative' }).optional(),
   percentage: finite()
@@ -47,6 +47,8 @@ export const coveragePatchSchema = strictObject({
 
 export const coverageSchema = strictObject({
   ...editable,
+  // A name stored before the rule is still read (and shown escaped); create and update refuse a new one.
+  name: nonEmpty('name'),
   contract: nonEmpty('contract'),
   id: nonEmpty('id'),
   createdAt: timestamp(),

@@ -3,6 +3,7 @@ import { array, object, strictObject, string, unknown, enum as zEnum } from 'zod
 import {
   createOnly,
   finite,
+  nameText,
   nonEmpty,
   panicRangeSchema,
   referenceRangeSchema,
@@ -16,7 +17,7 @@ const measureTypeSchema = zEnum(MEASURE_TYPE_VALUES, { error: `must be one of: $
 /** Fields a caller may set on create and on update. */
 const editable = {
   createdAt: timestamp().optional(),
-  name: nonEmpty('name'),
+  name: nameText('name'),
   set: string().optional(),
   sets: array(string()).optional(),
   description: string().optional(),
@@ -87,6 +88,8 @@ export const measurePatchSchema = strictObject({
 export const measureSchema = strictObject({
   ...editable,
   ...createOnlyFields,
+  // A name stored before the rule is still read (and shown escaped); create and update refuse a new one.
+  name: nonEmpty('name'),
   id: nonEmpty('id'),
   createdAt: timestamp(),
   createdBy: string(),

@@ -133,6 +133,20 @@ describe('prompts at a terminal', () => {
     expect(JSON.parse(r.stdout).referenceRanges).toMatchObject([{ min: 8.5, max: 10.5 }]);
   });
 
+  it('asks a name again when it holds a character that draws nothing, naming its code point', async () => {
+    const { server, env } = await setup();
+    const r = await runCli(['coverages', 'create', '--contract', 'ctr_acme_2026', '--type', 'deduction'], {
+      env,
+      interactive: true,
+      keys: ['Co\u200bpay', ENTER, /U\+200B/, '\x7f'.repeat(6), 'Copay', ENTER, ENTER /* the first payment method */],
+    });
+    expect(r.stderr).toContain('name: U+200B (zero width space) is not allowed');
+    const names = (await server.call('GET', '/insurance-coverages')).body.map((c: { name: string }) => c.name);
+    expect(names).not.toContain('Co\u200bpay');
+    expect(names).toContain('Copay');
+    expect(r.code).toBe(0);
+  });
+
   it('checks the flags given before asking anything', async () => {
     const { server, env } = await setup();
     const r = await runCli(['coverages', 'create', '--contract', 'ctr_acme_2026', '--percentage', '150'], {

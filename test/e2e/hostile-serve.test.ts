@@ -290,3 +290,96 @@ describe('every store is bounded in bytes', () => {
     expect(last.bodyBytes).toBeGreaterThan(60_000);
   }, 60_000);
 });
+
+describe('names a person can tell apart', () => {
+  const hidden: [string, string][] = [
+    ['\u200b', 'U+200B (zero width space)'],
+    ['\u2060', 'U+2060 (word joiner)'],
+    ['\u202e', 'U+202E (right-to-left override)'],
+    ['\u2067', 'U+2067 (right-to-left isolate)'],
+    ['\ufeff', 'U+FEFF (zero width no-break space)'],
+    ['\u0007', 'U+0007 (a control character)'],
+    ['\u009b', 'U+009B (a control character)'],
+    ['\u{e0001}', 'U+E0001 (an invisible format character)'],
+  ];
+
+  it('refuses over HTTP a name with a control or format character, naming the field and code point', async () => {
+    const s = await serve(['--seed']);
+    for (const [ch, named] of hidden) {
+      const r = await s.call('POST', '/diagnostic-measures', { test: 'tst_bmp', name: `Pota${ch}ssium`, type: 'text' });
+      expect(r.status, named).toBe(400);
+      expect(r.body.errors).toEqual([{ path: 'name', message: expect.stringContaining(`${named} is not allowed`) }]);
+      expect(r.body.detail).toContain(`name: ${named} is not allowed`);
+      const c = await s.call('POST', '/insurance-coverages', {
+        contract: 'ctr_acme_2026',
+        name: `Co${ch}pay`,
+        type: 'deduction',
+        amount: 1,
+      });
+      expect(c.status, named).toBe(400);
+      const p = await s.call('PATCH', '/diagnostic-measures/msr_k', { name: `K${ch}x` });
+      expect(p.status, named).toBe(400);
+    }
+    // Letters of every script, marks and emoji stay welcome.
+    for (const name of ['Näme', 'Натрий', 'ナトリウム', 'صوديوم', 'Na⁺ 🧪']) {
+      expect((await s.call('POST', '/diagnostic-measures', { test: 'tst_ok', name, type: 'text' })).status).toBe(200);
+    }
+  }, 60_000);
+
+  it('compares names after NFC: "Na\\u0308me" collides with "Näme" in the same test', async () => {
+    const s = await serve();
+    expect(
+      (await s.call('POST', '/diagnostic-measures', { test: 'tst_n', name: 'N\u00e4me', type: 'text' })).status,
+    ).toBe(200);
+    const again = await s.call('POST', '/diagnostic-measures', { test: 'tst_n', name: 'Na\u0308me', type: 'text' });
+    expect(again.status).toBe(409);
+    const other = await s.call('POST', '/diagnostic-measures', { test: 'tst_n', name: 'Other', type: 'text' });
+    expect((await s.call('PATCH', `/diagnostic-measures/${other.body.id}`, { name: 'Na\u0308me' })).status).toBe(409);
+    const seeded = await serve(['--seed']);
+    const cs = (name: string) =>
+      seeded.call('POST', '/insurance-coverages', { contract: 'ctr_acme_2026', name, type: 'deduction', amount: 1 });
+    expect((await cs('Caf\u00e9')).status).toBe(200);
+    expect((await cs('Cafe\u0301')).status).toBe(409);
+  }, 60_000);
+
+  it('refuses such a name in the CLI, on create and on import, before anything is sent', async () => {
+    const s = await serve(['--seed']);
+    await s.call('DELETE', '/_admin/requests');
+    const create = await s.run([
+      'measures',
+      'create',
+      '--test',
+      'tst_bmp',
+      '--name',
+      'Potassium\u200b',
+      '--type',
+      'text',
+    ]);
+    expect(create.exitCode).toBe(2);
+    expect(String(create.stderr)).toContain('name: U+200B (zero width space) is not allowed');
+    const update = await s.run(['measures', 'update', 'msr_k', '--name', 'K\u202e']);
+    expect(update.exitCode).toBe(2);
+    expect(String(update.stderr)).toContain('name: U+202E (right-to-left override) is not allowed');
+    const coverage = await s.run([
+      ...['coverages', 'create', '--contract', 'ctr_acme_2026', '--name', 'Copay\u2066'],
+      ...['--type', 'deduction', '--amount', '1'],
+    ]);
+    expect(coverage.exitCode).toBe(2);
+    expect(String(coverage.stderr)).toContain('name: U+2066 (left-to-right isolate) is not allowed');
+    const file = join(s.dir, 'catalog.json');
+    await writeFile(
+      file,
+      JSON.stringify([
+        { test: 'tst_j', name: 'Fine', type: 'text' },
+        { test: 'tst_j', name: 'Po\u2060tassium', type: 'text' },
+      ]),
+    );
+    const imported = await s.run(['measures', 'import', file]);
+    expect(imported.exitCode).toBe(2);
+    expect(String(imported.stderr)).toContain('U+2060 (word joiner) is not allowed');
+    expect(String(imported.stderr)).toContain('nothing was sent');
+    // The server's own account: nothing was written.
+    const seen = (await s.call('GET', '/_admin/requests')).body as { method: string }[];
+    expect(seen.filter((r) => r.method !== 'GET')).toEqual([]);
+  }, 60_000);
+});

@@ -1,6 +1,7 @@
 import type { Ctx } from '../../context.js';
 import { formatCritical, formatRange, parseRangeSpec } from '../../core/ranges.js';
 import { prompter } from '../../output/prompts.js';
+import { nameAnswer } from '../../schemas/names.js';
 import { MEASURE_TYPE_VALUES } from '../../schemas/values.js';
 
 /**
@@ -50,7 +51,7 @@ export async function promptMeasure(ctx: Ctx, body: Record<string, unknown>): Pr
   const ask = await prompter(ctx);
   const out = { ...body };
   if (!out.test) out.test = await ask.text('Medical test id (--test):', { required: true });
-  if (!out.name) out.name = await ask.text('Measure name (--name):', { required: true });
+  if (!out.name) out.name = await ask.text('Measure name (--name):', { required: true, validate: nameAnswer });
   if (!out.type) out.type = await ask.choose('Result type (--type):', MEASURE_TYPE_VALUES, 'numeric');
   if (out.type === 'numeric' && out.unit === undefined) {
     const unit = await ask.text('Unit, e.g. mmol/L (--unit, empty to skip):');
