@@ -79,7 +79,7 @@ describe('--timeout is a deadline for the whole exchange (finding 7)', () => {
 
   it('reads a Retry-After given as an HTTP date, and one absurdly far, the same way', async () => {
     for (const [after, said] of [
-      [new Date(Date.now() + 3_600_000).toUTCString(), /asked to wait 360\d s/],
+      [new Date(Date.now() + 3_600_000).toUTCString(), /asked to wait 3(59\d|60\d) s/],
       ['99999999999', /asked to wait 99999999999 s/],
     ] as const) {
       const h = await hostileServer(busy(429, after));
