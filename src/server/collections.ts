@@ -1,6 +1,6 @@
 import { COLLECTIONS, type CollectionName } from '../schemas/data-file.js';
 import { trimOldest } from './history.js';
-import type { Rec } from './journal.js';
+import type { Rec, JournalEntry as Replayed } from './journal.js';
 
 /** Every collection's records: a whole state, as a data file holds it. */
 export type State = { [K in CollectionName]: Rec[] };
@@ -48,6 +48,25 @@ export class Collections {
 
   restore(saved: Map<CollectionName, Map<string, Rec>>): void {
     for (const [coll, map] of saved) this.maps.set(coll, map);
+  }
+
+  /** A start: the data file's records, then each journalled change (or reset) over them, oldest first. */
+  replay(data: Partial<Record<CollectionName, readonly unknown[]>> | undefined, changes: Iterable<Replayed>): void {
+    for (const name of COLLECTIONS) for (const r of (data?.[name] ?? []) as Rec[]) this.set(name, r.id, r);
+    for (const c of changes) {
+      if ('reset' in c) this.load(c.reset);
+      else this.set(c.coll, c.id, c.after);
+    }
+  }
+
+  /** Takes back writes that failed, newest first: each change to its `before`, each reset to what it replaced. */
+  undo(failed: readonly { changes: readonly Undo[]; reset?: { before: Map<CollectionName, Map<string, Rec>> } }[]) {
+    for (let i = failed.length - 1; i >= 0; i--) {
+      const reset = failed[i].reset;
+      if (reset) this.restore(reset.before);
+      const changes = failed[i].changes;
+      for (let j = changes.length - 1; j >= 0; j--) this.set(changes[j].coll, changes[j].id, changes[j].before);
+    }
   }
 
   /** Drops the oldest notifications until `keep` remain (0 keeps all). */

@@ -1,34 +1,15 @@
-import { type FileHandle, link, stat, unlink } from 'node:fs/promises';
-import { dirname } from 'node:path';
-import { COLLECTIONS, type CollectionName, type DataFile } from '../schemas/data-file.js';
+import { unlink } from 'node:fs/promises';
+import type { CollectionName, DataFile } from '../schemas/data-file.js';
 import { Collections, type State } from './collections.js';
-import { CutMark } from './cut-mark.js';
-import { readDataFile } from './data-file.js';
 import { writeDataFile } from './fold.js';
-import { journalLine, type Rec, readJournal, resetLine } from './journal.js';
+import { journalLine, type Rec, resetLine } from './journal.js';
+import { JournalFile, StoreUnavailableError } from './journal-file.js';
 import { lockDataFile, realDataFile } from './lock.js';
-import { describeFsError, exists, nodeFs, type StoreFs, syncDir } from './store-fs.js';
+import { type Change, type Pending, PendingWrites } from './pending.js';
+import { recover } from './recover.js';
+import { describeFsError, exists, nodeFs, type StoreFs } from './store-fs.js';
 
-/** One change to one record: `after` undefined deletes; `before` lets a failed flush undo it. */
-interface Change {
-  coll: CollectionName;
-  id: string;
-  before: Rec | undefined;
-  after: Rec | undefined;
-}
-
-interface Pending {
-  changes: Change[];
-  /** A reset: the whole state replaced, in one journal line; `before` undoes it if the line fails. */
-  reset?: { line: string; before: Map<CollectionName, Map<string, Rec>> };
-  resolve: () => void;
-  reject: (err: Error) => void;
-}
-
-/** A write that could not be made durable; nothing of it was acknowledged or kept. */
-export class StoreUnavailableError extends Error {
-  override name = 'StoreUnavailableError';
-}
+export { StoreUnavailableError };
 
 /** A journal this large is folded even before it has `compactEvery` changes: it stays bounded. */
 const FOLD_BYTES = 64 * 1024 * 1024;
@@ -65,28 +46,21 @@ export class Store {
   private readonly records = new Collections();
   private queue: Pending[] = [];
   private flushing = false;
-  private journalChanges = 0;
-  private journalSize = 0;
   /** Bytes of the data file as last written or read. */
   private snapshotSize = 0;
   private closed = false;
   private keepNotifications = 0;
-  /** Set when the journal could not be cut back after a failed write: no further write is taken. */
-  private broken: StoreUnavailableError | undefined;
   /** A fold writing in the background, if one is. */
   private folding: Promise<void> | undefined;
-  /** Writes not yet on disk, by collection and by record, so reads never answer from them. */
-  private readonly pendingColl = new Map<CollectionName, number>();
-  private readonly pendingIds = new Map<CollectionName, Map<string, number>>();
+  private readonly pending = new PendingWrites();
 
   private constructor(
     readonly file: string,
-    private journal: FileHandle,
+    private readonly journal: JournalFile,
     private readonly releaseLock: () => Promise<void>,
     private readonly compactEvery: number,
     private readonly warn: (message: string) => void,
     private readonly fs: StoreFs,
-    private readonly cutMark: CutMark | undefined,
   ) {}
 
   static async open(options: StoreOptions): Promise<Store> {
@@ -94,40 +68,16 @@ export class Store {
     // Through a symlinked --data, the lock and every fold go to the target: one file, one lock.
     const file = await realDataFile(options.file);
     const releaseLock = await lockDataFile(file, options.file, { runtimeDir: options.runtimeDir, warn });
-    let journal: FileHandle | undefined;
+    let journal: JournalFile | undefined;
     try {
-      const data = await readDataFile(file);
-      const journalPath = `${file}.journal`;
-      // A fold cut short leaves the journal it set aside, and perhaps the empty one it made.
-      const { entries: older } = await readJournal(`${file}.journal.old`, warn);
-      await unlink(`${file}.journal.next`).catch(() => undefined);
       const fs = options.fs ?? nodeFs;
-      // A failed write that could not be cut back left its mark: the journal counts only up to it.
-      const marked = await CutMark.read(fs, `${journalPath}.cut`);
-      const { entries: replay, goodLength } = await readJournal(journalPath, warn, marked);
-      journal = await fs.open(journalPath, 'a', 0o600);
-      // A torn last line is cut off before anything is appended after it.
-      if ((await journal.stat()).size > goodLength) {
-        await journal.truncate(goodLength);
-        await journal.datasync();
-      }
-      // Blank again once the journal is cut; a mark left set would cut acknowledged writes at the next start.
-      const cutMark = await CutMark.open(fs, `${journalPath}.cut`).catch((err: Error) => {
-        if (marked !== undefined) throw err;
-        const why = describeFsError(err);
-        warn(`cannot keep ${journalPath}.cut (${why}): a failed write that cannot be cut back may reappear`);
-        return undefined;
-      });
-      const store = new Store(file, journal, releaseLock, options.compactEvery ?? 2000, warn, fs, cutMark);
+      const found = await recover(file, fs, warn);
+      const { data, older, replay } = found;
+      journal = new JournalFile(found.journal, file, fs, found.cutMark, warn, found.goodLength, replay.length);
+      const store = new Store(file, journal, releaseLock, options.compactEvery ?? 2000, warn, fs);
       store.keepNotifications = options.keepNotifications ?? 0;
-      for (const name of COLLECTIONS) for (const r of data?.[name] ?? []) store.records.set(name, r.id, r as Rec);
-      for (const c of [...older, ...replay]) {
-        if ('reset' in c) store.records.load(c.reset);
-        else store.records.set(c.coll, c.id, c.after);
-      }
-      store.journalSize = goodLength;
-      store.journalChanges = replay.length;
-      store.snapshotSize = data === undefined ? 0 : (await stat(file)).size;
+      store.records.replay(data, [...older, ...replay]);
+      store.snapshotSize = found.dataSize;
       // Start from a complete data file and an empty journal, so the file on disk is whole on its own. On a
       // full disk that waits: the journal holds every change, and the server runs from it meanwhile.
       if (data === undefined || replay.length > 0 || older.length > 0) {
@@ -139,7 +89,7 @@ export class Store {
       }
       return store;
     } catch (err) {
-      await journal?.close().catch(() => undefined);
+      await journal?.close();
       await releaseLock();
       throw err;
     }
@@ -165,7 +115,7 @@ export class Store {
       this.records.set(w.coll, w.id, w.after);
       return { coll: w.coll, id: w.id, before, after: w.after };
     });
-    this.track(changes, 1);
+    this.pending.count(changes, 1);
     return new Promise<void>((resolve, reject) => {
       this.queue.push({ changes, resolve, reject });
       if (!this.flushing) void this.flushLoop();
@@ -198,7 +148,7 @@ export class Store {
 
   /** Whether a record (or any record of a collection) has a change that is not on disk yet. */
   isPending(coll: CollectionName, id?: string): boolean {
-    return id === undefined ? this.pendingColl.has(coll) : (this.pendingIds.get(coll)?.has(id) ?? false);
+    return this.pending.has(coll, id);
   }
 
   /** Resolves once every change made so far is on disk (or was undone by a failed flush). */
@@ -210,22 +160,9 @@ export class Store {
     });
   }
 
-  /** Counts changes not yet on disk, by collection and by record (+1 when made, -1 once settled). */
-  private track(changes: Change[], delta: number): void {
-    for (const c of changes) {
-      bump(this.pendingColl, c.coll, delta);
-      let ids = this.pendingIds.get(c.coll);
-      if (!ids) {
-        ids = new Map();
-        this.pendingIds.set(c.coll, ids);
-      }
-      bump(ids, c.id, delta);
-    }
-  }
-
   /** Settles a pending commit: it no longer counts as pending, then its promise is resolved or rejected. */
   private settleOne(p: Pending, err?: Error): void {
-    this.track(p.changes, -1);
+    this.pending.count(p.changes, -1);
     if (err) p.reject(err);
     else p.resolve();
   }
@@ -240,7 +177,7 @@ export class Store {
       try {
         // Nothing journalled since the file was last made whole: rewriting it (~0.5 s at 100,000 records)
         // would change nothing.
-        const whole = this.journalSize === 0 && !(await exists(`${this.file}.journal.old`));
+        const whole = this.journal.size === 0 && !(await exists(`${this.file}.journal.old`));
         if (!whole) await this.compact();
       } catch (err) {
         throw new StoreUnavailableError(
@@ -252,8 +189,7 @@ export class Store {
       await unlink(`${this.file}.journal`).catch(() => undefined);
       await unlink(`${this.file}.journal.cut`).catch(() => undefined);
     } finally {
-      await this.journal.close().catch(() => undefined);
-      await this.cutMark?.close().catch(() => undefined);
+      await this.journal.close();
       await this.releaseLock();
     }
   }
@@ -272,21 +208,10 @@ export class Store {
           for (const p of batch) this.settleOne(p);
           continue;
         }
-        const lines = `${entries.join('\n')}\n`;
-        const sizeBefore = this.journalSize;
+        const sizeBefore = this.journal.size;
         try {
-          if (this.broken) throw this.broken;
-          const buf = Buffer.from(lines);
-          // A full disk can take part of a write and report it short: only a whole write is acknowledged.
-          const { bytesWritten } = await this.journal.write(buf);
-          if (bytesWritten !== buf.length) {
-            throw Object.assign(new Error(`only ${bytesWritten} of ${buf.length} bytes were written`), {
-              code: 'ENOSPC',
-            });
-          }
-          await this.journal.datasync();
-          this.journalSize += buf.length;
-          this.journalChanges += batch.reduce((n, p) => n + (p.reset ? 1 : p.changes.length), 0);
+          const changes = batch.reduce((n, p) => n + (p.reset ? 1 : p.changes.length), 0);
+          await this.journal.append(`${entries.join('\n')}\n`, changes);
         } catch (err) {
           await this.failFrom(batch, sizeBefore, err as Error);
           continue;
@@ -295,8 +220,8 @@ export class Store {
         // rewriting then costs at most the bytes journalled, and a write costs the same at any size. A
         // small file waits for enough changes too, unless a few large records have made the journal big.
         // The journal is set aside before these writes are acknowledged, so the fold holds them.
-        const due = this.journalChanges >= this.compactEvery || this.journalSize >= FOLD_BYTES;
-        if (due && this.journalSize >= this.snapshotSize && !this.folding) {
+        const due = this.journal.changes >= this.compactEvery || this.journal.size >= FOLD_BYTES;
+        if (due && this.journal.size >= this.snapshotSize && !this.folding) {
           const snapshot = await this.setAside().catch((e: Error) => {
             this.warn(`could not set the journal aside to fold it: ${describeFsError(e)}; it keeps every change`);
             return undefined;
@@ -325,37 +250,13 @@ export class Store {
   private async failFrom(batch: Pending[], sizeBefore: number, err: Error): Promise<void> {
     const failed = [...batch, ...this.queue];
     this.queue = [];
-    for (let i = failed.length - 1; i >= 0; i--) {
-      const reset = failed[i].reset;
-      if (reset) this.records.restore(reset.before);
-      const changes = failed[i].changes;
-      for (let j = changes.length - 1; j >= 0; j--) this.records.set(changes[j].coll, changes[j].id, changes[j].before);
-    }
-    // Back to the last whole line before anything else is appended; a journal that cannot be cut back
-    // takes no more writes (a restart drops its torn last line, which was never acknowledged).
-    if (!this.broken) {
-      try {
-        await this.journal.truncate(sizeBefore);
-      } catch (cut) {
-        // The refused change may be in the journal whole: the mark makes the next start read only up to it.
-        const marked = await this.cutMark?.set(sizeBefore).then(
-          () => true,
-          () => false,
-        );
-        this.broken = new StoreUnavailableError(
-          `${this.file}.journal could not be cut back after a failed write (${describeFsError(cut as Error)}); ` +
-            (marked
-              ? 'restart the server to recover every acknowledged change'
-              : 'nor marked: a restart may bring back the change refused with 503'),
-        );
-        this.warn(this.broken.message);
-      }
-    }
+    this.records.undo(failed);
+    await this.journal.cutBack(sizeBefore);
     const reason =
       err instanceof StoreUnavailableError
         ? err
         : new StoreUnavailableError(`the change could not be saved to ${this.file}: ${describeFsError(err)}`);
-    if (reason !== this.broken) this.warn(reason.message);
+    if (reason !== this.journal.broken) this.warn(reason.message);
     for (const p of failed) this.settleOne(p, reason);
   }
 
@@ -368,43 +269,18 @@ export class Store {
   private async compact(): Promise<void> {
     this.records.trimNotifications(this.keepNotifications);
     this.snapshotSize = await writeDataFile(this.fs, this.file, this.snapshot());
-    await this.journal.truncate(0);
-    await this.journal.datasync();
+    await this.journal.empty();
     await unlink(`${this.file}.journal.old`).catch(() => undefined);
-    this.journalSize = 0;
-    this.journalChanges = 0;
   }
 
-  /**
-   * Sets the journal aside as `.journal.old` and starts a fresh one, between two flushes; returns the
-   * records of that moment. The journal's name never goes missing: a hard link keeps the old one, then
-   * the empty new one is renamed over the name.
-   */
+  /** Sets the journal aside for a fold, between two flushes; returns the records of that moment. */
   private async setAside(): Promise<{ [K in CollectionName]: Rec[] } | undefined> {
-    const path = `${this.file}.journal`;
-    const old = `${path}.old`;
-    const next = `${path}.next`;
-    const fresh = await this.fs.open(next, 'w', 0o600);
-    try {
-      await link(path, old);
-    } catch (err) {
-      await fresh.close();
-      await unlink(next).catch(() => undefined);
+    if (!(await this.journal.setAside())) {
       // A fold that failed before left its journal: fold everything now, as a start does (writes wait).
-      if ((err as NodeJS.ErrnoException).code === 'EEXIST') {
-        await this.compact();
-        return undefined;
-      }
-      throw err;
+      await this.compact();
+      return undefined;
     }
-    await this.fs.rename(next, path);
-    await syncDir(this.fs, dirname(this.file));
     this.records.trimNotifications(this.keepNotifications);
-    const before = this.journal;
-    this.journal = fresh;
-    this.journalSize = 0;
-    this.journalChanges = 0;
-    await before.close();
     return this.snapshot();
   }
 
@@ -413,12 +289,6 @@ export class Store {
     this.snapshotSize = await writeDataFile(this.fs, this.file, records);
     await unlink(`${this.file}.journal.old`);
   }
-}
-
-function bump<K>(counts: Map<K, number>, key: K, delta: number): void {
-  const n = (counts.get(key) ?? 0) + delta;
-  if (n > 0) counts.set(key, n);
-  else counts.delete(key);
 }
 
 export type { DataFile, Rec, State, StoreFs };

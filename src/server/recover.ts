@@ -1,0 +1,54 @@
+import { type FileHandle, stat, unlink } from 'node:fs/promises';
+import type { DataFile } from '../schemas/data-file.js';
+import { CutMark } from './cut-mark.js';
+import { readDataFile } from './data-file.js';
+import { type JournalEntry, readJournal } from './journal.js';
+import { describeFsError, type StoreFs } from './store-fs.js';
+
+/** What a start finds on disk: the data file, the changes to replay over it, and the journal opened to append. */
+export interface Recovered {
+  data: DataFile | undefined;
+  /** Bytes of the data file as read (0 when there is none). */
+  dataSize: number;
+  /** The journal set aside by a fold cut short, then the journal: replayed over the data file in this order. */
+  older: JournalEntry[];
+  replay: JournalEntry[];
+  /** The journal's length up to its last whole, acknowledged line. */
+  goodLength: number;
+  journal: FileHandle;
+  cutMark: CutMark | undefined;
+}
+
+/**
+ * Reads what the last run left (after a crash too): the data file, the journal set aside by a fold cut short,
+ * and the journal up to its cut mark; cuts a torn last line off before anything is appended after it.
+ */
+export async function recover(file: string, fs: StoreFs, warn: (m: string) => void): Promise<Recovered> {
+  const data = await readDataFile(file);
+  const journalPath = `${file}.journal`;
+  // A fold cut short leaves the journal it set aside, and perhaps the empty one it made.
+  const { entries: older } = await readJournal(`${file}.journal.old`, warn);
+  await unlink(`${file}.journal.next`).catch(() => undefined);
+  // A failed write that could not be cut back left its mark: the journal counts only up to it.
+  const marked = await CutMark.read(fs, `${journalPath}.cut`);
+  const { entries: replay, goodLength } = await readJournal(journalPath, warn, marked);
+  const journal = await fs.open(journalPath, 'a', 0o600);
+  try {
+    if ((await journal.stat()).size > goodLength) {
+      await journal.truncate(goodLength);
+      await journal.datasync();
+    }
+    // Blank again once the journal is cut; a mark left set would cut acknowledged writes at the next start.
+    const cutMark = await CutMark.open(fs, `${journalPath}.cut`).catch((err: Error) => {
+      if (marked !== undefined) throw err;
+      const why = describeFsError(err);
+      warn(`cannot keep ${journalPath}.cut (${why}): a failed write that cannot be cut back may reappear`);
+      return undefined;
+    });
+    const dataSize = data === undefined ? 0 : (await stat(file)).size;
+    return { data, dataSize, older, replay, goodLength, journal, cutMark };
+  } catch (err) {
+    await journal.close().catch(() => undefined);
+    throw err;
+  }
+}
