@@ -1,10 +1,11 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { describeJsonError, findAmbiguity, lineColumn } from '../json/json-error.js';
+import { RESOURCES, type Resource } from '../resources/index.js';
 import { AdminProblem, handleAdmin, type Sandbox } from './admin.js';
 import { createAuthenticator, type TokenEntry } from './auth.js';
 import { createFaults, type Faults } from './faults.js';
 import { type Problem, problem, sendJson, sendList, sendProblem } from './problem.js';
-import { RESOURCES, type Resource, type Service, ServiceError } from './service.js';
+import { type Service, ServiceError } from './service.js';
 import { StoreUnavailableError } from './store.js';
 
 export interface AppOptions {
@@ -37,7 +38,8 @@ class HttpProblem extends Error {
   }
 }
 
-const byPath = new Map(RESOURCES.map((r) => [r.path, r]));
+// The registry's paths, without their leading slash, as a request's first segment is split.
+const byPath = new Map(RESOURCES.map((r) => [r.path.slice(1), r]));
 const PUBLIC = ['/healthz', '/openapi.json'];
 
 /** Answers with an injected fault instead of the API, when one was decided. */
@@ -111,7 +113,7 @@ export function createApp({
     }
     const { resource, id } = route(req.url ?? '/');
     const reads = ['GET', 'HEAD'];
-    const allowed = !resource.writable ? reads : id === undefined ? [...reads, 'POST'] : [...reads, 'PATCH', 'DELETE'];
+    const allowed = !resource.schemas ? reads : id === undefined ? [...reads, 'POST'] : [...reads, 'PATCH', 'DELETE'];
     if (!allowed.includes(method)) {
       throw new HttpProblem(problem(405, `${method} is not allowed on ${req.url}; use ${allowed.join(', ')}`), {
         allow: allowed.join(', '),

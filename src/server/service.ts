@@ -1,13 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { z } from 'zod';
-import {
-  keyWords,
-  naturalKey,
-  notifications,
-  RESOURCES as REGISTRY,
-  type Resource as RegistryResource,
-  type SchemaSet,
-} from '../resources/index.js';
+import { keyWords, naturalKey, notifications, type Resource, type SchemaSet } from '../resources/index.js';
 import { type FieldError, parseWith, toFieldErrors } from '../schemas/common.js';
 import type { Contract } from '../schemas/coverages.js';
 import type { CollectionName } from '../schemas/data-file.js';
@@ -39,26 +32,9 @@ export function newId(prefix: string): string {
   return `${prefix}_${pool.toString('base64url', offset - 9, offset)}`;
 }
 
-/** A resource as the server routes it: the registry's entry, its path without the leading slash. */
-export interface Resource {
-  path: string;
-  coll: CollectionName;
-  noun: string;
-  writable: boolean;
-  entry: RegistryResource;
-}
-
-export const RESOURCES: Resource[] = REGISTRY.map((entry) => ({
-  path: entry.path.slice(1),
-  coll: entry.collection,
-  noun: entry.noun,
-  writable: entry.schemas !== undefined,
-  entry,
-}));
-
 /** "Sodium (test tst_bmp)": the record's name and the rest of its natural key, for notifications. */
 function label(res: Resource, r: Rec): string {
-  const rest = (res.entry.key ?? []).filter((k) => k !== 'name').map((k) => `${k} ${String(r[k])}`);
+  const rest = (res.key ?? []).filter((k) => k !== 'name').map((k) => `${k} ${String(r[k])}`);
   return rest.length > 0 ? `${r.name} (${rest.join(', ')})` : String(r.name);
 }
 
@@ -79,8 +55,8 @@ export function createService({ store, events = true, now = Date.now }: ServiceO
     let index = keys.get(res);
     if (!index) {
       index = new Map();
-      for (const r of store.list(res.coll))
-        if (!index.has(naturalKey(res.entry, r))) index.set(naturalKey(res.entry, r), r.id);
+      for (const r of store.list(res.collection))
+        if (!index.has(naturalKey(res, r))) index.set(naturalKey(res, r), r.id);
       keys.set(res, index);
     }
     return index;
@@ -88,12 +64,12 @@ export function createService({ store, events = true, now = Date.now }: ServiceO
   /** Claims `rec`'s key for it, synchronously (so two requests at once cannot both pass), or refuses. */
   function claimKey(res: Resource, rec: Rec, before?: Rec): () => void {
     const index = keyIndex(res);
-    const key = naturalKey(res.entry, rec);
-    const old = before ? naturalKey(res.entry, before) : undefined;
+    const key = naturalKey(res, rec);
+    const old = before ? naturalKey(res, before) : undefined;
     if (key === old) return () => undefined;
     const holder = index.get(key);
     if (holder !== undefined && holder !== rec.id) {
-      const words = keyWords(res.entry, rec);
+      const words = keyWords(res, rec);
       throw new ServiceError('conflict', `a ${res.noun} with ${words} already exists as ${holder}`, [
         { path: 'name', message: `already used by ${holder} (${words})` },
       ]);
@@ -109,10 +85,10 @@ export function createService({ store, events = true, now = Date.now }: ServiceO
 
   const schemas = new Map<Resource, Promise<SchemaSet>>();
   function schemasOf(res: Resource): Promise<SchemaSet> {
-    if (!res.entry.schemas) throw new Error(`${res.coll} is read-only`);
+    if (!res.schemas) throw new Error(`${res.collection} is read-only`);
     let s = schemas.get(res);
     if (!s) {
-      s = res.entry.schemas();
+      s = res.schemas();
       schemas.set(res, s);
     }
     return s;
@@ -120,18 +96,18 @@ export function createService({ store, events = true, now = Date.now }: ServiceO
 
   /** Never answers from a change that is not on disk yet: a read waits for it, as a 200 for it would. */
   async function durable(res: Resource, id?: string): Promise<void> {
-    if (store.isPending(res.coll, id)) await store.settle();
+    if (store.isPending(res.collection, id)) await store.settle();
   }
 
   function mustGet(res: Resource, id: string): Rec {
-    const rec = store.get(res.coll, id);
+    const rec = store.get(res.collection, id);
     if (!rec) throw new ServiceError('not-found', `no ${res.noun} with id ${id}`);
     return rec;
   }
 
   /** A 404 must not come from a delete that a crash could still undo. */
   async function mustGetDurably(res: Resource, id: string): Promise<Rec> {
-    if (!store.get(res.coll, id)) await durable(res, id);
+    if (!store.get(res.collection, id)) await durable(res, id);
     return mustGet(res, id);
   }
 
@@ -144,7 +120,7 @@ export function createService({ store, events = true, now = Date.now }: ServiceO
   /** Gives each sub-record without an id a fresh one (a measure's reference ranges: the registry's subIds). */
   function withSubIds(res: Resource, rec: Record<string, unknown>): Record<string, unknown> {
     let out = rec;
-    for (const [field, prefix] of Object.entries(res.entry.subIds ?? {})) {
+    for (const [field, prefix] of Object.entries(res.subIds ?? {})) {
       const items = rec[field] as Record<string, unknown>[] | undefined;
       if (items) out = { ...out, [field]: items.map((r) => (r.id ? r : { id: newId(prefix), ...r })) };
     }
@@ -171,10 +147,11 @@ export function createService({ store, events = true, now = Date.now }: ServiceO
       id: newId(notifications.idPrefix),
       createdAt: now(),
       code: `${res.noun}-${action}`,
-      type: res.path.slice(0, -1),
+      // 'diagnostic-measure' from '/diagnostic-measures'.
+      type: res.path.slice(1, -1),
       title: `${noun} ${action}: ${rec.name}`,
       body: `${noun} ${what} was ${action} by ${account}.`,
-      meta: { resource: res.path, id: rec.id, action, account },
+      meta: { resource: res.path.slice(1), id: rec.id, action, account },
       seenBy: [],
     };
     return { coll: 'notifications' as const, id: notification.id, after: notification };
@@ -182,7 +159,7 @@ export function createService({ store, events = true, now = Date.now }: ServiceO
 
   async function write(res: Resource, action: 'created' | 'updated' | 'deleted', rec: Rec, account: string) {
     const writes: { coll: CollectionName; id: string; after: Rec | undefined }[] = [
-      { coll: res.coll, id: rec.id, after: action === 'deleted' ? undefined : rec },
+      { coll: res.collection, id: rec.id, after: action === 'deleted' ? undefined : rec },
     ];
     if (events) writes.push(event(res, action, rec, account));
     await store.commit(writes);
@@ -196,7 +173,7 @@ export function createService({ store, events = true, now = Date.now }: ServiceO
 
     async list(res: Resource): Promise<Rec[]> {
       await durable(res);
-      return store.list(res.coll);
+      return store.list(res.collection);
     },
 
     /**
@@ -206,11 +183,11 @@ export function createService({ store, events = true, now = Date.now }: ServiceO
     async get(res: Resource, id: string, account: string | undefined): Promise<Rec> {
       await durable(res, id);
       const rec = mustGet(res, id);
-      if (!res.entry.marksSeen || account === undefined) return rec;
+      if (!res.marksSeen || account === undefined) return rec;
       const seenBy = (rec.seenBy as string[] | undefined) ?? [];
       if (seenBy.includes(account)) return rec;
       const after = { ...rec, seenBy: [...seenBy, account] };
-      await store.commit([{ coll: res.coll, id, after }]);
+      await store.commit([{ coll: res.collection, id, after }]);
       return after;
     },
 
@@ -218,12 +195,12 @@ export function createService({ store, events = true, now = Date.now }: ServiceO
       const s = await schemasOf(res);
       const input = validate(s.create, body);
       const rec: Rec = {
-        id: newId(res.entry.idPrefix),
+        id: newId(res.idPrefix),
         createdAt: now(),
         createdBy: account,
         ...withSubIds(res, input),
       } as Rec;
-      const from = res.entry.fromContract;
+      const from = res.fromContract;
       if (from) {
         const c = contractOf(input[from.field] as string);
         const contract = c as Record<string, unknown>;
@@ -268,8 +245,8 @@ export function createService({ store, events = true, now = Date.now }: ServiceO
       await mustGetDurably(res, id);
       const rec = mustGet(res, id);
       // The key is free once the record is gone; taken back if the delete cannot be saved.
-      const index = res.writable ? keyIndex(res) : undefined;
-      const key = naturalKey(res.entry, rec);
+      const index = res.schemas ? keyIndex(res) : undefined;
+      const key = naturalKey(res, rec);
       const held = index?.get(key) === id;
       if (held) index!.delete(key);
       try {
