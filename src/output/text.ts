@@ -14,6 +14,7 @@ const CONTROL = new RegExp(
   ].join('|'),
   'gu',
 );
+const ANY_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\p{Cf}]/u;
 // The styles our theme writes (chalk at level 1: bold, dim, inverse, red, green, yellow, cyan and their
 // ends): the only escape sequences the writer lets through, and only while colors are on.
 const STYLE = /\u001b\[(?:1|2|7|22|27|31|32|33|36|39)m/y;
@@ -34,9 +35,9 @@ const hex = (c: string) => {
  * character can only stand inside a string) the escape reads back as the same character.
  */
 export function visible(s: string, oneLine = false, styled = false): string {
-  CONTROL.lastIndex = 0;
   let safe = s;
-  if (CONTROL.test(s)) {
+  // A plain class first: most text holds none, and it scans several times faster than CONTROL.
+  if (ANY_CONTROL.test(s)) {
     CONTROL.lastIndex = 0;
     safe = s.replace(CONTROL, (c, at: number) => {
       if (styled && c === '\u001b') {
