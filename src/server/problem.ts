@@ -37,7 +37,8 @@ export function problem(status: number, detail: string, errors?: FieldError[]): 
     title,
     status,
     detail,
-    ...(errors && errors.length > 0 ? { errors } : {}),
+    // The first hundred: the detail counts them all, and an answer stays small whatever was sent.
+    ...(errors && errors.length > 0 ? { errors: errors.slice(0, 100) } : {}),
   };
 }
 

@@ -264,6 +264,24 @@ describe('every store is bounded in bytes', () => {
     }
   }, 120_000);
 
+  it('answers a body of 349,000 bad values in a few lines, alive under a 128 MB heap', async () => {
+    const s = await serve([], { env: { NODE_OPTIONS: '--max-old-space-size=128' } });
+    // Each [] is a bad choice: zod made an issue for each, 700 MB and a 41 MB answer for one request.
+    const body = `{"test":"tst_x","name":"x","type":"checklist","choices":[${'[],'.repeat(349_000)}[]]}`;
+    for (let i = 0; i < 8; i++) {
+      const r = await fetch(`${s.url}/diagnostic-measures`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${USER}`, 'content-type': 'application/json' },
+        body,
+      });
+      const text = await r.text();
+      expect(r.status).toBe(400);
+      expect(text.length).toBeLessThan(2_000);
+      expect(JSON.parse(text).detail).toContain('holds more than 10,000 values');
+    }
+    expect((await s.call('GET', '/healthz', undefined, null)).status).toBe(200);
+  }, 60_000);
+
   it('drops the oldest requests past --journal-bytes, and keeps an accepted body whole while it fits', async () => {
     const s = await serve(['--record-bodies', '--journal-bytes', '400000']);
     const description = 'd'.repeat(40_000);
