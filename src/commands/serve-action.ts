@@ -136,7 +136,7 @@ export async function serve(
   return EXIT.ok;
 }
 
-/** `TOKEN[:ACCOUNT]` a line; blank lines and # comments are skipped. Refused when others can read it. */
+/** `TOKEN[:ACCOUNT[:admin]]` a line; blank lines and # comments are skipped. Refused when others can read it. */
 async function readTokenFile(path: string): Promise<string[]> {
   let text: string;
   try {

@@ -81,7 +81,10 @@ Connecting (each overrides the stored profile; a flag overrides each):
                           ~/.config/clinadmin; %APPDATA% on Windows)
 
 serve:
-  CLINADMIN_SERVE_TOKENS  tokens serve accepts, token:account pairs separated by commas
+  CLINADMIN_SERVE_TOKENS  tokens serve accepts, TOKEN:ACCOUNT pairs separated by commas; TOKEN:ACCOUNT:admin
+                          may also use /_admin/ (clinadmin sandbox)
+  XDG_RUNTIME_DIR         where serve locks its data file by device and inode, so a hard link in any
+                          folder is refused (else a 0700 folder in TMPDIR)
 
 Terminal and output:
   NO_COLOR                no colors (as --no-color); FORCE_COLOR turns them on, also in a pipe
