@@ -17,6 +17,9 @@ const tier = (name: string, timeouts = { testTimeout: 30_000, hookTimeout: 60_00
 
 export default defineConfig({
   test: {
+    // Most of a test's time is spent waiting on a process it started (the built binary, serve), so files run
+    // four at a time even on two cores; vitest's default (cores - 1) ran them one at a time here.
+    maxWorkers: 4,
     globalSetup: ['test/helpers/global-tmp.ts'],
     projects: [
       tier('unit'),

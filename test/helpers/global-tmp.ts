@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -18,6 +18,8 @@ export function setup(): void {
   runtime = mkdtempSync(join(tmpdir(), 'clinadmin-tests-run-'));
   process.env.XDG_RUNTIME_DIR = runtime;
   dir = mkdtempSync(join(tmpdir(), 'clinadmin-tests-'));
+  // As /tmp is: tests that run the CLI as another user (docs-examples, as nobody) reach and write in it too.
+  chmodSync(dir, 0o1777);
   process.env.TMPDIR = dir;
 }
 
