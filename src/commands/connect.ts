@@ -61,7 +61,7 @@ export function traceTo(ctx: Ctx): (line: string) => void {
   return (line) => ctx.stderr.write(`${visible(line)}\n`);
 }
 
-/** Loads the HTTP client (bin/clinadmin.cjs has already chosen how V8 compiles its WebAssembly). */
+/** Loads the HTTP client, and with it undici, only once a command has something to ask the server. */
 export async function loadClient(): Promise<typeof import('../api/client.js').ApiClient> {
   return (await import('../api/client.js')).ApiClient;
 }

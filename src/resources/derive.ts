@@ -30,7 +30,8 @@ export function deriveFacts(schemas: { create: z.ZodType; patch: z.ZodType }): F
   const fields = keys.filter((k) => !serviceSet.includes(k));
   return {
     fields,
-    required: fields.filter((k) => create[k]._zod.optin !== 'optional'),
+    // Required: the create schema refuses the field left out (zod's public parse, not its internals).
+    required: fields.filter((k) => !create[k].safeParse(undefined).success),
     createOnly: Object.keys(patch).filter((k) => role(patch[k]) === 'create-only'),
     serviceSet,
   };

@@ -23,15 +23,15 @@ export interface CommandPath {
   args: string[];
 }
 
-const hidden = (c: Command) => Boolean((c as unknown as { _hidden?: boolean })._hidden);
-
 /** Every visible command of the full tree, the program itself first (walked, never listed by hand). */
 export function commandPaths(): CommandPath[] {
   const out: CommandPath[] = [];
   const walk = (cmd: Command, words: string[]) => {
     const args = cmd.registeredArguments.filter((a) => a.required).map((a) => `${a.name()}-value`);
     out.push({ words, command: cmd, args });
-    for (const sub of cmd.commands.filter((c) => !hidden(c))) walk(sub, [...words, sub.name()]);
+    // What help lists (commander's public Help): the hidden commands left out, and its own help command too.
+    const visible = cmd.createHelp().visibleCommands(cmd);
+    for (const sub of cmd.commands.filter((c) => visible.includes(c))) walk(sub, [...words, sub.name()]);
   };
   walk(createProgram(quietCtx(), undefined, true), []);
   return out;

@@ -4,14 +4,14 @@ import { UsageError } from '../../errors.js';
 import { fieldFlags, type Resource } from '../../resources/index.js';
 import { checkFields, type Opts, withClient } from '../shared.js';
 import type { WriteSpec } from './write-define.js';
-import { bodyOf, checkBody, lintBody, sendAndShow } from './write-run.js';
+import { checkBody, commandLineBody, lintBody, sendAndShow } from './write-run.js';
 
 /** create: the body from flags and files, what is missing asked for at a terminal, checked, then POSTed. */
 export async function runCreate(ctx: Ctx, spec: Resource, w: WriteSpec, opts: Opts): Promise<void> {
   checkFields(spec, opts.fields);
   const flags = fieldFlags(spec);
   const schemas = await spec.schemas!();
-  let body = await bodyOf(ctx, opts, flags);
+  let body = await commandLineBody(ctx, opts, flags);
   const missing = flags.filter((f) => f.required && (body[f.field] === undefined || body[f.field] === ''));
   if (missing.length > 0) {
     if (!ctx.isInteractive || !w.prompt) {

@@ -10,7 +10,7 @@ import { checkFields, enc, type Opts, withClient } from '../shared.js';
 import { setAside } from './round-trip.js';
 import { rangeHint, rangeVerbsOf } from './update-ranges.js';
 import { isRangeFlag, type WriteSpec } from './write-define.js';
-import { bodyOf, checkBody, lintBody, sendAndShow } from './write-run.js';
+import { checkBody, commandLineBody, lintBody, sendAndShow } from './write-run.js';
 
 /**
  * update: the fields given, PATCHed. Ranges change one at a time against the record as it is; a whole
@@ -37,7 +37,7 @@ export async function runUpdate(ctx: Ctx, spec: Resource, w: WriteSpec, id: stri
     );
   }
   const ranging = rangeFlags.map((f) => ({ f, v: rangeVerbsOf(opts, f) })).filter((x) => hasVerbs(x.v));
-  let body = await bodyOf(ctx, opts, flags);
+  let body = await commandLineBody(ctx, opts, flags);
   if (Object.keys(body).length === 0 && ranging.length === 0) {
     throw new UsageError('nothing to update: give at least one field flag, --file or --data');
   }

@@ -14,7 +14,7 @@ import type { WriteSpec } from './write-define.js';
 // and the answer shown.
 
 /** The body: --file or --data, then each field flag over it. */
-export async function bodyOf(ctx: Ctx, opts: Opts, flags: FieldFlag[]): Promise<Record<string, unknown>> {
+export async function commandLineBody(ctx: Ctx, opts: Opts, flags: FieldFlag[]): Promise<Record<string, unknown>> {
   const body = applyFlags(await readBody(ctx, { file: opts.file as string, data: opts.data as string }), opts, flags);
   const errors = readAgesIn(body);
   if (errors.length > 0)
