@@ -35,11 +35,11 @@ const same = (a?: string, b?: string) => (a ?? 'all') === (b ?? 'all');
 const where = (r: RangeLike) => [r.sex ?? 'all', formatAgeBand(r.ageMin, r.ageMax)].filter(Boolean).join(', ');
 
 /**
- * `ages 8–30 d are`, `age 18 y is`: the completed counts a gap holds, in the smaller unit of the edges around
- * it, from the first age after one band to the last before the next.
+ * `ages 8–30 d are`, `age 18 y is`: the completed counts a gap (or an overlap) holds, in the smallest unit of
+ * the edges around it, from its first age to its last.
  */
-function gap(from: number, to: number, endsAt: number, startsAt: number): string {
-  const unit = smaller(edgeOf(endsAt).unit, edgeOf(startsAt).unit);
+function gap(from: number, to: number, around: number[]): string {
+  const unit = around.map((x) => edgeOf(x).unit).reduce(smaller);
   const first = Math.floor(from * PER_YEAR[unit] + EPSILON);
   const last = Math.ceil(to * PER_YEAR[unit] - EPSILON) - 1;
   return first >= last ? `age ${first} ${unit} is` : `ages ${first}–${last} ${unit} are`;
@@ -56,9 +56,17 @@ export function lintMeasure(m: MeasureLike): Warning[] {
   for (let i = 0; i < refs.length; i++) {
     for (let j = i + 1; j < refs.length; j++) {
       if (same(refs[i].sex, refs[j].sex) && meet(refs[i], refs[j])) {
+        const [a, b] = [spanOf(refs[i].ageMin, refs[i].ageMax), spanOf(refs[j].ageMin, refs[j].ageMax)];
+        // The ages in both, from the later start to the earlier end, in the unit of those two edges.
+        const edges = [a[0] >= b[0] ? refs[i].ageMin : refs[j].ageMin, a[1] <= b[1] ? refs[i].ageMax : refs[j].ageMax];
+        const known = edges.filter((x) => x !== undefined && x > 0) as number[];
+        const [from, to] = [Math.max(a[0], b[0]), Math.min(a[1], b[1])];
+        const both = Number.isFinite(to) && known.length > 0 ? gap(from, to, known) : '';
         out.push({
           field: `referenceRanges[${j}]`,
-          message: `its age band overlaps referenceRanges[${i}] for sex ${refs[i].sex ?? 'all'}`,
+          message:
+            `its age band overlaps referenceRanges[${i}] for sex ${refs[i].sex ?? 'all'}` +
+            (both ? `: ${both} in both` : ''),
         });
       }
     }
@@ -80,7 +88,7 @@ export function lintMeasure(m: MeasureLike): Warning[] {
         out.push({
           field: `referenceRanges[${i}]`,
           message:
-            `${gap(end, span[0], endsAt, r.ageMin!)} not covered for sex ${sex}: ` +
+            `${gap(end, span[0], [endsAt, r.ageMin!])} not covered for sex ${sex}: ` +
             `the bands before it end at ${formatAge(endsAt)}, and it starts at ${formatAge(r.ageMin!)}`,
         });
       }

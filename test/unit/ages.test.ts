@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type AgeUnit, edgeOf, formatAgeBand, inBand, parseAgeBand, spanOf, toYears } from '../../src/core/ages.js';
+import { lintMeasure } from '../../src/core/lint.js';
 
 // The age rule of `clinadmin help ranges`, checked from its statement: an edge reads back in the unit it
 // was written in, and a band covers the ages whose completed count of each edge's unit lies in it.
@@ -71,6 +72,25 @@ describe('a band covers its last hour, day, week, month and year', () => {
       const [start] = spanOf(...band(b));
       expect(Math.abs(start - end), `${a} then ${b}`).toBeLessThan(1e-12);
     }
+  });
+
+  it('names the ages two bands share, in one unit: 1–12 mo and 1–17 y share the 12th month', () => {
+    const r = (text: string) => {
+      const [ageMin, ageMax] = band(text);
+      return { min: 1, max: 2, ageMin, ageMax };
+    };
+    expect(lintMeasure({ type: 'numeric', unit: 'g', referenceRanges: [r('1-12mo'), r('1-17y')] })).toEqual([
+      {
+        field: 'referenceRanges[1]',
+        message: 'its age band overlaps referenceRanges[0] for sex all: age 12 mo is in both',
+      },
+    ]);
+    expect(lintMeasure({ type: 'numeric', unit: 'g', referenceRanges: [r('0-24h'), r('1-3d')] })).toEqual([
+      {
+        field: 'referenceRanges[1]',
+        message: 'its age band overlaps referenceRanges[0] for sex all: age 24 h is in both',
+      },
+    ]);
   });
 
   it('says each band in the units it was written in', () => {

@@ -33,7 +33,11 @@ describe('lintMeasure', () => {
     });
     expect(w).toEqual([
       { field: 'unit', message: 'a numeric measure has no unit' },
-      { field: 'referenceRanges[1]', message: 'its age band overlaps referenceRanges[0] for sex male' },
+      {
+        field: 'referenceRanges[1]',
+        // 0–18 y holds ages until the 19th birthday, 17–120 y from the 17th: 17 and 18 completed years.
+        message: 'its age band overlaps referenceRanges[0] for sex male: ages 17–18 y are in both',
+      },
     ]);
   });
 
