@@ -254,6 +254,10 @@ describe('ages with units in every input', () => {
     expect(d.code, d.stderr).toBe(0);
     const stored = (await s.call('GET', `/diagnostic-measures/${JSON.parse(d.stdout).id}`)).body;
     expect(stored.referenceRanges[0].ageMax).toBe(11 / 12);
+    const bad = await cli(['measures', 'create', '--data', data.replace('"11mo"', '"11 months"')]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('an age is not in a form clinadmin reads; nothing was sent');
+    expect(bad.stderr).toContain('referenceRanges[0].ageMax: "11 months" is not an age; write years');
   });
 });
 

@@ -19,7 +19,7 @@ export async function commandLineBody(ctx: Ctx, opts: Opts, flags: FieldFlag[]):
   const errors = readAgesIn(body);
   if (errors.length > 0)
     throw new UsageError(
-      'the body has ages that are not ages; nothing was sent',
+      `${errors.length === 1 ? 'an age is' : 'ages are'} not in a form clinadmin reads; nothing was sent`,
       undefined,
       errors.map((e) => `${e.path}: ${e.message}`),
     );
