@@ -9,7 +9,7 @@ export function configCommand(cmd: Command, ctx: Ctx): Command {
     (name: 'get' | 'set' | 'unset' | 'list' | 'path' | 'useProfile') =>
     async (...args: unknown[]) => {
       const cmd = args[args.length - 1] as Command;
-      const actions = (await import('./config-action.js')) as unknown as Record<
+      const actions = (await import('./config-run.js')) as unknown as Record<
         string,
         (ctx: Ctx, opts: Opts, ...a: string[]) => Promise<void>
       >;

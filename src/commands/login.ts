@@ -20,7 +20,7 @@ ${examples(
 )}`,
     )
     .action(async (_o: unknown, cmd: Command) => {
-      const { login } = await import('./login-action.js');
+      const { login } = await import('./login-run.js');
       await login(ctx, await optsOf(cmd));
     });
 }
@@ -29,7 +29,7 @@ export function logoutCommand(cmd: Command, ctx: Ctx): Command {
   return cmd
     .addHelpText('after', examples('clinadmin logout', 'clinadmin logout --profile staging'))
     .action(async (_o: unknown, cmd: Command) => {
-      const { logout } = await import('./login-action.js');
+      const { logout } = await import('./login-run.js');
       await logout(ctx, await optsOf(cmd));
     });
 }
@@ -38,7 +38,7 @@ export function whoamiCommand(cmd: Command, ctx: Ctx, state: { exitCode: number 
   return cmd
     .addHelpText('after', examples('clinadmin whoami', 'clinadmin whoami -o json'))
     .action(async (_o: unknown, cmd: Command) => {
-      const { whoami } = await import('./login-action.js');
+      const { whoami } = await import('./login-run.js');
       state.exitCode = await whoami(ctx, await optsOf(cmd));
     });
 }

@@ -102,7 +102,7 @@ spare /healthz and /openapi.json, so a wait loop stays reliable; --fail-on may m
 (* matches any text, METHOD may be *).`,
     )
     .action(async (raw: Record<string, unknown>, cmd: Command) => {
-      const { serve, serveOptions } = await import('./serve-action.js');
+      const { serve, serveOptions } = await import('./serve-run.js');
       const opts = serveOptions(raw);
       await handOver(cmd, opts);
       state.exitCode = await serve(ctx, opts, raw);

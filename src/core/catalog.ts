@@ -5,8 +5,7 @@ import { type CriticalAs, toObservationDefinition } from './fhir/observation-def
 // A measure catalog as a file: what `measures export` writes and `measures import` reads back, in a
 // stable order, so that two exports of the same catalog are the same bytes and diff cleanly in git.
 
-type Rec = Record<string, unknown>;
-
+import type { Rec } from '../json/record.js';
 import type { ExportFormat } from './catalog-formats.js';
 
 const FIELD_ORDER = Object.keys(measures.fields);

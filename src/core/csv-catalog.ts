@@ -1,5 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import { UsageError } from '../errors.js';
+import type { Rec } from '../json/record.js';
 import { edgeOf, parseAge, toYears } from './ages.js';
 import { MEASURE_COLUMNS, RANGE_COLUMNS } from './csv-columns.js';
 import { guardFormula, unguardFormula } from './csv-formula.js';
@@ -8,8 +9,6 @@ import { guardFormula, unguardFormula } from './csv-formula.js';
 // ranges. Written as RFC 4180 CSV with CRLF and a UTF-8 byte-order mark (Excel reads UTF-8 only with one);
 // read with csv-parse, as Excel writes it: BOM, CRLF, quoted cells, `;` in most European locales (detected
 // from the header line) with decimal commas.
-
-type Rec = Record<string, unknown>;
 
 /** A measure read from a sheet, as records.ts's SourceRecord has it (declared here: records.ts imports this). */
 export interface SheetRecord {

@@ -1,6 +1,5 @@
+import type { Rec } from '../json/record.js';
 import { EPSILON, spanOf } from './ages.js';
-
-type Rec = Record<string, unknown>;
 
 const sameBand = (a: Rec, b: Rec) => {
   const [x, y] = [spanOf(a.ageMin as number, a.ageMax as number), spanOf(b.ageMin as number, b.ageMax as number)];

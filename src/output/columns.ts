@@ -1,8 +1,7 @@
 import { formatCritical, formatRange, type RangeLike } from '../core/ranges.js';
 import { epochMs } from '../core/time.js';
+import type { Rec } from '../json/record.js';
 import type { ColumnFormat, Resource } from '../resources/registry.js';
-
-type Rec = Record<string, unknown>;
 
 export type Tone = 'green' | 'yellow' | 'red' | 'dim';
 

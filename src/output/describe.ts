@@ -1,11 +1,10 @@
 import { formatCritical, formatRange, type RangeLike } from '../core/ranges.js';
+import type { Rec } from '../json/record.js';
 import type { Column, View } from './columns.js';
 import { cellText } from './list.js';
 import { bandLabel, rangePicture } from './picture.js';
 import { displayWidth, pad, visible } from './text.js';
 import type { Theme } from './theme.js';
-
-type Rec = Record<string, unknown>;
 
 /** `HL7 CODE` → `HL7 code`, `CREATED BY` → `Created by`. */
 function label(header: string): string {

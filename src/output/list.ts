@@ -1,9 +1,8 @@
 import type { OutStream } from '../context.js';
+import type { Rec } from '../json/record.js';
 import type { Column, View } from './columns.js';
 import { cut, displayWidth, visible } from './text.js';
 import type { Theme } from './theme.js';
-
-type Rec = Record<string, unknown>;
 
 export interface ListOptions {
   /** Columns to lay out to (Infinity: no limit, as in a pipe without COLUMNS). */

@@ -1,10 +1,9 @@
 import { formatAgeBand } from '../core/ages.js';
 import { meet } from '../core/interpret.js';
 import type { RangeLike } from '../core/ranges.js';
+import type { Rec } from '../json/record.js';
 import { displayWidth, pad, visible } from './text.js';
 import type { Theme } from './theme.js';
-
-type Rec = Record<string, unknown>;
 
 const finite = (n: unknown): n is number => typeof n === 'number' && Number.isFinite(n);
 

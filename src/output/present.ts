@@ -1,12 +1,12 @@
 import type { Ctx } from '../context.js';
 import { CliError, EXIT, UsageError } from '../errors.js';
+import type { Rec } from '../json/record.js';
 import { type Column, col, type View } from './columns.js';
 import { toCsv, toJson, toNdjson } from './formats.js';
 import { exact } from './terminal.js';
 import { layoutWidth, visible } from './text.js';
 import { colorEnabled, theme } from './theme.js';
 
-type Rec = Record<string, unknown>;
 export type Format = 'table' | 'wide' | 'json' | 'ndjson' | 'csv' | 'yaml';
 
 export interface PresentOptions {

@@ -1,11 +1,10 @@
 import type { Ctx } from '../context.js';
 import type { ListSink } from '../json/array-stream.js';
+import type { Rec } from '../json/record.js';
 import type { Column } from './columns.js';
 import { csvRow } from './formats.js';
 import { chooseFormat, type PresentOptions, pick, present, selectColumns } from './present.js';
 import { exact } from './terminal.js';
-
-type Rec = Record<string, unknown>;
 
 const NEWLINE = Buffer.from('\n');
 

@@ -1,8 +1,8 @@
 import type { Ctx, RunState } from '../../context.js';
 import { syncSpec } from '../../core/sync/spec.js';
 import { coverages } from '../../resources/index.js';
-import { runSync } from '../resource/sync-action.js';
 import type { SyncOptions } from '../resource/sync-options.js';
+import { runSync } from '../resource/sync-run.js';
 
 /** `coverages apply`, its options parsed: the coverages' sync spec, then apply's steps. */
 export async function runApply(ctx: Ctx, opts: SyncOptions, files: string[], state: RunState): Promise<void> {

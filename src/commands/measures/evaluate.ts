@@ -29,7 +29,7 @@ ${examples(
 )}`,
     )
     .action(async (id: string | undefined, _o: unknown, cmd: Command) => {
-      const { evaluateMeasure } = await import('./evaluate-action.js');
+      const { evaluateMeasure } = await import('./evaluate-run.js');
       const opts = await optsOf(cmd, ({ z, converted }) => ({
         value: converted('must be a number', (s) =>
           s.trim() !== '' && Number.isFinite(Number(s)) ? Number(s) : undefined,

@@ -49,7 +49,7 @@ ${examples(
 )}`,
     )
     .action(async (_o: unknown, cmd: Command) => {
-      const { exportMeasures } = await import('./export-action.js');
+      const { exportMeasures } = await import('./export-run.js');
       await exportMeasures(
         ctx,
         await optsOf(cmd, ({ z }) => ({

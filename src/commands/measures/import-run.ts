@@ -1,6 +1,6 @@
 import type { Ctx, RunState } from '../../context.js';
-import { runSync } from '../resource/sync-action.js';
 import type { SyncOptions } from '../resource/sync-options.js';
+import { runSync } from '../resource/sync-run.js';
 import { measureSyncSpec } from './sync.js';
 
 /** `measures import`, its options parsed: the measures' sync spec (lint, FHIR), then import's steps. */

@@ -3,7 +3,8 @@ import type { Ctx, RunState } from '../../context.js';
 import { addSyncOptions, syncShape } from '../resource/sync-options.js';
 import { examples, optsOf } from '../shared.js';
 
-const csvFormat = () =>
+/** --format, for import and lint alike. */
+export const csvFormat = () =>
   new Option('--format <form>', 'the input form: auto (by the file: JSON, NDJSON, FHIR, .csv, .tsv) or csv')
     .choices(['auto', 'csv'])
     .default('auto');
@@ -56,33 +57,5 @@ ${examples(
         files,
         state,
       );
-    });
-}
-
-export function lintCommand(ctx: Ctx, state: RunState): Command {
-  return new Command('lint')
-    .description('Check measure files for errors and clinical-sense warnings, sending nothing')
-    .argument('<files...>', 'JSON, NDJSON, FHIR or CSV files as for import; - for stdin')
-    .option('--strict', 'exit 1 on warnings too')
-    .option('--test <id>', 'the test of FHIR ObservationDefinitions that name none')
-    .addOption(csvFormat())
-    .addHelpText(
-      'after',
-      `
-Warns about overlapping age bands for one sex and ages left uncovered, critical limits (a panic range, as
-FHIR defines the critical range) inside the reference range they guard or written where a zone was meant,
-SI and conventional bounds that disagree in direction, bounds with more decimals than their precision,
-numeric measures without a unit, units that are not UCUM, SI bounds that do not follow from the
-conventional ones, and LOINC codes with a wrong check digit. Exit 2 on errors, 1 on warnings with --strict.
-${examples(
-  'clinadmin measures lint cbc.json',
-  'clinadmin measures lint *.json --strict',
-  'clinadmin measures lint catalog.csv',
-)}`,
-    )
-    .action(async (files: string[], _o: unknown, cmd: Command) => {
-      const { lint } = await import('./lint-action.js');
-      const opts = await optsOf(cmd, ({ z }) => ({ test: z.optional(z.string()), format: z.enum(['auto', 'csv']) }));
-      state.exitCode = await lint(ctx, opts, files);
     });
 }

@@ -9,7 +9,8 @@ import { examples } from '../shared.js';
 import { createCommand } from './create.js';
 import { evaluateCommand } from './evaluate.js';
 import { exportCommand } from './export.js';
-import { importCommand, lintCommand } from './import.js';
+import { importCommand } from './import.js';
+import { lintCommand } from './lint.js';
 import { updateCommand } from './update.js';
 
 export function measuresCommand(cmd: Command, ctx: Ctx, state: RunState): Command {

@@ -26,7 +26,7 @@ ${examples('clinadmin notifications browse', 'clinadmin notifications browse --u
         unseen: z.optional(z.boolean()),
         interval: seconds,
       }));
-      const { browse } = await import('./browse-action.js');
+      const { browse } = await import('./browse-run.js');
       state.exitCode = await browse(ctx, opts);
     });
 }

@@ -23,7 +23,7 @@ ${examples('clinadmin notifications watch', 'clinadmin notifications watch --typ
           z.enum(['table', 'ndjson', 'json'], { error: 'watch prints lines: use -o table or -o ndjson' }),
         ),
       }));
-      const { watch } = await import('./watch-action.js');
+      const { watch } = await import('./watch-run.js');
       await watch(ctx, opts);
     });
 }

@@ -5,7 +5,7 @@ import { examples, optsOf } from '../shared.js';
 /** `clinadmin sandbox`: serve's test-suite endpoints, against the configured server. */
 export function sandboxCommand(cmd: Command, ctx: Ctx, state: RunState): Command {
   const run = async (verb: 'snapshot' | 'reset' | 'snapshots' | 'requests', c: Command, arg?: string) => {
-    const { sandboxAction } = await import('./action.js');
+    const { sandboxAction } = await import('./sandbox-run.js');
     state.exitCode = await sandboxAction(ctx, verb, await optsOf(c), arg);
   };
   cmd.addHelpText(

@@ -1,8 +1,7 @@
+import type { Rec } from '../../json/record.js';
 import { meet } from '../interpret.js';
 import type { Warning } from '../lint.js';
 import type { RangeLike } from '../ranges.js';
-
-type Rec = Record<string, unknown>;
 
 /**
  * The two readings of a FHIR `critical` interval. FHIR R4 defines the category as the range outside of which

@@ -5,7 +5,9 @@ import { edgeOf, exactYears, PER_YEAR, smaller, toYears, UCUM_CODE, unitOf } fro
 // goes into extensions under one base URL, so that export then import restores every field exactly. The
 // table in docs/catalogs.md's FHIR section is these files in words.
 
-export type Rec = Record<string, unknown>;
+import type { Rec } from '../../json/record.js';
+
+export type { Rec };
 export type Json = Record<string, unknown>;
 
 export const FHIR_BASE = 'https://fhir.clinadmin.dev';

@@ -1,6 +1,5 @@
+import type { Rec } from '../../json/record.js';
 import type { Warning } from '../lint.js';
-
-type Rec = Record<string, unknown>;
 
 const isObject = (v: unknown): v is Rec => v !== null && typeof v === 'object' && !Array.isArray(v);
 

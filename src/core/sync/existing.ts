@@ -1,11 +1,10 @@
+import type { Rec } from '../../json/record.js';
 import { bodyOf, type Prepared, type SyncSpec } from './prepare.js';
 
 // The server's records as an import plans against them. Each is kept as a digest of its fields, not as
 // the record: re-importing 100,000 unchanged records into a server that holds them needs only to know
 // that they are equal. The whole record is fetched (one more streamed list) only for those an input
 // record differs from, as the plan shows what changed and sends only that.
-
-type Rec = Record<string, unknown>;
 
 /** JSON with sorted keys, so equal records compare equal whatever their key order. */
 export function canonical(v: unknown): string {

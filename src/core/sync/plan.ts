@@ -1,8 +1,7 @@
+import type { Rec } from '../../json/record.js';
 import { withStoredIds } from '../range-ids.js';
 import { canonical, comparable, Existing } from './existing.js';
 import { bodyOf, type Prepared, type SyncSpec } from './prepare.js';
-
-type Rec = Record<string, unknown>;
 
 export interface Change {
   field: string;

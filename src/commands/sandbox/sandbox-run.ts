@@ -1,10 +1,9 @@
 import type { Ctx } from '../../context.js';
 import { AuthError, EXIT, NotFoundError, UsageError } from '../../errors.js';
+import type { Rec } from '../../json/record.js';
 import { col, localTime } from '../../output/columns.js';
 import { present } from '../../output/present.js';
 import { enc, type Opts, withClient } from '../shared.js';
-
-type Rec = Record<string, unknown>;
 
 const SNAPSHOT_COLUMNS = [
   ['name', 'NAME'],

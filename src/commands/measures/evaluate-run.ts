@@ -5,14 +5,13 @@ import { formatCritical, formatRange, type RangeLike } from '../../core/ranges.j
 import { readRecords } from '../../core/records.js';
 import { bodyOf, prepare } from '../../core/sync/prepare.js';
 import { NotFoundError, UsageError } from '../../errors.js';
+import type { Rec } from '../../json/record.js';
 import { chooseFormat, present } from '../../output/present.js';
 import { visible } from '../../output/text.js';
 import { writeLines } from '../../output/text-out.js';
 import { measures } from '../../resources/index.js';
 import { enc, type Opts, withClient } from '../shared.js';
 import { measureSyncSpec } from './sync.js';
-
-type Rec = Record<string, unknown>;
 
 export interface EvaluateOptions extends Opts {
   value?: number;
