@@ -20,6 +20,9 @@ export default defineConfig({
     // Most of a test's time is spent waiting on a process it started (the built binary, serve), so files run
     // four at a time even on two cores; vitest's default (cores - 1) ran them one at a time here.
     maxWorkers: 4,
+    // Each test as it ends, not only each file: a file of slow tests (docs-examples, a minute) is not a
+    // minute of silence. `--reporter=default` on the command line gives the shorter view back.
+    reporters: ['verbose'],
     globalSetup: ['test/helpers/global-tmp.ts'],
     projects: [
       tier('unit'),

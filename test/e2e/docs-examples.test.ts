@@ -62,10 +62,12 @@ let systemPath = `${dirname(process.execPath)}:/usr/local/bin:/usr/bin:/bin`;
 let asUser: string[] = [];
 
 beforeAll(async () => {
-  top = await mkdtemp(join(tmpdir(), 'clinadmin-docs-'));
+  // As root the sessions run as nobody, who cannot enter the run's own TMPDIR (0700, root's): /tmp then.
+  const asRoot = process.getuid?.() === 0;
+  top = await mkdtemp(join(asRoot ? '/tmp' : tmpdir(), 'clinadmin-docs-'));
   clone = join(top, 'clinadmin');
   for (const f of CLONE_FILES) await cp(join(root, f), join(clone, f), { recursive: true });
-  if (process.getuid?.() !== 0) return;
+  if (!asRoot) return;
   // Root in CI: drop to nobody. Its Node may sit under /root, which nobody cannot enter, so nobody gets
   // this Node through a folder of its own (a hard link, else a copy), outside what it is given to own.
   const node = join(top, 'node');
