@@ -1,0 +1,136 @@
+// npm run build:binary: clinadmin as one executable file per Linux architecture, by Node's own single
+// executable applications (`node --build-sea`), into dist-bin/ with a SHA256SUMS that `sha256sum -c` reads
+// and the man pages as a tarball beside them. The Node inside is one exact version for every architecture
+// (the registry's @26 tags differ by architecture), taken from the npm registry's node-linux-* packages
+// into a cache folder outside the repo: nothing else is fetched, nothing is committed.
+//
+// Usage: node scripts/build-binary.mjs [--out DIR] [--arch x64,arm64]
+
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { build } from 'esbuild';
+
+/** The Node inside the executables: Node 26 (Active LTS), the newest patch both architectures publish. */
+export const SEA_NODE_VERSION = '26.10.0';
+export const ARCHES = ['x64', 'arm64'];
+
+const root = resolve(import.meta.dirname, '..');
+
+/** The folder the pinned Node binaries live in, beside scripts/nodes.sh's. */
+export function seaNodeCache(env = process.env) {
+  const base = env.CLINADMIN_NODE_CACHE || join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'clinadmin-nodes');
+  return join(base, `sea-${SEA_NODE_VERSION}`);
+}
+
+/**
+ * The node binary of one architecture, fetched with `npm pack` once (npm checks the tarball's integrity
+ * against the registry's), as `npm install` refuses a package whose cpu is not this machine's.
+ */
+export function seaNode(arch, env = process.env) {
+  const dir = join(seaNodeCache(env), arch);
+  const bin = join(dir, 'bin', 'node');
+  if (existsSync(bin)) return bin;
+  const tmp = `${dir}.part`;
+  rmSync(tmp, { recursive: true, force: true });
+  mkdirSync(tmp, { recursive: true });
+  const [packed] = JSON.parse(
+    execFileSync(
+      'npm',
+      ['pack', '--json', '--loglevel=error', '--pack-destination', tmp, `node-linux-${arch}@${SEA_NODE_VERSION}`],
+      { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
+    ),
+  );
+  execFileSync('tar', ['-xzf', join(tmp, packed.filename), '-C', tmp, '--strip-components=1', 'package/bin/node']);
+  rmSync(join(tmp, packed.filename));
+  // The folder appears whole or not at all, so an interrupted download is never taken for a Node.
+  execFileSync('mv', ['-T', tmp, dir]);
+  return bin;
+}
+
+/** The CLI and its entry as one CommonJS script: a single executable's require() reaches built-ins only. */
+export async function bundleCli(outfile) {
+  const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  await build({
+    entryPoints: [join(root, 'scripts', 'sea-main.cjs')],
+    outfile,
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: `node${SEA_NODE_VERSION.split('.')[0]}`,
+    minify: true,
+    legalComments: 'none',
+    define: { __CLINADMIN_VERSION__: JSON.stringify(version) },
+    logLevel: 'warning',
+  });
+}
+
+/**
+ * Builds one executable from a script with the pinned Node of its architecture. V8's code cache is made by
+ * the Node that builds, so it goes in only where that Node is the target's own architecture: a cache made
+ * on x64 may crash an arm64 start (Node's documentation says so), and arm64 built here starts without one.
+ */
+export function buildSea({ main, arch, output, work, env = process.env }) {
+  const builder = seaNode(process.arch === 'arm64' ? 'arm64' : 'x64', env);
+  const config = join(work, `sea-${arch}.json`);
+  writeFileSync(
+    config,
+    JSON.stringify({
+      main,
+      output,
+      executable: seaNode(arch, env),
+      disableExperimentalSEAWarning: true,
+      useCodeCache: arch === process.arch,
+      // NODE_OPTIONS is not read: a user's Node flags (--require, --inspect) belong to their Node, not ours.
+      execArgvExtension: 'none',
+    }),
+  );
+  execFileSync(builder, ['--build-sea', config], { stdio: ['ignore', 'ignore', 'inherit'] });
+  chmodSync(output, 0o755);
+  return output;
+}
+
+const sha256 = (file) => createHash('sha256').update(readFileSync(file)).digest('hex');
+
+async function main() {
+  const { values } = parseArgs({ options: { out: { type: 'string' }, arch: { type: 'string' } } });
+  const out = resolve(values.out ?? join(root, 'dist-bin'));
+  const arches = values.arch ? values.arch.split(',') : ARCHES;
+  for (const a of arches) if (!ARCHES.includes(a)) throw new Error(`--arch ${a}: one of ${ARCHES.join(', ')}`);
+  rmSync(out, { recursive: true, force: true });
+  const work = join(out, '.work');
+  mkdirSync(work, { recursive: true });
+  const main = join(work, 'clinadmin.cjs');
+  await bundleCli(main);
+  const files = [];
+  for (const arch of arches) {
+    const name = `clinadmin-linux-${arch}`;
+    buildSea({ main, arch, output: join(out, name), work });
+    files.push(name);
+  }
+  // The man pages for a machine without npm: `tar -xzf clinadmin-man.tar.gz -C ~/.local/share/man`.
+  // Sorted names, no dates or owners, so the same pages make the same bytes.
+  const pages = readdirSync(join(root, 'docs', 'man'))
+    .filter((f) => f.endsWith('.1'))
+    .sort();
+  execFileSync(
+    'sh',
+    [
+      '-c',
+      'tar --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner --transform "s,^,man1/," -cf - "$@" ' +
+        '| gzip -9n > "$0"',
+      join(out, 'clinadmin-man.tar.gz'),
+      ...pages,
+    ],
+    { cwd: join(root, 'docs', 'man') },
+  );
+  files.push('clinadmin-man.tar.gz');
+  rmSync(work, { recursive: true, force: true });
+  writeFileSync(join(out, 'SHA256SUMS'), files.map((f) => `${sha256(join(out, f))}  ${f}\n`).join(''));
+  console.error(`built ${files.join(', ')} and SHA256SUMS in ${out} (Node ${SEA_NODE_VERSION} inside)`);
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) await main();
