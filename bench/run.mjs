@@ -8,6 +8,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { listening } from '../scripts/listening.mjs';
+import { binarySection } from './binary.mjs';
 import { browseSection } from './browse.mjs';
 import { csvSection } from './csv.mjs';
 import { measures, newMeasureBody } from './data.mjs';
@@ -44,6 +45,8 @@ const sandboxOnly = process.argv.includes('--sandbox');
 const csvOnly = process.argv.includes('--csv');
 // Only the browse row (about ten seconds): the first screen of 10,000 notifications.
 const browseOnly = process.argv.includes('--browse');
+// Only the single executable's rows (about a minute after its build): the file against Node 26 and SEA's floors.
+const binaryOnly = process.argv.includes('--binary');
 const RUNS = quick ? 3 : 5;
 const STARTUP_RUNS = quick ? 11 : 21;
 const LOAD_SECONDS = quick ? 3 : 5;
@@ -201,6 +204,7 @@ async function main() {
     start,
     freePort,
     record,
+    reference,
     median,
     sideBySide,
     wall,
@@ -222,6 +226,7 @@ async function main() {
     [sandboxOnly, sandboxSection],
     [csvOnly, csvSection],
     [browseOnly, browseSection],
+    [binaryOnly, binarySection],
   ].find(([asked]) => asked);
   if (only) {
     await only[1](helpers);
@@ -569,6 +574,7 @@ async function main() {
   await csvSection(helpers);
   await browseSection(helpers);
   await scaleSection(helpers);
+  await binarySection(helpers);
   writeReport();
 }
 
@@ -652,6 +658,9 @@ rate also against the best of \`clinadmin serve\`'s POST rates into an empty ser
 connections; POST under autocannon at 100,000 measures against 100 (a fresh copy each run, one POST first); then
 \`notifications watch -o ndjson --interval 0.2\` against 100,000 notifications served by the bench process, the
 CPU of one poll (from /proc, the median of nine) against JSON.parse of the same answer in the bench process.
+The single executable's rows (\`npm run bench -- --binary\` runs them alone) build \`clinadmin-linux-x64\` as
+\`npm run build:binary\` does, and single executables of the same Node that only do the fetch or only print a
+version (SEA's floors), and run each against the plain \`node\` it is built from (21 runs, alternated).
 ${NOTES}`;
   writeFileSync(join(root, 'BENCHMARKS.md'), text);
   log('wrote BENCHMARKS.md');

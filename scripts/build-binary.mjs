@@ -13,6 +13,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
+import { wrap } from './sea-load.cjs';
 
 /** The Node inside the executables: Node 26 (Active LTS), the newest patch both architectures publish. */
 export const SEA_NODE_VERSION = '26.10.0';
@@ -51,12 +52,13 @@ export function seaNode(arch, env = process.env) {
   return bin;
 }
 
-/** The CLI and its entry as one CommonJS script: a single executable's require() reaches built-ins only. */
-export async function bundleCli(outfile) {
+/**
+ * The entry and the CLI, each one CommonJS script (a single executable's require() reaches built-ins only):
+ * the entry answers --version alone; the CLI, wrapped as sea-load.cjs compiles it, is an asset.
+ */
+export async function bundleCli(dir) {
   const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-  await build({
-    entryPoints: [join(root, 'scripts', 'sea-main.cjs')],
-    outfile,
+  const common = {
     bundle: true,
     format: 'cjs',
     platform: 'node',
@@ -65,16 +67,34 @@ export async function bundleCli(outfile) {
     legalComments: 'none',
     define: { __CLINADMIN_VERSION__: JSON.stringify(version) },
     logLevel: 'warning',
-  });
+  };
+  const main = join(dir, 'main.cjs');
+  await build({ ...common, entryPoints: [join(root, 'scripts', 'sea-main.cjs')], outfile: main });
+  const [cli] = (await build({ ...common, entryPoints: [join(root, 'src', 'cli.ts')], write: false })).outputFiles;
+  const text = join(dir, 'clinadmin.js');
+  writeFileSync(text, wrap(cli.text));
+  return { main, text };
 }
 
 /**
- * Builds one executable from a script with the pinned Node of its architecture. V8's code cache is made by
- * the Node that builds, so it goes in only where that Node is the target's own architecture: a cache made
- * on x64 may crash an arm64 start (Node's documentation says so), and arm64 built here starts without one.
+ * Builds one executable with the pinned Node of its architecture. V8's code cache is made by the Node that
+ * builds, so it goes in only where that Node is the target's own architecture: a cache made on x64 may crash
+ * an arm64 start (Node's documentation says so), and arm64 built here compiles its CLI at start. The CLI's
+ * cache is made after a warm-up (scripts/sea-warm.cjs) so it holds what typical commands run.
  */
-export function buildSea({ main, arch, output, work, env = process.env }) {
+export function buildSea({ main, text, arch, output, work, env = process.env }) {
   const builder = seaNode(process.arch === 'arm64' ? 'arm64' : 'x64', env);
+  const native = arch === process.arch;
+  const assets = {};
+  if (text) {
+    assets['clinadmin.js'] = text;
+    if (native) {
+      assets['clinadmin.cache'] = join(work, 'clinadmin.cache');
+      execFileSync(builder, [join(root, 'scripts', 'sea-warm.cjs'), text, assets['clinadmin.cache']], {
+        stdio: ['ignore', 'ignore', 'inherit'],
+      });
+    }
+  }
   const config = join(work, `sea-${arch}.json`);
   writeFileSync(
     config,
@@ -83,9 +103,10 @@ export function buildSea({ main, arch, output, work, env = process.env }) {
       output,
       executable: seaNode(arch, env),
       disableExperimentalSEAWarning: true,
-      useCodeCache: arch === process.arch,
+      useCodeCache: native,
       // NODE_OPTIONS is not read: a user's Node flags (--require, --inspect) belong to their Node, not ours.
       execArgvExtension: 'none',
+      assets,
     }),
   );
   execFileSync(builder, ['--build-sea', config], { stdio: ['ignore', 'ignore', 'inherit'] });
@@ -103,12 +124,11 @@ async function main() {
   rmSync(out, { recursive: true, force: true });
   const work = join(out, '.work');
   mkdirSync(work, { recursive: true });
-  const main = join(work, 'clinadmin.cjs');
-  await bundleCli(main);
+  const { main, text } = await bundleCli(work);
   const files = [];
   for (const arch of arches) {
     const name = `clinadmin-linux-${arch}`;
-    buildSea({ main, arch, output: join(out, name), work });
+    buildSea({ main, text, arch, output: join(out, name), work });
     files.push(name);
   }
   // The man pages for a machine without npm: `tar -xzf clinadmin-man.tar.gz -C ~/.local/share/man`.

@@ -16,11 +16,18 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 
 /** The Quickstart's set-up: the clone is installed and built before the tests; the session runs the demo. */
 const SET_UP = 'npm ci && npm run demo     # set up, then run the main job on the bundled server';
-/** Examples that cannot run inside a test: the test commands themselves. Listed exactly. */
+/**
+ * Examples that cannot run inside a test: the test commands themselves, and building and installing the
+ * single executable (test/system/binary.test.ts builds it and runs it where no node is). Listed exactly.
+ */
 const NOT_RUN = [
   SET_UP,
   'npm test                   # build, then the tests that need Node alone (any user)',
   'npm run test:system        # build, then the tests that need root, tmux, zsh, fish, python3, curl or man',
+  'npm run build:binary    # dist-bin/: clinadmin-linux-x64, clinadmin-linux-arm64, clinadmin-man.tar.gz, SHA256SUMS',
+  'sha256sum -c --ignore-missing SHA256SUMS    # each file you downloaded, OK; anything else: do not run it',
+  'install -m 0755 clinadmin-linux-x64 ~/.local/bin/clinadmin    # any folder on PATH',
+  'mkdir -p ~/.local/share/man && tar -xzf clinadmin-man.tar.gz -C ~/.local/share/man    # man clinadmin',
 ];
 /** Pages that hold no example to run, named here so that a page losing its examples fails. */
 const NO_EXAMPLES = ['docs/contributing.md', 'docs/promises.md'];

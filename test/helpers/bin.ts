@@ -24,6 +24,19 @@ afterEach(async () => {
 afterAll(() => killAll(byFile));
 
 export const BIN = fileURLToPath(new URL('../../bin/clinadmin.cjs', import.meta.url));
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const NO_NODE = fileURLToPath(new URL('./no-node.sh', import.meta.url));
+
+/**
+ * The command that runs clinadmin: the built package under Node, or with CLINADMIN_TEST_BINARY the single
+ * executable at that path, and with CLINADMIN_TEST_NO_NODE=1 as well that file where no node can be found
+ * (no-node.sh: a mount namespace, so root), as test/system/binary.test.ts runs a named set of these tests.
+ */
+export function launcher(): string[] {
+  const binary = process.env.CLINADMIN_TEST_BINARY;
+  if (!binary) return ['node', BIN];
+  return process.env.CLINADMIN_TEST_NO_NODE === '1' ? [NO_NODE, ROOT, binary] : [binary];
+}
 
 /** Runs the built binary as a user would, with no terminal and no inherited CLINADMIN_* settings. */
 export function clinadmin(args: string[], options: Options = {}): ResultPromise<{ reject: false }> {
@@ -37,7 +50,8 @@ export function clinadmin(args: string[], options: Options = {}): ResultPromise<
     XDG_CACHE_HOME: tempDirSync('clinadmin-cache-'),
   };
   for (const key of Object.keys(env)) if (key.startsWith('CLINADMIN_')) delete env[key];
-  const proc = execa('node', [BIN, ...args], {
+  const [command, ...pre] = launcher();
+  const proc = execa(command, [...pre, ...args], {
     reject: false,
     ...(options.input === undefined ? { stdin: 'ignore' as const } : {}),
     ...options,

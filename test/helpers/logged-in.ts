@@ -1,7 +1,7 @@
 import { chmod, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { BIN, clinadmin, serveProcess } from './bin.js';
+import { clinadmin, launcher, serveProcess } from './bin.js';
 import { tempDir } from './tmp.js';
 
 export const E2E_TOKEN = 'e2e-secret-token-7f3a9c';
@@ -23,7 +23,8 @@ export async function loggedIn() {
 /** A folder holding a `clinadmin` that runs the built binary, to put first on a shell's PATH. */
 export async function binOnPath(): Promise<string> {
   const binDir = await tempDir();
-  await writeFile(join(binDir, 'clinadmin'), `#!/bin/sh\nexec node ${BIN} "$@"\n`);
+  const quoted = launcher().map((word) => `'${word.replaceAll("'", "'\\''")}'`);
+  await writeFile(join(binDir, 'clinadmin'), `#!/bin/sh\nexec ${quoted.join(' ')} "$@"\n`);
   await chmod(join(binDir, 'clinadmin'), 0o755);
   return binDir;
 }
