@@ -66,6 +66,8 @@ export async function bundleCli(dir) {
     minify: true,
     legalComments: 'none',
     define: { __CLINADMIN_VERSION__: JSON.stringify(version) },
+    // import() of a built-in becomes a lazy require(): vm.Script, which compiles the CLI, has no import().
+    supported: { 'dynamic-import': false },
     logLevel: 'warning',
   };
   const main = join(dir, 'main.cjs');
