@@ -230,6 +230,7 @@ async function main() {
   ].find(([asked]) => asked);
   if (only) {
     await only[1](helpers);
+    if (binaryOnly) mergeRows();
     return;
   }
   // The floors built on the design's own libraries (undici, commander), bundled as the CLI is and run with
@@ -613,13 +614,30 @@ async function firstRow(n) {
   return firstOut - started;
 }
 
+const tableRow = (r) =>
+  `| ${r.what} | ${r.measured} | ${r.ratio.toFixed(2)} | ${r.target} | ` +
+  `${r.pass === undefined ? r.kind : r.pass ? 'pass' : '**miss**'} |`;
+
+/**
+ * `--binary` alone: its rows replace the single executable's rows of BENCHMARKS.md's table (or end it),
+ * dated, and the other rows stay as their full run measured them.
+ */
+function mergeRows() {
+  const file = join(root, 'BENCHMARKS.md');
+  const date = new Date().toISOString().slice(0, 10);
+  const ours = results.map((r) => tableRow({ ...r, what: `${r.what} (${date}, \`--binary\`)` }));
+  const mine = new Set(results.map((r) => r.what.slice(0, 40)));
+  const lines = readFileSync(file, 'utf8').split('\n');
+  const kept = lines.filter((l) => !(l.startsWith('| ') && mine.has(l.slice(2, 42))));
+  const last = kept.findLastIndex((l) => l.startsWith('| '));
+  kept.splice(last + 1, 0, ...ours);
+  writeFileSync(file, kept.join('\n'));
+  log('merged the single executable rows into BENCHMARKS.md');
+}
+
 function writeReport() {
   const date = new Date().toISOString().slice(0, 10);
-  const rows = results.map(
-    (r) =>
-      `| ${r.what} | ${r.measured} | ${r.ratio.toFixed(2)} | ${r.target} | ` +
-      `${r.pass === undefined ? r.kind : r.pass ? 'pass' : '**miss**'} |`,
-  );
+  const rows = results.map(tableRow);
   const text = `# Benchmarks
 
 Measured ${date} on this machine: ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version},
