@@ -49,6 +49,13 @@ async function crashRounds(base: number, rounds: number): Promise<void> {
     for (let round = 0; round < rounds; round++) {
       const { url, proc } = await serveProcess(['--data', file, '--token', 't']);
       let stop = false;
+      // The kill lands after a drawn number of answered operations, not after a time: on a busy machine a
+      // timed kill found the server still starting and the round tested nothing.
+      const target = operations + 12 + Math.floor(Math.random() * 30);
+      let reached: () => void = () => {};
+      const enough = new Promise<void>((resolve) => {
+        reached = resolve;
+      });
       const worker = async (w: number) => {
         for (let i = 0; !stop; i++) {
           try {
@@ -85,14 +92,15 @@ async function crashRounds(base: number, rounds: number): Promise<void> {
               });
               if (r.status === 200) acked.set((await r.json()).id, 'new');
             }
-            operations++;
+            if (++operations >= target) reached();
           } catch {
             return; // the server died mid-request: that request was never acknowledged
           }
         }
       };
       const workers = Array.from({ length: 8 }, (_, w) => worker(w));
-      await new Promise((r) => setTimeout(r, 150 + Math.random() * 250));
+      // Every worker ending first means the server died on its own, which the checks below then show.
+      await Promise.race([enough, Promise.all(workers)]);
       proc.kill('SIGKILL');
       stop = true;
       await Promise.all(workers);
