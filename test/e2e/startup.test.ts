@@ -3,6 +3,7 @@ import { join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { clinadmin } from '../helpers/bin.js';
+import { hostileServer } from '../helpers/hostile.js';
 import { TOKEN, testServer } from '../helpers/server.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -177,12 +178,14 @@ describe('start-up', () => {
       expect(r.stderr, args.join(' ')).not.toContain('[segmenter made]');
     }
     // The preload can see one: a name holding a joined emoji, cut to fit 40 columns, is measured by graphemes.
-    await server.call('POST', '/diagnostic-measures', {
-      test: 'tst_e',
-      name: `Family ${'👨\u200d👩\u200d👧'.repeat(8)}`,
-      type: 'text',
+    // serve refuses such a name (two would look alike), so it comes from a server that sends one anyway.
+    const peer = await hostileServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify([{ id: 'msr_e', test: 'tst_e', name: `Family ${'👨\u200d👩\u200d👧'.repeat(8)}` }]));
     });
-    const joined = await clinadmin(['measures', 'list', '-o', 'table'], { env });
+    const joined = await clinadmin(['measures', 'list', '-o', 'table'], {
+      env: { ...env, CLINADMIN_BASE_URL: peer.url },
+    });
     expect(joined.exitCode, joined.stderr).toBe(0);
     expect(joined.stderr).toContain('[segmenter made]');
   });
