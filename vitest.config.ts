@@ -10,7 +10,9 @@ const define = { __CLINADMIN_VERSION__: JSON.stringify(version) };
  * (what needs root, tmux, script, zsh, fish, python3 or curl; a missing tool fails, never skips) and stress
  * (the SIGKILL crash rounds, the 30 s load test, the lock races). .ci/run runs both.
  */
-const tier = (name: string, timeouts = { testTimeout: 30_000, hookTimeout: 60_000 }) => ({
+// Timeouts catch a hang, never measure speed (speed targets live in the bench): generous enough for a machine
+// whose two cores are busy with other work, where a test of a few seconds alone takes ten times as long.
+const tier = (name: string, timeouts = { testTimeout: 120_000, hookTimeout: 120_000 }) => ({
   define,
   test: { name, include: [`test/${name}/**/*.test.ts`], ...timeouts },
 });
@@ -28,8 +30,8 @@ export default defineConfig({
       tier('unit'),
       tier('cli'),
       tier('e2e'),
-      tier('system', { testTimeout: 60_000, hookTimeout: 60_000 }),
-      tier('stress', { testTimeout: 120_000, hookTimeout: 60_000 }),
+      tier('system'),
+      tier('stress', { testTimeout: 180_000, hookTimeout: 120_000 }),
     ],
   },
 });
