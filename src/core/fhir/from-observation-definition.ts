@@ -10,9 +10,11 @@ import {
   FHIR_BASE,
   ID_SYSTEM,
   INTERVAL_EXTENSIONS,
+  isAgeValue,
   LISTS,
   mixedUnits,
   num,
+  objectsIn,
   RESOURCE_EXTENSIONS,
   type Rec,
   readType,
@@ -64,12 +66,12 @@ export function fromObservationDefinition(od: Rec, test?: string): Adapted {
       skip: true,
     };
   }
-  const exts = (Array.isArray(od.extension) ? od.extension : []) as Rec[];
+  const exts = objectsIn(od.extension);
   const extValues = (name: string) => exts.filter((e) => e.url === ext(name)).map((e) => extValue(e));
   const ours = exts.some((e) => typeof e.url === 'string' && e.url.startsWith(FHIR_BASE));
   const m: Rec = {};
 
-  const identifier = ((od.identifier as Rec[] | undefined) ?? []).find((i) => i.system === ID_SYSTEM);
+  const identifier = objectsIn(od.identifier).find((i) => i.system === ID_SYSTEM);
   if (typeof identifier?.value === 'string') m.id = identifier.value;
   for (const [field, name] of RESOURCE_EXTENSIONS) {
     const values = extValues(name);
@@ -232,7 +234,7 @@ export function fromObservationDefinition(od: Rec, test?: string): Adapted {
     if (high !== undefined) r[si ? 'simax' : 'max'] = high;
     paths[`${field}.${si ? 'simin' : 'min'}`] = `${at}.range.low.value`;
     paths[`${field}.${si ? 'simax' : 'max'}`] = `${at}.range.high.value`;
-    const iexts = (Array.isArray(q.extension) ? q.extension : []) as Rec[];
+    const iexts = objectsIn(q.extension);
     for (const [f, name] of INTERVAL_EXTENSIONS) {
       const e = iexts.find((x) => x.url === ext(name));
       if (e) r[f] = extValue(e);
@@ -260,10 +262,10 @@ export function fromObservationDefinition(od: Rec, test?: string): Adapted {
       paths[`${field}.${f}`] = `${at}.age.${bound}.value`;
       if (Number.isNaN(value)) {
         const unitCode = String(qty?.code ?? qty?.unit);
-        warnings.push({
-          field: `${at}.age.${bound}`,
-          message: `age in ${unitCode} is not one of UCUM's a, mo, wk, d, h; left out`,
-        });
+        const message = isAgeValue(qty?.value)
+          ? `age in ${unitCode.slice(0, 40)} is not one of UCUM's a, mo, wk, d, h; left out`
+          : `age ${shown(qty?.value)} is not a number of 0 or more; left out`;
+        warnings.push({ field: `${at}.age.${bound}`, message });
         continue;
       }
       r[f] = value;
@@ -278,6 +280,9 @@ export function fromObservationDefinition(od: Rec, test?: string): Adapted {
   if (panic.length > 0) m.panicRanges = panic;
   return { value: m, warnings, errors, pathOf };
 }
+
+/** A value as a file wrote it, cut: 1e400 reads as Infinity. */
+const shown = (v: unknown) => (typeof v === 'number' ? String(v) : String(JSON.stringify(v))).slice(0, 40);
 
 /** Whether a range built so far has the ages of a FHIR interval's `age`, read as years. */
 function sameAge(r: Rec, age: Rec): boolean {

@@ -1,4 +1,4 @@
-import { edgeOf, exactYears, PER_YEAR, smaller, toYears, UCUM_CODE, unitOf } from '../ages.js';
+import { type AgeUnit, edgeOf, exactYears, PER_YEAR, smaller, toYears, UCUM_CODE, unitOf } from '../ages.js';
 
 // The table both directions of the FHIR mapping read (observation-definition.ts writes a measure as an HL7
 // FHIR R4 ObservationDefinition, from-observation-definition.ts reads one back). What R4 has no element for
@@ -78,6 +78,12 @@ export function extValue(e: Rec): unknown {
 /** Hours in each unit of age: a conversion between two of them is exact in decimals (1 mo = 30.4375 d). */
 const HOURS = { h: 1, d: 24, wk: 168, mo: 730.5, y: 8766 } as const;
 
+/** The value of an age Quantity in `unit` for a stored edge: its whole count converted, else exact years in it. */
+function valueIn(years: number, unit: AgeUnit): number {
+  const e = edgeOf(years);
+  return e.whole ? Number(((e.count * HOURS[e.unit]) / HOURS[unit]).toPrecision(15)) : years * PER_YEAR[unit];
+}
+
 /**
  * A band's ages as one FHIR Range: both ends in the smaller unit of the two, as R4's Range requires ("The
  * unit and code/system elements of the low or high elements SHALL match"): `29 d–11 mo` is 29–334.8125 d.
@@ -88,31 +94,40 @@ export function ageRange(ageMin: unknown, ageMax: unknown): Json | undefined {
   const edges = ends.map((y) => (y === undefined ? undefined : edgeOf(y)));
   const units = edges.filter((e) => e !== undefined && e.count !== 0).map((e) => e!.unit);
   const unit = units.length === 0 ? 'y' : units.reduce(smaller);
-  const quantity = (years: number, i: number) => {
-    const e = edges[i]!;
-    const value = e.whole ? Number(((e.count * HOURS[e.unit]) / HOURS[unit]).toPrecision(15)) : years * PER_YEAR[unit];
+  const quantity = (years: number) => {
+    const value = valueIn(years, unit);
     const code = UCUM_CODE[unit];
     const q: Json = { value, unit: code, system: UCUM, code };
     if (ageOf(q) !== years) q.extension = [{ url: ext('age-years'), valueDecimal: years }];
     return q;
   };
-  const [low, high] = ends.map((y, i) => (y === undefined ? undefined : quantity(y, i)));
+  const [low, high] = ends.map((y) => (y === undefined ? undefined : quantity(y)));
   return low || high ? { ...(low ? { low } : {}), ...(high ? { high } : {}) } : undefined;
 }
 
+/** The objects of a list a file gives (an element's extensions, identifiers): none when it gives no list. */
+export const objectsIn = (v: unknown): Rec[] =>
+  Array.isArray(v) ? v.filter((e): e is Rec => e !== null && typeof e === 'object' && !Array.isArray(e)) : [];
+
+/** Whether a Quantity's value is an age a band can hold: a finite number, 0 or more. */
+export const isAgeValue = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0;
+
 /**
  * An age Quantity as the years the service stores: a whole count in its unit as that unit's edge (72 h stays
- * hours), another value as exact years; the years our export noted win. `mixed` (the Range's two ends in two
- * units, as R4 does not allow and earlier clinadmin wrote: 0 a–4 wk) reads each as exact years. Undefined without a
- * value, NaN when its unit is not one of UCUM's a, mo, wk, d, h.
+ * hours), another value as exact years; the years our export noted win where they are that value's own (an
+ * extension may not change what its element means, R4 §2.5.0.1, so a crafted one that says other is ignored).
+ * `mixed` (the Range's two ends in two units, as R4 does not allow and earlier clinadmin wrote: 0 a–4 wk)
+ * reads each as exact years. Undefined without a value, NaN when its unit is not one of UCUM's a, mo, wk, d, h
+ * or its value no finite number of 0 or more.
  */
 export function ageOf(q: Rec | undefined, mixed = false): number | undefined {
   if (q?.value === undefined) return undefined;
-  const noted = ((q.extension as Rec[] | undefined) ?? []).find((e) => e.url === ext('age-years'))?.valueDecimal;
-  if (typeof noted === 'number') return noted;
   const code = String(q.code ?? q.unit ?? 'a');
   const unit = code === 'y' ? undefined : unitOf(code);
-  if (unit === undefined || typeof q.value !== 'number' || q.value < 0) return Number.NaN;
+  if (unit === undefined || !isAgeValue(q.value)) return Number.NaN;
+  const noted = objectsIn(q.extension).find((e) => e.url === ext('age-years'))?.valueDecimal;
+  // The years noted are the value's own when they give that value back as ageRange writes it.
+  if (isAgeValue(noted) && Math.abs(valueIn(noted, unit) - q.value) <= q.value * 1e-12) return noted;
   return Number.isInteger(q.value) && !mixed ? toYears(q.value, unit) : exactYears(q.value, unit);
 }
 

@@ -1,0 +1,68 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/run-cli.js';
+import { TOKEN, testServer } from '../helpers/server.js';
+import { tempDir } from '../helpers/tmp.js';
+
+// FHIR age Ranges from a hostile or careless file: R4 makes `extension` a list of Extension objects and says
+// an extension may not change the meaning of the element it sits on (§2.5.0.1, only modifierExtension may);
+// a file that breaks either is read for what its plain elements say, never a crash.
+
+type Rec = Record<string, unknown>;
+const UCUM = 'http://unitsofmeasure.org';
+const AGE_YEARS = 'https://fhir.clinadmin.dev/StructureDefinition/age-years';
+
+async function setup() {
+  const s = await testServer({ seed: false, events: false });
+  const dir = await tempDir();
+  const env = { CLINADMIN_BASE_URL: s.url, CLINADMIN_TOKEN: TOKEN, CLINADMIN_CONFIG_DIR: join(dir, 'config') };
+  const cli = (args: string[]) => runCli(args, { env, cwd: dir });
+  return { s, dir, cli };
+}
+
+const definition = (age: Rec, more: Rec = {}) => ({
+  resourceType: 'ObservationDefinition',
+  code: { text: 'Bilirubin' },
+  permittedDataType: ['Quantity'],
+  quantitativeDetails: { customaryUnit: { coding: [{ system: UCUM, code: 'mg/dL' }] } },
+  qualifiedInterval: [{ category: 'reference', range: { low: { value: 1 }, high: { value: 12 } }, age }],
+  ...more,
+});
+
+describe('FHIR age Ranges from a hostile file', () => {
+  it('reads 0–28 d where the age Quantity carries a crafted age-years of 50 years', async () => {
+    const { cli, dir, s } = await setup();
+    const high = { value: 28, unit: 'd', system: UCUM, code: 'd', extension: [{ url: AGE_YEARS, valueDecimal: 50 }] };
+    await writeFile(join(dir, 'od.json'), JSON.stringify(definition({ low: { value: 0, code: 'd' }, high })));
+    const r = await cli(['measures', 'import', 'od.json', '--test', 'tst_x']);
+    expect(r.code, r.stderr).toBe(0);
+    const [m] = (await s.call('GET', '/diagnostic-measures')).body as Rec[];
+    // 28 d is 28/365.25 years (UCUM: a = 365.25 d), not the 50 the extension claims.
+    expect((m.referenceRanges as Rec[])[0].ageMax).toBeCloseTo(28 / 365.25, 12);
+    const show = await cli(['measures', 'show', m.id as string, '-o', 'table']);
+    expect(show.stdout).toContain('0–28 d');
+  });
+
+  it('reads extensions and identifiers that are no list of objects as none, instead of failing', async () => {
+    const { cli, dir, s } = await setup();
+    const age = { low: { value: 0, code: 'd', extension: 'x' }, high: { value: 28, code: 'd', extension: [null, 5] } };
+    const od = definition(age, { identifier: [null, 'x'], extension: [null] });
+    (od.qualifiedInterval[0] as Rec).extension = { url: 'x' };
+    await writeFile(join(dir, 'od.json'), JSON.stringify(od));
+    const r = await cli(['measures', 'import', 'od.json', '--test', 'tst_x']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toContain('unexpected');
+    const [m] = (await s.call('GET', '/diagnostic-measures')).body as Rec[];
+    expect((m.referenceRanges as Rec[])[0].ageMax).toBeCloseTo(28 / 365.25, 12);
+  });
+
+  it('names an age value too large for a number (1e400 d) as such, not as a unit UCUM lacks', async () => {
+    const { cli, dir } = await setup();
+    const text = JSON.stringify(definition({ high: { value: 7, code: 'd' } })).replace('"value":7', '"value":1e400');
+    await writeFile(join(dir, 'od.json'), text);
+    const r = await cli(['measures', 'lint', 'od.json', '--test', 'tst_x']);
+    expect(r.stderr).toContain('qualifiedInterval[0].age.high: age Infinity is not a number of 0 or more; left out');
+    expect(r.stderr).not.toContain("not one of UCUM's");
+  });
+});
