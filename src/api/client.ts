@@ -159,7 +159,12 @@ export class ApiClient {
       if (this.o.trace) this.trace(`→ ${method} ${url}${this.o.token ? ' (authorization: Bearer [redacted])' : ''}`);
       let r: Attempt;
       try {
-        r = await once({ pool: this.pool, headers: this.headers, ms: Math.max(1, deadline - started) });
+        r = await once({
+          pool: this.pool,
+          headers: this.headers,
+          ms: Math.max(1, deadline - started),
+          gapMs: this.o.timeoutMs,
+        });
       } catch (err) {
         if (err instanceof CliError) throw err;
         const code = errorCode(err);

@@ -123,8 +123,9 @@ export function networkError(at: Peer, err: unknown, code: string | undefined, p
     code === 'TimeoutError' ||
     code === 'UND_ERR_CONNECT_TIMEOUT'
   ) {
+    const cut = records > 0 ? ` after ${records} records of the list; what was written is incomplete` : '';
     return new ApiError(
-      `the API at ${at.baseUrl} did not answer within ${at.timeoutMs / 1000} s`,
+      `the API at ${at.baseUrl} did not answer within ${at.timeoutMs / 1000} s${cut}`,
       undefined,
       [],
       'try again, or raise --timeout',

@@ -14,8 +14,10 @@ export const MAX_HELD_LIST_BYTES = 256 * 1024 * 1024;
 export interface Exchange {
   pool: Pool;
   headers: { read: Record<string, string>; write: Record<string, string> };
-  /** Until the answer's headers (a list) or its end (anything else), past which it is aborted. */
+  /** Until the answer's end (or a list's first record), past which it is aborted. */
   ms: number;
+  /** A list's longest wait for its next record: a list may take longer than `ms` while records keep coming. */
+  gapMs: number;
 }
 
 /**
@@ -95,11 +97,17 @@ export function streamOnce(
     let size = 0;
     let bytes = 0;
     const fail = (err: Error) => reject(Object.assign(err, { records }));
-    const deadline = setTimeout(
-      () => abort?.(Object.assign(new Error('deadline'), { code: 'CLINADMIN_DEADLINE' })),
-      ex.ms,
-    );
     let abort: ((reason: Error) => void) | undefined;
+    // Re-armed at each record and stopped while stdout holds us back: a peer dripping a byte a second
+    // inside one element, or between them, is cut off like one dripping a record.
+    let deadline: NodeJS.Timeout | undefined;
+    let paused = false;
+    const arm = (ms: number) => {
+      clearTimeout(deadline);
+      if (paused) return;
+      deadline = setTimeout(() => abort?.(Object.assign(new Error('deadline'), { code: 'CLINADMIN_DEADLINE' })), ms);
+    };
+    arm(ex.ms);
     ex.pool.dispatch(
       { path, method: 'GET', headers: ex.headers.read },
       {
@@ -109,7 +117,6 @@ export function streamOnce(
         onResponseStart(_c, statusCode, h) {
           status = statusCode;
           headers = h as Headers;
-          clearTimeout(deadline);
           if (status >= 200 && status < 300) splitter = new JsonArraySplitter();
         },
         onResponseData(controller, chunk) {
@@ -134,6 +141,7 @@ export function streamOnce(
             return;
           }
           const plain = splitter.plain;
+          if (elements.length > 0) arm(ex.gapMs);
           for (let k = 0; k < elements.length; k++) {
             records++;
             if (plain[k] && sink.known?.(elements[k])) continue;
@@ -153,7 +161,13 @@ export function streamOnce(
           }
           if (!sink.batchEnd()) {
             controller.pause();
-            void sink.drained().then(() => controller.resume());
+            paused = true;
+            clearTimeout(deadline);
+            void sink.drained().then(() => {
+              paused = false;
+              arm(ex.gapMs);
+              controller.resume();
+            });
           }
         },
         onResponseEnd() {

@@ -193,6 +193,28 @@ describe('ApiClient', () => {
     await c.close();
   });
 
+  it('ends a list whose peer drips a byte at a time inside a record, after the records before it', async () => {
+    const drip = (_q: IncomingMessage, r: ServerResponse) => {
+      r.writeHead(200, { 'content-type': 'application/json' });
+      r.write('[{"id":"m0"},{"id":"');
+      const timer = setInterval(() => r.write('a'), 100);
+      r.on('close', () => clearInterval(timer));
+    };
+    const s = await scripted([drip]);
+    const { c } = client(s.url, undefined, 500);
+    const seen: unknown[] = [];
+    const sink = {
+      record: (rec: unknown) => void seen.push(rec),
+      batchEnd: () => true,
+      drained: async () => undefined,
+    };
+    await expect(c.stream('/diagnostic-measures', sink)).rejects.toThrow(
+      /did not answer within 0\.5 s after 1 records of the list; what was written is incomplete/,
+    );
+    expect(seen).toEqual([{ id: 'm0' }]);
+    await c.close();
+  });
+
   it('refuses an answer over 64 MiB for one record, without holding it', async () => {
     const huge = (_q: IncomingMessage, r: ServerResponse) => {
       r.writeHead(200, { 'content-type': 'application/json' });
