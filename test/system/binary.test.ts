@@ -41,7 +41,20 @@ async function runFiles(project: string, names: string[]) {
   const files = names.map((n) => `test/${project}/${n}.test.ts`);
   const r = await execa(
     process.execPath,
-    [VITEST, 'run', '--project', project, ...files, '--reporter=json', `--outputFile=${report}`],
+    // One file at a time, and each test the longer deadline a run through a mount namespace needs on a
+    // shared machine (the assertions are the files' own).
+    [
+      VITEST,
+      'run',
+      '--project',
+      project,
+      ...files,
+      '--maxWorkers=1',
+      '--testTimeout=120000',
+      '--hookTimeout=120000',
+      '--reporter=json',
+      `--outputFile=${report}`,
+    ],
     {
       cwd: root,
       reject: false,
@@ -51,10 +64,15 @@ async function runFiles(project: string, names: string[]) {
   const json = JSON.parse(await readFile(report, 'utf8')) as {
     numTotalTests: number;
     numPassedTests: number;
-    testResults: { name: string; status: string; assertionResults: { fullName: string; status: string }[] }[];
+    testResults: {
+      name: string;
+      status: string;
+      assertionResults: { fullName: string; status: string; failureMessages: string[] }[];
+    }[];
   };
   const failed = json.testResults.flatMap((f) => f.assertionResults.filter((a) => a.status !== 'passed'));
-  expect(failed.map((a) => `${a.fullName}: ${a.status}`)).toEqual([]);
+  const why = (a: (typeof failed)[number]) => (a.failureMessages[0] ?? '').split('\n')[0];
+  expect(failed.map((a) => `${a.fullName}: ${a.status} ${why(a)}`)).toEqual([]);
   expect(json.testResults.map((f) => f.name.slice(root.length)).sort()).toEqual(files.sort());
   expect(json.numPassedTests).toBe(json.numTotalTests);
   expect(json.numTotalTests).toBeGreaterThan(names.length);
