@@ -20,8 +20,19 @@ function tokenPattern(token: string): RegExp {
   return new RegExp(parts.join(''), 'g');
 }
 
-/** Runs of base64 long enough to hold a credential; each is decoded and checked for the token. */
-const BASE64 = /[A-Za-z0-9+/_-]{8,}={0,2}/g;
+/**
+ * Runs of base64 or base64url, their `/`, `+` and `=` also as a JSON writer (`\/`) or a query string
+ * (`%2F`) escapes them; each is decoded and checked for the token.
+ */
+const BASE64 = /(?:[A-Za-z0-9+/_-]|\\\/|%2[BbFf])+(?:=|%3[Dd]){0,2}/g;
+const unescape64 = (run: string) =>
+  run
+    .replace(/\\\//g, '/')
+    .replace(/%2[Bb]/g, '+')
+    .replace(/%2[Ff]/g, '/')
+    .replace(/%3[Dd]/g, '=')
+    .replace(/-/g, '+')
+    .replace(/_/g, '/');
 
 /**
  * Hides the token wherever it appears, in whatever encoding. A token under 4 characters would garble
@@ -30,13 +41,17 @@ const BASE64 = /[A-Za-z0-9+/_-]{8,}={0,2}/g;
 export function redactor(token: string | undefined): (s: string) => string {
   if (!token || token.length < 4) return (s) => s;
   const pattern = tokenPattern(token);
+  const bytes = Buffer.from(token).toString('latin1');
+  // A run may start inside a quad (a word glued before it, an escape cut it): each of the 4 starts is tried.
+  const holds = (run: string) => {
+    const b64 = unescape64(run);
+    for (let k = 0; k < 4; k++) if (Buffer.from(b64.slice(k), 'base64').toString('latin1').includes(bytes)) return true;
+    return false;
+  };
   return (s) => {
     let out = s.includes(token) ? s.split(token).join('[redacted]') : s;
     pattern.lastIndex = 0;
     out = out.replace(pattern, '[redacted]');
-    return out.replace(BASE64, (run) => {
-      const decoded = Buffer.from(run.replace(/-/g, '+').replace(/_/g, '/'), 'base64').toString('latin1');
-      return decoded.includes(Buffer.from(token).toString('latin1')) ? '[redacted]' : run;
-    });
+    return out.replace(BASE64, (run) => (run.length >= 8 && holds(run) ? '[redacted]' : run));
   };
 }

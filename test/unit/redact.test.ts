@@ -16,6 +16,9 @@ const uEscape = (s: string, upper = false) =>
 const lowerPercent = (s: string) => encodeURIComponent(s).replace(/%[0-9A-F]{2}/g, (p) => p.toLowerCase());
 const everyByte = (s: string) => [...Buffer.from(s)].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
 
+// Base64 that starts `+/`: escaping them cuts the run two characters into a quad, before the token.
+const B64_SLASHED = Buffer.concat([Buffer.from([0xfb, 0xff, 0x00]), Buffer.from(`:${TOKEN}`)]).toString('base64');
+
 const ECHOES: Record<string, string> = {
   'as sent': TOKEN,
   'JSON.stringify': JSON.stringify(TOKEN).slice(1, -1),
@@ -31,6 +34,12 @@ const ECHOES: Record<string, string> = {
   'Basic with a longer user': `Basic ${Buffer.from(`bob1:${TOKEN}`).toString('base64')}`,
   'Basic, no user': `Basic ${Buffer.from(`:${TOKEN}`).toString('base64')}`,
   'base64url of token:x': Buffer.from(`${TOKEN}:x`).toString('base64url'),
+  // A run of base64 need not start where the encoding does: a word glued before it shifts every quad.
+  'base64 glued to a word': `token_${Buffer.from(`alice:${TOKEN}`).toString('base64')}`,
+  'base64 glued to two letters': `ab${Buffer.from(`alice:${TOKEN}`).toString('base64')}`,
+  // json_encode escapes the `/` of base64, and a query string percent-encodes its `/`, `+` and `=`.
+  'base64 in json_encode (\\/)': B64_SLASHED.replace(/\//g, '\\/'),
+  'base64 percent-encoded': encodeURIComponent(B64_SLASHED),
 };
 
 describe('the token is redacted in every encoding a server may echo', () => {
@@ -41,6 +50,10 @@ describe('the token is redacted in every encoding a server may echo', () => {
     // Nothing of the token is left to read back, in any form.
     for (const form of Object.values(ECHOES)) expect(out).not.toContain(form);
     expect(out).not.toContain('T0ken');
+  });
+
+  it('cuts the base64 runs its escaped forms are tested with', () => {
+    expect(B64_SLASHED.slice(0, 2)).toBe('+/');
   });
 
   it('leaves text without the token as it is, base64 included', () => {
