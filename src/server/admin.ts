@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { resetLine } from './journal.js';
+import { withoutTrailingSlashes } from './paths.js';
 import { type Problem, problem, sendJson, sendList } from './problem.js';
 import type { RequestJournal } from './requests.js';
 import { isSnapshotName, listSnapshots, readSnapshot, saveSnapshot } from './snapshots.js';
@@ -56,7 +57,7 @@ export async function handleAdmin(
 ): Promise<void> {
   // The raw path, not a URL's: a parser would resolve %2E%2E as a dot segment before the name is checked.
   const [rawPath, query = ''] = (req.url ?? '/').split('?', 2);
-  const path = rawPath.replace(/\/+$/, '');
+  const path = withoutTrailingSlashes(rawPath);
   const method = req.method ?? 'GET';
   const refuse = (status: number, detail: string): never => {
     throw new AdminProblem(problem(status, detail));

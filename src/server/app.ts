@@ -4,6 +4,7 @@ import { RESOURCES, type Resource } from '../resources/index.js';
 import { AdminProblem, handleAdmin, type Sandbox } from './admin.js';
 import { createAuthenticator, type TokenEntry } from './auth.js';
 import { createFaults, type Faults } from './faults.js';
+import { withoutTrailingSlashes } from './paths.js';
 import { type Problem, problem, sendJson, sendList, sendProblem } from './problem.js';
 import { type Service, ServiceError } from './service.js';
 import { StoreUnavailableError } from './store.js';
@@ -185,7 +186,7 @@ function toProblem(err: unknown, log: (l: string) => void): { p: Problem; header
 }
 
 function route(url: string): { resource: Resource; id?: string } {
-  const path = url.split('?')[0].replace(/\/+$/, '');
+  const path = withoutTrailingSlashes(url.split('?')[0]);
   const parts = path.split('/').slice(1);
   const resource = byPath.get(parts[0] ?? '');
   if (!resource || parts.length > 2) throw new HttpProblem(problem(404, `no such path: ${path || '/'}`));

@@ -2,6 +2,7 @@
 // service. Each is decided before the request is handled: an injected error has changed nothing.
 
 import { globMatch } from './glob.js';
+import { withoutTrailingSlashes } from './paths.js';
 
 export interface FailRule {
   method: string;
@@ -47,7 +48,7 @@ export function parseFailOn(text: string): FailRule | undefined {
   const status = Number(text.slice(last + 1));
   if (!/^([A-Z]+|\*)$/.test(method) || !pattern.startsWith('/') || !Number.isInteger(status)) return undefined;
   if (status < 400 || status > 599) return undefined;
-  return { method, pattern, path: pattern.replace(/\/+$/, ''), status };
+  return { method, pattern, path: withoutTrailingSlashes(pattern), status };
 }
 
 /** The path as the glob, or with one trailing slash more: `/a/` is the same path as `/a`. */
