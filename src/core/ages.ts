@@ -145,22 +145,27 @@ export function inBand(age: number, ageMin: number | undefined, ageMax: number |
   return age >= start - EPSILON && age < end - EPSILON;
 }
 
-const AGE = /^(\d+(?:\.\d+)?)\s*(a|y|mo|wk|d|h)?$/;
+// A number may come in exponent form (1e-7): it is how JavaScript, and so the CSV export, prints a tiny age.
+const AGE = /^(\d+(?:\.\d+)?(?:e[+-]?\d+)?)\s*(a|y|mo|wk|d|h)?$/;
 export const AGE_FORMS = 'years (17, 0.0767) or a count with its unit: 36h, 28d, 2wk, 11mo, 17y (or 17a)';
 
 /** One age: `30`, `30y`, `36h`, `28d`, `2wk`, `11mo`; years when no unit is given (nor `unit`). */
 export function parseAge(text: string, what: string, unit?: AgeUnit): number {
   const m = text.length <= 40 ? AGE.exec(text.trim()) : null;
-  if (!m) throw new UsageError(`${what} "${text.slice(0, 40)}" is not an age; write ${AGE_FORMS}`);
+  const n = m ? Number(m[1]) : Number.NaN;
+  if (!m || !Number.isFinite(n))
+    throw new UsageError(`${what} "${text.slice(0, 40)}" is not an age; write ${AGE_FORMS}`);
   const u = m[2] === undefined ? unit : unitOf(m[2]);
-  return u === undefined ? Number(m[1]) : toYears(Number(m[1]), u);
+  return u === undefined ? n : toYears(n, u);
 }
 
 /** An age band: `18-65`, `0-72h`, `1-12mo`, `29d-1y`; a side without a unit takes the other side's. */
 export function parseAgeBand(text: string, what: string): [number | undefined, number | undefined] {
   const m = /^([^-]*)-([^-]*)$/.exec(text.trim()) ?? /^([^.]*)\.\.([^.]*)$/.exec(text.trim());
   if (!m || (m[1] === '' && m[2] === ''))
-    throw new UsageError(`${what} "${text}" is not an age band; write it as 18-65, 0-72h, 1-11mo or 29d-1y`);
+    throw new UsageError(
+      `${what} "${text.slice(0, 40)}" is not an age band; write it as 18-65, 0-72h, 1-11mo or 29d-1y`,
+    );
   const unitIn = (s: string) => {
     const u = AGE.exec(s.trim())?.[2];
     return u === undefined ? undefined : unitOf(u);

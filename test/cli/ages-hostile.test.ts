@@ -66,3 +66,29 @@ describe('FHIR age Ranges from a hostile file', () => {
     expect(r.stderr).not.toContain("not one of UCUM's");
   });
 });
+
+describe('ages a number prints in exponent form', () => {
+  it('exports an age of 1e-7 years (3 s) as CSV and reads the sheet back as the same catalog', async () => {
+    const { cli, dir } = await setup();
+    const catalog = [
+      { test: 'tst_x', name: 'Tiny', type: 'numeric', unit: 'g/L', referenceRanges: [{ min: 1, ageMin: 1e-7 }] },
+    ];
+    await writeFile(join(dir, 'c.json'), JSON.stringify(catalog));
+    expect((await cli(['measures', 'import', 'c.json'])).code).toBe(0);
+    const csv = await cli(['measures', 'export', '--format', 'csv']);
+    expect(csv.code, csv.stderr).toBe(0);
+    await writeFile(join(dir, 'back.csv'), csv.stdout);
+    const again = await cli(['measures', 'import', 'back.csv', '--dry-run']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toContain('dry run: 0 to create, 0 to update, 1 unchanged');
+  });
+
+  it('refuses an age past what a number holds (1e400d), naming the field, the value and the forms', async () => {
+    const { cli, dir } = await setup();
+    const bad = [{ test: 't', name: 'Bad', type: 'numeric', unit: 'g/L', referenceRanges: [{ ageMax: '1e400d' }] }];
+    await writeFile(join(dir, 'bad.json'), JSON.stringify(bad));
+    const r = await cli(['measures', 'import', 'bad.json']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('referenceRanges[0].ageMax: "1e400d" is not an age; write years (17, 0.0767)');
+  });
+});

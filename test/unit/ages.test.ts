@@ -100,3 +100,12 @@ describe('a band covers its last hour, day, week, month and year', () => {
     expect(formatAgeBand(...band('0-2wk'))).toBe('0–2 wk');
   });
 });
+
+describe('a bad age band from a flag', () => {
+  it('names the flag and the value cut to 40 characters, with the forms accepted', () => {
+    const long = `${'1'.repeat(5000)}-2-3`;
+    expect(() => parseAgeBand(long, '--age-band')).toThrow(
+      `--age-band "${'1'.repeat(40)}" is not an age band; write it as 18-65, 0-72h, 1-11mo or 29d-1y`,
+    );
+  });
+});
