@@ -38,12 +38,17 @@ export function backoff(attempt: number): number {
   return Math.min(4000, 200 * 2 ** attempt) * (0.75 + Math.random() * 0.5);
 }
 
-/** Retry-After in seconds or as an HTTP date, in milliseconds: what the server asked, uncapped. */
+/**
+ * Retry-After in milliseconds, uncapped: delay-seconds (digits only) or an HTTP-date, which names its day
+ * and a time (RFC 9110 §10.2.3). Anything else (`-5`, `0x10`, `garbage 1`, which Date.parse reads as
+ * 2001) is no Retry-After, so the backoff applies rather than a wait a garbled header made up.
+ */
 export function retryAfter(value: string | string[] | undefined): number | undefined {
-  const v = Array.isArray(value) ? value[0] : value;
+  const v = (Array.isArray(value) ? value[0] : value)?.trim();
   if (!v) return undefined;
-  const seconds = Number(v);
-  const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(v) - Date.now();
+  if (/^\d+$/.test(v)) return Number(v) * 1000;
+  if (!/^[A-Za-z]{3,9},? .*\d\d:\d\d:\d\d/.test(v)) return undefined;
+  const ms = Date.parse(v) - Date.now();
   return Number.isFinite(ms) ? Math.max(0, ms) : undefined;
 }
 
