@@ -29,6 +29,8 @@ export const JOURNAL_BYTES = 32 * 1024 * 1024;
 export const BODY_START = 256;
 /** What one entry costs beyond its text: the object and its fields. */
 const OVERHEAD = 160;
+/** One character past Latin-1 (a one-character class: linear, no backtracking). */
+const WIDE = /[^\u0000-\u00ff]/;
 
 /** An entry as kept: the fields a filter reads, and its JSON, made once, so its cost is its bytes. */
 interface Kept {
@@ -69,7 +71,9 @@ export class RequestJournal {
       json = `${json.slice(0, -1)}${extra}}`;
     }
     const item = { method: entry.method, path: entry.path, status: entry.status, json, bytes: 0 };
-    item.bytes = OVERHEAD + json.length + entry.path.length + entry.method.length;
+    // V8 keeps a string with any character past Latin-1 at two bytes a character, the whole string.
+    const width = WIDE.test(json) ? 2 : 1;
+    item.bytes = OVERHEAD + width * json.length + entry.path.length + entry.method.length;
     this.kept.push(item);
     this.bytes += item.bytes;
     while (this.kept.length - this.head > this.size || (this.bytes > this.maxBytes && this.kept.length > this.head))
