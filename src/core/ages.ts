@@ -190,8 +190,14 @@ export function readAgesIn(record: Record<string, unknown>): { path: string; mes
       const range = r as Record<string, unknown>;
       for (const field of ['ageMin', 'ageMax']) {
         const v = range[field];
-        if (typeof v !== 'string') continue;
         const path = `${list}[${i}].${field}`;
+        if (v === undefined || (typeof v === 'number' && Number.isFinite(v) && v >= 0)) continue;
+        if (typeof v !== 'string') {
+          // true, null, -1 or 1e400 (read as Infinity): named as an age written wrong, with the forms.
+          const shown = typeof v === 'number' ? String(v) : String(JSON.stringify(v)).slice(0, 40);
+          errors.push({ path, message: `${shown} is not an age; write ${AGE_FORMS}` });
+          continue;
+        }
         try {
           range[field] = parseAge(v, path);
         } catch (err) {

@@ -92,3 +92,19 @@ describe('ages a number prints in exponent form', () => {
     expect(r.stderr).toContain('referenceRanges[0].ageMax: "1e400d" is not an age; write years (17, 0.0767)');
   });
 });
+
+describe('an age of the wrong kind in a JSON catalog', () => {
+  it('names the field, the value and the forms for true, null, -1 and 1e400', async () => {
+    const { cli, dir } = await setup();
+    const ranges = '[{"min":1,"ageMax":true},{"min":1,"ageMin":null},{"min":1,"ageMin":-1},{"min":1,"ageMax":1e400}]';
+    const text = `[{"test":"t","name":"Bad","type":"numeric","unit":"g/L","referenceRanges":${ranges}}]`;
+    await writeFile(join(dir, 'bad.json'), text);
+    const r = await cli(['measures', 'import', 'bad.json']);
+    expect(r.code).toBe(2);
+    const forms = 'is not an age; write years (17, 0.0767) or a count with its unit: 36h, 28d, 2wk, 11mo, 17y (or 17a)';
+    expect(r.stderr).toContain(`referenceRanges[0].ageMax: true ${forms}`);
+    expect(r.stderr).toContain(`referenceRanges[1].ageMin: null ${forms}`);
+    expect(r.stderr).toContain(`referenceRanges[2].ageMin: -1 ${forms}`);
+    expect(r.stderr).toContain(`referenceRanges[3].ageMax: Infinity ${forms}`);
+  });
+});
