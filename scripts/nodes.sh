@@ -32,7 +32,8 @@ if [ "$missing" = 1 ]; then
   echo '{"private": true}' > "$cache/package.json"
   # NODE_DISABLE_COMPILE_CACHE: npm turns on Node's compile cache in the temp folder, which a test run (its own
   # TMPDIR, held empty at its end) would find left behind on the first run that installs a Node.
-  NODE_DISABLE_COMPILE_CACHE=1 npm install --prefix "$cache" --no-audit --no-fund --no-package-lock --loglevel=error "${specs[@]}" >&2
+  NODE_DISABLE_COMPILE_CACHE=1 npm install --prefix "$cache" --no-audit --no-fund --no-package-lock \
+    --loglevel=error "${specs[@]}" >&2
 fi
 for major in "${majors[@]}"; do
   bin="$cache/node_modules/node$major/bin"
