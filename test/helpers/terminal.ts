@@ -70,20 +70,22 @@ export async function terminal(columns: number, env: Record<string, string>, row
     },
     /**
      * Clears the screen, runs a command line, and resolves with what it drew (the lines between the
-     * command and the marker it prints when done), exactly as the terminal shows them.
+     * markers printed before and after it), exactly as the terminal shows them.
      */
     async run(line: string): Promise<string[]> {
-      const mark = `__done_${++marks}__`;
+      const n = ++marks;
       await type('clear', 'Enter');
-      await expect.poll(screen, { timeout: 10_000 }).not.toContain(`__done_${marks - 1}__`);
-      await type('-l', `${line}; echo ${mark}`);
+      // The screen holds only the prompt once clear has run, and nothing the command draws is mistaken for
+      // what was there before.
+      await expect.poll(async () => (await screen()).trim(), { timeout: 10_000 }).toBe('$');
+      // The markers are typed quoted, so the command line never holds them as printed: a long command line
+      // wraps anywhere (a temporary folder's path), and no row of it is ever taken for a marker.
+      const [begin, done] = [`__begin_${n}__`, `__done_${n}__`];
+      await type('-l', `echo __begin_"${n}"__; ${line}; echo __done_"${n}"__`);
       await type('Enter');
-      await expect.poll(screen, { timeout: 30_000 }).toMatch(new RegExp(`^${mark}$`, 'm'));
+      await expect.poll(screen, { timeout: 30_000 }).toMatch(new RegExp(`^${done}$`, 'm'));
       const lines = (await screen()).split('\n');
-      const end = lines.indexOf(mark);
-      // Command lines are kept shorter than the terminal, so the drawing starts on the line after it.
-      const start = lines.findIndex((l) => l.endsWith(`echo ${mark}`)) + 1;
-      return lines.slice(start, end);
+      return lines.slice(lines.indexOf(begin) + 1, lines.indexOf(done));
     },
   };
 }
