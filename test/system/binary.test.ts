@@ -18,10 +18,8 @@ const VITEST = join(root, 'node_modules', 'vitest', 'vitest.mjs');
 const NO_NODE = join(root, 'test', 'helpers', 'no-node.sh');
 /** Every job of the CLI that these files hold, each run through the file (edit.test.ts's editor is node). */
 const E2E = ['cli', 'serve', 'serve-stop', 'sandbox', 'jobs', 'list-stream', 'config-lock', 'token-at-rest'];
-/** browse and watch, the prompts and the progress at a real terminal (tmux). */
-// terminal-views is not in the set: its 120-column prompt-and-progress case draws 3 lines against the file in a
-// whole-file run (it passes alone, and under node); issue 42 stays open on it.
-const TERMINAL = ['browse'];
+/** browse and watch, the tables, the prompts and the import progress at a real terminal (tmux). */
+const TERMINAL = ['browse', 'terminal-widths', 'terminal-views'];
 const ARM64_LIBS = '/usr/aarch64-linux-gnu';
 
 let out = '';
@@ -124,7 +122,11 @@ describe('the linux-x64 file where no node can be found', () => {
 
   it(`passes ${E2E.length} e2e files run against it`, () => runFiles('e2e', E2E), 900_000);
 
-  it('passes browse at a real terminal', () => runFiles('system', TERMINAL), 900_000);
+  it(
+    'passes browse, watch, the prompts and the progress at a real terminal',
+    () => runFiles('system', TERMINAL),
+    900_000,
+  );
 
   it('exports FHIR and CSV, imports FHIR back, evaluates and completes as the npm package does', async () => {
     process.env.CLINADMIN_TEST_BINARY = x64();
