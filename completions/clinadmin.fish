@@ -212,6 +212,7 @@ complete -c clinadmin -n '__fish_seen_subcommand_from serve' -l seed -d 'fill an
 complete -c clinadmin -n '__fish_seen_subcommand_from serve' -l max-body -r -d 'largest accepted request body'
 complete -c clinadmin -n '__fish_seen_subcommand_from serve' -l headers-timeout -r -d 'cut off a client whose request headers take longer'
 complete -c clinadmin -n '__fish_seen_subcommand_from serve' -l request-timeout -r -d 'cut off a client whose whole request takes longer'
+complete -c clinadmin -n '__fish_seen_subcommand_from serve' -l stop-grace -r -d 'on SIGINT or SIGTERM, let requests in flight finish for at most this long before closing them'
 complete -c clinadmin -n '__fish_seen_subcommand_from serve' -l journal-requests -r -d 'keep the last N requests for GET /_admin/requests; 0 keeps none'
 complete -c clinadmin -n '__fish_seen_subcommand_from serve' -l journal-bytes -r -d 'bound the request journal in bytes (paths, queries, bodies), the oldest dropped first; 0 keeps none'
 complete -c clinadmin -n '__fish_seen_subcommand_from serve' -l record-bodies -d 'keep request bodies in the request journal too: whole when accepted, the first 256 characters when refused'

@@ -152,16 +152,16 @@ export async function run(argv: string[], overrides: Partial<Ctx> = {}, runF?: R
   const ctx = guardedContext(defaultContext(overrides), argv.includes('--no-color'));
   const state: RunState = { exitCode: 0 };
   const program = createProgram(ctx, state, false, runF);
-  let code: number;
+  let failed: number | undefined;
   try {
     await program.parseAsync(argv, { from: 'user' });
-    code = state.exitCode;
   } catch (err) {
-    code =
+    failed =
       err instanceof RunReplaced ? EXIT.ok : renderError(err, ctx, argv.includes('--verbose') || argv.includes('-v'));
   }
   await ctx.flush?.();
-  return code;
+  // Read once the output is out: a second signal to serve may land while it drains, and makes the exit 130.
+  return failed ?? state.exitCode;
 }
 
 /** The one place that turns an error into words on stderr and an exit code. */

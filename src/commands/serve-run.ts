@@ -1,12 +1,12 @@
 import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { Ctx } from '../context.js';
+import type { Ctx, RunState } from '../context.js';
 import { CliError, EXIT, UsageError } from '../errors.js';
 import { writeLines } from '../output/text-out.js';
 import { generateToken, parseTokenSpec, type TokenEntry } from '../server/auth.js';
 import { DataFileError } from '../server/data-file.js';
 import { type Faults, noFaults, parseFailOn, parseLatency } from '../server/faults.js';
-import { type RunningServer, STOP_GRACE_MS, startServer } from '../server/start.js';
+import { type RunningServer, startServer } from '../server/start.js';
 import { StoreUnavailableError } from '../server/store.js';
 import { converted, parseOwnOptions, wholeNumber, z } from './options.js';
 
@@ -24,6 +24,7 @@ const optionsShape = {
   maxBody: wholeNumber(1),
   headersTimeout: wholeNumber(100),
   requestTimeout: wholeNumber(100),
+  stopGrace: wholeNumber(0, 86_400),
   latency: z.optional(converted('must be MS or MIN-MAX whole milliseconds, at most 60000', parseLatency)),
   failRate: z.optional(
     converted('must be a number from 0 to 1', (s) => {
@@ -44,12 +45,16 @@ const optionsShape = {
 /** serve's options as the command line gave them, checked. */
 export const serveOptions = (raw: Record<string, unknown>) => parseOwnOptions(raw, optionsShape);
 
-/** Runs serve on its checked options; `raw`, as given, names the faults in its log line. */
+/**
+ * Runs serve on its checked options; `raw`, as given, names the faults in its log line. The exit code goes
+ * to `state`, as a second signal may set it after the run has returned, while the output drains.
+ */
 export async function serve(
   ctx: Ctx,
   o: ReturnType<typeof serveOptions>,
   raw: Record<string, unknown>,
-): Promise<number> {
+  state: RunState,
+): Promise<void> {
   const fromFile = o.tokenFile === undefined ? [] : await readTokenFile(resolve(ctx.cwd, o.tokenFile));
   const specs =
     o.token || o.tokenFile !== undefined
@@ -111,29 +116,32 @@ export async function serve(
     );
   }
   const signal = await signals.promise;
+  // A second signal stops at once: every acknowledged write is already in the journal, replayed at start.
+  // Its handler is set before the first one's goes and is never removed (a signal handler holds no process
+  // open): a second signal at any moment before the exit, even once the data is saved, exits 130, and never
+  // finds the default action that would kill the process by the signal.
+  const again = ctx.waitForSignal(['SIGINT', 'SIGTERM']);
   signals.cancel();
+  const forced = again.promise.then(() => {
+    state.exitCode = EXIT.interrupted;
+    return true;
+  });
   ctx.stderr.write(
-    `${signal}: finishing requests in flight (at most ${STOP_GRACE_MS / 1000} s) and saving ${dataFile}; ` +
+    `${signal}: finishing requests in flight (at most ${o.stopGrace} s) and saving ${dataFile}; ` +
       'a second signal stops at once\n',
   );
-  // A second signal stops at once: every acknowledged write is already in the journal, replayed at start.
-  const again = ctx.waitForSignal(['SIGINT', 'SIGTERM']);
   try {
-    const forced = await Promise.race([server.close().then(() => false), again.promise.then(() => true)]);
-    if (forced) {
+    if (await Promise.race([server.close(o.stopGrace * 1000).then(() => false), forced])) {
       ctx.stderr.write('stopped at once; acknowledged writes are in the journal and are replayed at the next start\n');
-      return EXIT.interrupted;
+      return;
     }
   } catch (err) {
     // A stop that could not fold (a full disk) keeps every change in the journal: say so in one line.
     if (err instanceof StoreUnavailableError) throw new CliError(err.message, EXIT.failure);
     throw err;
-  } finally {
-    again.cancel();
   }
   // The last line a person or a CI log reads: the data is on disk, and where.
   ctx.stderr.write(`stopped; the data is saved in ${dataFile}\n`);
-  return EXIT.ok;
 }
 
 /** `TOKEN[:ACCOUNT[:admin]]` a line; blank lines and # comments are skipped. Refused when others can read it. */

@@ -38,6 +38,12 @@ export function serveCommand(cmd: Command, ctx: Ctx, state: RunState): Command {
       new Option('--request-timeout <ms>', 'cut off a client whose whole request takes longer').default('30000'),
     )
     .addOption(
+      new Option(
+        '--stop-grace <seconds>',
+        'on SIGINT or SIGTERM, let requests in flight finish for at most this long before closing them',
+      ).default('10'),
+    )
+    .addOption(
       new Option('--journal-requests <n>', 'keep the last N requests for GET /_admin/requests; 0 keeps none').default(
         '10000',
       ),
@@ -91,10 +97,10 @@ Examples:
 Without a token the server makes one (an admin's) and prints it with the command that points the CLI at it.
 /_admin/ (snapshots, reset, the request journal: clinadmin sandbox) needs a token marked :admin; any
 other token gets 403 there.
-SIGINT and SIGTERM let requests in flight finish (at most 10 s; then their connections are closed),
-save the data file and exit 0; a second signal stops at once (exit 130), every acknowledged write
-being in the journal already. A connection with no progress for --request-timeout (a client that stopped
-reading an answer) is closed.
+SIGINT and SIGTERM let requests in flight finish (at most --stop-grace, 10 s; then their connections
+are closed), save the data file and exit 0; a second signal before the exit stops at once (exit 130),
+every acknowledged write being in the journal already. A connection with no progress for
+--request-timeout (a client that stopped reading an answer) is closed.
 
 GET /healthz and GET /openapi.json need no token. Faults are off by default. A request answered
 with an injected fault changed nothing; one answered 200 is on disk. --fail-rate and --rate-limit
@@ -105,6 +111,6 @@ spare /healthz and /openapi.json, so a wait loop stays reliable; --fail-on may m
       const { serve, serveOptions } = await import('./serve-run.js');
       const opts = serveOptions(raw);
       await handOver(cmd, opts);
-      state.exitCode = await serve(ctx, opts, raw);
+      await serve(ctx, opts, raw, state);
     });
 }

@@ -88,11 +88,15 @@ describe('serve says on stop that its data is saved, and where', () => {
 });
 
 describe('serve stops on time, whatever its clients do', () => {
-  it('SIGTERM with a client that never reads a 24 MB list: exits 0 within the 10 s grace, writes kept', async () => {
+  // No wall-clock upper bound here (a busy machine stretches any run): a stop that waits longer than it
+  // should waits for ever with --request-timeout of an hour, and the test's own timeout catches the hang.
+  const noDeadline = ['--request-timeout', '3600000'];
+
+  it('SIGTERM, a client that never reads a 24 MB list: closed after --stop-grace, exit 0, writes kept', async () => {
     const dir = await tempDir();
     const file = join(dir, 'data.json');
     await bigCatalog(file, 40_000);
-    const { url, proc } = await serveProcess(['--data', file, '--token', 't']);
+    const { url, proc } = await serveProcess(['--data', file, '--token', 't', '--stop-grace', '2', ...noDeadline]);
     const created = await create(url, 'Kept');
     expect(created.status).toBe(200);
     const { id } = (await created.json()) as { id: string };
@@ -102,8 +106,10 @@ describe('serve stops on time, whatever its clients do', () => {
     const { r, ms } = await until(proc);
     stuck.destroy();
     expect(r.exitCode, JSON.stringify(r)).toBe(0);
-    expect(ms).toBeLessThan(15_000);
-    expect(r.stderr).toMatch(/SIGTERM: finishing requests in flight \(at most 10 s\)/);
+    expect(r.stderr).toMatch(/SIGTERM: finishing requests in flight \(at most 2 s\)/);
+    // The stuck answer was given its grace, not cut at once; then closed, as the stop could not end otherwise.
+    expect(ms).toBeGreaterThanOrEqual(2_000);
+    expect(r.stderr?.trimEnd().split('\n').at(-1)).toBe(`stopped; the data is saved in ${file}`);
     const again = await serveProcess(['--data', file, '--token', 't']);
     const kept = await fetch(`${again.url}/diagnostic-measures/${id}`, { headers: { authorization: 'Bearer t' } });
     expect(kept.status).toBe(200);
@@ -115,18 +121,29 @@ describe('serve stops on time, whatever its clients do', () => {
     const dir = await tempDir();
     const file = join(dir, 'data.json');
     await bigCatalog(file, 40_000);
-    const { url, proc, stderr } = await serveProcess(['--data', file, '--token', 't']);
+    // A grace of an hour: the second signal surely lands while the stuck answer is still being given.
+    const { url, proc, stderr } = await serveProcess([
+      '--data',
+      file,
+      '--token',
+      't',
+      '--stop-grace',
+      '3600',
+      ...noDeadline,
+    ]);
     const created = await create(url, 'Journalled');
     expect(created.status).toBe(200);
     const { id } = (await created.json()) as { id: string };
     const stuck = await stuckClient(url, 't');
     process.kill(proc.pid!, 'SIGTERM');
-    await expect.poll(stderr, { timeout: 10_000 }).toMatch(/a second signal stops at once/);
+    await expect.poll(stderr, { timeout: 60_000 }).toMatch(/at most 3600 s.*a second signal stops at once/);
     process.kill(proc.pid!, 'SIGINT');
-    const { r, ms } = await until(proc);
+    const { r } = await until(proc);
     stuck.destroy();
-    expect(r.exitCode).toBe(130);
-    expect(ms).toBeLessThan(5_000);
+    expect(r.exitCode, JSON.stringify(r)).toBe(130);
+    expect(r.stderr?.trimEnd().split('\n').at(-1)).toBe(
+      'stopped at once; acknowledged writes are in the journal and are replayed at the next start',
+    );
     const again = await serveProcess(['--data', file, '--token', 't']);
     const kept = await fetch(`${again.url}/diagnostic-measures/${id}`, { headers: { authorization: 'Bearer t' } });
     expect(kept.status).toBe(200);
@@ -138,7 +155,7 @@ describe('serve stops on time, whatever its clients do', () => {
     const dir = await tempDir();
     const file = join(dir, 'data.json');
     await bigCatalog(file, 40_000);
-    const deadline = ['--headers-timeout', '1000', '--request-timeout', '1500'];
+    const deadline = ['--headers-timeout', '1000', '--request-timeout', '1500', '--stop-grace', '3600'];
     const { url, proc } = await serveProcess(['--data', file, '--token', 't', ...deadline]);
     const whole = (await (await fetch(`${url}/diagnostic-measures`, { headers: { authorization: 'Bearer t' } })).text())
       .length;
@@ -146,12 +163,11 @@ describe('serve stops on time, whatever its clients do', () => {
     expect(await holds(proc.pid!, stuck.localPort!)).toBe(true);
     // Past the deadline the server closes the connection it could not finish, though its client never read.
     await expect.poll(() => holds(proc.pid!, stuck.localPort!), { timeout: 15_000 }).toBe(false);
-    // With no request in flight, a stop is at once, not after its 10 s grace.
+    // With no request in flight, a stop is at once, not after its grace (an hour here: a wait would hang).
     // Not proc.kill: execa follows a SIGTERM with SIGKILL after 5 s, which would hide a hang.
     process.kill(proc.pid!, 'SIGTERM');
-    const { r, ms } = await until(proc);
+    const { r } = await until(proc);
     expect(r.exitCode).toBe(0);
-    expect(ms).toBeLessThan(5_000);
     // The stuck client, reading again, finds its answer cut short and the connection closed.
     let read = 0;
     stuck.on('data', (d: Buffer) => (read += d.length));
