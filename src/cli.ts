@@ -36,9 +36,9 @@ export function createProgram(ctx: Ctx, state: RunState = { exitCode: 0 }, full 
     .addOption(
       new Option(
         '--timeout <seconds>',
-        'deadline for each request, its retries and their waits included, in seconds; a list may take longer ' +
-          'while data keeps coming',
-      ).default('30'),
+        'deadline for the whole command, in seconds: every request, retry, Retry-After wait, page and ' +
+          'record; time at a prompt not counted. Without it, each request alone has 30 s',
+      ),
     )
     .addOption(new Option('--no-color', 'turn colors off (also NO_COLOR)'))
     .addOption(new Option('-v, --verbose', 'print requests, timings and error details to stderr'))

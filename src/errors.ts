@@ -56,6 +56,27 @@ export class ApiError extends CliError {
   }
 }
 
+/** The command's --timeout passed (a timeout, so 1 as any other): `records` of a list were written before. */
+export class DeadlineError extends ApiError {
+  override name = 'DeadlineError';
+  constructor(
+    readonly seconds: number,
+    readonly records = 0,
+    /** Whether a request was in flight, its outcome unknown; false when none was begun. */
+    readonly inFlight = true,
+  ) {
+    super(
+      `the command did not finish within --timeout ${seconds} s` +
+        (records > 0
+          ? `; ${records} records of the list were written before it, so what was written is incomplete`
+          : ''),
+      undefined,
+      [],
+      'raise --timeout, or leave it out: then each request alone has 30 s',
+    );
+  }
+}
+
 export class InterruptedError extends CliError {
   override name = 'InterruptedError';
   constructor(message = 'interrupted') {

@@ -1,7 +1,8 @@
 // undici's public entry, though it also loads fetch, WebSocket and the cache (~30 ms of a request
 // command's start-up, BENCHMARKS.md): its internal paths are no API, and an upgrade may move them.
 import { Pool } from 'undici';
-import { ApiError, CliError, EXIT } from '../errors.js';
+import type { Deadline } from '../deadline.js';
+import { ApiError, CliError, DeadlineError, EXIT } from '../errors.js';
 import type { ListSink } from '../json/array-stream.js';
 import { JsonText } from '../json/json-text.js';
 import { answer, listIn, networkError, type Peer } from './failure.js';
@@ -15,8 +16,10 @@ export { retryAfter } from './retry.js';
 export interface ClientOptions {
   baseUrl: string;
   token?: string;
-  /** The deadline of each exchange, its retries and their waits included. */
+  /** The bound of each exchange, its retries and their waits included (--timeout, or 30 s). */
   timeoutMs: number;
+  /** The whole command's deadline (--timeout), when one was given: every exchange and wait ends by it. */
+  deadline?: Deadline;
   /** Extra attempts for requests that may be repeated (default 3). */
   retries?: number;
   connections?: number;
@@ -31,6 +34,8 @@ interface Attempt {
   headers: Headers;
   text?: string;
   bytes: number;
+  /** Records of a list handed on as they came. */
+  records?: number;
 }
 
 /** The only module that speaks HTTP: base URL, token, keep-alive, deadline, retries, typed errors. */
@@ -43,6 +48,9 @@ export class ApiClient {
   private readonly peer: Peer;
   /** The most of a list that is read to be held whole (a YAML list, --query): pass it to stream(). */
   readonly heldLimit = MAX_HELD_LIST_BYTES;
+
+  /** The command's time left, or Infinity without a deadline. */
+  private readonly left: () => number;
 
   /** Request headers, made once: an import sends thousands of requests. */
   private readonly headers: Exchange['headers'];
@@ -70,12 +78,15 @@ export class ApiClient {
     this.prefix = url.pathname.replace(/\/+$/, '');
     this.retries = o.retries ?? 3;
     this.sleep = o.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+    const deadline = o.deadline;
+    this.left = deadline ? () => deadline.left() : () => Number.POSITIVE_INFINITY;
     this.peer = { baseUrl: this.baseUrl, timeoutMs: o.timeoutMs, redact: redactor(o.token) };
     this.pool = new Pool(this.origin, {
       connections: o.connections ?? 16,
       keepAliveTimeout: 10_000,
-      headersTimeout: o.timeoutMs,
-      bodyTimeout: o.timeoutMs,
+      // undici's own idle timeouts, under setTimeout's longest delay (ours are the tighter ones).
+      headersTimeout: Math.min(o.timeoutMs, 2 ** 31 - 1),
+      bodyTimeout: Math.min(o.timeoutMs, 2 ** 31 - 1),
       connectTimeout: Math.min(o.timeoutMs, 10_000),
     });
   }
@@ -104,15 +115,20 @@ export class ApiClient {
     let page: string | undefined = this.prefix + path;
     const seen = new Set<string>();
     let bytes = 0;
+    let written = 0;
     while (page !== undefined) {
       seen.add(page);
       const target: string = page;
-      const r = await this.exchange('GET', target, path, true, (ex) => streamOnce(ex, target, sink, maxBytes - bytes));
+      const once = (ex: Exchange) => streamOnce(ex, target, sink, maxBytes - bytes);
+      const r = await this.exchange('GET', target, path, true, once, written);
       bytes += r.bytes;
+      written += r.records ?? 0;
       if (r.text !== undefined) {
         // Not a streamed array: an error, or a list in a wrapper, read whole (at most 64 MiB).
         const value = answer<unknown>(this.peer, r.status, r.headers, r.text, 'GET', path, true);
-        for (const rec of listIn(value, path)) sink.record(rec);
+        const records = listIn(value, path);
+        for (const rec of records) sink.record(rec);
+        written += records.length;
         sink.batchEnd();
       }
       page = nextPage(r.headers.link, this.origin, target, path);
@@ -140,9 +156,11 @@ export class ApiClient {
 
   /**
    * The one retry loop, for a record and a list alike: each attempt traced, sent again where that is
-   * safe, and all of it within one deadline: `--timeout` bounds every attempt and every wait between
-   * them. A wait that would end past the deadline is not begun: the last answer or failure stands, and a
-   * Retry-After past it ends the exchange at once, saying how long the server asked to wait.
+   * safe, and all of it within the exchange's bound and the command's deadline: they bound every attempt
+   * and every wait between them. A wait that would end past either is not begun: the last answer or
+   * failure stands, and a Retry-After past it ends the exchange at once, saying how long the server asked
+   * to wait. Past the command's deadline nothing new begins; `before` is how many records of a list were
+   * handed on by earlier pages.
    */
   private async exchange(
     method: string,
@@ -150,9 +168,11 @@ export class ApiClient {
     path: string,
     mayRepeat: boolean,
     once: (ex: Exchange) => Promise<Attempt>,
+    before = 0,
   ): Promise<Attempt> {
     const url = this.origin + target;
-    const deadline = performance.now() + this.o.timeoutMs;
+    if (this.left() <= 0) throw this.late(before, false);
+    const end = performance.now() + this.o.timeoutMs;
     for (let attempt = 0; ; attempt++) {
       const started = performance.now();
       // Trace lines are built only when asked for: an import makes thousands of requests.
@@ -162,8 +182,9 @@ export class ApiClient {
         r = await once({
           pool: this.pool,
           headers: this.headers,
-          ms: Math.max(1, deadline - started),
+          ms: Math.max(1, end - started),
           gapMs: this.o.timeoutMs,
+          left: this.left,
         });
       } catch (err) {
         if (err instanceof CliError) throw err;
@@ -172,8 +193,9 @@ export class ApiClient {
         const records = (err as { records?: number }).records ?? 0;
         const ms = Math.round(performance.now() - started);
         if (this.o.trace) this.trace(`✗ ${method} ${url} failed after ${ms} ms: ${code ?? (err as Error).message}`);
+        if (code === 'CLINADMIN_COMMAND_DEADLINE') throw this.late(before + records);
         const again = mayResend(code, mayRepeat, records) && attempt < this.retries;
-        if (again && (await this.wait(backoff(attempt), deadline))) continue;
+        if (again && (await this.wait(backoff(attempt), end))) continue;
         throw networkError(this.peer, err, code, path, records);
       }
       if (this.o.trace) {
@@ -183,24 +205,37 @@ export class ApiClient {
       }
       if (r.text === undefined || !mayRetry(r.status, r.headers, mayRepeat, attempt, this.retries)) return r;
       const asked = retryAfter(r.headers['retry-after']);
-      if (asked !== undefined && performance.now() + asked > deadline) {
+      if (asked !== undefined && performance.now() + asked > this.until(end)) {
+        const bound = this.o.deadline
+          ? `the --timeout of ${this.o.deadline.ms / 1000} s`
+          : `the ${this.o.timeoutMs / 1000} s a request may take`;
         throw new ApiError(
           `the API answered ${method} ${path} with ${r.status} and asked to wait ${Math.ceil(asked / 1000)} s ` +
-            `(Retry-After), past the --timeout of ${this.o.timeoutMs / 1000} s; it was not sent again`,
+            `(Retry-After), past ${bound}; it was not sent again`,
           r.status,
           [],
           'try again later, or raise --timeout',
         );
       }
-      if (!(await this.wait(asked ?? backoff(attempt), deadline))) return r;
+      if (!(await this.wait(asked ?? backoff(attempt), end))) return r;
     }
   }
 
-  /** Waits before another attempt, unless the wait would end past the deadline (then false, at once). */
-  private async wait(ms: number, deadline: number): Promise<boolean> {
-    if (performance.now() + ms > deadline) return false;
+  /** The sooner of an exchange's end and the command's deadline. */
+  private until(end: number): number {
+    return Math.min(end, performance.now() + this.left());
+  }
+
+  /** Waits before another attempt, unless the wait would end past `until(end)` (then false, at once). */
+  private async wait(ms: number, end: number): Promise<boolean> {
+    if (performance.now() + ms > this.until(end)) return false;
     await this.sleep(ms);
     return true;
+  }
+
+  /** The command's deadline passed: with a request in flight (its outcome unknown), or before one began. */
+  private late(records: number, inFlight = true): DeadlineError {
+    return new DeadlineError((this.o.deadline?.ms ?? 0) / 1000, records, inFlight);
   }
 
   private trace(line: string): void {

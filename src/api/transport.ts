@@ -18,6 +18,22 @@ export interface Exchange {
   ms: number;
   /** A list's longest wait for its next record: a list may take longer than `ms` while records keep coming. */
   gapMs: number;
+  /** The command's time left (--timeout), which cuts either sooner; Infinity without one. */
+  left: () => number;
+}
+
+/** setTimeout's longest delay: a longer one fires at once. */
+const LONGEST = 2 ** 31 - 1;
+
+/**
+ * Arms an attempt's cut-off after `ms`, or at the command's deadline when that comes first, each with
+ * its own code: the error a person reads names the one that passed.
+ */
+function cutOff(ex: Exchange, ms: number, abort: (reason: Error) => void): NodeJS.Timeout {
+  const left = ex.left();
+  const code = left < ms ? 'CLINADMIN_COMMAND_DEADLINE' : 'CLINADMIN_DEADLINE';
+  const after = Math.min(LONGEST, Math.max(1, Math.min(ms, left)));
+  return setTimeout(() => abort(Object.assign(new Error('deadline'), { code })), after);
 }
 
 /**
@@ -37,10 +53,7 @@ export function send(
     let size = 0;
     let abort: ((reason: Error) => void) | undefined;
     // A peer that sends a byte a second never trips an idle timeout: the whole exchange has a deadline.
-    const deadline = setTimeout(
-      () => abort?.(Object.assign(new Error('deadline'), { code: 'CLINADMIN_DEADLINE' })),
-      ex.ms,
-    );
+    const deadline = cutOff(ex, ex.ms, (reason) => abort?.(reason));
     const settle = () => clearTimeout(deadline);
     ex.pool.dispatch(
       { path, method: method as 'GET', headers: body === undefined ? ex.headers.read : ex.headers.write, body },
@@ -105,7 +118,7 @@ export function streamOnce(
     const arm = (ms: number) => {
       clearTimeout(deadline);
       if (paused) return;
-      deadline = setTimeout(() => abort?.(Object.assign(new Error('deadline'), { code: 'CLINADMIN_DEADLINE' })), ms);
+      deadline = cutOff(ex, ms, (reason) => abort?.(reason));
     };
     arm(ex.ms);
     ex.pool.dispatch(

@@ -15,6 +15,7 @@ import {
   type ZodObject,
 } from 'zod';
 import { isHttpUrl } from '../config/resolve.js';
+import { Deadline, EXCHANGE_MS } from '../deadline.js';
 import { UsageError } from '../errors.js';
 import { FORMATS } from '../output/format-names.js';
 
@@ -94,15 +95,18 @@ const globalShape = {
     }),
   ),
   query: z.optional(z.string()),
-  timeout: seconds,
+  timeout: z.optional(seconds),
   color: z.optional(z.boolean()),
   verbose: z.optional(z.boolean()),
 };
 
 type ParsedGlobals = output<ZodObject<typeof globalShape>>;
 
-/** The global options once parsed: --timeout as milliseconds, --fields as a list. */
-export type GlobalOptions = Omit<ParsedGlobals, 'timeout'> & { timeoutMs: number };
+/**
+ * The global options once parsed, --fields as a list. `timeoutMs` bounds each exchange (--timeout, or
+ * 30 s); `deadline`, only when --timeout is given, bounds the whole command from its parse.
+ */
+export type GlobalOptions = Omit<ParsedGlobals, 'timeout'> & { timeoutMs: number; deadline?: Deadline };
 
 export type OutputOf<S extends core.$ZodShape> = output<ZodObject<S>>;
 
@@ -128,7 +132,8 @@ export function parseOptions<S extends core.$ZodShape>(
   const parsed = safeParse(looseObject({ ...globalShape, ...shape }), raw);
   if (!parsed.success) throw zodUsageError(parsed.error as { issues: Issue[] }, raw);
   const { timeout, ...rest } = parsed.data as ParsedGlobals & Record<string, unknown>;
-  return { ...rest, timeoutMs: timeout } as never;
+  const deadline = timeout === undefined ? undefined : new Deadline(timeout);
+  return { ...rest, timeoutMs: timeout ?? EXCHANGE_MS, deadline } as never;
 }
 
 /** A command's own options alone (`serve` has no global ones), with the same words for each error. */

@@ -1,4 +1,5 @@
 import type { Ctx } from '../context.js';
+import { untimed } from '../deadline.js';
 import { InterruptedError } from '../errors.js';
 import { promptStream } from './terminal.js';
 import { visible } from './text.js';
@@ -51,10 +52,12 @@ export async function prompter(ctx: Ctx) {
       },
     };
   };
-  const ask = <T>(prompt: (ctx: ReturnType<typeof io>) => Promise<T>) => {
-    const context = io();
-    return cancellable(prompt(context)).finally(context.done);
-  };
+  // Every prompt passes here, and --timeout does not count a person's time to answer (deadline.ts).
+  const ask = <T>(prompt: (ctx: ReturnType<typeof io>) => Promise<T>) =>
+    untimed(() => {
+      const context = io();
+      return cancellable(prompt(context)).finally(context.done);
+    });
   // A default is shown and, when accepted, returned as it is: one with a control character is not offered.
   const shown = (v: string | undefined) => (v !== undefined && visible(v, true) === v ? v : undefined);
   const required = (v: string) => (v.trim() === '' ? 'a value is required' : true);

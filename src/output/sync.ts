@@ -214,7 +214,7 @@ export function summarySentence(s: Counts, sent: number, elapsedMs: number): str
   const parts = [`${count(s.created)} created`, `${count(s.updated)} updated`, `${count(s.unchanged)} unchanged`];
   if (s.deleted !== undefined) parts.push(`${count(s.deleted)} deleted`);
   parts.push(`${count(s.failed)} failed`);
-  if (s.interrupted) parts.push(`${count(s.notSent)} not sent`);
+  if (s.interrupted || s.timedOut) parts.push(`${count(s.notSent)} not sent`);
   const seconds = elapsedMs / 1000;
   const rate = seconds > 0 ? ` (${count(Math.round(sent / seconds))}/s)` : '';
   return `${parts.join(', ')} in ${seconds.toFixed(1)} s${rate}`;

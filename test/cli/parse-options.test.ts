@@ -26,13 +26,16 @@ describe('what a command line parses to', () => {
       options: { timeoutMs: 2500, fields: ['id', 'name', 'unit'], output: 'json', limit: 3, nameLike: 'Sod' },
       args: [],
     });
-    // The default deadline is 30 s, whatever was not given stays out.
+    // --timeout given is a deadline for the whole command as well.
+    expect((r.parsed?.options.deadline as { ms: number } | undefined)?.ms).toBe(2500);
+    // Without it each exchange has 30 s and the command none; whatever was not given stays out.
     const plain = await parsedAs(['coverages', 'show', 'cov_1']);
     expect(plain.parsed).toEqual({
       command: ['coverages', 'show'],
       options: { timeoutMs: 30_000, color: true },
       args: ['cov_1'],
     });
+    expect(plain.parsed?.options.deadline).toBeUndefined();
   });
 
   it('gives import its files and its own options, and a refused value never reaches the run', async () => {

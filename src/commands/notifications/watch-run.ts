@@ -1,6 +1,6 @@
 import type { Ctx } from '../../context.js';
 import { filterNotifications } from '../../core/notifications.js';
-import { CliError, EXIT } from '../../errors.js';
+import { CliError, DeadlineError, EXIT } from '../../errors.js';
 import { localTime } from '../../output/columns.js';
 import { cut, displayWidth, layoutWidth, visible } from '../../output/text.js';
 import { writeLines } from '../../output/text-out.js';
@@ -60,13 +60,15 @@ export async function watch(ctx: Ctx, opts: WatchOptions): Promise<void> {
         // Said once what is there is known, so whatever comes after the line is printed.
         first = false;
       } catch (err) {
-        if (err instanceof CliError && err.exitCode === EXIT.auth) throw err;
+        // --timeout bounds the whole watch, as kubectl's --request-timeout does.
+        if ((err instanceof CliError && err.exitCode === EXIT.auth) || err instanceof DeadlineError) throw err;
         if (!down) say(`lost the server (${visible((err as Error).message, true)}); retrying with backoff`);
         down = true;
         // Backing off at most to 5 s (or the interval), so a server that is back is found within one poll.
         delay = Math.min(delay * 2, Math.max(interval, 5_000));
       }
-      await Promise.race([new Promise((r) => setTimeout(r, delay)), stop.promise]);
+      const left = opts.deadline?.left() ?? delay;
+      await Promise.race([new Promise((r) => setTimeout(r, Math.max(0, Math.min(delay, left)))), stop.promise]);
     }
   } finally {
     stop.cancel();

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { Ctx } from '../../context.js';
 import { readAgesIn } from '../../core/ages.js';
 import { parseJson } from '../../core/input.js';
+import { untimed } from '../../deadline.js';
 import { ApiError, CliError, EXIT, UsageError } from '../../errors.js';
 import { present } from '../../output/present.js';
 import { diffLines } from '../../output/sync.js';
@@ -75,7 +76,8 @@ async function editRecord(
   const interrupt = ctx.waitForSignal(['SIGINT']);
   let ran: ReturnType<typeof spawnSync>;
   try {
-    ran = openEditor(editor, file, env as NodeJS.ProcessEnv);
+    // A person's time in the editor, as at a prompt, is not counted by --timeout.
+    ran = await untimed(async () => openEditor(editor, file, env as NodeJS.ProcessEnv));
   } finally {
     interrupt.cancel();
   }

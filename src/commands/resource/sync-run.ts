@@ -132,6 +132,16 @@ async function sendAll(
         Promise.reject(spoolProblem(err, true)),
       );
       const s = tally.counts;
+      // One sentence for the deadline, after the summary, rather than one failure for each record left.
+      if (s.timedOut) {
+        throw new ApiError(
+          `the command did not finish within --timeout ${(o.deadline?.ms ?? 0) / 1000} s: ` +
+            `${s.notSent} ${spec.plural} were not sent`,
+          undefined,
+          [],
+          'raise --timeout, or leave it out: then each request alone has 30 s',
+        );
+      }
       return s.interrupted ? EXIT.interrupted : s.failed > 0 ? EXIT.failure : EXIT.ok;
     } finally {
       await tally.records.close();

@@ -1,4 +1,5 @@
 import type { ApiClient } from '../../api/client.js';
+import { DeadlineError } from '../../errors.js';
 import type { Spool } from '../../files/spool.js';
 import { JsonText } from '../../json/json-text.js';
 import type { PlanItem } from './plan.js';
@@ -27,6 +28,8 @@ export interface Counts {
   failed: number;
   notSent: number;
   interrupted: boolean;
+  /** --timeout passed: the requests in flight failed, the rest were not sent. */
+  timedOut: boolean;
 }
 
 const SHOWN_FAILURES = 50;
@@ -53,6 +56,7 @@ export class Tally {
       failed: 0,
       notSent: 0,
       interrupted: false,
+      timedOut: false,
     };
   }
 
@@ -104,11 +108,25 @@ const base = (item: PlanItem): Pick<RecordResult, 'source' | 'position' | 'line'
 });
 
 /**
- * Sends the plan as it is read, with bounded concurrency over one connection pool; one failure never
- * stops the rest. The plan comes in batches, so a record costs no step of its own between the spool and
- * the socket. After a stop, the items not yet sent are still read, to be reported as not sent.
+ * A record whose request the command's deadline cut: failed, and said whether the server may have done
+ * it; or, when none was begun, not sent.
  */
-export async function execute(batches: AsyncIterable<PlanItem[]>, o: RunOptions): Promise<{ interrupted: boolean }> {
+export function cutByDeadline(err: DeadlineError, r: RecordResult, did: string): RecordResult {
+  if (!err.inFlight) return { ...r, outcome: 'not-sent' };
+  const error = `no answer before --timeout ${err.seconds} s passed; it may have been ${did} (its outcome is unknown)`;
+  return { ...r, outcome: 'failed', error };
+}
+
+/**
+ * Sends the plan as it is read, with bounded concurrency over one connection pool; one failure never
+ * stops the rest, but a stop does (Ctrl-C, or --timeout passing). The plan comes in batches, so a record
+ * costs no step of its own between the spool and the socket. After a stop, the items not yet sent are
+ * still read, to be reported as not sent.
+ */
+export async function execute(
+  batches: AsyncIterable<PlanItem[]>,
+  o: RunOptions,
+): Promise<{ interrupted: boolean; timedOut: boolean }> {
   const source = batches[Symbol.asyncIterator]();
   let batch: PlanItem[] = [];
   let at = 0;
@@ -135,7 +153,12 @@ export async function execute(batches: AsyncIterable<PlanItem[]>, o: RunOptions)
   };
   let done = 0;
   let stopped = false;
-  void o.stop.then(() => (stopped = true));
+  let interrupted = false;
+  let timedOut = false;
+  void o.stop.then(() => {
+    interrupted = true;
+    stopped = true;
+  });
   // Results finish out of order; they are emitted in order, holding at most those ahead of the slowest.
   const ahead = new Map<number, RecordResult>();
   let emitted = 0;
@@ -161,6 +184,11 @@ export async function execute(batches: AsyncIterable<PlanItem[]>, o: RunOptions)
         finish(i, { ...base(item), outcome: 'updated', id: item.id, changed: item.changes!.map((c) => c.field) });
       }
     } catch (err) {
+      if (err instanceof DeadlineError) {
+        timedOut = stopped = true;
+        const r = { ...base(item), outcome: 'failed' as const, id: item.id };
+        return finish(i, cutByDeadline(err, r, item.action === 'create' ? 'created' : 'updated'));
+      }
       const details = (err as { details?: string[] }).details ?? [];
       const message = [(err as Error).message, ...details].join('; ');
       finish(i, { ...base(item), outcome: 'failed', id: item.id, error: message });
@@ -177,5 +205,5 @@ export async function execute(batches: AsyncIterable<PlanItem[]>, o: RunOptions)
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(o.concurrency, o.total)) }, worker));
-  return { interrupted: stopped };
+  return { interrupted, timedOut };
 }

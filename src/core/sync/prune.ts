@@ -1,6 +1,6 @@
 import type { ApiClient } from '../../api/client.js';
-import { CliError, EXIT } from '../../errors.js';
-import type { RecordResult } from './execute.js';
+import { CliError, DeadlineError, EXIT } from '../../errors.js';
+import { cutByDeadline, type RecordResult } from './execute.js';
 import type { Existing } from './existing.js';
 import type { Prepared, SyncSpec } from './prepare.js';
 
@@ -53,10 +53,14 @@ export interface RemoveOptions {
   onDone: (r: RecordResult) => void;
 }
 
-/** Deletes each record with bounded concurrency; one already gone counts as deleted (the goal holds). */
-export async function removeAll(deletions: Deletion[], o: RemoveOptions): Promise<void> {
+/**
+ * Deletes each record with bounded concurrency; one already gone counts as deleted (the goal holds).
+ * Returns whether --timeout passed, which stops it as Ctrl-C does.
+ */
+export async function removeAll(deletions: Deletion[], o: RemoveOptions): Promise<boolean> {
   let next = 0;
   let stopped = false;
+  let timedOut = false;
   void o.stop.then(() => (stopped = true));
   const worker = async () => {
     while (!stopped && next < deletions.length) {
@@ -68,10 +72,14 @@ export async function removeAll(deletions: Deletion[], o: RemoveOptions): Promis
       } catch (err) {
         if (err instanceof CliError && err.exitCode === EXIT.notFound)
           r = { name: d.name, outcome: 'deleted', id: d.id };
-        else r = { name: d.name, outcome: 'failed', id: d.id, error: (err as Error).message };
+        else if (err instanceof DeadlineError) {
+          timedOut = stopped = true;
+          r = cutByDeadline(err, { name: d.name, outcome: 'failed', id: d.id }, 'deleted');
+        } else r = { name: d.name, outcome: 'failed', id: d.id, error: (err as Error).message };
       }
       o.onDone(r);
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(o.concurrency, deletions.length)) }, worker));
+  return timedOut;
 }

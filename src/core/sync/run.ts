@@ -154,10 +154,11 @@ export async function send(checked: Checked, found: Existing, o: SendOptions): P
       behind: () => tally.behind(),
     });
     tally.counts.interrupted = outcome.interrupted;
+    tally.counts.timedOut = outcome.timedOut;
     // Deleting last: a run cut short leaves a record too many, never one too few.
-    if (o.deletions && !outcome.interrupted) {
+    if (o.deletions && !outcome.interrupted && !outcome.timedOut) {
       let done = total;
-      await removeAll(o.deletions, {
+      tally.counts.timedOut = await removeAll(o.deletions, {
         client: o.client,
         path: o.spec.path,
         concurrency: o.concurrency,
