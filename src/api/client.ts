@@ -5,6 +5,7 @@ import type { Deadline } from '../deadline.js';
 import { ApiError, CliError, DeadlineError, EXIT } from '../errors.js';
 import type { ListSink } from '../json/array-stream.js';
 import { JsonText } from '../json/json-text.js';
+import { withoutTrailingSlashes } from '../linear.js';
 import { answer, listIn, networkError, type Peer } from './failure.js';
 import { nextPage } from './links.js';
 import { redactor } from './redact.js';
@@ -75,7 +76,7 @@ export class ApiClient {
       throw new CliError(`the base URL ${o.baseUrl} must start with http:// or https://`, EXIT.usage);
     }
     this.origin = url.origin;
-    this.prefix = url.pathname.replace(/\/+$/, '');
+    this.prefix = withoutTrailingSlashes(url.pathname);
     this.retries = o.retries ?? 3;
     this.sleep = o.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
     const deadline = o.deadline;

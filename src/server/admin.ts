@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { withoutTrailingSlashes } from '../linear.js';
 import { resetLine } from './journal.js';
-import { withoutTrailingSlashes } from './paths.js';
 import { type Problem, problem, sendJson, sendList } from './problem.js';
 import type { RequestJournal } from './requests.js';
 import { isSnapshotName, listSnapshots, readSnapshot, saveSnapshot } from './snapshots.js';

@@ -1,10 +1,10 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { describeJsonError, findAmbiguity, lineColumn } from '../json/json-error.js';
+import { withoutTrailingSlashes } from '../linear.js';
 import { RESOURCES, type Resource } from '../resources/index.js';
 import { AdminProblem, handleAdmin, type Sandbox } from './admin.js';
 import { createAuthenticator, type TokenEntry } from './auth.js';
 import { createFaults, type Faults } from './faults.js';
-import { withoutTrailingSlashes } from './paths.js';
 import { type Problem, problem, sendJson, sendList, sendProblem } from './problem.js';
 import { type Service, ServiceError } from './service.js';
 import { StoreUnavailableError } from './store.js';

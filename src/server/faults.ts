@@ -1,8 +1,8 @@
 // Faults `clinadmin serve` injects on request, so a CI job can rehearse a slow, overloaded or failing
 // service. Each is decided before the request is handled: an injected error has changed nothing.
 
+import { withoutTrailingSlashes } from '../linear.js';
 import { globMatch } from './glob.js';
-import { withoutTrailingSlashes } from './paths.js';
 
 export interface FailRule {
   method: string;

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/client.js';
+import { nextPage } from '../../src/api/links.js';
 
 const servers: ReturnType<typeof createServer>[] = [];
 afterEach(() => {
@@ -51,4 +52,30 @@ describe('lists in pages (RFC 8288 Link: rel="next")', () => {
     await expect(d.list('/items')).rejects.toThrow("the API's next-page links for GET /items go round in a circle");
     await d.close();
   });
+});
+
+describe('input a backtracking matcher would take quadratic time on (issue 38: linear matchers)', () => {
+  // Each took a minute or more on main; one pass takes milliseconds: 5 s is a bound for a hang, not a target.
+  it('a base URL of many slashes before its last segment, and trailing slashes', async () => {
+    const started = performance.now();
+    const slashes = '/'.repeat(200_000);
+    const c = new ApiClient({ baseUrl: `http://127.0.0.1:1${slashes}x`, token: 't', timeoutMs: 5000 });
+    expect(c.baseUrl).toBe(`http://127.0.0.1:1${slashes}x`);
+    await c.close();
+    const d = new ApiClient({ baseUrl: `http://127.0.0.1:1/api${slashes}`, token: 't', timeoutMs: 5000 });
+    expect(d.baseUrl).toBe('http://127.0.0.1:1/api');
+    await d.close();
+    expect(performance.now() - started).toBeLessThan(5000);
+  }, 120_000);
+
+  it('a Link header of many `,<` before its next link', () => {
+    const started = performance.now();
+    // No `>` after them: each `<` read the rest of the header again.
+    const last = `</items?page=9>; rel="last", ${',<'.repeat(100_000)}`;
+    expect(nextPage(last, 'http://h', '/items', '/items')).toBeUndefined();
+    // A `<` is no part of a URL: the next link after them is found.
+    const link = `${',<'.repeat(100_000)}, </items?page=2>; rel="next"`;
+    expect(nextPage(link, 'http://h', '/items', '/items')).toBe('/items?page=2');
+    expect(performance.now() - started).toBeLessThan(5000);
+  }, 120_000);
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { withoutTrailingSlashes } from '../../src/server/paths.js';
+import { withoutTrailingSlashes } from '../../src/linear.js';
 
 describe('withoutTrailingSlashes', () => {
   it('drops every trailing slash and nothing else', () => {
