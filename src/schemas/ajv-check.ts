@@ -1,11 +1,11 @@
 import { Ajv } from 'ajv';
+import type { Rec } from '../json/record.js';
 
 // The data file's fast check: ajv over the JSON Schema zod 4 writes of our schemas (toJSONSchema), so a
 // file of 100,000 measures is checked in place, without the copy zod's parse makes of every record. It
 // is only ever a fast "yes": anything ajv cannot vouch for answers no, and the caller then runs zod,
 // which stays the one source of the rules and of the messages.
 
-type Json = Record<string, unknown>;
 /** True when the value passes; fills in defaults on the value, as zod's parse would. */
 export type Check = (value: unknown) => boolean;
 
@@ -17,7 +17,7 @@ export type Check = (value: unknown) => boolean;
 function untrimmedGoesToZod(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(untrimmedGoesToZod);
   if (schema === null || typeof schema !== 'object') return schema;
-  const out: Json = Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, untrimmedGoesToZod(v)]));
+  const out: Rec = Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, untrimmedGoesToZod(v)]));
   if (out.type === 'string' && typeof out.minLength === 'number' && out.minLength > 0) {
     out.pattern = '^(?!\\s)[\\s\\S]*(?<!\\s)$';
   }
@@ -25,11 +25,11 @@ function untrimmedGoesToZod(schema: unknown): unknown {
 }
 
 /** Compiles the schema with ajv (JSON Schema draft-07, ajv's main entry); undefined if ajv refuses it. */
-export function compile(schema: Json): Check | undefined {
+export function compile(schema: Rec): Check | undefined {
   try {
     // The schema is zod's, not input: checking it against JSON Schema's meta-schema at each start buys nothing.
     const ajv = new Ajv({ useDefaults: true, strict: false, validateSchema: false, validateFormats: false });
-    const validate = ajv.compile(untrimmedGoesToZod(schema) as Json);
+    const validate = ajv.compile(untrimmedGoesToZod(schema) as Rec);
     return (value) => validate(value) === true;
   } catch {
     return undefined;

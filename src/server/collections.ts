@@ -1,30 +1,30 @@
 import { COLLECTIONS, type CollectionName } from '../schemas/data-file.js';
 import { trimOldest } from './history.js';
-import type { Rec, JournalEntry as Replayed } from './journal.js';
+import type { JournalEntry as Replayed, StoredRecord } from './journal.js';
 
 /** Every collection's records: a whole state, as a data file holds it. */
-export type State = { [K in CollectionName]: Rec[] };
+export type State = { [K in CollectionName]: StoredRecord[] };
 
 /** A record as it was before a change not yet on disk: what taking that change back restores. */
 export interface Undo {
   coll: CollectionName;
   id: string;
-  before: Rec | undefined;
+  before: StoredRecord | undefined;
 }
 
 /** The collections in memory, by id: what serve reads from, and what a fold writes out. */
 export class Collections {
-  private maps = new Map<CollectionName, Map<string, Rec>>();
+  private maps = new Map<CollectionName, Map<string, StoredRecord>>();
 
   constructor() {
     for (const name of COLLECTIONS) this.maps.set(name, new Map());
   }
 
-  list(coll: CollectionName): Rec[] {
+  list(coll: CollectionName): StoredRecord[] {
     return Array.from(this.maps.get(coll)!.values());
   }
 
-  get(coll: CollectionName, id: string): Rec | undefined {
+  get(coll: CollectionName, id: string): StoredRecord | undefined {
     return this.maps.get(coll)!.get(id);
   }
 
@@ -33,26 +33,26 @@ export class Collections {
   }
 
   /** Puts a record, or with `after` undefined deletes it. */
-  set(coll: CollectionName, id: string, after: Rec | undefined): void {
+  set(coll: CollectionName, id: string, after: StoredRecord | undefined): void {
     const map = this.maps.get(coll)!;
     if (after === undefined) map.delete(id);
     else map.set(id, after);
   }
 
   /** Replaces every record with `state`; returns what was there, for restore(). */
-  load(state: State): Map<CollectionName, Map<string, Rec>> {
+  load(state: State): Map<CollectionName, Map<string, StoredRecord>> {
     const before = new Map(this.maps);
     for (const name of COLLECTIONS) this.maps.set(name, new Map((state[name] ?? []).map((r) => [r.id, r])));
     return before;
   }
 
-  restore(saved: Map<CollectionName, Map<string, Rec>>): void {
+  restore(saved: Map<CollectionName, Map<string, StoredRecord>>): void {
     for (const [coll, map] of saved) this.maps.set(coll, map);
   }
 
   /** A start: the data file's records, then each journalled change (or reset) over them, oldest first. */
   replay(data: Partial<Record<CollectionName, readonly unknown[]>> | undefined, changes: Iterable<Replayed>): void {
-    for (const name of COLLECTIONS) for (const r of (data?.[name] ?? []) as Rec[]) this.set(name, r.id, r);
+    for (const name of COLLECTIONS) for (const r of (data?.[name] ?? []) as StoredRecord[]) this.set(name, r.id, r);
     for (const c of changes) {
       if ('reset' in c) this.load(c.reset);
       else this.set(c.coll, c.id, c.after);
@@ -60,7 +60,9 @@ export class Collections {
   }
 
   /** Takes back writes that failed, newest first: each change to its `before`, each reset to what it replaced. */
-  undo(failed: readonly { changes: readonly Undo[]; reset?: { before: Map<CollectionName, Map<string, Rec>> } }[]) {
+  undo(
+    failed: readonly { changes: readonly Undo[]; reset?: { before: Map<CollectionName, Map<string, StoredRecord>> } }[],
+  ) {
     for (let i = failed.length - 1; i >= 0; i--) {
       const reset = failed[i].reset;
       if (reset) this.restore(reset.before);
@@ -80,7 +82,7 @@ export class Collections {
    * reaches the data file.
    */
   acknowledged(queued: Iterable<Undo>): State {
-    const before = new Map<CollectionName, Map<string, Rec | undefined>>();
+    const before = new Map<CollectionName, Map<string, StoredRecord | undefined>>();
     for (const c of queued) {
       let ids = before.get(c.coll);
       if (!ids) {
@@ -96,7 +98,7 @@ export class Collections {
         if (!undo) return [n, Array.from(map.values())];
         // One pass that takes the few queued changes back as it copies: copying the map first would hold
         // every request for ~50 ms at 100,000 records.
-        const records: Rec[] = [];
+        const records: StoredRecord[] = [];
         for (const [id, rec] of map) {
           if (!undo.has(id)) records.push(rec);
           else if (undo.get(id) !== undefined) records.push(undo.get(id)!);

@@ -3,7 +3,7 @@ import { unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { CollectionName } from '../schemas/data-file.js';
 import { dataFileSlices } from './data-file.js';
-import type { Rec } from './journal.js';
+import type { StoredRecord } from './journal.js';
 import { type StoreFs, syncDir } from './store-fs.js';
 
 /**
@@ -21,7 +21,7 @@ const FOLD_SYNC_BYTES = 1024 * 1024;
 export async function writeDataFile(
   fs: StoreFs,
   file: string,
-  records: { [K in CollectionName]: Rec[] },
+  records: { [K in CollectionName]: StoredRecord[] },
 ): Promise<number> {
   const tmp = `${file}.${randomBytes(4).toString('hex')}.tmp`;
   let size = 0;

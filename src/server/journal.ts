@@ -1,16 +1,18 @@
 import { open } from 'node:fs/promises';
 import type { z } from 'zod';
+import type { Rec } from '../json/record.js';
 import { toFieldErrors } from '../schemas/common.js';
 import { COLLECTIONS, type CollectionName, dataFileSchema } from '../schemas/data-file.js';
 import { DataFileError } from './data-file.js';
 import { recordJson } from './record-json.js';
 
-export type Rec = { id: string } & Record<string, unknown>;
+/** A record as the store holds it: a JSON object with its id. */
+export type StoredRecord = { id: string } & Rec;
 
 /** One change, or a reset: every collection's records replaced at once. */
 export type JournalEntry =
-  | { coll: CollectionName; id: string; after: Rec | undefined }
-  | { reset: { [K in CollectionName]: Rec[] } };
+  | { coll: CollectionName; id: string; after: StoredRecord | undefined }
+  | { reset: { [K in CollectionName]: StoredRecord[] } };
 
 export interface Replay {
   entries: JournalEntry[];
@@ -90,7 +92,7 @@ function parseLine(line: string, lineNo: number, path: string): JournalEntry {
       const [first] = toFieldErrors(checked.error, entry.reset);
       throw damaged(`holds a reset that is not a valid state (${first.path}: ${first.message})`);
     }
-    return { reset: entry.reset as { [K in CollectionName]: Rec[] } };
+    return { reset: entry.reset as { [K in CollectionName]: StoredRecord[] } };
   }
   const coll = entry?.c as CollectionName;
   if (!COLLECTIONS.includes(coll) || typeof entry.id !== 'string') throw damaged('is damaged');
@@ -100,15 +102,16 @@ function parseLine(line: string, lineNo: number, path: string): JournalEntry {
     const [first] = toFieldErrors(checked.error, entry.v);
     throw damaged(`does not hold a valid ${coll} record (${first.path}: ${first.message})`);
   }
-  if ((entry.v as Rec).id !== entry.id) throw damaged(`names id ${entry.id} but holds record ${(entry.v as Rec).id}`);
+  if ((entry.v as StoredRecord).id !== entry.id)
+    throw damaged(`names id ${entry.id} but holds record ${(entry.v as StoredRecord).id}`);
   // The record as written (zod's defaults filled in would change what the next fold writes).
-  return { coll, id: entry.id, after: entry.v as Rec };
+  return { coll, id: entry.id, after: entry.v as StoredRecord };
 }
 
 // Writing: the two line forms readJournal reads back, so the format lives in this one module.
 
 /** The journal's line for a change, as JSON.stringify({ c, id, v }) would write it, with v's JSON reused. */
-export function journalLine(c: { coll: CollectionName; id: string; after: Rec | undefined }): string {
+export function journalLine(c: { coll: CollectionName; id: string; after: StoredRecord | undefined }): string {
   const value = c.after === undefined ? 'null' : recordJson(c.after);
   return `{"c":${JSON.stringify(c.coll)},"id":${JSON.stringify(c.id)},"v":${value}}`;
 }
@@ -117,7 +120,7 @@ export function journalLine(c: { coll: CollectionName; id: string; after: Rec | 
  * A reset as one journal line: `{"reset":{…every collection…}}`, replayed as the whole state. A sandbox
  * keeps it beside each snapshot, so a reset costs a write, not a serialisation.
  */
-export function resetLine(state: { [K in CollectionName]: Rec[] }): string {
+export function resetLine(state: { [K in CollectionName]: StoredRecord[] }): string {
   const collections = COLLECTIONS.map((n) => `${JSON.stringify(n)}:[${(state[n] ?? []).map(recordJson).join(',')}]`);
   return `{"reset":{${collections.join(',')}}}`;
 }

@@ -1,15 +1,15 @@
 // The sandbox endpoints of clinadmin serve in the OpenAPI document: a tag of their own.
 
-type Json = Record<string, unknown>;
+import type { Rec } from '../json/record.js';
 
-const json = (schema: Json) => ({ 'application/json': { schema } });
+const json = (schema: Rec) => ({ 'application/json': { schema } });
 const problem = (description: string) => ({
   description,
   content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
 });
 const count = { type: 'integer', minimum: 0 };
 
-const SNAPSHOT: Json = {
+const SNAPSHOT: Rec = {
   type: 'object',
   required: ['name', 'createdAt', 'measures', 'coverages', 'notifications'],
   properties: {
@@ -21,7 +21,7 @@ const SNAPSHOT: Json = {
   },
 };
 
-const REQUEST: Json = {
+const REQUEST: Rec = {
   type: 'object',
   required: ['time', 'method', 'path', 'status'],
   description: 'a request without a valid token is kept as time, method, path and status alone',
@@ -57,7 +57,7 @@ const common = {
  * `/_admin/…`: snapshots and reset, and the request journal, for test suites that use serve as a double; a token
  * marked admin when serve starts.
  */
-export const SANDBOX_PATHS: Json = {
+export const SANDBOX_PATHS: Rec = {
   '/_admin/snapshots/{name}': {
     post: {
       operationId: 'saveSnapshot',

@@ -1,4 +1,5 @@
 import { type core, toJSONSchema } from 'zod';
+import type { Rec } from '../json/record.js';
 import { RESOURCES, type Resource } from '../resources/index.js';
 import { contractSchema } from '../schemas/coverages.js';
 import { notificationSchema } from '../schemas/notifications.js';
@@ -9,24 +10,22 @@ import { SANDBOX_PATHS } from './openapi-sandbox.js';
 // routes them, so the document cannot drift from the server. `clinadmin serve` answers it at
 // /openapi.json; `clinadmin openapi` prints it; openapi.json at the top of the repo is a copy.
 
-type Json = Record<string, unknown>;
-
 /** The schema's JSON Schema (2020-12, the dialect of OpenAPI 3.1) without its `$schema` line. */
-function jsonSchema(schema: core.$ZodType, io: 'input' | 'output'): Json {
-  const { $schema: _, ...rest } = toJSONSchema(schema, { io, unrepresentable: 'any' }) as Json;
+function jsonSchema(schema: core.$ZodType, io: 'input' | 'output'): Rec {
+  const { $schema: _, ...rest } = toJSONSchema(schema, { io, unrepresentable: 'any' }) as Rec;
   return rest;
 }
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const title = (res: Resource) => res.noun[0].toUpperCase() + res.noun.slice(1);
-const json = (schema: Json) => ({ 'application/json': { schema } });
+const json = (schema: Rec) => ({ 'application/json': { schema } });
 
 const retryAfter = {
   'Retry-After': { description: 'seconds to wait before sending the request again', schema: { type: 'integer' } },
 };
 
 /** Every error the server sends, by status: each is problem+json (RFC 9457). */
-const ERRORS: Record<string, { description: string; headers?: Json }> = {
+const ERRORS: Record<string, { description: string; headers?: Rec }> = {
   400: { description: 'the body is not a valid record (each field named in `errors`), or not JSON' },
   401: {
     description: 'no token, or a token the server does not accept',
@@ -45,7 +44,7 @@ const ERRORS: Record<string, { description: string; headers?: Json }> = {
   503: { description: 'the server cannot take the request now: nothing was changed', headers: retryAfter },
 };
 
-function errors(statuses: number[]): Json {
+function errors(statuses: number[]): Rec {
   const always = [401, 408, 414, 429, 431, 500, 503];
   return Object.fromEntries(
     [...new Set([...statuses, ...always])]
@@ -62,7 +61,7 @@ const idParameter = (res: Resource) => ({
   schema: { type: 'string', minLength: 1 },
 });
 
-function operations(res: Resource): Json {
+function operations(res: Resource): Rec {
   const name = title(res);
   const plural = res.plural[0].toUpperCase() + res.plural.slice(1);
   const one = { description: `the ${res.noun}`, content: json(ref(name)) };
@@ -76,7 +75,7 @@ function operations(res: Resource): Json {
         ...errors([400]),
       },
     },
-  } as Json;
+  } as Rec;
   const item = {
     parameters: [idParameter(res)],
     get: {
@@ -86,7 +85,7 @@ function operations(res: Resource): Json {
       tags: [res.group],
       responses: { 200: one, ...errors([400, 404]) },
     },
-  } as Json;
+  } as Rec;
   if (res.key) {
     const refusals = res.fields.contract ? [400, 409, 413, 415, 422] : [400, 409, 413, 415];
     list.post = {
@@ -116,8 +115,8 @@ function operations(res: Resource): Json {
   return { [res.path]: list, [`${res.path}/{id}`]: item };
 }
 
-async function resourceSchemas(): Promise<Json> {
-  const out: Json = {};
+async function resourceSchemas(): Promise<Rec> {
+  const out: Rec = {};
   for (const res of RESOURCES) {
     const name = title(res);
     if (!res.schemas) {
@@ -197,8 +196,8 @@ const EXTRA_PATHS = {
 };
 
 /** The whole document; the same on every call, so the committed copy can be compared byte for byte. */
-export async function openapiDocument(): Promise<Json> {
-  const paths: Json = {};
+export async function openapiDocument(): Promise<Rec> {
+  const paths: Rec = {};
   for (const res of RESOURCES) Object.assign(paths, operations(res));
   return {
     openapi: '3.1.0',

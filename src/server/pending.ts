@@ -1,19 +1,19 @@
 import type { CollectionName } from '../schemas/data-file.js';
-import type { Rec } from './journal.js';
+import type { StoredRecord } from './journal.js';
 
 /** One change to one record: `after` undefined deletes; `before` lets a failed flush undo it. */
 export interface Change {
   coll: CollectionName;
   id: string;
-  before: Rec | undefined;
-  after: Rec | undefined;
+  before: StoredRecord | undefined;
+  after: StoredRecord | undefined;
 }
 
 /** A commit, reset or settle() waiting for its flush. */
 export interface Pending {
   changes: Change[];
   /** A reset: the whole state replaced, in one journal line; `before` undoes it if the line fails. */
-  reset?: { line: string; before: Map<CollectionName, Map<string, Rec>> };
+  reset?: { line: string; before: Map<CollectionName, Map<string, StoredRecord>> };
   resolve: () => void;
   reject: (err: Error) => void;
 }

@@ -5,7 +5,7 @@ import { type FieldError, parseWith, toFieldErrors } from '../schemas/common.js'
 import type { Contract } from '../schemas/coverages.js';
 import type { CollectionName } from '../schemas/data-file.js';
 import { recordJson } from './record-json.js';
-import type { Rec, Store } from './store.js';
+import type { Store, StoredRecord } from './store.js';
 
 /** A refusal the routes turn into a problem; the service itself knows no HTTP. */
 export class ServiceError extends Error {
@@ -33,7 +33,7 @@ export function newId(prefix: string): string {
 }
 
 /** "Sodium (test tst_bmp)": the record's name and the rest of its natural key, for notifications. */
-function label(res: Resource, r: Rec): string {
+function label(res: Resource, r: StoredRecord): string {
   const rest = (res.key ?? []).filter((k) => k !== 'name').map((k) => `${k} ${String(r[k])}`);
   return rest.length > 0 ? `${r.name} (${rest.join(', ')})` : String(r.name);
 }
@@ -62,7 +62,7 @@ export function createService({ store, events = true, now = Date.now }: ServiceO
     return index;
   }
   /** Claims `rec`'s key for it, synchronously (so two requests at once cannot both pass), or refuses. */
-  function claimKey(res: Resource, rec: Rec, before?: Rec): () => void {
+  function claimKey(res: Resource, rec: StoredRecord, before?: StoredRecord): () => void {
     const index = keyIndex(res);
     const key = naturalKey(res, rec);
     const old = before ? naturalKey(res, before) : undefined;
@@ -99,14 +99,14 @@ export function createService({ store, events = true, now = Date.now }: ServiceO
     if (store.isPending(res.collection, id)) await store.settle();
   }
 
-  function mustGet(res: Resource, id: string): Rec {
+  function mustGet(res: Resource, id: string): StoredRecord {
     const rec = store.get(res.collection, id);
     if (!rec) throw new ServiceError('not-found', `no ${res.noun} with id ${id}`);
     return rec;
   }
 
   /** A 404 must not come from a delete that a crash could still undo. */
-  async function mustGetDurably(res: Resource, id: string): Promise<Rec> {
+  async function mustGetDurably(res: Resource, id: string): Promise<StoredRecord> {
     if (!store.get(res.collection, id)) await durable(res, id);
     return mustGet(res, id);
   }
@@ -140,10 +140,10 @@ export function createService({ store, events = true, now = Date.now }: ServiceO
     return c;
   }
 
-  function event(res: Resource, action: 'created' | 'updated' | 'deleted', rec: Rec, account: string) {
+  function event(res: Resource, action: 'created' | 'updated' | 'deleted', rec: StoredRecord, account: string) {
     const what = label(res, rec);
     const noun = res.noun[0].toUpperCase() + res.noun.slice(1);
-    const notification: Rec = {
+    const notification: StoredRecord = {
       id: newId(notifications.idPrefix),
       createdAt: now(),
       code: `${res.noun}-${action}`,
@@ -157,8 +157,8 @@ export function createService({ store, events = true, now = Date.now }: ServiceO
     return { coll: 'notifications' as const, id: notification.id, after: notification };
   }
 
-  async function write(res: Resource, action: 'created' | 'updated' | 'deleted', rec: Rec, account: string) {
-    const writes: { coll: CollectionName; id: string; after: Rec | undefined }[] = [
+  async function write(res: Resource, action: 'created' | 'updated' | 'deleted', rec: StoredRecord, account: string) {
+    const writes: { coll: CollectionName; id: string; after: StoredRecord | undefined }[] = [
       { coll: res.collection, id: rec.id, after: action === 'deleted' ? undefined : rec },
     ];
     if (events) writes.push(event(res, action, rec, account));
@@ -167,11 +167,11 @@ export function createService({ store, events = true, now = Date.now }: ServiceO
 
   return {
     /** The contracts on file (a serve extension: they are set in the data file, never over HTTP). */
-    contracts(): Rec[] {
+    contracts(): StoredRecord[] {
       return store.list('contracts');
     },
 
-    async list(res: Resource): Promise<Rec[]> {
+    async list(res: Resource): Promise<StoredRecord[]> {
       await durable(res);
       return store.list(res.collection);
     },
@@ -180,7 +180,7 @@ export function createService({ store, events = true, now = Date.now }: ServiceO
      * Reading one notification marks it seen by the caller, once; nothing else changes on read. Without
      * an account (HEAD) nothing changes at all.
      */
-    async get(res: Resource, id: string, account: string | undefined): Promise<Rec> {
+    async get(res: Resource, id: string, account: string | undefined): Promise<StoredRecord> {
       await durable(res, id);
       const rec = mustGet(res, id);
       if (!res.marksSeen || account === undefined) return rec;
@@ -191,15 +191,15 @@ export function createService({ store, events = true, now = Date.now }: ServiceO
       return after;
     },
 
-    async create(res: Resource, body: unknown, account: string): Promise<Rec> {
+    async create(res: Resource, body: unknown, account: string): Promise<StoredRecord> {
       const s = await schemasOf(res);
       const input = validate(s.create, body);
-      const rec: Rec = {
+      const rec: StoredRecord = {
         id: newId(res.idPrefix),
         createdAt: now(),
         createdBy: account,
         ...withSubIds(res, input),
-      } as Rec;
+      } as StoredRecord;
       const from = res.fromContract;
       if (from) {
         const c = contractOf(input[from.field] as string);
@@ -216,13 +216,13 @@ export function createService({ store, events = true, now = Date.now }: ServiceO
       return rec;
     },
 
-    async update(res: Resource, id: string, body: unknown, account: string): Promise<Rec> {
+    async update(res: Resource, id: string, body: unknown, account: string): Promise<StoredRecord> {
       const s = await schemasOf(res);
       await mustGetDurably(res, id);
       // Read again after any wait, so the merge starts from the latest state.
       const current = mustGet(res, id);
       const patch = validate(s.patch, body);
-      const merged = { ...current, ...withSubIds(res, patch) } as Rec;
+      const merged = { ...current, ...withSubIds(res, patch) } as StoredRecord;
       // Rules across fields (choices for a checklist, min ≤ max) must hold for the record as a whole.
       const whole = s.entity.safeParse(merged);
       if (!whole.success) {
@@ -241,7 +241,7 @@ export function createService({ store, events = true, now = Date.now }: ServiceO
       return merged;
     },
 
-    async remove(res: Resource, id: string, account: string): Promise<Rec> {
+    async remove(res: Resource, id: string, account: string): Promise<StoredRecord> {
       await mustGetDurably(res, id);
       const rec = mustGet(res, id);
       // The key is free once the record is gone; taken back if the delete cannot be saved.

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../files/atomic.js';
 import { COLLECTIONS } from '../schemas/data-file.js';
 import { readDataFile, serializeDataFile } from './data-file.js';
-import type { Rec } from './journal.js';
+import type { StoredRecord } from './journal.js';
 import type { State } from './store.js';
 
 /** What the list of snapshots says of each: its name, when it was taken, and what it holds. */
@@ -60,5 +60,5 @@ export async function readSnapshot(dataFile: string, name: string): Promise<Stat
   if (!meta) return undefined;
   const data = await readDataFile(dataOf(dataFile, name));
   if (!data) return undefined;
-  return Object.fromEntries(COLLECTIONS.map((c) => [c, (data[c] ?? []) as Rec[]])) as State;
+  return Object.fromEntries(COLLECTIONS.map((c) => [c, (data[c] ?? []) as StoredRecord[]])) as State;
 }

@@ -2,7 +2,7 @@ import { unlink } from 'node:fs/promises';
 import type { CollectionName, DataFile } from '../schemas/data-file.js';
 import { Collections, type State } from './collections.js';
 import { writeDataFile } from './fold.js';
-import { journalLine, type Rec, resetLine } from './journal.js';
+import { journalLine, resetLine, type StoredRecord } from './journal.js';
 import { JournalFile, StoreUnavailableError } from './journal-file.js';
 import { lockDataFile, realDataFile } from './lock.js';
 import { type Change, type Pending, PendingWrites } from './pending.js';
@@ -95,11 +95,11 @@ export class Store {
     }
   }
 
-  list(coll: CollectionName): Rec[] {
+  list(coll: CollectionName): StoredRecord[] {
     return this.records.list(coll);
   }
 
-  get(coll: CollectionName, id: string): Rec | undefined {
+  get(coll: CollectionName, id: string): StoredRecord | undefined {
     return this.records.get(coll, id);
   }
 
@@ -108,7 +108,7 @@ export class Store {
   }
 
   /** Puts (or with `after` undefined, deletes) records; resolves once they are on disk. */
-  commit(writes: { coll: CollectionName; id: string; after: Rec | undefined }[]): Promise<void> {
+  commit(writes: { coll: CollectionName; id: string; after: StoredRecord | undefined }[]): Promise<void> {
     if (this.closed) return Promise.reject(new StoreUnavailableError('the server is shutting down'));
     const changes: Change[] = writes.map((w) => {
       const before = this.get(w.coll, w.id);
@@ -274,7 +274,7 @@ export class Store {
   }
 
   /** Sets the journal aside for a fold, between two flushes; returns the records of that moment. */
-  private async setAside(): Promise<{ [K in CollectionName]: Rec[] } | undefined> {
+  private async setAside(): Promise<{ [K in CollectionName]: StoredRecord[] } | undefined> {
     if (!(await this.journal.setAside())) {
       // A fold that failed before left its journal: fold everything now, as a start does (writes wait).
       await this.compact();
@@ -285,10 +285,10 @@ export class Store {
   }
 
   /** Writes a snapshot into the data file in the background, then drops the journal set aside for it. */
-  private async fold(records: { [K in CollectionName]: Rec[] }): Promise<void> {
+  private async fold(records: { [K in CollectionName]: StoredRecord[] }): Promise<void> {
     this.snapshotSize = await writeDataFile(this.fs, this.file, records);
     await unlink(`${this.file}.journal.old`);
   }
 }
 
-export type { DataFile, Rec, State, StoreFs };
+export type { DataFile, State, StoredRecord, StoreFs };

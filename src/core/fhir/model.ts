@@ -8,7 +8,6 @@ import { type AgeUnit, edgeOf, exactYears, PER_YEAR, smaller, toYears, UCUM_CODE
 import type { Rec } from '../../json/record.js';
 
 export type { Rec };
-export type Json = Record<string, unknown>;
 
 export const FHIR_BASE = 'https://fhir.clinadmin.dev';
 export const ext = (name: string) => `${FHIR_BASE}/StructureDefinition/${name}`;
@@ -89,7 +88,7 @@ function valueIn(years: number, unit: AgeUnit): number {
  * unit and code/system elements of the low or high elements SHALL match"): `29 d–11 mo` is 29–334.8125 d.
  * An end that would read back as another age (72 h for 3 d) also carries the years it stands for.
  */
-export function ageRange(ageMin: unknown, ageMax: unknown): Json | undefined {
+export function ageRange(ageMin: unknown, ageMax: unknown): Rec | undefined {
   const ends = [num(ageMin) ? ageMin : undefined, num(ageMax) ? ageMax : undefined];
   const edges = ends.map((y) => (y === undefined ? undefined : edgeOf(y)));
   const units = edges.filter((e) => e !== undefined && e.count !== 0).map((e) => e!.unit);
@@ -97,7 +96,7 @@ export function ageRange(ageMin: unknown, ageMax: unknown): Json | undefined {
   const quantity = (years: number) => {
     const value = valueIn(years, unit);
     const code = UCUM_CODE[unit];
-    const q: Json = { value, unit: code, system: UCUM, code };
+    const q: Rec = { value, unit: code, system: UCUM, code };
     if (ageOf(q) !== years) q.extension = [{ url: ext('age-years'), valueDecimal: years }];
     return q;
   };

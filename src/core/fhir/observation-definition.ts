@@ -8,7 +8,6 @@ import {
   fhirId,
   ID_SYSTEM,
   INTERVAL_EXTENSIONS,
-  type Json,
   LISTS,
   num,
   RESOURCE_EXTENSIONS,
@@ -30,7 +29,7 @@ export function toObservationDefinition(
   m: Rec,
   isUcum: (unit: string) => boolean,
   criticalAs: CriticalAs = 'limits',
-): Json {
+): Rec {
   const unit = typeof m.unit === 'string' ? m.unit : undefined;
   const siunit = typeof m.siunit === 'string' ? m.siunit : undefined;
   const concept = (u: string) => (isUcum(u) ? { coding: [{ system: UCUM, code: u }], text: u } : { text: u });
@@ -39,7 +38,7 @@ export function toObservationDefinition(
     ...(unit !== undefined ? { unit } : {}),
     ...(unit !== undefined && isUcum(unit) ? { system: UCUM, code: unit } : {}),
   });
-  const extension: Json[] = [];
+  const extension: Rec[] = [];
   for (const [field, name, kind] of RESOURCE_EXTENSIONS) {
     const v = m[field];
     if (v === undefined) continue;
@@ -116,7 +115,7 @@ export function toObservationDefinition(
 }
 
 /** conversionFactor when every bound pair gives one SI/conventional ratio; decimalPrecision when all agree. */
-function conversion(ranges: Rec[]): Json {
+function conversion(ranges: Rec[]): Rec {
   const ratios: number[] = [];
   const precisions = new Set<unknown>();
   for (const r of ranges) {
@@ -128,7 +127,7 @@ function conversion(ranges: Rec[]): Json {
     }
     for (const p of ['minPrecision', 'maxPrecision']) if (r[p] !== undefined) precisions.add(r[p]);
   }
-  const out: Json = {};
+  const out: Rec = {};
   const first = ratios[0];
   if (first !== undefined && first > 0 && ratios.every((x) => Math.abs(x - first) <= 1e-9 * Math.abs(first)))
     out.conversionFactor = Number(first.toPrecision(12));
