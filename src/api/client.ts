@@ -7,7 +7,7 @@ import type { ListSink } from '../json/array-stream.js';
 import { JsonText } from '../json/json-text.js';
 import { withoutTrailingSlashes } from '../linear.js';
 import { answer, listIn, networkError, type Peer } from './failure.js';
-import { nextPage } from './links.js';
+import { nextPage, PageTrail } from './links.js';
 import { redactor } from './redact.js';
 import { backoff, errorCode, type Headers, mayResend, mayRetry, retryAfter } from './retry.js';
 import { type Exchange, MAX_HELD_LIST_BYTES, send, streamOnce } from './transport.js';
@@ -114,14 +114,14 @@ export class ApiClient {
    */
   async stream(path: string, sink: ListSink, maxBytes = Number.POSITIVE_INFINITY): Promise<void> {
     let page: string | undefined = this.prefix + path;
-    const seen = new Set<string>();
+    const trail = new PageTrail(path);
     let bytes = 0;
     let written = 0;
     while (page !== undefined) {
-      seen.add(page);
       const target: string = page;
+      const before = written;
       const once = (ex: Exchange) => streamOnce(ex, target, sink, maxBytes - bytes);
-      const r = await this.exchange('GET', target, path, true, once, written);
+      const r = await this.exchange('GET', target, path, true, once, before);
       bytes += r.bytes;
       written += r.records ?? 0;
       if (r.text !== undefined) {
@@ -132,10 +132,7 @@ export class ApiClient {
         written += records.length;
         sink.batchEnd();
       }
-      page = nextPage(r.headers.link, this.origin, target, path);
-      if (page !== undefined && seen.has(page)) {
-        throw new ApiError(`the API's next-page links for GET ${path} go round in a circle (at ${page})`);
-      }
+      page = trail.follow(target, written - before, nextPage(r.headers.link, this.origin, target, path));
     }
   }
 

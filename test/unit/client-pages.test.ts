@@ -79,3 +79,35 @@ describe('input a backtracking matcher would take quadratic time on (issue 38: l
     expect(performance.now() - started).toBeLessThan(5000);
   }, 120_000);
 });
+
+describe('a bound on the pages of one list (issue 38)', () => {
+  it('gives up after 100 empty pages in a row, naming the Link header (before: followed every one)', async () => {
+    const seen: string[] = [];
+    const url = await answering((q, r) => {
+      seen.push(q.url!);
+      const n = Number(new URL(q.url!, 'http://x').searchParams.get('p') ?? '0');
+      send(r, [], n < 1000 ? `</items?p=${n + 1}&pad=${'x'.repeat(2000)}>; rel="next"` : undefined);
+    });
+    const c = new ApiClient({ baseUrl: url, token: 't', timeoutMs: 5000 });
+    await expect(c.list('/items')).rejects.toThrow(
+      "the API's Link header for GET /items named 100 next pages in a row with no records; no more were followed, " +
+        'so the list may be incomplete',
+    );
+    expect(seen).toHaveLength(100);
+    await c.close();
+  });
+
+  it('reads a list of 100,000 records in 1,000 pages of 100, with a run of 99 empty pages among them', async () => {
+    const url = await answering((q, r) => {
+      const n = Number(new URL(q.url!, 'http://x').searchParams.get('p') ?? '1');
+      const empty = n >= 500 && n < 599;
+      const records = empty ? [] : Array.from({ length: 100 }, (_, k) => ({ id: n * 100 + k }));
+      send(r, records, n < 1099 ? `</items?p=${n + 1}>; rel="next"` : undefined);
+    });
+    const c = new ApiClient({ baseUrl: url, token: 't', timeoutMs: 30_000 });
+    const all = await c.list<{ id: number }>('/items');
+    expect(all).toHaveLength(100_000);
+    expect(new Set(all.map((x) => x.id)).size).toBe(100_000);
+    await c.close();
+  }, 120_000);
+});
