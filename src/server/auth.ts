@@ -39,19 +39,21 @@ const digest = (s: string) => createHash('sha256').update(s).digest();
 /** Finds the account of a bearer header, comparing every token in constant time. */
 export function createAuthenticator(entries: TokenEntry[]) {
   const known = entries.map((e) => ({ hash: digest(e.token), caller: { account: e.account, admin: !!e.admin } }));
-  // Headers already proven valid skip the hashing; a refused one always takes the constant-time path.
+  // Tokens already proven valid skip the hashing; a refused one always takes the constant-time path. Keyed
+  // by the token, not the header: each spelling of one valid header (spaces, case) pinned up to 16 KB, so
+  // one account could hold ~16 MB; now the keys are at most the tokens serve was given.
   const accepted = new Map<string, Caller>();
   return (header: string | undefined): Caller | undefined => {
-    const hit = header === undefined ? undefined : accepted.get(header);
+    const token = /^Bearer[ ]+(\S+)\s*$/i.exec(header ?? '')?.[1];
+    const hit = token === undefined ? undefined : accepted.get(token);
     if (hit !== undefined) return hit;
-    const m = /^Bearer[ ]+(\S+)\s*$/i.exec(header ?? '');
-    const given = digest(m ? m[1] : '');
+    const given = digest(token ?? '');
     let caller: Caller | undefined;
     for (const k of known) {
       if (timingSafeEqual(k.hash, given) && caller === undefined) caller = k.caller;
     }
-    if (!m || caller === undefined) return undefined;
-    if (accepted.size < 1000) accepted.set(header!, caller);
+    if (token === undefined || caller === undefined) return undefined;
+    accepted.set(token, caller);
     return caller;
   };
 }
