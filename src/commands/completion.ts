@@ -1,12 +1,9 @@
-import { PassThrough } from 'node:stream';
 import type { Command } from 'commander';
 import type { Ctx } from '../context.js';
 import { UsageError } from '../errors.js';
-import { cut, visible } from '../output/text.js';
-import { writeLines, writeOut } from '../output/text-out.js';
-import { resourceByGroup } from '../resources/index.js';
+import { writeOut } from '../output/text-out.js';
 import { TOPIC_SUMMARIES } from './help/topic-list.js';
-import { examples, optsOf } from './shared.js';
+import { examples } from './shared.js';
 
 export function completionCommand(cmd: Command, ctx: Ctx): Command {
   return cmd
@@ -31,17 +28,6 @@ export function completionCommand(cmd: Command, ctx: Ctx): Command {
 }
 
 /**
- * The characters an id may hold to be offered at TAB: none that a shell gives meaning to ($, `, ;, quotes,
- * spaces, globs) and no control byte. An id with any other is left out, as a server's data is never code.
- */
-const COMPLETABLE = /^[A-Za-z0-9._:@+=,%~-]+$/;
-export const isCompletableId = (id: unknown): id is string => typeof id === 'string' && COMPLETABLE.test(id);
-
-/** What a record is called, for a shell to show beside its id: a measure's or coverage's name, a title. */
-const nameOf = (r: { name?: unknown; title?: unknown }) =>
-  typeof r.name === 'string' ? r.name : typeof r.title === 'string' ? r.title : '';
-
-/**
  * Hidden: prints the ids of a group for shell completion, one a line; with --names each as `id<TAB>name`
  * (zsh and fish show the name beside the id), from the same one request. Silent when the server does not
  * answer. The name is a server's text: escaped to one line with no control byte, and cut.
@@ -51,26 +37,7 @@ export function completeIdsCommand(cmd: Command, ctx: Ctx): Command {
     .argument('<group>')
     .option('--names', 'each id with its name, tab-separated')
     .action(async (group: string, o: { names?: boolean }, cmd: Command) => {
-      const spec = resourceByGroup(group);
-      if (!spec) return;
-      try {
-        const { connect } = await import('./connect.js');
-        const { client } = await connect(
-          { ...ctx, stderr: new PassThrough() },
-          { ...(await optsOf(cmd)), timeoutMs: 2000, verbose: false },
-        );
-        try {
-          const records = await client.list<{ id: unknown; name?: unknown; title?: unknown }>(spec.path);
-          const listed = records.filter((r) => isCompletableId(r.id));
-          const lines = o.names
-            ? listed.map((r) => `${r.id}\t${cut(visible(nameOf(r), true), 60)}`)
-            : listed.map((r) => r.id as string);
-          await writeLines(ctx, lines);
-        } finally {
-          await client.close();
-        }
-      } catch {
-        // Completion stays silent: a shell must never show an error mid-line.
-      }
+      const { runCompleteIds } = await import('./completion-run.js');
+      await runCompleteIds(ctx, group, Boolean(o.names), cmd);
     });
 }

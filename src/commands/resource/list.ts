@@ -1,24 +1,7 @@
 import { Command } from 'commander';
 import type { Ctx } from '../../context.js';
-import type { ListSink } from '../../json/array-stream.js';
 import type { Resource } from '../../resources/index.js';
-import { checkFields, examples, optsOf, viewsOf, withClient } from '../shared.js';
-
-/** A sink that passes on only the records that match, and no more than `limit` of them. */
-function filtered(sink: ListSink, keep: (r: Record<string, unknown>) => boolean, limit?: number): ListSink {
-  let kept = 0;
-  return {
-    ...sink,
-    // Every record must be seen to be filtered: none goes past unparsed.
-    raw: undefined,
-    record(rec) {
-      if ((limit === undefined || kept < limit) && keep(rec as Record<string, unknown>)) {
-        kept++;
-        sink.record(rec);
-      }
-    },
-  };
-}
+import { examples, optsOf } from '../shared.js';
 
 export function listCommand(ctx: Ctx, spec: Resource): Command {
   const cmd = new Command('list').alias('ls').description(`List ${spec.plural}`);
@@ -44,31 +27,7 @@ export function listCommand(ctx: Ctx, spec: Resource): Command {
         nameLike: z.optional(z.string()),
         limit: z.optional(wholeNumber(1)),
       }));
-      checkFields(spec, opts.fields);
-      await withClient(ctx, opts, async ({ client, settings }) => {
-        const { listOutput } = await import('../../output/stream.js');
-        const out = await listOutput(ctx, {
-          ...opts,
-          account: settings.account,
-          ...(await viewsOf(spec)),
-          empty: `no ${spec.plural}`,
-        });
-        // The API has no filters, so they run here, as each record arrives.
-        const wanted = (spec.filters ?? []).filter((f) => typeof opts[f] === 'string');
-        const like = opts.nameLike?.toLowerCase();
-        const keep = (r: Record<string, unknown>) =>
-          wanted.every((f) => String(r[f] ?? '') === opts[f]) &&
-          (like === undefined ||
-            String(r.name ?? '')
-              .toLowerCase()
-              .includes(like));
-        const filters = wanted.length > 0 || like !== undefined || opts.limit !== undefined;
-        await client.stream(
-          spec.path,
-          filters ? filtered(out, keep, opts.limit) : out,
-          out.holds ? client.heldLimit : undefined,
-        );
-        await out.end();
-      });
+      const { runList } = await import('./list-run.js');
+      await runList(ctx, spec, opts);
     });
 }

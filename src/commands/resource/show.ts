@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import type { Ctx } from '../../context.js';
 import type { Resource } from '../../resources/index.js';
-import { checkFields, enc, examples, optsOf, viewsOf, withClient } from '../shared.js';
+import { examples, optsOf } from '../shared.js';
 
 export function showCommand(ctx: Ctx, spec: Resource): Command {
   return new Command('show')
@@ -11,11 +11,7 @@ export function showCommand(ctx: Ctx, spec: Resource): Command {
     .addHelpText('after', examples(`clinadmin ${spec.group} show ID`, `clinadmin ${spec.group} show ID -o json`))
     .action(async (id: string, _o: unknown, cmd: Command) => {
       const opts = await optsOf(cmd);
-      checkFields(spec, opts.fields);
-      await withClient(ctx, opts, async ({ client, settings }) => {
-        const data = await client.request('GET', `${spec.path}/${enc(id)}`);
-        const { present } = await import('../../output/present.js');
-        await present(ctx, data, { ...opts, account: settings.account, ...(await viewsOf(spec)) });
-      });
+      const { runShow } = await import('./show-run.js');
+      await runShow(ctx, spec, id, opts);
     });
 }
