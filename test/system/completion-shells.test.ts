@@ -119,6 +119,24 @@ describe('zsh completion', () => {
 });
 
 /**
+ * What fish offers at TAB after `clinadmin measures show msr_`, with the CLI pointed at `url`, run in `cwd`
+ * (an empty folder, so that a planted `touch` would show) with a HOME of its own.
+ */
+async function fishComplete(url: string, cwd: string) {
+  const script = `source ${join(completions, 'clinadmin.fish')}; complete -C 'clinadmin measures show msr_'`;
+  return execa('fish', ['--no-config', '-c', script], {
+    cwd,
+    env: {
+      PATH: `${await binOnPath()}:${process.env.PATH}`,
+      HOME: await tempDir(),
+      CLINADMIN_BASE_URL: url,
+      CLINADMIN_TOKEN: 'tok-hostile-1234',
+    },
+    reject: false,
+  });
+}
+
+/**
  * A server whose ids would run commands or move the cursor: at TAB no command runs, no file appears, and
  * only the plain ids are offered. Each shell runs in an empty folder so a planted `touch` would show.
  */
@@ -126,17 +144,7 @@ describe('completion with ids from a hostile server', () => {
   it('fish runs nothing and offers only the plain ids', async () => {
     const h = await hostileServer(listOfIds(HOSTILE_IDS));
     const cwd = await tempDir();
-    const script = `source ${join(completions, 'clinadmin.fish')}; complete -C 'clinadmin measures show msr_'`;
-    const r = await execa('fish', ['--no-config', '-c', script], {
-      cwd,
-      env: {
-        PATH: `${await binOnPath()}:${process.env.PATH}`,
-        HOME: await tempDir(),
-        CLINADMIN_BASE_URL: h.url,
-        CLINADMIN_TOKEN: 'tok-hostile-1234',
-      },
-      reject: false,
-    });
+    const r = await fishComplete(h.url, cwd);
     expect(r.stderr).toBe('');
     expect(r.stdout.split('\n').sort()).toEqual(['msr_ok1\tx', 'msr_ok2\tx']);
     expect(await readdir(cwd)).toEqual([]);
@@ -150,17 +158,7 @@ describe('completion with ids from a hostile server', () => {
       res.end(JSON.stringify([{ id: 'msr_ok1', name: '$(touch OWNED) `touch OWNED2`\u001b]0;t\u0007\tTab' }]));
     });
     const cwd = await tempDir();
-    const script = `source ${join(completions, 'clinadmin.fish')}; complete -C 'clinadmin measures show msr_'`;
-    const r = await execa('fish', ['--no-config', '-c', script], {
-      cwd,
-      env: {
-        PATH: `${await binOnPath()}:${process.env.PATH}`,
-        HOME: await tempDir(),
-        CLINADMIN_BASE_URL: h.url,
-        CLINADMIN_TOKEN: 'tok-hostile-1234',
-      },
-      reject: false,
-    });
+    const r = await fishComplete(h.url, cwd);
     expect(r.stderr).toBe('');
     expect(r.stdout).toBe('msr_ok1\t$(touch OWNED) `touch OWNED2`\\u001b]0;t\\u0007 Tab');
     expect(await readdir(cwd)).toEqual([]);
