@@ -157,6 +157,16 @@ describe('--timeout is a deadline for the whole command (finding 7)', () => {
     expect(h.seen).toHaveLength(1);
   });
 
+  it('ends a watch at the deadline, its polls included (before: it polled until stopped)', async () => {
+    const h = await hostileServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('[]'));
+    const r = await run(h.url, ['notifications', 'watch', '--interval', '0.5', '--timeout', '2', '-o', 'ndjson']);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toMatch(/^error: the command did not finish within --timeout 2 s$/m);
+    // A poll every 0.5 s for 2 s: a handful, not the hundreds of a watch left running.
+    expect(h.seen.length).toBeGreaterThanOrEqual(1);
+    expect(h.seen.length).toBeLessThan(10);
+  });
+
   it('stops an import against a slow server: the requests in flight failed, the rest not sent, one error', async () => {
     const dir = await tempDir();
     const file = join(dir, 'many.json');

@@ -31,7 +31,8 @@ export async function browse(ctx: Ctx, opts: BrowseOptions): Promise<number> {
       'in a script, use `clinadmin notifications list` (or `notifications watch` to follow new ones)',
     );
   }
-  const { client, settings } = await connect(ctx, opts);
+  // A full-screen reader is a person's time throughout, as a prompt is: --timeout bounds each request alone.
+  const { client, settings } = await connect(ctx, { ...opts, deadline: undefined });
   if (opts.unseen && !settings.account) {
     await client.close();
     throw new UsageError(

@@ -16,7 +16,7 @@ import {
   spoolProblem,
   wholeWhereChanged,
 } from '../../core/sync/run.js';
-import { ApiError, CliError, EXIT, UsageError } from '../../errors.js';
+import { ApiError, CliError, DeadlineError, EXIT, UsageError } from '../../errors.js';
 import { writeFileAtomic } from '../../files/atomic.js';
 import { progressBar } from '../../output/progress.js';
 import { prompter } from '../../output/prompts.js';
@@ -188,7 +188,8 @@ async function fetchExisting(
     } catch (err) {
       // An answer cut off (a proxy may drop one that waited) is asked for once more, now read at once: its
       // records went only into `found`, which starts again, so nothing is counted twice.
-      if (!(err instanceof ApiError) || err.status !== undefined || !(await checkedOk)) throw err;
+      if (!(err instanceof ApiError) || err instanceof DeadlineError || err.status !== undefined) throw err;
+      if (!(await checkedOk)) throw err;
       return { client, found: await read(undefined) };
     }
   } catch (err) {
