@@ -170,23 +170,23 @@ describe('--timeout is a deadline for the whole command (finding 7)', () => {
   it('stops an import against a slow server: the requests in flight failed, the rest not sent, one error', async () => {
     const dir = await tempDir();
     const file = join(dir, 'many.json');
-    const input = Array.from({ length: 20 }, (_, n) => ({ test: `t${n}`, name: `Measure ${n}`, type: 'numeric' }));
+    const input = Array.from({ length: 40 }, (_, n) => ({ test: `t${n}`, name: `Measure ${n}`, type: 'text' }));
     await writeFile(file, JSON.stringify(input));
     let posts = 0;
     const h = await hostileServer((req, res) => {
       if (req.method === 'GET') return void res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
       posts++;
-      // Each create alone answers well inside 2 s; twenty of them, two at a time, take 8 s.
+      // Each create alone answers well inside 4 s; forty of them, two at a time, take 20 s.
       setTimeout(
         () => res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify({ id: `msr_${posts}` })),
-        800,
+        1000,
       );
     });
-    const r = await run(h.url, ['measures', 'import', file, '--concurrency', '2', '--timeout', '2', '-o', 'json']);
+    const r = await run(h.url, ['measures', 'import', file, '--concurrency', '2', '--timeout', '4', '-o', 'json']);
     expect(r.exitCode).toBe(1);
     const errors = r.stderr.split('\n').filter((l) => l.startsWith('error: '));
     expect(errors).toHaveLength(1);
-    expect(errors[0]).toMatch(/^error: the command did not finish within --timeout 2 s: \d+ measures were not sent$/);
+    expect(errors[0]).toMatch(/^error: the command did not finish within --timeout 4 s: \d+ measures were not sent$/);
     // At most the two in flight failed, each saying it may have been created.
     const failed = r.stderr.split('\n').filter((l) => l.startsWith('failed: '));
     expect(failed.length).toBeLessThanOrEqual(2);
@@ -194,9 +194,9 @@ describe('--timeout is a deadline for the whole command (finding 7)', () => {
     const summary = JSON.parse(r.stdout);
     expect(summary).toMatchObject({ timedOut: true, interrupted: false });
     expect(summary.notSent).toBeGreaterThan(0);
-    expect(summary.created + summary.failed + summary.notSent).toBe(20);
-    // Before: all twenty were sent, and the import succeeded.
-    expect(posts).toBeLessThan(12);
+    expect(summary.created + summary.failed + summary.notSent).toBe(40);
+    // Before: all forty were sent, and the import succeeded; now at most 4 s of two at a time.
+    expect(posts).toBeLessThan(20);
     expect(h.seen.filter((s) => s.method === 'POST')).toHaveLength(posts);
   });
 });
