@@ -20,6 +20,8 @@ export interface StoreOptions {
   fs?: StoreFs;
   /** Fold the journal into the data file after at least this many changes, once it is as large as the file. */
   compactEvery?: number;
+  /** Fold the journal, however few its changes, once it is this large (64 MiB). */
+  foldBytes?: number;
   /** Notifications kept, the oldest dropped at each fold (`--keep-notifications`); 0 keeps all. */
   keepNotifications?: number;
   /** `XDG_RUNTIME_DIR`, where this user's locks by inode meet (else a 0700 folder in the temp folder). */
@@ -48,6 +50,7 @@ export class Store {
   private flushing = false;
   /** Bytes of the data file as last written or read. */
   private snapshotSize = 0;
+  private foldBytes = FOLD_BYTES;
   private closed = false;
   private keepNotifications = 0;
   /** A fold writing in the background, if one is. */
@@ -76,6 +79,7 @@ export class Store {
       journal = new JournalFile(found.journal, file, fs, found.cutMark, warn, found.goodLength, replay.length);
       const store = new Store(file, journal, releaseLock, options.compactEvery ?? 2000, warn, fs);
       store.keepNotifications = options.keepNotifications ?? 0;
+      store.foldBytes = options.foldBytes ?? FOLD_BYTES;
       store.records.replay(data, [...older, ...replay]);
       store.snapshotSize = found.dataSize;
       // Start from a complete data file and an empty journal, so the file on disk is whole on its own. On a
@@ -220,7 +224,7 @@ export class Store {
         // rewriting then costs at most the bytes journalled, and a write costs the same at any size. A
         // small file waits for enough changes too, unless a few large records have made the journal big.
         // The journal is set aside before these writes are acknowledged, so the fold holds them.
-        const due = this.journal.changes >= this.compactEvery || this.journal.size >= FOLD_BYTES;
+        const due = this.journal.changes >= this.compactEvery || this.journal.size >= this.foldBytes;
         if (due && this.journal.size >= this.snapshotSize && !this.folding) {
           const snapshot = await this.setAside().catch((e: Error) => {
             this.warn(`could not set the journal aside to fold it: ${describeFsError(e)}; it keeps every change`);
