@@ -13,12 +13,14 @@ import { browseSection } from './browse.mjs';
 import { csvSection } from './csv.mjs';
 import { measures, newMeasureBody } from './data.mjs';
 import { sandboxSection } from './sandbox.mjs';
-import { scaleSection } from './scale.mjs';
+import { scaleSection, watchSection } from './scale.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 // Node 26 (Active LTS) is the bench's main Node: run on another, the bench runs itself again on Node 26 as
 // scripts/nodes.sh installs it, so every figure outside the start-up rows is Node 26's.
-if (process.versions.node.split('.')[0] !== '26') {
+// `--this-node` keeps the Node that started it, and writes nothing: to see what a Node moves, one section at a time.
+const thisNode = process.argv.includes('--this-node');
+if (process.versions.node.split('.')[0] !== '26' && !thisNode) {
   const nodes = spawnSync('bash', [join(root, 'scripts', 'nodes.sh')], {
     env: { ...process.env, NODE_MAJORS: '26' },
     encoding: 'utf8',
@@ -45,6 +47,8 @@ const sandboxOnly = process.argv.includes('--sandbox');
 const csvOnly = process.argv.includes('--csv');
 // Only the browse row (about ten seconds): the first screen of 10,000 notifications.
 const browseOnly = process.argv.includes('--browse');
+// Only the watch row of the scale section (about twenty seconds): one poll of 100,000 notifications.
+const watchOnly = process.argv.includes('--watch');
 // Only the single executable's rows (about a minute after its build): the file against Node 26 and SEA's floors.
 const binaryOnly = process.argv.includes('--binary');
 const RUNS = quick ? 3 : 5;
@@ -222,15 +226,16 @@ async function main() {
     newMeasureBody,
   };
   const only = [
-    [scaleOnly, scaleSection],
-    [sandboxOnly, sandboxSection],
-    [csvOnly, csvSection],
-    [browseOnly, browseSection],
-    [binaryOnly, binarySection],
+    [scaleOnly, scaleSection, '--scale'],
+    [sandboxOnly, sandboxSection, '--sandbox'],
+    [csvOnly, csvSection, '--csv'],
+    [browseOnly, browseSection, '--browse'],
+    [watchOnly, watchSection, '--watch'],
+    [binaryOnly, binarySection, '--binary'],
   ].find(([asked]) => asked);
   if (only) {
     await only[1](helpers);
-    if (binaryOnly) mergeRows();
+    if (!thisNode) mergeRows(only[2]);
     return;
   }
   // The floors built on the design's own libraries (undici, commander), bundled as the CLI is and run with
@@ -576,7 +581,7 @@ async function main() {
   await browseSection(helpers);
   await scaleSection(helpers);
   await binarySection(helpers);
-  writeReport();
+  if (!thisNode) writeReport();
 }
 
 /**
@@ -619,20 +624,27 @@ const tableRow = (r) =>
   `${r.pass === undefined ? r.kind : r.pass ? 'pass' : '**miss**'} |`;
 
 /**
- * `--binary` alone: its rows replace the single executable's rows of BENCHMARKS.md's table (or end it),
- * dated, and the other rows stay as their full run measured them.
+ * A section run alone (`--binary`, `--scale`, ...): its rows replace the same rows of BENCHMARKS.md's table
+ * (or end it), dated and named by the flag, and the other rows stay as their full run measured them.
  */
-function mergeRows() {
+function mergeRows(flag) {
   const file = join(root, 'BENCHMARKS.md');
   const date = new Date().toISOString().slice(0, 10);
-  const ours = results.map((r) => tableRow({ ...r, what: `${r.what} (${date}, \`--binary\`)` }));
-  const mine = new Set(results.map((r) => r.what.slice(0, 40)));
+  // A row is known by the start of its first cell; it keeps its place, and a new one ends the table.
+  const ours = new Map(
+    results.map((r) => [r.what.slice(0, 40), tableRow({ ...r, what: `${r.what} (${date}, \`${flag}\`)` })]),
+  );
   const lines = readFileSync(file, 'utf8').split('\n');
-  const kept = lines.filter((l) => !(l.startsWith('| ') && mine.has(l.slice(2, 42))));
+  const kept = lines.map((l) => {
+    const mine = l.startsWith('| ') ? ours.get(l.slice(2, 42)) : undefined;
+    if (mine === undefined) return l;
+    ours.delete(l.slice(2, 42));
+    return mine;
+  });
   const last = kept.findLastIndex((l) => l.startsWith('| '));
-  kept.splice(last + 1, 0, ...ours);
+  kept.splice(last + 1, 0, ...ours.values());
   writeFileSync(file, kept.join('\n'));
-  log('merged the single executable rows into BENCHMARKS.md');
+  log(`merged the rows of ${flag} into BENCHMARKS.md`);
 }
 
 function writeReport() {
