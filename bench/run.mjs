@@ -687,7 +687,8 @@ then \`measures import\` of 100,000 and of 10,000 measures into empty servers, p
 rate also against the best of \`clinadmin serve\`'s POST rates into an empty server at 10, 16 and 32
 connections; POST under autocannon at 100,000 measures against 100 (a fresh copy each run, one POST first); then
 \`notifications watch -o ndjson --interval 0.2\` against 100,000 notifications served by the bench process, the
-CPU of one poll (from /proc, the median of nine) against JSON.parse of the same answer in the bench process.
+CPU of one poll (from /proc, the median of nine) against JSON.parse of the same answer in a fresh Node of its own
+(the median of nine parses, each held until the next).
 The single executable's rows (\`npm run bench -- --binary\` runs them alone) build \`clinadmin-linux-x64\` as
 \`npm run build:binary\` does, and single executables of the same Node that only do the fetch or only print a
 version (SEA's floors), and run each against the plain \`node\` it is built from (21 runs, alternated).
