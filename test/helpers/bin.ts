@@ -41,13 +41,14 @@ export function launcher(): string[] {
 /** Runs the built binary as a user would, with no terminal and no inherited CLINADMIN_* settings. */
 export function clinadmin(args: string[], options: Options = {}): ResultPromise<{ reject: false }> {
   // Config and cache go to folders of this run's own (mkdtemp), never those of whoever runs the tests: a
-  // test gives CLINADMIN_CONFIG_DIR or XDG_CACHE_HOME where it wants one to last between runs.
+  // test gives CLINADMIN_CONFIG_DIR or XDG_CACHE_HOME where it wants one of its own. The compile cache is
+  // the run's one (global-tmp.ts), so V8 compiles the bundle once a run, not once a process.
   const env: Record<string, string | undefined> = {
     ...process.env,
     NO_COLOR: '1',
     CI: '1',
     XDG_CONFIG_HOME: tempDirSync('clinadmin-config-'),
-    XDG_CACHE_HOME: tempDirSync('clinadmin-cache-'),
+    XDG_CACHE_HOME: process.env.CLINADMIN_TEST_CACHE_HOME ?? tempDirSync('clinadmin-cache-'),
   };
   for (const key of Object.keys(env)) if (key.startsWith('CLINADMIN_')) delete env[key];
   const [command, ...pre] = launcher();
