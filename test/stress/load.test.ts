@@ -1,43 +1,64 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Pool } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { serveProcess } from '../helpers/bin.js';
 import { tempDir } from '../helpers/tmp.js';
 
-/** The slope of the least-squares line through the points (x, y). */
-function leastSquaresSlope(x: number[], y: number[]): number {
-  const n = x.length;
-  const mx = x.reduce((a, b) => a + b, 0) / n;
-  const my = y.reduce((a, b) => a + b, 0) / n;
-  let num = 0;
-  let den = 0;
-  for (let i = 0; i < n; i++) {
-    num += (x[i] - mx) * (y[i] - my);
-    den += (x[i] - mx) ** 2;
+/**
+ * What a process holds after a full collection (heap and external memory), asked through its inspector
+ * (`--inspect=127.0.0.1:0`): RSS moves with the allocator and the young generation, not with what is kept.
+ */
+async function heldAfterGc(inspector: string): Promise<number> {
+  const ws = new WebSocket(inspector);
+  await new Promise((resolve, reject) => {
+    ws.addEventListener('open', resolve);
+    ws.addEventListener('error', reject);
+  });
+  let id = 0;
+  const answers = new Map<number, (m: { result?: { result?: { value?: number } } }) => void>();
+  ws.addEventListener('message', (e) => {
+    const m = JSON.parse(String(e.data));
+    answers.get(m.id)?.(m);
+  });
+  const call = (method: string, params = {}) =>
+    new Promise<{ result?: { result?: { value?: number } } }>((resolve) => {
+      answers.set(++id, resolve);
+      ws.send(JSON.stringify({ id, method, params }));
+    });
+  try {
+    await call('HeapProfiler.collectGarbage');
+    const r = await call('Runtime.evaluate', {
+      expression: '(() => { const m = process.memoryUsage(); return m.heapUsed + m.external; })()',
+    });
+    return r.result!.result!.value!;
+  } finally {
+    ws.close();
   }
-  return num / den;
 }
 
 describe('under load', () => {
   it('serves 200 connections of mixed reads and writes for 30 s, loses nothing and keeps memory flat', async () => {
     const dir = await tempDir();
     // Without events, so that the records on file stay as many as the test creates and deletes.
-    // The heap capped, so V8 collects rather than lets it grow while there is room: what stays is what is held.
+    // The heap capped, so a server that keeps too much dies of it; the inspector answers what it holds.
     const s = await serveProcess(['--seed', '--no-events', '--data', join(dir, 'd.json'), '--token', 't'], {
-      env: { NODE_OPTIONS: '--max-old-space-size=96' },
+      env: { NODE_OPTIONS: '--max-old-space-size=96 --inspect=127.0.0.1:0' },
     });
+    await expect.poll(s.stderr, { timeout: 10_000 }).toMatch(/ws:\/\/127\.0\.0\.1:\d+\/\S+/);
+    const inspector = /ws:\/\/127\.0\.0\.1:\d+\/\S+/.exec(s.stderr())![0];
     const pool = new Pool(s.url, { connections: 200 });
     const headers = { authorization: 'Bearer t', 'content-type': 'application/json' };
-    const rss = async () =>
-      Number(/VmRSS:\s+(\d+)/.exec(await readFile(`/proc/${s.proc.pid}/status`, 'utf8'))![1]) * 1024;
     const alive = new Set<string>();
     const gone = new Set<string>();
     let ops = 0;
     let failures = 0;
+    let inFlight = 0;
+    let gate: Promise<void> | undefined;
     const deadline = Date.now() + 30_000;
     const worker = async (w: number) => {
       for (let i = 0; Date.now() < deadline; i++) {
+        if (gate) await gate;
+        inFlight++;
         try {
           const kind = (w + i) % 10;
           if (kind < 6) {
@@ -76,21 +97,26 @@ describe('under load', () => {
           ops++;
         } catch {
           failures++;
+        } finally {
+          inFlight--;
         }
       }
     };
-    // RSS every half second, against the operations done by then. The first half of the operations is the
-    // warm-up (connections opened, code compiled, the heap grown to its working size), the second half must
-    // hold flat: a leak shows as a slope however it is spread. Counted in operations, not seconds: on a busy
-    // machine the same warm-up takes more of the 30 s (a slope of 1.48 MiB/s over seconds 15-30 at load 20).
-    const samples: { ops: number; bytes: number }[] = [];
-    const sampler = setInterval(() => {
-      const at = ops;
-      void rss().then((bytes) => samples.push({ ops: at, bytes }));
-    }, 500);
+    // Half way, the load pauses with nothing in flight and the server's held memory is read after a full
+    // collection; again at the end. The first half is the warm-up (connections opened, code compiled, the
+    // request journal filled to its cap); what the second half adds, an operation, is what a leak keeps.
+    let mid = { ops: 0, held: 0 };
+    const midway = (async () => {
+      await new Promise((r) => setTimeout(r, 15_000));
+      let open!: () => void;
+      gate = new Promise((r) => (open = r));
+      await expect.poll(() => inFlight, { timeout: 30_000, interval: 20 }).toBe(0);
+      mid = { ops, held: await heldAfterGc(inspector) };
+      gate = undefined;
+      open();
+    })();
     try {
       await Promise.all(Array.from({ length: 200 }, (_, w) => worker(w)));
-      clearInterval(sampler);
       await pool.close();
       expect(failures).toBe(0);
       const list = (await (await fetch(`${s.url}/diagnostic-measures`, { headers })).json()) as {
@@ -100,28 +126,21 @@ describe('under load', () => {
       const loadIds = new Set(list.filter((m) => m.test === 'load').map((m) => m.id));
       expect(loadIds).toEqual(alive);
       for (const id of gone) expect(loadIds.has(id)).toBe(false);
-      const steady = samples.filter((x) => x.ops >= ops / 2);
-      expect(steady.length).toBeGreaterThanOrEqual(20);
+      await midway;
+      const held = await heldAfterGc(inspector);
       const MiB = 2 ** 20;
-      // Bytes kept an operation: the slope of RSS over the operations of the second half.
-      const perOp = leastSquaresSlope(
-        steady.map((x) => x.ops),
-        steady.map((x) => x.bytes),
-      );
-      const low = Math.min(...steady.map((x) => x.bytes));
-      const high = Math.max(...steady.map((x) => x.bytes));
+      const perOp = (held - mid.held) / (ops - mid.ops);
       console.log(
-        `load test: ${ops} operations on 200 connections in 30 s; after the warm-up RSS ` +
-          `${(low / MiB).toFixed(0)}-${(high / MiB).toFixed(0)} MiB, trend ${perOp.toFixed(0)} bytes an operation`,
+        `load test: ${ops} operations on 200 connections in 30 s; held after a full collection ` +
+          `${(mid.held / MiB).toFixed(1)} MiB at ${mid.ops} operations, ${(held / MiB).toFixed(1)} MiB at the end: ` +
+          `${perOp.toFixed(1)} bytes an operation`,
       );
-      // Flat: under 350 bytes kept an operation (the 1 MiB/s this test allowed at ~3,000 operations a second),
-      // and never more than 24 MiB above its lowest.
-      expect(perOp).toBeLessThan(350);
-      expect(high - low).toBeLessThan(24 * MiB);
+      expect(ops - mid.ops).toBeGreaterThan(1000);
+      // Flat: under 64 bytes kept an operation (a leak of 512 bytes a request keeps ~10 times that).
+      expect(perOp).toBeLessThan(64);
       s.proc.kill('SIGTERM');
       expect((await s.proc).exitCode).toBe(0);
     } finally {
-      clearInterval(sampler);
       await pool.close().catch(() => undefined);
       s.proc.kill('SIGKILL');
       await s.proc.catch(() => undefined);
