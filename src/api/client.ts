@@ -149,7 +149,9 @@ export class ApiClient {
   }
 
   async close(): Promise<void> {
-    await this.pool.close();
+    // Past the deadline a request may still wait for a connection (aborted unsent when it gets one):
+    // closing would wait for that connection, up to 10 s more, so what is left is dropped.
+    await (this.left() <= 0 ? this.pool.destroy() : this.pool.close());
   }
 
   /**

@@ -37,6 +37,27 @@ function cutOff(ex: Exchange, ms: number, abort: (reason: Error) => void): NodeJ
 }
 
 /**
+ * The cut-off of an attempt, before and after it starts: undici hands the means to abort only when the
+ * request is written, so one still waiting for a connection (a TLS handshake that never ends, a busy
+ * pool) fails at once and is aborted unsent when its turn comes, rather than sent past the deadline.
+ */
+function starter(fail: (reason: Error) => void) {
+  let abort: ((reason: Error) => void) | undefined;
+  let early: Error | undefined;
+  return {
+    cut(reason: Error) {
+      if (abort) return abort(reason);
+      early = reason;
+      fail(reason);
+    },
+    onRequestStart(controller: { abort: (reason: Error) => void }) {
+      if (early) return controller.abort(early);
+      abort = (reason: Error) => controller.abort(reason);
+    },
+  };
+}
+
+/**
  * One exchange through undici's handler interface, the body gathered as bytes: its stream-based
  * request() costs about a third more CPU per request, which an import of thousands pays in full.
  */
@@ -51,16 +72,14 @@ export function send(
     let headers: Headers = {};
     const chunks: Buffer[] = [];
     let size = 0;
-    let abort: ((reason: Error) => void) | undefined;
+    const start = starter(reject);
     // A peer that sends a byte a second never trips an idle timeout: the whole exchange has a deadline.
-    const deadline = cutOff(ex, ex.ms, (reason) => abort?.(reason));
+    const deadline = cutOff(ex, ex.ms, start.cut);
     const settle = () => clearTimeout(deadline);
     ex.pool.dispatch(
       { path, method: method as 'GET', headers: body === undefined ? ex.headers.read : ex.headers.write, body },
       {
-        onRequestStart(controller) {
-          abort = (reason) => controller.abort(reason);
-        },
+        onRequestStart: start.onRequestStart,
         onResponseStart(_c, statusCode, h) {
           status = statusCode;
           headers = h as Headers;
@@ -110,7 +129,7 @@ export function streamOnce(
     let size = 0;
     let bytes = 0;
     const fail = (err: Error) => reject(Object.assign(err, { records }));
-    let abort: ((reason: Error) => void) | undefined;
+    const start = starter(fail);
     // Re-armed at each record and stopped while stdout holds us back: a peer dripping a byte a second
     // inside one element, or between them, is cut off like one dripping a record.
     let deadline: NodeJS.Timeout | undefined;
@@ -118,15 +137,13 @@ export function streamOnce(
     const arm = (ms: number) => {
       clearTimeout(deadline);
       if (paused) return;
-      deadline = cutOff(ex, ms, (reason) => abort?.(reason));
+      deadline = cutOff(ex, ms, start.cut);
     };
     arm(ex.ms);
     ex.pool.dispatch(
       { path, method: 'GET', headers: ex.headers.read },
       {
-        onRequestStart(controller) {
-          abort = (reason) => controller.abort(reason);
-        },
+        onRequestStart: start.onRequestStart,
         onResponseStart(_c, statusCode, h) {
           status = statusCode;
           headers = h as Headers;

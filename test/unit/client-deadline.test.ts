@@ -99,3 +99,23 @@ describe('the deadline of an exchange and of a command', () => {
     await c.close();
   });
 });
+
+describe('a request the deadline passes before it is sent', () => {
+  it('is never sent: one waiting for a connection (a held pool, a TLS handshake) ends at the deadline', async () => {
+    // The server holds every request; the pool's one connection is taken by the first, so the second waits.
+    const seen: string[] = [];
+    const server = createServer((req: IncomingMessage) => void seen.push(`${req.method} ${req.url}`));
+    servers.push(server);
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const c = new ApiClient({ baseUrl: url, timeoutMs: 20_000, deadline: new Deadline(300), connections: 1 });
+    const first = c.request('GET', '/a').catch((e: unknown) => e);
+    const second = c.request('POST', '/b', {}).catch((e: unknown) => e);
+    expect(await second).toBeInstanceOf(DeadlineError);
+    expect(await first).toBeInstanceOf(DeadlineError);
+    // Closing waits for nothing left in the pool, and the server saw the first request alone.
+    await c.close();
+    expect(seen).toEqual(['GET /a']);
+    server.closeAllConnections();
+  });
+});
