@@ -1,6 +1,7 @@
 import { PassThrough } from 'node:stream';
 import type { Command } from 'commander';
 import type { Ctx } from '../context.js';
+import { Deadline } from '../deadline.js';
 import { cut, visible } from '../output/text.js';
 import { writeLines } from '../output/text-out.js';
 import { resourceByGroup } from '../resources/index.js';
@@ -25,7 +26,8 @@ export async function runCompleteIds(ctx: Ctx, group: string, names: boolean, cm
     const { connect } = await import('./connect.js');
     const { client } = await connect(
       { ...ctx, stderr: new PassThrough() },
-      { ...(await optsOf(cmd)), timeoutMs: 2000, verbose: false },
+      // 2 s in all, pages included: a shell waits at TAB for every one of them.
+      { ...(await optsOf(cmd)), timeoutMs: 2000, deadline: new Deadline(2000), verbose: false },
     );
     try {
       const records = await client.list<{ id: unknown; name?: unknown; title?: unknown }>(spec.path);

@@ -20,6 +20,25 @@ describe('a server that sends hostile ids', () => {
     expect(r.stdout).toBe('msr_ok1\nmsr_ok2');
   });
 
+  it('__complete gives up after its 2 s in all, not 2 s for each of a list\'s slow pages', async () => {
+    // Forty pages of one id, each 300 ms late: 12 s in all, which a shell at TAB would sit through.
+    const h = await hostileServer((req, res) => {
+      const p = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('p') ?? 0);
+      const next = p < 39 ? { link: `</diagnostic-measures?p=${p + 1}>; rel="next"` } : {};
+      setTimeout(() => {
+        res.writeHead(200, { 'content-type': 'application/json', ...next });
+        res.end(JSON.stringify([{ id: `msr_${p}`, name: 'x' }]));
+      }, 300);
+    });
+    const r = await clinadmin(['__complete', 'measures'], {
+      env: { CLINADMIN_BASE_URL: h.url, CLINADMIN_TOKEN: 'tok-hostile-1234' },
+    });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(h.seen.length).toBeGreaterThan(0);
+    expect(h.seen.length).toBeLessThan(10);
+  });
+
   it('runs nothing at TAB in bash, and offers only the safe ids', async () => {
     const h = await hostileServer(listOfIds(HOSTILE_IDS));
     const cwd = await tempDir();
