@@ -20,7 +20,7 @@ describe('a server that sends hostile ids', () => {
     expect(r.stdout).toBe('msr_ok1\nmsr_ok2');
   });
 
-  it('__complete gives up after its 2 s in all, not 2 s for each of a list\'s slow pages', async () => {
+  it('__complete gives up after its 2 s in all, not 2 s for each slow page of a list', async () => {
     // Forty pages of one id, each 300 ms late: 12 s in all, which a shell at TAB would sit through.
     const h = await hostileServer((req, res) => {
       const p = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('p') ?? 0);
