@@ -196,7 +196,8 @@ export class ApiClient {
         if (code === 'CLINADMIN_COMMAND_DEADLINE') throw this.late(before + records);
         const again = mayResend(code, mayRepeat, records) && attempt < this.retries;
         if (again && (await this.wait(backoff(attempt), end))) continue;
-        throw networkError(this.peer, err, code, path, records);
+        // Earlier pages count too: what was written of the list is incomplete however many came before.
+        throw networkError(this.peer, err, code, path, before + records);
       }
       if (this.o.trace) {
         this.trace(`← ${r.status} ${method} ${url} (${Math.round(performance.now() - started)} ms, ${r.bytes} B)`);

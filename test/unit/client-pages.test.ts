@@ -37,6 +37,22 @@ describe('lists in pages (RFC 8288 Link: rel="next")', () => {
     await c.close();
   });
 
+  it('says the list written is incomplete when a later page fails, naming the records written before it', async () => {
+    const url = await answering((q, r) => {
+      if (q.url === '/api/items') return send(r, [{ id: 1 }, { id: 2 }], '</api/items?page=2>; rel="next"');
+      // The second page's connection breaks, however often it is asked for.
+      q.socket.destroy();
+    });
+    const c = new ApiClient({ baseUrl: `${url}/api`, token: 't', timeoutMs: 5000, sleep: async () => undefined });
+    const got: unknown[] = [];
+    const sink = { record: (rec: unknown) => void got.push(rec), batchEnd: () => true, drained: async () => undefined };
+    await expect(c.stream('/items', sink)).rejects.toThrow(
+      `the connection to ${url}/api broke after 2 records of the list; what was written is incomplete`,
+    );
+    expect(got).toEqual([{ id: 1 }, { id: 2 }]);
+    await c.close();
+  });
+
   it('refuses a next link to another origin, and links that go round in a circle', async () => {
     const other = await answering((_q, r) => send(r, [{ id: 1 }], '<http://example.invalid/items?page=2>; rel=next'));
     const c = new ApiClient({ baseUrl: other, token: 't', timeoutMs: 5000 });
