@@ -167,6 +167,39 @@ describe('--timeout is a deadline for the whole command (finding 7)', () => {
     expect(h.seen.length).toBeLessThan(10);
   });
 
+  it('counts the deletions of --prune that the deadline left unsent as not sent', async () => {
+    const dir = await tempDir();
+    const file = join(dir, 'one.json');
+    await writeFile(file, JSON.stringify([{ test: 't0', name: 'New', type: 'text' }]));
+    // Twenty records of the file's test that it does not list: --prune deletes them, each taking 1 s.
+    const old = Array.from({ length: 20 }, (_, n) => ({
+      id: `msr_old${n}`,
+      test: 't0',
+      name: `Old ${n}`,
+      type: 'text',
+    }));
+    const h = await hostileServer((req, res) => {
+      const json = { 'content-type': 'application/json' };
+      if (req.method === 'GET') return void res.writeHead(200, json).end(JSON.stringify(old));
+      if (req.method === 'POST') return void res.writeHead(201, json).end('{"id":"msr_new"}');
+      const id = req.url?.split('/').pop();
+      setTimeout(() => res.writeHead(200, json).end(JSON.stringify({ id })), 1000);
+    });
+    const args = ['measures', 'import', file, '--prune', '--yes', '--concurrency', '1', '--timeout', '3', '-o', 'json'];
+    const r = await run(h.url, args);
+    expect(r.exitCode).toBe(1);
+    const deletes = h.seen.filter((s) => s.method === 'DELETE').length;
+    expect(deletes).toBeLessThan(20);
+    const summary = JSON.parse(r.stdout);
+    expect(summary).toMatchObject({ created: 1, timedOut: true });
+    // Each of the twenty is deleted, failed (in flight) or not sent; none goes uncounted.
+    expect(summary.deleted + summary.failed).toBe(deletes);
+    expect(summary.notSent).toBe(20 - deletes);
+    expect(r.stderr).toContain(
+      `error: the command did not finish within --timeout 3 s: ${20 - deletes} measures were not sent`,
+    );
+  });
+
   it('stops an import against a slow server: the requests in flight failed, the rest not sent, one error', async () => {
     const dir = await tempDir();
     const file = join(dir, 'many.json');
