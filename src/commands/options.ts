@@ -59,9 +59,16 @@ export const converted = <T>(message: string, convert: (s: string) => T | undefi
     }),
   );
 
+/**
+ * A number as a person writes one: digits, and a fraction after a point. Number() alone also reads `0x10`,
+ * `0b1`, `1e3` and `Infinity`, so `--timeout 0x10` was 16 s. One pass, no backtracking.
+ */
+const decimal = (s: string): number | undefined =>
+  /^\d*(\.\d*)?$/.test(s) && /\d/.test(s) ? Number(s) : undefined;
+
 const positive = (s: string) => {
-  const n = Number(s);
-  return s.trim() !== '' && Number.isFinite(n) && n > 0 ? n : undefined;
+  const n = decimal(s);
+  return n !== undefined && Number.isFinite(n) && n > 0 ? n : undefined;
 };
 
 /** A positive number of seconds, as milliseconds. */
@@ -75,8 +82,8 @@ export const wholeNumber = (min: number, max = Number.MAX_SAFE_INTEGER) =>
   converted(
     `must be a whole number ${max < Number.MAX_SAFE_INTEGER ? `from ${min} to ${max}` : `of at least ${min}`}`,
     (s) => {
-      const n = Number(s);
-      return s.trim() !== '' && Number.isInteger(n) && n >= min && n <= max ? n : undefined;
+      const n = decimal(s);
+      return n !== undefined && Number.isInteger(n) && n >= min && n <= max ? n : undefined;
     },
   );
 

@@ -54,6 +54,22 @@ describe('what a command line parses to', () => {
     );
   });
 
+  it('reads numbers as a person writes them: 2.5 and .5 are seconds, 0x10, 1e3 and Infinity are refused', async () => {
+    const timeout = async (v: string) =>
+      (await parsedAs(['measures', 'list', '--timeout', v])).parsed?.options.timeoutMs as number | undefined;
+    expect(await timeout('2.5')).toBe(2500);
+    expect(await timeout('.5')).toBe(500);
+    expect(await timeout('30.')).toBe(30_000);
+    for (const v of ['0x10', '0b1', '0o7', '1e3', 'Infinity', '-1', '+1', ' 1', '.', '']) {
+      const r = await parsedAs(['measures', 'list', '--timeout', v]);
+      expect(r.code, v).toBe(2);
+      expect(r.parsed, v).toBeUndefined();
+      expect(r.stderr, v).toContain('error: invalid option --timeout: must be a positive number of seconds');
+    }
+    const hex = await parsedAs(['measures', 'list', '--limit', '0x10']);
+    expect(hex.stderr).toBe('error: invalid option --limit: must be a whole number of at least 1 (got "0x10")\n');
+  });
+
   it('gives watch its interval in milliseconds and list its --since', async () => {
     expect((await parsedAs(['notifications', 'watch', '--interval', '0.5'])).parsed?.options).toMatchObject({
       interval: 500,
