@@ -23,36 +23,68 @@ export interface LockPlaces {
   warn?: (message: string) => void;
 }
 
+/** serve's hold on its data file: released at the end, and following the file when a fold replaces it. */
+export interface DataFileLock {
+  release(): Promise<void>;
+  /**
+   * Takes the locks by device and inode of the file now at the path, then lets the old ones go: a fold
+   * renames a new file over the data file, so the old inode is freed and the next new file may get it.
+   */
+  follow(): Promise<void>;
+}
+
 /**
  * Takes `<real data file>.lock` and, when the file exists, a lock named after its device and inode, both in
  * its folder (seen by every container that shares the volume) and in this user's runtime folder (seen
  * whatever folder a hard link is in), so two servers never write one file, whatever path each was given: a
  * symlink resolves to the same real path, a hard link anywhere on the machine to the same inode.
  */
-export async function lockDataFile(
-  realFile: string,
-  given = realFile,
-  places: LockPlaces = {},
-): Promise<() => Promise<void>> {
-  const releases = [await lockOne(`${realFile}.lock`, given)];
+export async function lockDataFile(realFile: string, given = realFile, places: LockPlaces = {}): Promise<DataFileLock> {
+  const byPath = await lockOne(`${realFile}.lock`, given);
+  let byInode: { key: string; release: () => Promise<void> } | undefined;
+  const lockInode = async () => {
+    const id = await stat(realFile).catch(() => undefined);
+    const key = id ? `${id.dev}-${id.ino}` : undefined;
+    if (key === byInode?.key) return;
+    const next = key ? { key, release: await inodeLocks(realFile, given, key, places) } : undefined;
+    const old = byInode;
+    byInode = next;
+    await old?.release();
+  };
+  try {
+    await lockInode();
+  } catch (err) {
+    await byPath();
+    throw err;
+  }
+  return {
+    // The file is written already: a lock that cannot follow it is said, and the path's lock still holds.
+    follow: () => lockInode().catch((err: Error) => places.warn?.(`${err.message} (after a fold of ${given})`)),
+    release: async () => {
+      await byInode?.release();
+      byInode = undefined;
+      await byPath();
+    },
+  };
+}
+
+/** The locks named after one device and inode: in the file's folder and in the runtime folder. */
+async function inodeLocks(realFile: string, given: string, key: string, places: LockPlaces) {
+  const name = `.clinadmin-${key}.lock`;
+  const releases = [await lockOne(join(dirname(realFile), name), given)];
   const releaseAll = async () => {
     for (const release of releases.reverse()) await release();
   };
   try {
-    const id = await stat(realFile).catch(() => undefined);
-    if (id) {
-      const name = `.clinadmin-${id.dev}-${id.ino}.lock`;
-      releases.push(await lockOne(join(dirname(realFile), name), given));
-      const runtime = await runtimeFolder(places);
-      if (runtime) {
-        // The last server out removes the folder (one still in use is not empty); one that a server just
-        // removed is made again.
-        const release = await lockOne(join(runtime, name), given, () => runtimeFolder(places));
-        releases.push(async () => {
-          await release();
-          await rmdir(runtime).catch(() => undefined);
-        });
-      }
+    const runtime = await runtimeFolder(places);
+    if (runtime) {
+      // The last server out removes the folder (one still in use is not empty); one that a server just
+      // removed is made again.
+      const release = await lockOne(join(runtime, name), given, () => runtimeFolder(places));
+      releases.push(async () => {
+        await release();
+        await rmdir(runtime).catch(() => undefined);
+      });
     }
     return releaseAll;
   } catch (err) {

@@ -4,7 +4,7 @@ import { Collections, type State } from './collections.js';
 import { writeDataFile } from './fold.js';
 import { journalLine, resetLine, type StoredRecord } from './journal.js';
 import { JournalFile, StoreUnavailableError } from './journal-file.js';
-import { lockDataFile, realDataFile } from './lock.js';
+import { type DataFileLock, lockDataFile, realDataFile } from './lock.js';
 import { type Change, type Pending, PendingWrites } from './pending.js';
 import { recover } from './recover.js';
 import { describeFsError, exists, nodeFs, type StoreFs } from './store-fs.js';
@@ -60,7 +60,7 @@ export class Store {
   private constructor(
     readonly file: string,
     private readonly journal: JournalFile,
-    private readonly releaseLock: () => Promise<void>,
+    private readonly lock: DataFileLock,
     private readonly compactEvery: number,
     private readonly warn: (message: string) => void,
     private readonly fs: StoreFs,
@@ -70,14 +70,14 @@ export class Store {
     const warn = options.warn ?? ((m: string) => process.stderr.write(`warning: ${m}\n`));
     // Through a symlinked --data, the lock and every fold go to the target: one file, one lock.
     const file = await realDataFile(options.file);
-    const releaseLock = await lockDataFile(file, options.file, { runtimeDir: options.runtimeDir, warn });
+    const lock = await lockDataFile(file, options.file, { runtimeDir: options.runtimeDir, warn });
     let journal: JournalFile | undefined;
     try {
       const fs = options.fs ?? nodeFs;
       const found = await recover(file, fs, warn);
       const { data, older, replay } = found;
       journal = new JournalFile(found.journal, file, fs, found.cutMark, warn, found.goodLength, replay.length);
-      const store = new Store(file, journal, releaseLock, options.compactEvery ?? 2000, warn, fs);
+      const store = new Store(file, journal, lock, options.compactEvery ?? 2000, warn, fs);
       store.keepNotifications = options.keepNotifications ?? 0;
       store.foldBytes = options.foldBytes ?? FOLD_BYTES;
       store.records.replay(data, [...older, ...replay]);
@@ -94,7 +94,7 @@ export class Store {
       return store;
     } catch (err) {
       await journal?.close();
-      await releaseLock();
+      await lock.release();
       throw err;
     }
   }
@@ -194,7 +194,7 @@ export class Store {
       await unlink(`${this.file}.journal.cut`).catch(() => undefined);
     } finally {
       await this.journal.close();
-      await this.releaseLock();
+      await this.lock.release();
     }
   }
 
@@ -273,6 +273,7 @@ export class Store {
   private async compact(): Promise<void> {
     this.records.trimNotifications(this.keepNotifications);
     this.snapshotSize = await writeDataFile(this.fs, this.file, this.snapshot());
+    await this.lock.follow();
     await this.journal.empty();
     await unlink(`${this.file}.journal.old`).catch(() => undefined);
   }
@@ -291,6 +292,7 @@ export class Store {
   /** Writes a snapshot into the data file in the background, then drops the journal set aside for it. */
   private async fold(records: { [K in CollectionName]: StoredRecord[] }): Promise<void> {
     this.snapshotSize = await writeDataFile(this.fs, this.file, records);
+    await this.lock.follow();
     await unlink(`${this.file}.journal.old`);
   }
 }

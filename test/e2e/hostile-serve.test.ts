@@ -1,4 +1,4 @@
-import { link, mkdir, readdir, writeFile } from 'node:fs/promises';
+import { link, mkdir, readdir, stat, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import type { ResultPromise } from 'execa';
@@ -245,6 +245,34 @@ describe('one server per data file on this machine', () => {
       later.proc.kill('SIGTERM');
       await later.proc;
     }
+  }, 60_000);
+
+  it('keeps the lock by inode on the file a fold wrote: a hard link made after it is refused too', async () => {
+    // A data file that does not exist yet is written whole at the start, by the same rename as every fold:
+    // the inode at the path is a new one, and the lock must follow it (before, only an inode found at the
+    // start was locked, and a fold freed that inode for the next new file to get).
+    const runtime = await tempDir('clinadmin-run-');
+    const first = await tempDir();
+    const second = join(await tempDir(), 'elsewhere');
+    await mkdir(second);
+    const env = { XDG_RUNTIME_DIR: runtime };
+    const s = await serve([], { dir: first, env });
+    const { dev, ino } = await stat(join(first, 'data.json'));
+    expect(await readdir(join(runtime, 'clinadmin'))).toEqual([`.clinadmin-${dev}-${ino}.lock`]);
+    await link(join(first, 'data.json'), join(second, 'data.json'));
+    const again = clinadmin(
+      ['serve', '--port', '0', '--data', join(second, 'data.json'), '--token', `${ADMIN}:a:admin`],
+      { env, buffer: true },
+    );
+    again.stdout?.on('data', (d: Buffer) => {
+      if (d.toString().includes('listening')) again.kill('SIGKILL');
+    });
+    const refused = await again;
+    expect(refused.exitCode).toBe(2);
+    expect(String(refused.stderr)).toMatch(new RegExp(`in use by another clinadmin serve \\(process ${s.proc.pid}\\)`));
+    s.proc.kill('SIGTERM');
+    expect((await s.proc).exitCode).toBe(0);
+    expect(await readdir(runtime)).toEqual([]);
   }, 60_000);
 });
 
