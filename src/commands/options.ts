@@ -63,8 +63,7 @@ export const converted = <T>(message: string, convert: (s: string) => T | undefi
  * A number as a person writes one: digits, and a fraction after a point. Number() alone also reads `0x10`,
  * `0b1`, `1e3` and `Infinity`, so `--timeout 0x10` was 16 s. One pass, no backtracking.
  */
-const decimal = (s: string): number | undefined =>
-  /^\d*(\.\d*)?$/.test(s) && /\d/.test(s) ? Number(s) : undefined;
+const decimal = (s: string): number | undefined => (/^\d*(\.\d*)?$/.test(s) && /\d/.test(s) ? Number(s) : undefined);
 
 const positive = (s: string) => {
   const n = decimal(s);
