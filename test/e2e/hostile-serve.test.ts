@@ -211,6 +211,18 @@ describe('snapshot names cannot collide', () => {
   }, 60_000);
 });
 
+/** A second serve on `data`: one that starts is stopped at once, so the caller's assertion fails on its exit. */
+async function secondServe(data: string, env: Record<string, string>) {
+  const again = clinadmin(['serve', '--port', '0', '--data', data, '--token', `${ADMIN}:a:admin`], {
+    env,
+    buffer: true,
+  });
+  again.stdout?.on('data', (d: Buffer) => {
+    if (d.toString().includes('listening')) again.kill('SIGKILL');
+  });
+  return again;
+}
+
 describe('one server per data file on this machine', () => {
   it('refuses a second serve through a hard link in another folder (runtime folder, or temp folder)', async () => {
     for (const runtime of [await tempDir('clinadmin-run-'), '']) {
@@ -222,15 +234,7 @@ describe('one server per data file on this machine', () => {
       await link(data, join(second, 'data.json'));
       const env = { XDG_RUNTIME_DIR: runtime };
       const s = await serve([], { dir: first, env });
-      const again = clinadmin(
-        ['serve', '--port', '0', '--data', join(second, 'data.json'), '--token', `${ADMIN}:a:admin`],
-        { env, buffer: true },
-      );
-      // A second server that starts is stopped at once: the assertion below then fails on its exit.
-      again.stdout?.on('data', (d: Buffer) => {
-        if (d.toString().includes('listening')) again.kill('SIGKILL');
-      });
-      const refused = await again;
+      const refused = await secondServe(join(second, 'data.json'), env);
       expect(refused.exitCode, `XDG_RUNTIME_DIR=${runtime}`).toBe(2);
       expect(String(refused.stderr)).toMatch(
         new RegExp(`in use by another clinadmin serve \\(process ${s.proc.pid}\\)`),
@@ -260,14 +264,7 @@ describe('one server per data file on this machine', () => {
     const { dev, ino } = await stat(join(first, 'data.json'));
     expect(await readdir(join(runtime, 'clinadmin'))).toEqual([`.clinadmin-${dev}-${ino}.lock`]);
     await link(join(first, 'data.json'), join(second, 'data.json'));
-    const again = clinadmin(
-      ['serve', '--port', '0', '--data', join(second, 'data.json'), '--token', `${ADMIN}:a:admin`],
-      { env, buffer: true },
-    );
-    again.stdout?.on('data', (d: Buffer) => {
-      if (d.toString().includes('listening')) again.kill('SIGKILL');
-    });
-    const refused = await again;
+    const refused = await secondServe(join(second, 'data.json'), env);
     expect(refused.exitCode).toBe(2);
     expect(String(refused.stderr)).toMatch(new RegExp(`in use by another clinadmin serve \\(process ${s.proc.pid}\\)`));
     s.proc.kill('SIGTERM');
