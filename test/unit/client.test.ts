@@ -38,6 +38,14 @@ function client(url: string, trace?: string[], timeoutMs = 5000) {
   return { c, sleeps };
 }
 
+/** A peer that sends `prefix`, then one byte every 100 ms for as long as the connection is open. */
+const dripAfter = (prefix: string) => (_q: IncomingMessage, r: ServerResponse) => {
+  r.writeHead(200, { 'content-type': 'application/json' });
+  r.write(prefix);
+  const timer = setInterval(() => r.write('a'), 100);
+  r.on('close', () => clearInterval(timer));
+};
+
 describe('ApiClient', () => {
   it('sends the bearer token and parses JSON', async () => {
     const s = await scripted([json(200, [{ id: 'a' }])]);
@@ -158,13 +166,7 @@ describe('ApiClient', () => {
   });
 
   it('holds a whole exchange to the deadline, even when a peer sends a byte at a time', async () => {
-    const drip = (_q: IncomingMessage, r: ServerResponse) => {
-      r.writeHead(200, { 'content-type': 'application/json' });
-      r.write('{"id":"');
-      const timer = setInterval(() => r.write('a'), 100);
-      r.on('close', () => clearInterval(timer));
-    };
-    const s = await scripted([drip]);
+    const s = await scripted([dripAfter('{"id":"')]);
     const { c } = client(s.url, undefined, 500);
     const started = Date.now();
     await expect(c.request('GET', '/diagnostic-measures/x')).rejects.toThrow(/did not answer within 0\.5 s/);
@@ -194,13 +196,7 @@ describe('ApiClient', () => {
   });
 
   it('ends a list whose peer drips a byte at a time inside a record, after the records before it', async () => {
-    const drip = (_q: IncomingMessage, r: ServerResponse) => {
-      r.writeHead(200, { 'content-type': 'application/json' });
-      r.write('[{"id":"m0"},{"id":"');
-      const timer = setInterval(() => r.write('a'), 100);
-      r.on('close', () => clearInterval(timer));
-    };
-    const s = await scripted([drip]);
+    const s = await scripted([dripAfter('[{"id":"m0"},{"id":"')]);
     const { c } = client(s.url, undefined, 500);
     const seen: unknown[] = [];
     const sink = {
