@@ -1,9 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/run-cli.js';
-import { TOKEN, testServer } from '../helpers/server.js';
-import { tempDir } from '../helpers/tmp.js';
+import { cliOnServer } from '../helpers/server.js';
 
 // FHIR age Ranges from a hostile or careless file: R4 makes `extension` a list of Extension objects and says
 // an extension may not change the meaning of the element it sits on (§2.5.0.1, only modifierExtension may);
@@ -13,13 +11,7 @@ type Rec = Record<string, unknown>;
 const UCUM = 'http://unitsofmeasure.org';
 const AGE_YEARS = 'https://fhir.clinadmin.dev/StructureDefinition/age-years';
 
-async function setup() {
-  const s = await testServer({ seed: false, events: false });
-  const dir = await tempDir();
-  const env = { CLINADMIN_BASE_URL: s.url, CLINADMIN_TOKEN: TOKEN, CLINADMIN_CONFIG_DIR: join(dir, 'config') };
-  const cli = (args: string[]) => runCli(args, { env, cwd: dir });
-  return { s, dir, cli };
-}
+const setup = () => cliOnServer({ seed: false, events: false });
 
 const definition = (age: Rec, more: Rec = {}) => ({
   resourceType: 'ObservationDefinition',

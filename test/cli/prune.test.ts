@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
-import { TOKEN, testServer } from '../helpers/server.js';
+import { cliEnv, testServer } from '../helpers/server.js';
 import { tempDir } from '../helpers/tmp.js';
 
 // --prune: within the contracts (or tests) a file names, the server ends as the file says.
@@ -14,7 +14,7 @@ async function setup(records: unknown[], file = 'c.json') {
   const server = await testServer({ seed: true });
   const dir = await tempDir();
   await writeFile(join(dir, file), JSON.stringify(records));
-  const env = { CLINADMIN_BASE_URL: server.url, CLINADMIN_TOKEN: TOKEN, CLINADMIN_CONFIG_DIR: join(dir, 'config') };
+  const env = cliEnv(server.url, dir);
   const names = async (path: string) =>
     ((await server.call('GET', path)).body as { id: string; name: string; contract?: string; test?: string }[])
       .map((r) => `${r.contract ?? r.test}/${r.name}`)

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
 import { type RunningServer, startServer } from '../../src/server/start.js';
+import { runCli } from './run-cli.js';
 import { tempDir } from './tmp.js';
 
 export const TOKEN = 'test-token-0123456789';
@@ -19,6 +20,11 @@ export interface TestServer extends RunningServer {
     headers?: Record<string, string>,
     // biome-ignore lint/suspicious/noExplicitAny: tests read answers of every shape and assert on them.
   ) => Promise<{ status: number; headers: Headers; body: any }>;
+}
+
+/** What the CLI needs to talk to a test server at `url` as the test account, its config in `dir`. */
+export function cliEnv(url: string, dir: string): Record<string, string> {
+  return { CLINADMIN_BASE_URL: url, CLINADMIN_TOKEN: TOKEN, CLINADMIN_CONFIG_DIR: join(dir, 'config') };
 }
 
 /** The real server on 127.0.0.1 and port 0, over a temporary data file. */
@@ -71,3 +77,11 @@ export async function testServer(
 afterEach(async () => {
   while (running.length > 0) await running.pop()!.close();
 });
+
+/** A test server, and the CLI (in process) pointed at it from a folder of its own. */
+export async function cliOnServer(options: Parameters<typeof testServer>[0] = {}) {
+  const s = await testServer(options);
+  const dir = await tempDir();
+  const env = cliEnv(s.url, dir);
+  return { s, dir, cli: (args: string[]) => runCli(args, { env, cwd: dir }) };
+}
