@@ -108,7 +108,8 @@ async function session(name: string, script: string, path: string) {
     env: { PATH: path, HOME: home, USER: 'newcomer', NO_COLOR: '1', npm_config_update_notifier: 'false' },
     extendEnv: false,
     reject: false,
-    timeout: 150_000,
+    // Catches a hang only: the sessions run at once, and on a busy machine each takes minutes.
+    timeout: 270_000,
   });
   const who = asUser.length > 0 ? 'nobody' : `uid ${process.getuid?.()}`;
   const log = `${name} as ${who}\n--- stdout (end)\n${r.stdout.slice(-800)}\n--- stderr\n${r.stderr.slice(-2000)}`;
@@ -130,7 +131,11 @@ describe('the shell examples of the README and docs/', () => {
     expect(without).toEqual(NO_EXAMPLES);
   });
 
-  it('runs the README from the top in one shell, clinadmin installed by its Install recipe', async () => {
+  // The sessions share nothing (each its own HOME and work folder, every server on port 0), so they run at
+  // once: one after another they were the suite's longest file, a minute alone at the end of a run.
+  it.concurrent('runs the README from the top in one shell, clinadmin installed by its Install recipe', async ({
+    expect,
+  }) => {
     const { blocks } = examples(await readFile(join(root, 'README.md'), 'utf8'));
     // The set-up's npm ci and build ran before the tests (npm test builds first); its demo runs here, and
     // `npm pack` packs that build rather than building again (npm's ignore-scripts skips only prepack).
@@ -146,11 +151,12 @@ describe('the shell examples of the README and docs/', () => {
     expect(r.stdout, r.log).toContain(`clinadmin is ${r.home}/.local/bin/clinadmin`);
     // As root, the session ran as nobody, so that nothing in it needed root.
     if (asUser.length > 0) expect(r.stdout, r.log).toContain('uid=65534');
-  }, 180_000);
+  }, 300_000);
 
-  it.each(PAGES.filter((p) => p !== 'README.md' && !NO_EXAMPLES.includes(p)))(
+  it.concurrent.for(PAGES.filter((p) => p !== 'README.md' && !NO_EXAMPLES.includes(p)))(
     '%s runs as written',
-    async (page) => {
+    { timeout: 300_000 },
+    async (page, { expect }) => {
       const { blocks } = examples(await readFile(join(root, page), 'utf8'));
       const name = page.replace(/\W/g, '-');
       const bin = join(top, `${name}-bin`);
@@ -160,6 +166,5 @@ describe('the shell examples of the README and docs/', () => {
       const r = await session(name, blocks.join('\n'), `${bin}:${systemPath}`);
       expect(r.exitCode, r.log).toBe(0);
     },
-    150_000,
   );
 });
