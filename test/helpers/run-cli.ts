@@ -1,4 +1,5 @@
 import { PassThrough } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
 import { run } from '../../src/cli.js';
 import type { Parsed, RunF } from '../../src/commands/shared.js';
 import type { InStream, OutStream } from '../../src/context.js';
@@ -26,7 +27,9 @@ export interface RunOptions {
 function sink(tty: boolean): { stream: OutStream; text: () => string } {
   const stream = new PassThrough() as unknown as OutStream;
   let text = '';
-  stream.on('data', (d: Buffer) => (text += d.toString()));
+  // Decoded as a terminal reads bytes: a character split across two writes is not two broken ones.
+  const decoder = new StringDecoder('utf8');
+  stream.on('data', (d: Buffer) => (text += decoder.write(d)));
   if (tty) Object.assign(stream, { isTTY: true, columns: 160 });
   return { stream, text: () => text };
 }
