@@ -17,9 +17,6 @@ afterEach(async () => {
   await v.close();
 });
 
-const _cli = (args: string[], env: Record<string, string> = {}) =>
-  clinadmin(args, { env: { ...v.env, CLINADMIN_CONFIG_DIR: join(dir, 'config'), COLUMNS: '200', ...env }, cwd: dir });
-
 describe('against a service that answers in its own shapes', () => {
   it('watches notifications whose createdAt is in seconds', async () => {
     const watch = clinadmin(['notifications', 'watch', '--interval', '0.2', '-o', 'ndjson', '-v'], {

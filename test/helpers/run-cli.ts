@@ -24,14 +24,15 @@ export interface RunOptions {
   runF?: RunF;
 }
 
-function sink(tty: boolean): { stream: OutStream; text: () => string } {
+function sink(tty: boolean): { stream: OutStream; text: () => string; end: () => string } {
   const stream = new PassThrough() as unknown as OutStream;
   let text = '';
   // Decoded as a terminal reads bytes: a character split across two writes is not two broken ones.
   const decoder = new StringDecoder('utf8');
   stream.on('data', (d: Buffer) => (text += decoder.write(d)));
   if (tty) Object.assign(stream, { isTTY: true, columns: 160 });
-  return { stream, text: () => text };
+  // At the end, bytes of a character never completed show as U+FFFD, as a terminal shows them, not as nothing.
+  return { stream, text: () => text, end: () => text + decoder.end() };
 }
 
 /**
@@ -101,7 +102,7 @@ export async function runCli(argv: string[], o: RunOptions = {}): Promise<CliRes
     },
     o.runF,
   );
-  return { code, stdout: stdout.text(), stderr: stderr.text() };
+  return { code, stdout: stdout.end(), stderr: stderr.end() };
 }
 
 /**
