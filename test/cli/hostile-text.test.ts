@@ -2,13 +2,14 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HOSTILE_TEXT, hostileApi, hostileRecords, hostileServer, RAW_CONTROL } from '../helpers/hostile.js';
-import { runCli } from '../helpers/run-cli.js';
+import { runShipped } from '../helpers/run-shipped.js';
 import { tempDir } from '../helpers/tmp.js';
 
 // Issue 38, findings 3, 4 and 8: every text a server or a file sends reaches a terminal escaped, in
-// every view that shows a measure, a coverage or a notification, and in errors and -v traces. The CLI runs
-// in process: what it writes is what a terminal would get. test/e2e/hostile-text.test.ts holds what needs
-// a process: watch until Ctrl-C, and the bytes as written, not as decoded.
+// every view that shows a measure, a coverage or a notification, and in errors and -v traces. The built CLI
+// runs in process (runShipped; the single executable in test/system/binary.test.ts): what it writes is what a
+// terminal would get. test/e2e/hostile-text.test.ts holds what needs a process: watch until Ctrl-C, and the
+// bytes as written, not as decoded.
 
 const TOKEN = 'tok-hostile-text-1234';
 
@@ -25,7 +26,7 @@ async function api() {
   return {
     server,
     run: (args: string[], env: Record<string, string> = {}) =>
-      runCli(args, { env: { CLINADMIN_BASE_URL: server.url, CLINADMIN_TOKEN: TOKEN, COLUMNS: '100', ...env } }),
+      runShipped(args, { env: { CLINADMIN_BASE_URL: server.url, CLINADMIN_TOKEN: TOKEN, COLUMNS: '100', ...env } }),
   };
 }
 
@@ -128,7 +129,7 @@ describe('hostile text from a server reaches no terminal raw (issue 38)', () => 
     };
     await writeFile(file, JSON.stringify([rec]));
     for (const output of ['table', 'json']) {
-      const r = await runCli(
+      const r = await runShipped(
         ['measures', 'evaluate', '--file', file, '--name', 'Potassium', '--value', '7', '-o', output],
         { env: { COLUMNS: '100' } },
       );

@@ -1,12 +1,12 @@
 import { open, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/run-cli.js';
+import { runShipped } from '../helpers/run-shipped.js';
 import { tempDir } from '../helpers/tmp.js';
 
-// What an input file may hold and how a refusal names it, read by the CLI in process: the encodings,
-// bytes and nesting a lab's export tools write. No server answers (port 9): a file that is fine gets as
-// far as asking it.
+// What an input file may hold and how a refusal names it, read by the built CLI in process (runShipped):
+// the encodings, bytes and nesting a lab's export tools write. No server answers (port 9): a file that is
+// fine gets as far as asking it.
 
 const env = (dir: string) => ({
   CLINADMIN_BASE_URL: 'http://127.0.0.1:9',
@@ -18,7 +18,7 @@ describe('input files', () => {
   async function importOf(content: Buffer | string) {
     const dir = await tempDir();
     await writeFile(join(dir, 'in.json'), content);
-    return runCli(['measures', 'import', 'in.json', '--dry-run'], { env: env(dir), cwd: dir });
+    return runShipped(['measures', 'import', 'in.json', '--dry-run'], { env: env(dir), cwd: dir });
   }
 
   it('reads a UTF-8 BOM as nothing', async () => {
@@ -69,7 +69,7 @@ describe('input files', () => {
     const fh = await open(join(dir, 'huge.json'), 'w');
     await fh.truncate(300 * 1024 * 1024); // sparse: costs no disk
     await fh.close();
-    const r = await runCli(['measures', 'import', 'huge.json'], { env: env(dir), cwd: dir });
+    const r = await runShipped(['measures', 'import', 'huge.json'], { env: env(dir), cwd: dir });
     expect(r.code).toBe(2);
     expect(r.stderr).toBe('error: huge.json is larger than 256 MiB; split it\n');
   });

@@ -1,17 +1,22 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ACCOUNT, cliOnServer } from '../helpers/server.js';
+import { runShipped } from '../helpers/run-shipped.js';
+import { ACCOUNT, cliEnv, testServer } from '../helpers/server.js';
+import { tempDir } from '../helpers/tmp.js';
 
-// The rules of the three jobs, each worded as a user reads it: the CLI in process against the real server,
-// as what is checked here is what the job says and sends, not how a process starts or stops. The jobs run
-// as processes, and through the single executable, in test/e2e/jobs.test.ts.
+// The rules of the three jobs, each worded as a user reads it: the built CLI in process against the real
+// server (runShipped), as what is checked here is what the job says and sends, not how a process starts or
+// stops; test/system/binary.test.ts runs this file against the single executable. The jobs run as
+// processes in test/e2e/jobs.test.ts.
 
-/** The real server (seeded unless told), and the CLI in process from a folder of its own. */
-async function server(options: Parameters<typeof cliOnServer>[0] = { seed: true }) {
-  const { s, dir, cli } = await cliOnServer(options);
+/** The real server (seeded unless told), and the built CLI from a folder of its own. */
+async function server(options: Parameters<typeof testServer>[0] = { seed: true }) {
+  const s = await testServer(options);
+  const dir = await tempDir();
+  const env = cliEnv(s.url, dir);
   const get = async (path: string) => (await s.call('GET', path)).body;
-  return { url: s.url, dir, run: cli, get };
+  return { url: s.url, dir, run: (args: string[]) => runShipped(args, { env, cwd: dir }), get };
 }
 
 const m = (name: string, extra: Record<string, unknown> = {}) => ({

@@ -1,12 +1,13 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/run-cli.js';
+import { runShipped } from '../helpers/run-shipped.js';
 import { tempDir } from '../helpers/tmp.js';
 import { type Variant, variantServer } from '../helpers/variant.js';
 
-// The CLI, in process, against a server that answers as a real service may (test/helpers/variant.ts): wrapped
-// and paged lists, errors in its own shapes, 403s, createdAt in seconds, fields and values it does not know.
+// The built CLI, in process (runShipped), against a server that answers as a real service may
+// (test/helpers/variant.ts): wrapped and paged lists, errors in its own shapes, 403s, createdAt in seconds,
+// fields and values it does not know.
 // watch against it runs as a process until Ctrl-C: test/e2e/real-service.test.ts.
 
 let v: Variant;
@@ -20,7 +21,7 @@ afterEach(async () => {
 });
 
 const cli = (args: string[], env: Record<string, string> = {}) =>
-  runCli(args, { env: { ...v.env, CLINADMIN_CONFIG_DIR: join(dir, 'config'), COLUMNS: '200', ...env }, cwd: dir });
+  runShipped(args, { env: { ...v.env, CLINADMIN_CONFIG_DIR: join(dir, 'config'), COLUMNS: '200', ...env }, cwd: dir });
 
 describe('against a service that answers in its own shapes', () => {
   it('reads wrapped lists in pages as one list, streamed or whole, keeping what it does not know', async () => {

@@ -22,6 +22,8 @@ export interface RunOptions {
   cwd?: string;
   /** Takes the place of the command's run once its options are parsed (gh's runF): see parsedAs. */
   runF?: RunF;
+  /** The CLI's entry: the source's unless given (runShipped gives the built bundle's). */
+  cli?: typeof run;
 }
 
 function sink(tty: boolean): { stream: OutStream; text: () => string; end: () => string } {
@@ -89,7 +91,7 @@ export async function runCli(argv: string[], o: RunOptions = {}): Promise<CliRes
     };
     void type();
   }
-  const code = await run(
+  const code = await (o.cli ?? run)(
     argv,
     {
       stdin,
