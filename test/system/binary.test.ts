@@ -18,6 +18,8 @@ const VITEST = join(root, 'node_modules', 'vitest', 'vitest.mjs');
 const NO_NODE = join(root, 'test', 'helpers', 'no-node.sh');
 /** Every job of the CLI that these files hold, each run through the file (edit.test.ts's editor is node). */
 const E2E = ['cli', 'serve', 'serve-stop', 'sandbox', 'jobs', 'list-stream', 'config-lock', 'token-at-rest'];
+/** What the jobs say and send: runShipped runs the file as a process where the cli tier runs the bundle. */
+const CLI = ['jobs', 'hostile-text', 'input-files', 'real-service'];
 /** browse and watch, the tables, the prompts and the import progress at a real terminal (tmux). */
 const TERMINAL = ['browse', 'terminal-widths', 'terminal-views'];
 const ARM64_LIBS = '/usr/aarch64-linux-gnu';
@@ -121,6 +123,8 @@ describe('the linux-x64 file where no node can be found', () => {
   });
 
   it(`passes ${E2E.length} e2e files run against it`, () => runFiles('e2e', E2E), 900_000);
+
+  it(`passes ${CLI.length} cli files of what the jobs say and send`, () => runFiles('cli', CLI), 900_000);
 
   it(
     'passes browse, watch, the prompts and the progress at a real terminal',
