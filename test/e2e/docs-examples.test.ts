@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // set-up: the Install section's recipe installs `clinadmin` under their own HOME, and every later block
 // uses that command. Every page of docs/ runs its ```sh blocks in order in a session of its own. Each
 // session is a user without root (as root, `nobody` through setpriv),
-// with no LANG, a fresh HOME and only the system's PATH and Node's folder. So no example can rot.
+// with no LANG, a fresh HOME and runtime folder, and only the system's PATH and Node's folder. So no example can rot.
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -96,8 +96,12 @@ afterAll(async () => {
 async function session(name: string, script: string, path: string) {
   const home = join(top, name, 'home');
   const work = join(top, name, 'work');
+  // A login's own runtime folder (/run/user/UID), where serve keeps its locks by inode: sessions at once
+  // do not share one in /tmp.
+  const runtime = join(top, name, 'run');
   await mkdir(home, { recursive: true });
   await mkdir(work, { recursive: true });
+  await mkdir(runtime, { mode: 0o700 });
   if (asUser.length > 0) await execa('chown', ['-R', '65534:65534', join(top, name)]);
   // A background server a page starts is stopped when its session ends, whatever happened.
   const full = ["trap 'kill $(jobs -p) 2> /dev/null; wait' EXIT", script].join('\n');
@@ -105,7 +109,14 @@ async function session(name: string, script: string, path: string) {
   const r = await execa(argv[0], argv.slice(1), {
     cwd: name === 'README' ? clone : work,
     // Only what a login gives, and npm's own update check off (it would ask the registry on every run).
-    env: { PATH: path, HOME: home, USER: 'newcomer', NO_COLOR: '1', npm_config_update_notifier: 'false' },
+    env: {
+      PATH: path,
+      HOME: home,
+      USER: 'newcomer',
+      XDG_RUNTIME_DIR: runtime,
+      NO_COLOR: '1',
+      npm_config_update_notifier: 'false',
+    },
     extendEnv: false,
     reject: false,
     // Catches a hang only: the sessions run at once, and on a busy machine each takes minutes.
