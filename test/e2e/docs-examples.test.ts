@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // The README runs from the top in one bash -e session, as a newcomer types it after the Quickstart's
 // set-up: the Install section's recipe installs `clinadmin` under their own HOME, and every later block
 // uses that command. Every page of docs/ runs its ```sh blocks in order in a session of its own. Each
-// session is a user without root (as root, `nobody` through setpriv),
-// with no LANG, a fresh HOME and runtime folder, and only the system's PATH and Node's folder. So no example can rot.
+// session is a user without root (as root, `nobody` through setpriv), with no LANG, a fresh HOME and
+// runtime folder, and only the system's PATH and Node's folder. So no example can rot.
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
