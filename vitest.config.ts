@@ -24,6 +24,8 @@ const tier = (name: string, timeouts = { testTimeout: 120_000, hookTimeout: 120_
  * a small file that runs for a minute, started after most others and ran on alone at the end (13 s of a
  * 156 s run). These start first in every run, so a fresh clone runs in the order a warm tree does. The list
  * is what a full run measured (vitest's JSON report, endTime - startTime); a stale one costs time, not results.
+ * Vitest shuffles files only with its own sequencer, so here `--sequence.shuffle` shuffles the tests of a
+ * file, not the order of files.
  */
 const LONGEST = ['e2e/sandbox', 'e2e/jobs', 'e2e/docs-examples', 'e2e/hostile-client', 'e2e/cli', 'e2e/serve-ci'];
 class LongestFirst extends BaseSequencer {
