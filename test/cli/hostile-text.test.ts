@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { HOSTILE_TEXT, hostileApi, hostileRecords, hostileServer, RAW_CONTROL } from '../helpers/hostile.js';
+import { HOSTILE_TEXT, hostileApi, hostileRecords, hostileServer, raw } from '../helpers/hostile.js';
 import { runShipped } from '../helpers/run-shipped.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -12,14 +12,6 @@ import { tempDir } from '../helpers/tmp.js';
 // bytes as written, not as decoded.
 
 const TOKEN = 'tok-hostile-text-1234';
-
-/** What a person would find in the output: a raw control, format or bidi character, and where. */
-function raw(text: string): string | undefined {
-  const m = RAW_CONTROL.exec(text);
-  if (!m) return undefined;
-  const around = JSON.stringify(text.slice(Math.max(0, m.index - 30), m.index + 10));
-  return `U+${m[0].codePointAt(0)?.toString(16).padStart(4, '0')} in ${around}`;
-}
 
 async function api() {
   const server = await hostileServer(hostileApi());

@@ -1,6 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { coverageOf as cov, measureOf as m } from '../helpers/job-records.js';
 import { runShipped } from '../helpers/run-shipped.js';
 import { ACCOUNT, cliEnv, testServer } from '../helpers/server.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -18,15 +19,6 @@ async function server(options: Parameters<typeof testServer>[0] = { seed: true }
   const get = async (path: string) => (await s.call('GET', path)).body;
   return { url: s.url, dir, run: (args: string[]) => runShipped(args, { env, cwd: dir }), get };
 }
-
-const m = (name: string, extra: Record<string, unknown> = {}) => ({
-  test: 'tst_lipid',
-  name,
-  type: 'numeric',
-  unit: 'mg/dL',
-  referenceRanges: [{ max: 200 }],
-  ...extra,
-});
 
 describe('measures import', () => {
   it('names file, line and column of a syntax error, and file, record, name and field of a bad record', async () => {
@@ -200,15 +192,6 @@ describe('measures import', () => {
 });
 
 describe('coverages apply', () => {
-  const cov = (name: string, extra: Record<string, unknown> = {}) => ({
-    contract: 'ctr_acme_2026',
-    name,
-    type: 'deduction',
-    paymentMethod: 'postpaid',
-    amount: 10,
-    ...extra,
-  });
-
   it('reports a change to the create-only contract as an error for that record, applying the rest', async () => {
     const s = await server();
     await writeFile(

@@ -1,19 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { clinadmin } from '../helpers/bin.js';
-import { hostileApi, hostileServer, RAW_CONTROL } from '../helpers/hostile.js';
+import { hostileApi, hostileServer, raw } from '../helpers/hostile.js';
 
 // Issue 38: what a server sends reaches a terminal escaped, here where it takes a process: watch until
 // Ctrl-C, and the bytes as written. Every other view is in test/cli/hostile-text.test.ts, in process.
 
 const TOKEN = 'tok-hostile-text-1234';
-
-/** What a person would find in the output: a raw control, format or bidi character, and where. */
-function raw(text: string): string | undefined {
-  const m = RAW_CONTROL.exec(text);
-  if (!m) return undefined;
-  const around = JSON.stringify(text.slice(Math.max(0, m.index - 30), m.index + 10));
-  return `U+${m[0].codePointAt(0)?.toString(16).padStart(4, '0')} in ${around}`;
-}
 
 describe('hostile text from a server reaches no terminal raw (issue 38)', () => {
   it('watch prints a hostile notification escaped, as lines and as NDJSON', async () => {

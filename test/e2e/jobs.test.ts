@@ -2,6 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { clinadmin, serveProcess } from '../helpers/bin.js';
+import { coverageOf as cov, measureOf as m } from '../helpers/job-records.js';
 import { tempDir } from '../helpers/tmp.js';
 
 // Each job as a process does it: files and stdin, a signal, TMPDIR, a server that restarts, two servers. The
@@ -19,15 +20,6 @@ async function server(args: string[] = ['--seed']) {
     (await fetch(`${s.url}${path}`, { headers: { authorization: `Bearer ${TOKEN}` } })).json();
   return { ...s, dir, env, run, get };
 }
-
-const m = (name: string, extra: Record<string, unknown> = {}) => ({
-  test: 'tst_lipid',
-  name,
-  type: 'numeric',
-  unit: 'mg/dL',
-  referenceRanges: [{ max: 200 }],
-  ...extra,
-});
 
 describe('measures import', () => {
   it('reads every input form: array, object, wrapper, NDJSON, stdin and several files', async () => {
@@ -169,15 +161,6 @@ describe('measures import', () => {
 });
 
 describe('coverages apply', () => {
-  const cov = (name: string, extra: Record<string, unknown> = {}) => ({
-    contract: 'ctr_acme_2026',
-    name,
-    type: 'deduction',
-    paymentMethod: 'postpaid',
-    amount: 10,
-    ...extra,
-  });
-
   it('converges: creates, updates, leaves alone, and reports zero changes the second time', async () => {
     const s = await server();
     await writeFile(

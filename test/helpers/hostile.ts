@@ -99,6 +99,14 @@ export const HOSTILE_TEXT =
 /** Any character of HOSTILE_TEXT's kinds, raw: what must never reach a terminal. */
 export const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\p{Cf}]/u;
 
+/** What a person would find in the output: a raw control, format or bidi character, and where. */
+export function raw(text: string): string | undefined {
+  const m = RAW_CONTROL.exec(text);
+  if (!m) return undefined;
+  const around = JSON.stringify(text.slice(Math.max(0, m.index - 30), m.index + 10));
+  return `U+${m[0].codePointAt(0)?.toString(16).padStart(4, '0')} in ${around}`;
+}
+
 const h = (s: string) => `${s}${HOSTILE_TEXT}`;
 
 /** A measure, a coverage and a notification whose every value and the names of extra fields are hostile. */
