@@ -34,11 +34,8 @@ class LongestFirst extends BaseSequencer {
       const i = LONGEST.findIndex((name) => f.moduleId.endsWith(`/test/${name}.test.ts`));
       return i < 0 ? LONGEST.length : i;
     };
-    const sorted = await super.sort(files);
-    return sorted
-      .map((f, i) => ({ f, i, r: rank(f) }))
-      .sort((a, b) => a.r - b.r || a.i - b.i)
-      .map(({ f }) => f);
+    // Array sort is stable: past the listed files, vitest's own order stays.
+    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
   }
 }
 

@@ -17,13 +17,13 @@ export async function realDataFile(dataFile: string): Promise<string> {
   }
   // A new file: its folder must be there, as serve makes the file, not the folders above it.
   const folder = dirname(dataFile);
-  const notFolder = new DataFileError(`${dataFile}: ${folder} is not a folder`);
+  const notFolder = () => new DataFileError(`${dataFile}: ${folder} is not a folder`);
   const real = await realpath(folder).catch((err) => {
     if (code(err) === 'ENOENT')
       throw new DataFileError(`${dataFile}: the folder ${folder} does not exist; make it first`);
-    throw code(err) === 'ENOTDIR' ? notFolder : err;
+    throw code(err) === 'ENOTDIR' ? notFolder() : err;
   });
-  if (!(await stat(real)).isDirectory()) throw notFolder;
+  if (!(await stat(real)).isDirectory()) throw notFolder();
   return join(real, basename(dataFile));
 }
 

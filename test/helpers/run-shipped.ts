@@ -6,6 +6,7 @@ import { type CliResult, type RunOptions, runCli } from './run-cli.js';
 import { tempDirSync } from './tmp.js';
 
 const DIST = fileURLToPath(new URL('../../dist/cli.cjs', import.meta.url));
+const load = createRequire(import.meta.url);
 
 /**
  * The CLI as it ships, for tests of what a job says and sends: the built bundle (dist/cli.cjs, what
@@ -27,6 +28,6 @@ export async function runShipped(
     });
     return { code: r.exitCode ?? 1, stdout: String(r.stdout), stderr: String(r.stderr) };
   }
-  const built = createRequire(import.meta.url)(DIST) as { run: typeof run };
+  const built = load(DIST) as { run: typeof run };
   return runCli(argv, { ...o, cli: built.run });
 }
