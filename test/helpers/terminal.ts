@@ -32,6 +32,9 @@ export async function terminal(columns: number, env: Record<string, string>, row
     '--noprofile',
   );
   const screen = async () => (await tmux('capture-pane', '-p')).stdout;
+  // Keys sent before bash has drawn its prompt are echoed by the terminal ahead of it, and the prompt and
+  // line are drawn again after them: on a busy machine that row is the test's, wrapped or misread.
+  await expect.poll(async () => (await screen()).trim(), { timeout: 10_000 }).toBe('$');
   /** The screen with its colors and attributes, as SGR escape sequences. */
   const styled = async () => (await tmux('capture-pane', '-p', '-e')).stdout;
   const type = (...keys: string[]) => tmux('send-keys', ...keys);
