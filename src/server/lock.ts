@@ -89,7 +89,7 @@ async function inodeLocks(realFile: string, given: string, key: string, places: 
     const runtime = await runtimeFolder(places);
     if (runtime) {
       // The last server out removes the folder (one still in use is not empty); one that a server just
-      // removed is made again.
+      // removed is made again, as often as it is removed under us (up to REMAKES).
       const release = await lockOne(join(runtime, name), given, () => runtimeFolder(places));
       releases.push(async () => {
         await release();
@@ -104,6 +104,12 @@ async function inodeLocks(realFile: string, given: string, key: string, places: 
 }
 
 /**
+ * How often a runtime folder that another server removed is made again before giving up: each time needs
+ * a server to stop, as the last one holding a lock there, inside the instant between our mkdir and our lock.
+ */
+const REMAKES = 20;
+
+/**
  * This user's folder for locks by inode: `$XDG_RUNTIME_DIR/clinadmin`, else `<tmpdir>/clinadmin-<uid>`,
  * made 0700. One that another user owns or may write (planted in a shared /tmp) is passed over with a
  * warning: its locks could be forged or removed by them.
@@ -114,27 +120,36 @@ async function runtimeFolder({ runtimeDir, warn }: LockPlaces): Promise<string |
     runtimeDir && isAbsolute(runtimeDir)
       ? join(runtimeDir, 'clinadmin')
       : join(tmpdir(), `clinadmin-${uid ?? userInfo().username}`);
-  try {
-    await mkdir(folder, { mode: 0o700 }).catch((err: NodeJS.ErrnoException) => {
-      if (err.code !== 'EEXIST') throw err;
-    });
-    const st = await lstat(folder);
-    const ours = uid === undefined || (st.uid === uid && (st.mode & 0o077) === 0);
-    if (st.isDirectory() && !st.isSymbolicLink() && ours) return folder;
-    warn?.(`${folder} is not a folder of this user's alone (0700); a hard link in another folder is not locked`);
-  } catch (err) {
-    warn?.(`cannot use ${folder} for locks (${(err as Error).message}); a hard link in another folder is not locked`);
+  for (let remade = 0; ; remade++) {
+    try {
+      await mkdir(folder, { mode: 0o700 }).catch((err: NodeJS.ErrnoException) => {
+        if (err.code !== 'EEXIST') throw err;
+      });
+      const st = await lstat(folder);
+      const ours = uid === undefined || (st.uid === uid && (st.mode & 0o077) === 0);
+      if (st.isDirectory() && !st.isSymbolicLink() && ours) return folder;
+      warn?.(`${folder} is not a folder of this user's alone (0700); a hard link in another folder is not locked`);
+    } catch (err) {
+      // Removed by the last server out between our mkdir and lstat: made again.
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT' && remade < REMAKES) continue;
+      warn?.(`cannot use ${folder} for locks (${(err as Error).message}); a hard link in another folder is not locked`);
+    }
+    return undefined;
   }
-  return undefined;
 }
 
-async function lockOne(lock: string, given: string, remake?: () => Promise<unknown>): Promise<() => Promise<void>> {
+async function lockOne(
+  lock: string,
+  given: string,
+  remake?: () => Promise<unknown>,
+  remakes = REMAKES,
+): Promise<() => Promise<void>> {
   try {
     return await acquireLock(lock);
   } catch (err) {
-    if (remake && (err as NodeJS.ErrnoException).code === 'ENOENT') {
+    if (remake && remakes > 0 && (err as NodeJS.ErrnoException).code === 'ENOENT') {
       await remake();
-      return lockOne(lock, given);
+      return lockOne(lock, given, remake, remakes - 1);
     }
     if (err instanceof LockHeldError && err.owner) {
       const who = `process ${err.owner.pid}${elsewhere(err.owner)}`;
