@@ -11,29 +11,26 @@ afterEach(async () => {
 
 let seq = 0;
 
-export async function terminal(columns: number, env: Record<string, string>, rows = 60) {
+/** The shell to start (bash without its start-up files unless said) and the folder it starts in. */
+export interface TerminalOptions {
+  shell?: string[];
+  cwd?: string;
+}
+
+export async function terminal(columns: number, env: Record<string, string>, rows = 60, options: TerminalOptions = {}) {
   const socket = `clinadmin-term-${process.pid}-${++seq}`;
   sockets.push(socket);
   const shellEnv = { ...process.env, ...env, TERM: 'xterm-256color', PS1: '$ ' };
   // A person at a terminal: no COLUMNS to override it, and not a CI job (where clinadmin never prompts).
   for (const key of ['COLUMNS', 'CI']) delete (shellEnv as Record<string, string | undefined>)[key];
   const tmux = (...args: string[]) => execa('tmux', ['-L', socket, ...args], { env: shellEnv, extendEnv: false });
-  await tmux(
-    '-f',
-    '/dev/null',
-    'new-session',
-    '-d',
-    '-x',
-    String(columns),
-    '-y',
-    String(rows),
-    'bash',
-    '--norc',
-    '--noprofile',
-  );
+  const { shell = ['bash', '--norc', '--noprofile'], cwd } = options;
+  const where = cwd ? ['-c', cwd] : [];
+  await tmux('-f', '/dev/null', 'new-session', '-d', ...where, '-x', String(columns), '-y', String(rows), ...shell);
   const screen = async () => (await tmux('capture-pane', '-p')).stdout;
-  // Keys sent before bash has drawn its prompt are echoed by the terminal ahead of it, and the prompt and
-  // line are drawn again after them: on a busy machine that row is the test's, wrapped or misread.
+  // Keys sent before the shell has drawn its prompt (PS1, which zsh reads from the environment too) are
+  // echoed by the terminal ahead of it, and the prompt and line drawn again after them: on a busy machine,
+  // the test's first row wraps or is misread.
   await expect.poll(async () => (await screen()).trim(), { timeout: 10_000 }).toBe('$');
   /** The screen with its colors and attributes, as SGR escape sequences. */
   const styled = async () => (await tmux('capture-pane', '-p', '-e')).stdout;

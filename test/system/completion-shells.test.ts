@@ -2,10 +2,11 @@ import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { clinadmin } from '../helpers/bin.js';
 import { HOSTILE_IDS, hostileServer, listOfIds } from '../helpers/hostile.js';
 import { binOnPath, loggedIn } from '../helpers/logged-in.js';
+import { terminal } from '../helpers/terminal.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const completions = fileURLToPath(new URL('../../completions', import.meta.url));
@@ -68,27 +69,15 @@ describe('bash completion', () => {
   });
 });
 
-/**
- * An interactive zsh in tmux, as a person has it: completion runs only inside zsh's line editor. Each
- * test has a tmux server of its own (-L), so the shell gets this test's environment, not a server's.
- */
-const sockets: string[] = [];
-afterEach(async () => {
-  for (const s of sockets.splice(0)) await execa('tmux', ['-L', s, 'kill-server'], { reject: false });
-});
+/** An interactive zsh, as a person has it: completion runs only inside zsh's line editor. */
+const zsh = ['zsh', '-f'];
 
 describe('zsh completion', () => {
   it('completes a command, a flag and a live id at a terminal', async () => {
     const { env, dir } = await loggedIn();
-    const socket = `clinadmin-zsh-${process.pid}-${Date.now()}`;
-    sockets.push(socket);
     const path = `${await binOnPath()}:${process.env.PATH}`;
-    const shellEnv = { ...process.env, ...env, PATH: path, ZDOTDIR: dir, TERM: 'xterm' };
-    const tmux = (...args: string[]) => execa('tmux', ['-L', socket, ...args], { env: shellEnv });
     const root = fileURLToPath(new URL('../..', import.meta.url));
-    await tmux('-f', '/dev/null', 'new-session', '-d', '-c', root, '-x', '120', '-y', '30', 'zsh', '-f');
-    const screen = async () => (await tmux('capture-pane', '-p')).stdout;
-    const type = (...keys: string[]) => tmux('send-keys', ...keys);
+    const { screen, type } = await terminal(120, { ...env, PATH: path, ZDOTDIR: dir }, 30, { shell: zsh, cwd: root });
     /** Types a line, presses Tab, and waits for the screen to show `expected`; then clears the line. */
     const tab = async (line: string, expected: RegExp) => {
       await type('-l', line);
@@ -170,21 +159,14 @@ describe('completion with ids from a hostile server', () => {
     const functions = await tempDir();
     const script = await clinadmin(['completion', 'zsh']);
     await writeFile(join(functions, '_clinadmin'), `${script.stdout}\n`);
-    const socket = `clinadmin-zsh-${process.pid}-${Date.now()}`;
-    sockets.push(socket);
     const shellEnv = {
-      ...process.env,
       PATH: `${await binOnPath()}:${process.env.PATH}`,
       HOME: await tempDir(),
       ZDOTDIR: await tempDir(),
-      TERM: 'xterm',
       CLINADMIN_BASE_URL: h.url,
       CLINADMIN_TOKEN: 'tok-hostile-1234',
     };
-    const tmux = (...args: string[]) => execa('tmux', ['-L', socket, ...args], { env: shellEnv });
-    await tmux('-f', '/dev/null', 'new-session', '-d', '-c', cwd, '-x', '120', '-y', '30', 'zsh', '-f');
-    const screen = async () => (await tmux('capture-pane', '-p')).stdout;
-    const type = (...keys: string[]) => tmux('send-keys', ...keys);
+    const { screen, type } = await terminal(120, shellEnv, 30, { shell: zsh, cwd });
     await type(`fpath=(${functions} $fpath); autoload -Uz compinit && compinit -u -D && echo READY`, 'Enter');
     await expect.poll(screen, { timeout: 10_000 }).toMatch(/^READY$/m);
     await type('clear', 'Enter');
