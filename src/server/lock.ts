@@ -86,20 +86,34 @@ async function inodeLocks(realFile: string, given: string, key: string, places: 
     for (const release of releases.reverse()) await release();
   };
   try {
-    const runtime = await runtimeFolder(places);
-    if (runtime) {
-      // The last server out removes the folder (one still in use is not empty); one that a server just
-      // removed is made again, as often as it is removed under us (up to REMAKES).
-      const release = await lockOne(join(runtime, name), given, () => runtimeFolder(places));
-      releases.push(async () => {
-        await release();
-        await rmdir(runtime).catch(() => undefined);
-      });
-    }
+    const release = await runtimeLock(name, given, places);
+    if (release) releases.push(release);
     return releaseAll;
   } catch (err) {
     await releaseAll();
     throw err;
+  }
+}
+
+/**
+ * The lock `name` in the runtime folder, or none (said) when the folder cannot be used. The last server
+ * out removes the folder (one still in use is not empty), so one removed under us is made again, and
+ * judged again, up to REMAKES times.
+ */
+async function runtimeLock(name: string, given: string, places: LockPlaces) {
+  for (let remade = 0; ; remade++) {
+    const runtime = await runtimeFolder(places);
+    if (!runtime) return undefined;
+    const lock = join(runtime, name);
+    try {
+      const release = await acquireLock(lock);
+      return async () => {
+        await release();
+        await rmdir(runtime).catch(() => undefined);
+      };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || remade >= REMAKES) throw lockError(err, lock, given);
+    }
   }
 }
 
@@ -138,32 +152,28 @@ async function runtimeFolder({ runtimeDir, warn }: LockPlaces): Promise<string |
   }
 }
 
-async function lockOne(
-  lock: string,
-  given: string,
-  remake?: () => Promise<unknown>,
-  remakes = REMAKES,
-): Promise<() => Promise<void>> {
+async function lockOne(lock: string, given: string): Promise<() => Promise<void>> {
   try {
     return await acquireLock(lock);
   } catch (err) {
-    if (remake && remakes > 0 && (err as NodeJS.ErrnoException).code === 'ENOENT') {
-      await remake();
-      return lockOne(lock, given, remake, remakes - 1);
-    }
-    if (err instanceof LockHeldError && err.owner) {
-      const who = `process ${err.owner.pid}${elsewhere(err.owner)}`;
-      throw new DataFileError(`${given} is in use by another clinadmin serve (${who}); stop it first`);
-    }
-    if (err instanceof LockHeldError) {
-      throw new DataFileError(`${lock} does not say which process holds it; if no server runs, remove it`);
-    }
-    if ((err as NodeJS.ErrnoException).code === 'ENOSPC') {
-      throw new DataFileError(
-        `cannot take the lock ${lock}: the disk is full; free some space and start again ` +
-          '(every acknowledged change is kept)',
-      );
-    }
-    throw new DataFileError(`cannot take the lock ${lock}: ${(err as Error).message}`);
+    throw lockError(err, lock, given);
   }
+}
+
+/** Why a lock could not be taken, in the words of the data file the user gave. */
+function lockError(err: unknown, lock: string, given: string): DataFileError {
+  if (err instanceof LockHeldError && err.owner) {
+    const who = `process ${err.owner.pid}${elsewhere(err.owner)}`;
+    return new DataFileError(`${given} is in use by another clinadmin serve (${who}); stop it first`);
+  }
+  if (err instanceof LockHeldError) {
+    return new DataFileError(`${lock} does not say which process holds it; if no server runs, remove it`);
+  }
+  if ((err as NodeJS.ErrnoException).code === 'ENOSPC') {
+    return new DataFileError(
+      `cannot take the lock ${lock}: the disk is full; free some space and start again ` +
+        '(every acknowledged change is kept)',
+    );
+  }
+  return new DataFileError(`cannot take the lock ${lock}: ${(err as Error).message}`);
 }

@@ -1,4 +1,4 @@
-import { access, writeFile } from 'node:fs/promises';
+import { access, chmod, mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lockDataFile } from '../../src/server/lock.js';
@@ -30,5 +30,26 @@ describe("serve's lock by inode in the runtime folder", () => {
     expect(problems).toEqual([]);
     // The last one out removed the folder.
     await expect(access(join(runtimeDir, 'clinadmin'))).rejects.toThrow(/ENOENT/);
+  });
+
+  it('passes over a runtime folder others may write (planted in /tmp), saying so, and locks by the file', async () => {
+    const [data, runtimeDir] = [await tempDir('clinadmin-lockdata-'), await tempDir('clinadmin-runtime-')];
+    const planted = join(runtimeDir, 'clinadmin');
+    await mkdir(planted);
+    await chmod(planted, 0o777);
+    const file = join(data, 'data.json');
+    await writeFile(file, '{}');
+    const said: string[] = [];
+    const lock = await lockDataFile(file, file, { runtimeDir, warn: (m) => said.push(m) });
+    expect(said).toEqual([
+      `${planted} is not a folder of this user's alone (0700); a hard link in another folder is not locked`,
+    ]);
+    expect(await readdir(planted)).toEqual([]);
+    // The lock by path and the one by inode in the file's own folder still hold.
+    expect((await readdir(data)).sort()).toEqual(expect.arrayContaining(['data.json', 'data.json.lock']));
+    expect((await readdir(data)).some((f) => /^\.clinadmin-\d+-\d+\.lock$/.test(f))).toBe(true);
+    await lock.release();
+    expect(await readdir(data)).toEqual(['data.json']);
+    expect(await readdir(planted)).toEqual([]);
   });
 });
