@@ -52,6 +52,23 @@ export async function terminal(columns: number, env: Record<string, string>, row
   };
   /** Sets the terminal's size, as a person resizing the window (the program gets SIGWINCH). */
   const resize = (x: number, y: number) => tmux('resize-window', '-x', String(x), '-y', String(y));
+  /**
+   * Clears the screen to the prompt with the shell's own key (readline's clear-screen, Ctrl-L), so nothing
+   * the next command draws is mistaken for what was there before. Not `clear`: keys typed while a command
+   * runs are echoed by the terminal ahead of the prompt, and its row wraps or is misread.
+   */
+  const clear = async () => {
+    await type('C-l');
+    await expect.poll(async () => (await screen()).trim(), { timeout: 10_000 }).toBe('$');
+  };
+  /**
+   * Ctrl-C at the shell's line: abandons it, and resolves once the shell shows a fresh prompt. A key sent
+   * sooner can be read before the shell acts on the signal, and then goes to the abandoned line.
+   */
+  const interrupt = async () => {
+    await type('C-c');
+    await expect.poll(async () => (await screen()).trimEnd().split('\n').at(-1), { timeout: 10_000 }).toBe('$');
+  };
   let marks = 0;
   return {
     screen,
@@ -60,6 +77,8 @@ export async function terminal(columns: number, env: Record<string, string>, row
     resize,
     modes,
     wrapped,
+    clear,
+    interrupt,
     /** The exit status of the last command, read before anything else runs. */
     async status(): Promise<number> {
       const mark = `status_${++marks}=`;
@@ -74,10 +93,7 @@ export async function terminal(columns: number, env: Record<string, string>, row
      */
     async run(line: string): Promise<string[]> {
       const n = ++marks;
-      await type('clear', 'Enter');
-      // The screen holds only the prompt once clear has run, and nothing the command draws is mistaken for
-      // what was there before.
-      await expect.poll(async () => (await screen()).trim(), { timeout: 10_000 }).toBe('$');
+      await clear();
       // The markers are typed quoted, so the command line never holds them as printed: a long command line
       // wraps anywhere (a temporary folder's path), and no row of it is ever taken for a marker.
       const [begin, done] = [`__begin_${n}__`, `__done_${n}__`];

@@ -77,15 +77,17 @@ describe('zsh completion', () => {
     const { env, dir } = await loggedIn();
     const path = `${await binOnPath()}:${process.env.PATH}`;
     const root = fileURLToPath(new URL('../..', import.meta.url));
-    const { screen, type } = await terminal(120, { ...env, PATH: path, ZDOTDIR: dir }, 30, { shell: zsh, cwd: root });
+    const { screen, type, clear, interrupt } = await terminal(120, { ...env, PATH: path, ZDOTDIR: dir }, 30, {
+      shell: zsh,
+      cwd: root,
+    });
     /** Types a line, presses Tab, and waits for the screen to show `expected`; then clears the line. */
     const tab = async (line: string, expected: RegExp) => {
       await type('-l', line);
       await type('Tab');
       await expect.poll(screen, { timeout: 10_000 }).toMatch(expected);
-      await type('C-c');
-      await type('clear', 'Enter');
-      await expect.poll(screen, { timeout: 10_000 }).not.toMatch(expected);
+      await interrupt();
+      await clear();
     };
 
     await type(
@@ -93,7 +95,7 @@ describe('zsh completion', () => {
       'Enter',
     );
     await expect.poll(screen, { timeout: 10_000 }).toMatch(/^READY$/m);
-    await type('clear', 'Enter');
+    await clear();
     await tab('clinadmin mea', /clinadmin measures *$/m);
     await tab('clinadmin coverages create --ref-', /clinadmin coverages create --ref-type *$/m);
     // Two ids match: zsh lists both below the line, each with its name.
@@ -166,11 +168,10 @@ describe('completion with ids from a hostile server', () => {
       CLINADMIN_BASE_URL: h.url,
       CLINADMIN_TOKEN: 'tok-hostile-1234',
     };
-    const { screen, type } = await terminal(120, shellEnv, 30, { shell: zsh, cwd });
+    const { screen, type, clear } = await terminal(120, shellEnv, 30, { shell: zsh, cwd });
     await type(`fpath=(${functions} $fpath); autoload -Uz compinit && compinit -u -D && echo READY`, 'Enter');
     await expect.poll(screen, { timeout: 10_000 }).toMatch(/^READY$/m);
-    await type('clear', 'Enter');
-    await expect.poll(screen, { timeout: 10_000 }).not.toMatch(/READY/);
+    await clear();
     // The first TAB inserts the common part of the two plain ids (zsh lists them only at the next TAB).
     await type('-l', 'clinadmin measures show msr_');
     await type('Tab');

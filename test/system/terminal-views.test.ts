@@ -102,7 +102,7 @@ describe('cancelling at a prompt, in a real terminal', () => {
         ['clinadmin measures create --test tst_cancel', /\? Measure name \(--name\):/],
         ['clinadmin measures delete msr_k', /\? Delete measure msr_k on /],
       ] as const) {
-        await term.type('clear', 'Enter');
+        await term.clear();
         await term.type('-l', line);
         await term.type('Enter');
         await expect.poll(term.screen, { timeout: 10_000 }).toMatch(question);

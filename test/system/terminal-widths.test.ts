@@ -58,7 +58,7 @@ for (const columns of [80, 100]) {
       expect(lines[0]).toMatch(/^ID\s+TIME/);
       expect(lines.filter((l) => l.startsWith('ntf_'))).toHaveLength(5);
       expect(await term.wrapped()).toBe(0);
-      await term.type('clear', 'Enter');
+      await term.clear();
       await term.type('-l', 'clinadmin notifications browse');
       await term.type('Enter');
       await expect.poll(term.screen, { timeout: 10_000 }).toContain('Notifications  5 of 5');
