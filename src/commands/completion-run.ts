@@ -23,10 +23,13 @@ export async function runCompleteIds(ctx: Ctx, group: string, names: boolean, cm
   const spec = resourceByGroup(group);
   if (!spec) return;
   try {
-    const { connect } = await import('./connect.js');
+    const { connect, loadClient } = await import('./connect.js');
+    // The client's code is loaded before the clock starts: on a busy machine, loading it is not the server's
+    // time, and must not leave TAB with nothing.
+    await loadClient();
     const { client } = await connect(
       { ...ctx, stderr: new PassThrough() },
-      // 2 s in all, pages included: a shell waits at TAB for every one of them.
+      // 2 s for the server in all, pages included: a shell waits at TAB for every one of them.
       { ...(await optsOf(cmd)), timeoutMs: 2000, deadline: new Deadline(2000), verbose: false },
     );
     try {
