@@ -13,7 +13,7 @@ for (const [columns, rows] of [
   [120, 40],
 ] as const) {
   describe(`notifications browse at ${columns} × ${rows}`, () => {
-    const open = async () => {
+    const open = async (interval = '0.3') => {
       const session = await loggedIn();
       const path = `${await binOnPath()}:${process.env.PATH}`;
       const term = await terminal(columns, { ...session.env, PATH: path }, rows);
@@ -28,7 +28,7 @@ for (const [columns, rows] of [
       await term.type('-l', 'echo shell-before-browse');
       await term.type('Enter');
       await until(/^shell-before-browse$/m);
-      await term.type('-l', 'clinadmin notifications browse --interval 0.3; echo browse-exit=$?');
+      await term.type('-l', `clinadmin notifications browse --interval ${interval}; echo browse-exit=$?`);
       await term.type('Enter');
       await until('Notifications  3 of 3');
       // While browsing: the alternate screen, the cursor hidden.
@@ -38,8 +38,9 @@ for (const [columns, rows] of [
     const literal = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     const selectedRow = (lines: string[]) => lines.find((l) => l.startsWith('>')) ?? '';
 
-    it('lays out list and detail to the terminal; moves, opens one (marked seen), filters, and leaves', async () => {
-      const { term, lines, until, notes } = await open();
+    it('lays out list and detail to the terminal; moves, opens one (seen), filters, resizes, and leaves', async () => {
+      // Polling once an hour: all it shows comes from the keys, the open and the resize themselves.
+      const { term, lines, until, notes } = await open('3600');
       let screen = await lines();
       expect(screen).toHaveLength(rows);
       for (const l of screen) expect(l.length, l).toBeLessThanOrEqual(columns);
@@ -99,6 +100,11 @@ for (const [columns, rows] of [
       await until('3 of 3 · type warehouse');
       await term.type('t');
       await until('3 of 3 · all types');
+      // A resize redraws at once (SIGWINCH), to the new size's own key line: no poll comes to do it.
+      const [x, y] = columns === 80 ? [120, 40] : [80, 24];
+      await term.resize(x, y);
+      await until(x >= 100 ? 'r refresh  q quit' : 'r reload  q quit');
+      for (const l of await lines()) expect(l.length, l).toBeLessThanOrEqual(x);
       // With no filter, Esc leaves, and the shell's screen is back as it was.
       await term.type('Escape');
       await until(/^browse-exit=0$/m);
@@ -129,7 +135,9 @@ for (const [columns, rows] of [
       const [x, y] = columns === 80 ? [120, 40] : [80, 24];
       await term.resize(x, y);
       await expect.poll(async () => (await lines()).length).toBe(y);
-      await until(x >= 100 ? 'Home/End' : 'r reload  q quit');
+      // Each width's own key line (the wide one says "refresh", the short one "reload"), so the old frame,
+      // cropped or not by tmux, never passes for the new one.
+      await until(x >= 100 ? 'r refresh  q quit' : 'r reload  q quit');
       screen = await lines();
       for (const l of screen) expect(l.length, l).toBeLessThanOrEqual(x);
       expect(selectedRow(screen)).toContain('reagent pack');
