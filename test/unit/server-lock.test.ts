@@ -1,8 +1,25 @@
-import { access, chmod, mkdir, readdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { access, chmod, mkdir, readdir, rmdir, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+import type * as LockModule from '../../src/lock/lock.js';
 import { lockDataFile } from '../../src/server/lock.js';
 import { tempDir } from '../helpers/tmp.js';
+
+// What happens in the instant between judging the runtime folder and taking a lock in it, when a test asks.
+const between = vi.hoisted(() => ({
+  once: undefined as ((path: string, lock: () => Promise<unknown>) => Promise<unknown>) | undefined,
+}));
+vi.mock('../../src/lock/lock.js', async (importOriginal) => {
+  const real = await importOriginal<typeof LockModule>();
+  return {
+    ...real,
+    acquireLock: (path: string, options?: LockModule.LockOptions) => {
+      const hook = between.once;
+      between.once = undefined;
+      return hook ? hook(path, () => real.acquireLock(path, options)) : real.acquireLock(path, options);
+    },
+  };
+});
 
 // The runtime folder holds every server's lock by inode, and the last server out removes it. A server
 // starting while others stop must still get its lock: the folder it just made may be removed again. Few
@@ -51,5 +68,39 @@ describe("serve's lock by inode in the runtime folder", () => {
     await lock.release();
     expect(await readdir(data)).toEqual(['data.json']);
     expect(await readdir(planted)).toEqual([]);
+  });
+
+  it('judges a runtime folder made again: one planted just after the last server out is passed over', async () => {
+    const [data, runtimeDir] = [await tempDir('clinadmin-lockdata-'), await tempDir('clinadmin-runtime-')];
+    const folder = join(runtimeDir, 'clinadmin');
+    const file = join(data, 'data.json');
+    await writeFile(file, '{}');
+    // The lock by path and the one in the file's folder come first; the third lock is the runtime folder's.
+    let calls = 0;
+    const hook = async (path: string, lock: () => Promise<unknown>): Promise<unknown> => {
+      if (++calls < 3) {
+        between.once = hook;
+        return lock();
+      }
+      expect(dirname(path)).toBe(folder);
+      // The last server out removes the folder; our lock then finds none, and another user makes it first.
+      await rmdir(folder);
+      const refused = await lock().catch((err: NodeJS.ErrnoException) => err);
+      expect((refused as NodeJS.ErrnoException).code).toBe('ENOENT');
+      await mkdir(folder);
+      await chmod(folder, 0o777);
+      throw refused;
+    };
+    between.once = hook;
+    const said: string[] = [];
+    const lock = await lockDataFile(file, file, { runtimeDir, warn: (m) => said.push(m) });
+    expect(calls).toBe(3);
+    expect(said).toEqual([
+      `${folder} is not a folder of this user's alone (0700); a hard link in another folder is not locked`,
+    ]);
+    // Nothing of ours in the planted folder, while the lock is held or after.
+    expect(await readdir(folder)).toEqual([]);
+    await lock.release();
+    expect(await readdir(folder)).toEqual([]);
   });
 });
