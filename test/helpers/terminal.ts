@@ -20,7 +20,8 @@ export interface TerminalOptions {
 export async function terminal(columns: number, env: Record<string, string>, rows = 60, options: TerminalOptions = {}) {
   const socket = `clinadmin-term-${process.pid}-${++seq}`;
   sockets.push(socket);
-  const shellEnv = { ...process.env, ...env, TERM: 'xterm-256color', PS1: '$ ' };
+  // Readline's own key bindings, not the developer's ~/.inputrc (vi mode binds no Ctrl-L).
+  const shellEnv = { ...process.env, ...env, TERM: 'xterm-256color', PS1: '$ ', INPUTRC: '/dev/null' };
   // A person at a terminal: no COLUMNS to override it, and not a CI job (where clinadmin never prompts).
   for (const key of ['COLUMNS', 'CI']) delete (shellEnv as Record<string, string | undefined>)[key];
   const tmux = (...args: string[]) => execa('tmux', ['-L', socket, ...args], { env: shellEnv, extendEnv: false });
@@ -28,10 +29,14 @@ export async function terminal(columns: number, env: Record<string, string>, row
   const where = cwd ? ['-c', cwd] : [];
   await tmux('-f', '/dev/null', 'new-session', '-d', ...where, '-x', String(columns), '-y', String(rows), ...shell);
   const screen = async () => (await tmux('capture-pane', '-p')).stdout;
-  // Keys sent before the shell has drawn its prompt (PS1, which zsh reads from the environment too) are
-  // echoed by the terminal ahead of it, and the prompt and line drawn again after them: on a busy machine,
-  // the test's first row wraps or is misread.
-  await expect.poll(async () => (await screen()).trim(), { timeout: 10_000 }).toBe('$');
+  /**
+   * Resolves once the shell shows a fresh prompt on its last line (PS1, which zsh reads from the environment
+   * too). Keys sent sooner are echoed by the terminal ahead of it, and the prompt and line drawn again
+   * after them: on a busy machine, that row wraps or is misread.
+   */
+  const prompt = async () => {
+    await expect.poll(async () => (await screen()).trimEnd().split('\n').at(-1), { timeout: 10_000 }).toBe('$');
+  };
   /** The screen with its colors and attributes, as SGR escape sequences. */
   const styled = async () => (await tmux('capture-pane', '-p', '-e')).stdout;
   const type = (...keys: string[]) => tmux('send-keys', ...keys);
@@ -67,8 +72,11 @@ export async function terminal(columns: number, env: Record<string, string>, row
    */
   const interrupt = async () => {
     await type('C-c');
-    await expect.poll(async () => (await screen()).trimEnd().split('\n').at(-1), { timeout: 10_000 }).toBe('$');
+    await prompt();
   };
+  // The shell's start-up may print first (a locale it cannot set): the prompt, then a screen of it alone.
+  await prompt();
+  await clear();
   let marks = 0;
   return {
     screen,
@@ -77,11 +85,13 @@ export async function terminal(columns: number, env: Record<string, string>, row
     resize,
     modes,
     wrapped,
+    prompt,
     clear,
     interrupt,
     /** The exit status of the last command, read before anything else runs. */
     async status(): Promise<number> {
       const mark = `status_${++marks}=`;
+      await prompt();
       await type('-l', `echo ${mark}$?`);
       await type('Enter');
       await expect.poll(screen, { timeout: 10_000 }).toMatch(new RegExp(`^${mark}\\d+$`, 'm'));

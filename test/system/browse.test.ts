@@ -28,6 +28,7 @@ for (const [columns, rows] of [
       await term.type('-l', 'echo shell-before-browse');
       await term.type('Enter');
       await until(/^shell-before-browse$/m);
+      await term.prompt();
       await term.type('-l', `clinadmin notifications browse --interval ${interval}; echo browse-exit=$?`);
       await term.type('Enter');
       await until('Notifications  3 of 3');
@@ -251,6 +252,7 @@ describe('notifications browse on an error', () => {
     await term.type('-l', 'echo shell-before-browse');
     await term.type('Enter');
     await expect.poll(term.screen, { timeout: 10_000 }).toMatch(/^shell-before-browse$/m);
+    await term.prompt();
     await term.type('-l', 'clinadmin notifications browse; echo browse-exit=$?');
     await term.type('Enter');
     await expect.poll(term.screen, { timeout: 10_000 }).toMatch(/^browse-exit=4$/m);
