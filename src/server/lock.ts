@@ -96,20 +96,20 @@ async function inodeLocks(realFile: string, given: string, key: string, places: 
 }
 
 /**
- * The lock `name` in the runtime folder, or none (said) when the folder cannot be used. The last server
- * out removes the folder (one still in use is not empty), so one removed under us is made again, and
- * judged again, up to REMAKES times.
+ * The lock `name` in this user's runtime folder, or none (said) when the folder cannot be used. The last
+ * server out removes the folder (one still in use is not empty), so one removed under us, before our lock
+ * is in it, is made again and judged again, up to REMAKES times.
  */
-async function runtimeLock(name: string, given: string, places: LockPlaces) {
+async function runtimeLock(name: string, given: string, { runtimeDir, warn }: LockPlaces) {
+  const folder = runtimeFolder(runtimeDir);
+  const lock = join(folder, name);
   for (let remade = 0; ; remade++) {
-    const runtime = await runtimeFolder(places);
-    if (!runtime) return undefined;
-    const lock = join(runtime, name);
     try {
+      if (!(await usable(folder, warn))) return undefined;
       const release = await acquireLock(lock);
       return async () => {
         await release();
-        await rmdir(runtime).catch(() => undefined);
+        await rmdir(folder).catch(() => undefined);
       };
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || remade >= REMAKES) throw lockError(err, lock, given);
@@ -123,33 +123,39 @@ async function runtimeLock(name: string, given: string, places: LockPlaces) {
  */
 const REMAKES = 20;
 
+/** This user's folder for locks by inode: `$XDG_RUNTIME_DIR/clinadmin`, else `<tmpdir>/clinadmin-<uid>`. */
+function runtimeFolder(runtimeDir: string | undefined): string {
+  return runtimeDir && isAbsolute(runtimeDir)
+    ? join(runtimeDir, 'clinadmin')
+    : join(tmpdir(), `clinadmin-${process.getuid?.() ?? userInfo().username}`);
+}
+
 /**
- * This user's folder for locks by inode: `$XDG_RUNTIME_DIR/clinadmin`, else `<tmpdir>/clinadmin-<uid>`,
- * made 0700. One that another user owns or may write (planted in a shared /tmp) is passed over with a
- * warning: its locks could be forged or removed by them.
+ * Makes the folder 0700 and tells whether it is this user's alone. One that another user owns or may
+ * write (planted in a shared /tmp) is passed over with a warning: its locks could be forged or removed by
+ * them. Throws ENOENT when the folder is removed between making it and looking at it.
  */
-async function runtimeFolder({ runtimeDir, warn }: LockPlaces): Promise<string | undefined> {
-  const uid = process.getuid?.();
-  const folder =
-    runtimeDir && isAbsolute(runtimeDir)
-      ? join(runtimeDir, 'clinadmin')
-      : join(tmpdir(), `clinadmin-${uid ?? userInfo().username}`);
-  for (let remade = 0; ; remade++) {
-    try {
-      await mkdir(folder, { mode: 0o700 }).catch((err: NodeJS.ErrnoException) => {
-        if (err.code !== 'EEXIST') throw err;
-      });
-      const st = await lstat(folder);
-      const ours = uid === undefined || (st.uid === uid && (st.mode & 0o077) === 0);
-      if (st.isDirectory() && !st.isSymbolicLink() && ours) return folder;
-      warn?.(`${folder} is not a folder of this user's alone (0700); a hard link in another folder is not locked`);
-    } catch (err) {
-      // Removed by the last server out between our mkdir and lstat: made again.
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT' && remade < REMAKES) continue;
-      warn?.(`cannot use ${folder} for locks (${(err as Error).message}); a hard link in another folder is not locked`);
+async function usable(folder: string, warn: LockPlaces['warn']): Promise<boolean> {
+  const cannot = (err: unknown) =>
+    warn?.(`cannot use ${folder} for locks (${(err as Error).message}); a hard link in another folder is not locked`);
+  try {
+    await mkdir(folder, { mode: 0o700 });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') {
+      cannot(err);
+      return false;
     }
-    return undefined;
   }
+  const st = await lstat(folder).catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'ENOENT') throw err;
+    cannot(err);
+  });
+  if (!st) return false;
+  const uid = process.getuid?.();
+  const ours = uid === undefined || (st.uid === uid && (st.mode & 0o077) === 0);
+  if (st.isDirectory() && !st.isSymbolicLink() && ours) return true;
+  warn?.(`${folder} is not a folder of this user's alone (0700); a hard link in another folder is not locked`);
+  return false;
 }
 
 async function lockOne(lock: string, given: string): Promise<() => Promise<void>> {

@@ -5,21 +5,23 @@ import type * as LockModule from '../../src/lock/lock.js';
 import { lockDataFile } from '../../src/server/lock.js';
 import { tempDir } from '../helpers/tmp.js';
 
-// What happens in the instant between judging the runtime folder and taking a lock in it, when a test asks.
-const between = vi.hoisted(() => ({
-  once: undefined as ((path: string, lock: () => Promise<unknown>) => Promise<unknown>) | undefined,
-}));
+// What happens to a lock about to be taken, when a test says: it gets the path and the taking itself.
+type Between = (path: string, take: () => Promise<unknown>) => Promise<unknown>;
+const between = vi.hoisted(() => ({ hook: undefined as Between | undefined }));
 vi.mock('../../src/lock/lock.js', async (importOriginal) => {
   const real = await importOriginal<typeof LockModule>();
   return {
     ...real,
     acquireLock: (path: string, options?: LockModule.LockOptions) => {
-      const hook = between.once;
-      between.once = undefined;
-      return hook ? hook(path, () => real.acquireLock(path, options)) : real.acquireLock(path, options);
+      const take = () => real.acquireLock(path, options);
+      return between.hook ? between.hook(path, take) : take();
     },
   };
 });
+
+/** What serve says of a runtime folder another user may write. */
+const notOurs = (folder: string) =>
+  `${folder} is not a folder of this user's alone (0700); a hard link in another folder is not locked`;
 
 // The runtime folder holds every server's lock by inode, and the last server out removes it. A server
 // starting while others stop must still get its lock: the folder it just made may be removed again. Few
@@ -58,9 +60,7 @@ describe("serve's lock by inode in the runtime folder", () => {
     await writeFile(file, '{}');
     const said: string[] = [];
     const lock = await lockDataFile(file, file, { runtimeDir, warn: (m) => said.push(m) });
-    expect(said).toEqual([
-      `${planted} is not a folder of this user's alone (0700); a hard link in another folder is not locked`,
-    ]);
+    expect(said).toEqual([notOurs(planted)]);
     expect(await readdir(planted)).toEqual([]);
     // The lock by path and the one by inode in the file's own folder still hold.
     expect((await readdir(data)).sort()).toEqual(expect.arrayContaining(['data.json', 'data.json.lock']));
@@ -75,29 +75,25 @@ describe("serve's lock by inode in the runtime folder", () => {
     const folder = join(runtimeDir, 'clinadmin');
     const file = join(data, 'data.json');
     await writeFile(file, '{}');
-    // The lock by path and the one in the file's folder come first; the third lock is the runtime folder's.
-    let calls = 0;
-    const hook = async (path: string, lock: () => Promise<unknown>): Promise<unknown> => {
-      if (++calls < 3) {
-        between.once = hook;
-        return lock();
-      }
-      expect(dirname(path)).toBe(folder);
-      // The last server out removes the folder; our lock then finds none, and another user makes it first.
+    // Only the runtime folder's lock, and once: the last server out removes the folder, our lock then
+    // finds none, and another user makes it before we make it again.
+    let planted = false;
+    between.hook = async (path, take) => {
+      if (dirname(path) !== folder || planted) return take();
+      planted = true;
       await rmdir(folder);
-      const refused = await lock().catch((err: NodeJS.ErrnoException) => err);
+      const refused = await take().catch((err: NodeJS.ErrnoException) => err);
       expect((refused as NodeJS.ErrnoException).code).toBe('ENOENT');
       await mkdir(folder);
       await chmod(folder, 0o777);
       throw refused;
     };
-    between.once = hook;
     const said: string[] = [];
-    const lock = await lockDataFile(file, file, { runtimeDir, warn: (m) => said.push(m) });
-    expect(calls).toBe(3);
-    expect(said).toEqual([
-      `${folder} is not a folder of this user's alone (0700); a hard link in another folder is not locked`,
-    ]);
+    const lock = await lockDataFile(file, file, { runtimeDir, warn: (m) => said.push(m) }).finally(() => {
+      between.hook = undefined;
+    });
+    expect(planted).toBe(true);
+    expect(said).toEqual([notOurs(folder)]);
     // Nothing of ours in the planted folder, while the lock is held or after.
     expect(await readdir(folder)).toEqual([]);
     await lock.release();
