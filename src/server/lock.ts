@@ -1,4 +1,4 @@
-import { lstat, mkdir, realpath, rmdir, stat } from 'node:fs/promises';
+import { type FileHandle, lstat, mkdir, open, realpath, rmdir, stat } from 'node:fs/promises';
 import { tmpdir, userInfo } from 'node:os';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import { acquireLock, elsewhere, LockHeldError } from '../lock/lock.js';
@@ -38,7 +38,7 @@ export interface DataFileLock {
   release(): Promise<void>;
   /**
    * Takes the locks by device and inode of the file now at the path, then lets the old ones go: a fold
-   * renames a new file over the data file, so the old inode is freed and the next new file may get it.
+   * renames a new file over the data file, and the old inode, once freed, may be given to the next new file.
    */
   follow(): Promise<void>;
 }
@@ -53,10 +53,17 @@ export async function lockDataFile(realFile: string, given = realFile, places: L
   const byPath = await lockOne(`${realFile}.lock`, given);
   let byInode: { key: string; release: () => Promise<void> } | undefined;
   const lockInode = async () => {
-    const id = await stat(realFile).catch(() => undefined);
+    // The file is held open as long as the locks named after its inode: the inode outlives them, so no new
+    // file is given its number while they stand (a fold's rename would free it before follow lets them go).
+    const fh = await open(realFile, 'r').catch(() => undefined);
+    const id = await fh?.stat();
     const key = id ? `${id.dev}-${id.ino}` : undefined;
-    if (key === byInode?.key) return;
-    const next = key ? { key, release: await inodeLocks(realFile, given, key, places) } : undefined;
+    if (key === byInode?.key) {
+      await fh?.close();
+      return;
+    }
+    const next =
+      key && fh ? { key, release: await whileOpen(fh, () => inodeLocks(realFile, given, key, places)) } : undefined;
     const old = byInode;
     byInode = next;
     await old?.release();
@@ -76,6 +83,20 @@ export async function lockDataFile(realFile: string, given = realFile, places: L
       await byPath();
     },
   };
+}
+
+/** Locks taken while `fh` is open, which closes once they are let go, or when they cannot be taken. */
+async function whileOpen(fh: FileHandle, take: () => Promise<() => Promise<void>>): Promise<() => Promise<void>> {
+  try {
+    const release = await take();
+    return async () => {
+      await release();
+      await fh.close();
+    };
+  } catch (err) {
+    await fh.close();
+    throw err;
+  }
 }
 
 /** The locks named after one device and inode: in the file's folder and in the runtime folder. */

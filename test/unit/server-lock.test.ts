@@ -1,4 +1,4 @@
-import { access, chmod, mkdir, readdir, rmdir, writeFile } from 'node:fs/promises';
+import { access, chmod, mkdir, readdir, rename, rmdir, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import type * as LockModule from '../../src/lock/lock.js';
@@ -98,5 +98,25 @@ describe("serve's lock by inode in the runtime folder", () => {
     expect(await readdir(folder)).toEqual([]);
     await lock.release();
     expect(await readdir(folder)).toEqual([]);
+  });
+
+  it('keeps the inode its locks are named after until follow lets them go: a fold frees none', async () => {
+    const [data, runtimeDir] = [await tempDir('clinadmin-lockdata-'), await tempDir('clinadmin-runtime-')];
+    const file = join(data, 'data.json');
+    await writeFile(file, '{}');
+    const lock = await lockDataFile(file, file, { runtimeDir });
+    const locked = (await stat(file)).ino;
+    // A fold renames a new file over the data file. Files made before follow runs, as other servers'
+    // data files are, must not be given the old inode (ext4 gives a freed one to the next new file).
+    await writeFile(`${file}.new`, '{}');
+    await rename(`${file}.new`, file);
+    const others = Array.from({ length: 10 }, (_, n) => join(data, `other-${n}.json`));
+    for (const other of others) await writeFile(other, '{}');
+    expect(await Promise.all(others.map(async (o) => (await stat(o)).ino))).not.toContain(locked);
+    // So each of their servers starts: none finds its inode's lock held by ours.
+    for (const other of others) await (await lockDataFile(other, other, { runtimeDir })).release();
+    await lock.follow();
+    await lock.release();
+    expect((await readdir(data)).sort()).toEqual(['data.json', ...others.map((o) => o.slice(data.length + 1))].sort());
   });
 });
