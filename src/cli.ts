@@ -6,7 +6,7 @@ export { TOPIC_SUMMARIES };
 
 import { commandGroups, type Group } from './commands/index.js';
 import { type RunF, RunReplaced, replaceRuns } from './commands/shared.js';
-import { distance } from './commands/suggest.js';
+import { distance, nearest } from './commands/suggest.js';
 import { type Ctx, defaultContext, type RunState } from './context.js';
 import { CliError, EXIT, EXIT_CODES_HELP, UsageError } from './errors.js';
 import { FORMATS } from './output/format-names.js';
@@ -115,7 +115,11 @@ ${EXIT_CODES_HELP}`,
 
   const width = layoutWidth(ctx.stdout, ctx.env);
   const configure = (cmd: Command) => {
-    cmd.exitOverride();
+    // An unknown option comes with the nearest one this command takes (commander's own guess stops at three
+    // edits, so `--name` found no `--name-like`).
+    cmd.exitOverride((err) => {
+      throw err.code === 'commander.unknownOption' ? unknownOption(err, cmd) : err;
+    });
     // A command's help ends with the options it inherits, under gh's heading, all fitted to the terminal.
     cmd.configureHelp({
       showGlobalOptions: cmd !== program,
@@ -134,6 +138,20 @@ ${EXIT_CODES_HELP}`,
   if (full) fillAll();
   if (runF) replaceRuns(program, runF);
   return program;
+}
+
+/** commander's unknown option, with the nearest long option of the command or one it inherits as a hint. */
+function unknownOption(err: CommanderError, cmd: Command): Error {
+  const typed = /unknown option '([^']*)'/.exec(err.message)?.[1];
+  if (typed === undefined || !typed.startsWith('--')) return err;
+  const flags: string[] = [];
+  for (let c: Command | null = cmd; c; c = c.parent)
+    for (const o of c.createHelp().visibleOptions(c)) if (o.long) flags.push(o.long);
+  const guess = nearest(typed.replace(/=.*$/s, ''), flags);
+  return new UsageError(
+    `unknown option '${typed.slice(0, 60)}'`,
+    guess ? `did you mean ${guess}? (see --help)` : 'run the command with --help to see its options and examples',
+  );
 }
 
 /** "did you mean" for a word among known names: the closest by edit distance, if close enough. */

@@ -22,6 +22,19 @@ export const closest = (word: string, known: string[]) =>
   known.find((k) => distance(word.toLowerCase(), k.toLowerCase()) <= 2);
 
 /**
+ * The known word a person most likely meant by `word`, any case: one that begins with it (`--name` for
+ * `--name-like`), else the nearest within a third of its length in edits (two at least), else none.
+ */
+export function nearest(word: string, known: readonly string[]): string | undefined {
+  const w = word.toLowerCase();
+  if (w === '') return undefined;
+  const prefixed = known.filter((k) => k.toLowerCase().startsWith(w));
+  if (prefixed.length > 0) return [...prefixed].sort((a, b) => a.length - b.length)[0];
+  const best = known.map((k) => ({ k, d: distance(w, k.toLowerCase()) })).sort((a, b) => a.d - b.d)[0];
+  return best && best.d <= Math.max(2, Math.floor(w.length / 3)) ? best.k : undefined;
+}
+
+/**
  * A profile named on the command line or in CLINADMIN_PROFILE must exist: a typo would otherwise act on
  * an empty profile. Only `login` creates one. `default` always exists.
  */

@@ -24,11 +24,15 @@ export interface EvaluateOptions extends Opts {
 }
 
 export async function evaluateMeasure(ctx: Ctx, o: EvaluateOptions, id: string | undefined): Promise<void> {
-  if ((id === undefined) === (o.file === undefined))
+  // With --file the measure is named by --name, so a word where the id goes is one too many (a value with a
+  // space left unquoted, `--age 3 days`): named as commander names the excess arguments of the id form.
+  if (id !== undefined && o.file !== undefined)
     throw new UsageError(
-      'give a measure id, or --file with --name; not both',
-      'clinadmin measures evaluate ID --value 4.2',
+      `too many arguments for 'evaluate': "${id}" (with --file, --name names the measure and no id is taken)`,
+      'quote a value that holds a space, or leave out the word',
     );
+  if (id === undefined && o.file === undefined)
+    throw new UsageError('give a measure id, or --file with --name', 'clinadmin measures evaluate ID --value 4.2');
   if (o.value === undefined) throw new UsageError('--value is required: the result to interpret');
   const value = o.value;
   const subject: Subject = { sex: o.sex, age: o.age === undefined ? undefined : parseAge(o.age, '--age') };
