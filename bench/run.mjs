@@ -12,6 +12,7 @@ import { binarySection } from './binary.mjs';
 import { browseSection } from './browse.mjs';
 import { csvSection } from './csv.mjs';
 import { measures, newMeasureBody } from './data.mjs';
+import { fhirSection } from './fhir.mjs';
 import { sandboxSection } from './sandbox.mjs';
 import { scaleSection, watchSection } from './scale.mjs';
 
@@ -45,6 +46,8 @@ const scaleOnly = process.argv.includes('--scale');
 const sandboxOnly = process.argv.includes('--sandbox');
 // Only the spreadsheet row (about a minute): a CSV import of 100,000 rows against 10,000.
 const csvOnly = process.argv.includes('--csv');
+// Only the FHIR ValueSet row (a few seconds): a Bundle whose one large ValueSet 60 definitions share.
+const fhirOnly = process.argv.includes('--fhir');
 // Only the browse row (about ten seconds): the first screen of 10,000 notifications.
 const browseOnly = process.argv.includes('--browse');
 // Only the watch row of the scale section (about twenty seconds): one poll of 100,000 notifications.
@@ -229,6 +232,7 @@ async function main() {
     [scaleOnly, scaleSection, '--scale'],
     [sandboxOnly, sandboxSection, '--sandbox'],
     [csvOnly, csvSection, '--csv'],
+    [fhirOnly, fhirSection, '--fhir'],
     [browseOnly, browseSection, '--browse'],
     [watchOnly, watchSection, '--watch'],
     [binaryOnly, binarySection, '--binary'],
@@ -578,6 +582,7 @@ async function main() {
   }
   await sandboxSection(helpers);
   await csvSection(helpers);
+  await fhirSection(helpers);
   await browseSection(helpers);
   await scaleSection(helpers);
   await binarySection(helpers);

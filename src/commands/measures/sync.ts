@@ -11,6 +11,7 @@ import { measures } from '../../resources/index.js';
 export async function measureSyncSpec(test?: string): Promise<SyncSpec> {
   const lint = await measureLinter();
   const spec = await syncSpec(measures, (r) => lint(r));
-  spec.adapt = (r) => (r.resourceType === undefined ? undefined : fromObservationDefinition(r, test));
+  const valueSets = new WeakMap();
+  spec.adapt = (r) => (r.resourceType === undefined ? undefined : fromObservationDefinition(r, test, valueSets));
   return spec;
 }

@@ -20,7 +20,7 @@ import {
   readType,
   systemName,
 } from './model.js';
-import { codedChoices } from './value-set.js';
+import { codedChoices, type ValueSetAnswers } from './value-set.js';
 
 // A measure from an HL7 FHIR R4 ObservationDefinition: model.ts's table read backwards.
 
@@ -39,9 +39,10 @@ const HELD_ELSEWHERE = ['appliesTo', 'context', 'condition', 'gestationalAge'] a
 /**
  * A measure from an ObservationDefinition, by the same table read backwards. A resource from another
  * system (no extensions of ours) imports with what it has; what our model cannot hold is a warning
- * naming the element, never dropped in silence. `test` fills in a missing test.
+ * naming the element, never dropped in silence. `test` fills in a missing test; `valueSets` holds the answers
+ * of the ValueSets read so far, so a shared one is read once.
  */
-export function fromObservationDefinition(od: Rec, test?: string): Adapted {
+export function fromObservationDefinition(od: Rec, test?: string, valueSets?: ValueSetAnswers): Adapted {
   const warnings: Warning[] = [];
   const errors: FieldError[] = [];
   const paths: Record<string, string> = {};
@@ -130,7 +131,7 @@ export function fromObservationDefinition(od: Rec, test?: string): Adapted {
   if (type !== undefined) m.type = type;
   // Another system's coded result keeps its answers in a ValueSet, not in our extension.
   if ((type === 'multiplechoice' || type === 'checklist') && extValues('measure-choice').length === 0 && !ours) {
-    const choices = codedChoices(od, warnings);
+    const choices = codedChoices(od, warnings, valueSets);
     if (choices) m.choices = choices;
     else m.type = 'text';
   }

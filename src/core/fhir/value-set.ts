@@ -24,12 +24,12 @@ export function choicesValueSet(choices: string[], system: string): { contained:
 
 /** The answers a ValueSet lists: each concept's display, else its code, from the compose and the expansion. */
 function answers(vs: Rec): string[] {
-  const out: string[] = [];
+  const out = new Set<string>();
   const add = (c: unknown) => {
     if (!isObject(c)) return;
     const text =
       typeof c.display === 'string' && c.display ? c.display : typeof c.code === 'string' ? c.code : undefined;
-    if (text !== undefined && !out.includes(text)) out.push(text);
+    if (text !== undefined) out.add(text);
   };
   const compose = isObject(vs.compose) ? vs.compose : {};
   for (const inc of Array.isArray(compose.include) ? compose.include : [])
@@ -41,21 +41,35 @@ function answers(vs: Rec): string[] {
     }
   };
   if (isObject(vs.expansion)) walk(vs.expansion.contains);
-  return out;
+  return [...out];
 }
+
+/**
+ * The answers of the ValueSets already read, by ValueSet: one import keeps one, so a ValueSet that 60
+ * definitions of a Bundle share (containValueSets gives them the same contained copy) is read once.
+ */
+export type ValueSetAnswers = WeakMap<Rec, string[]>;
 
 /**
  * The choices of a coded ObservationDefinition, from the ValueSet its `validCodedValueSet` references when
  * it is contained (`#id`); records.ts puts one found elsewhere in the same Bundle there. Undefined with a
  * warning when there is none to read: the measure is then held as text, not refused.
  */
-export function codedChoices(od: Rec, warnings: Warning[]): string[] | undefined {
+export function codedChoices(
+  od: Rec,
+  warnings: Warning[],
+  known: ValueSetAnswers = new WeakMap(),
+): string[] | undefined {
   const ref = isObject(od.validCodedValueSet) ? od.validCodedValueSet.reference : undefined;
   const contained = (Array.isArray(od.contained) ? od.contained : []).filter(
     (c): c is Rec => isObject(c) && c.resourceType === 'ValueSet',
   );
   const vs = typeof ref === 'string' && ref.startsWith('#') ? contained.find((c) => `#${c.id}` === ref) : undefined;
-  const found = vs ? answers(vs) : [];
+  let found: string[] = [];
+  if (vs) {
+    found = known.get(vs) ?? answers(vs);
+    known.set(vs, found);
+  }
   if (found.length > 0) return found;
   warnings.push({
     field: ref === undefined ? 'permittedDataType' : 'validCodedValueSet',
@@ -81,13 +95,22 @@ export function containValueSets(resources: Rec[], fullUrls: (string | undefined
     if (fullUrls[i]) byRef.set(fullUrls[i]!, r);
   });
   if (byRef.size === 0) return;
+  // One copy of a ValueSet for each id it is given, shared by the definitions that contain it under that id.
+  const copies = new Map<Rec, Map<string, Rec>>();
+  const copyOf = (vs: Rec, id: string): Rec => {
+    const byId = copies.get(vs) ?? new Map<string, Rec>();
+    copies.set(vs, byId);
+    const copy = byId.get(id) ?? { ...vs, id };
+    byId.set(id, copy);
+    return copy;
+  };
   for (const r of resources) {
     if (r.resourceType !== 'ObservationDefinition' || !isObject(r.validCodedValueSet)) continue;
     const ref = r.validCodedValueSet.reference;
     const vs = typeof ref === 'string' ? byRef.get(ref) : undefined;
     if (!vs) continue;
     const id = `vs${(Array.isArray(r.contained) ? r.contained.length : 0) + 1}`;
-    r.contained = [...(Array.isArray(r.contained) ? r.contained : []), { ...vs, id }];
+    r.contained = [...(Array.isArray(r.contained) ? r.contained : []), copyOf(vs, id)];
     r.validCodedValueSet = { ...r.validCodedValueSet, reference: `#${id}` };
   }
 }
