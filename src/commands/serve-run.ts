@@ -8,7 +8,7 @@ import { DataFileError } from '../server/data-file.js';
 import { type Faults, noFaults, parseFailOn, parseLatency } from '../server/faults.js';
 import { type RunningServer, startServer } from '../server/start.js';
 import { StoreUnavailableError } from '../server/store.js';
-import { converted, parseOwnOptions, wholeNumber, z } from './options.js';
+import { converted, numeric, parseOwnOptions, wholeNumber, z } from './options.js';
 
 const nonEmpty = z.string().check(z.minLength(1, 'must not be empty'));
 
@@ -26,12 +26,7 @@ const optionsShape = {
   requestTimeout: wholeNumber(100),
   stopGrace: wholeNumber(0, 86_400),
   latency: z.optional(converted('must be MS or MIN-MAX whole milliseconds, at most 60000', parseLatency)),
-  failRate: z.optional(
-    converted('must be a number from 0 to 1', (s) => {
-      const n = Number(s);
-      return s.trim() !== '' && n >= 0 && n <= 1 ? n : undefined;
-    }),
-  ),
+  failRate: z.optional(numeric('must be a number from 0 to 1', ({ value }) => (value <= 1 ? value : undefined))),
   rateLimit: z.optional(wholeNumber(1)),
   journalRequests: wholeNumber(0),
   journalBytes: wholeNumber(0),

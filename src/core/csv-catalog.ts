@@ -4,6 +4,7 @@ import type { Rec } from '../json/record.js';
 import { edgeOf, parseAge, toYears } from './ages.js';
 import { MEASURE_COLUMNS, RANGE_COLUMNS } from './csv-columns.js';
 import { guardFormula, unguardFormula } from './csv-formula.js';
+import { type Decimal, numberError, parseDecimal, plainDecimal, writtenPrecision } from './number.js';
 
 // A measure catalog as a spreadsheet keeps it: one row per range, a measure's own fields beside each of its
 // ranges. Written as RFC 4180 CSV with CRLF and a UTF-8 byte-order mark (Excel reads UTF-8 only with one);
@@ -30,6 +31,34 @@ const NUMBERS = new Set<string>([
   'numericBreakdownMax',
   ...RANGE.filter((c) => c !== 'range' && c !== 'sex' && c !== 'rangeId' && !AGES.has(c)),
 ]);
+
+/** Each bound of a range and the field that holds its precision. */
+const BOUND_PRECISION = [
+  ['min', 'minPrecision'],
+  ['max', 'maxPrecision'],
+  ['simin', 'siminPrecision'],
+  ['simax', 'simaxPrecision'],
+] as const;
+const PRECISIONS = new Set<string>(BOUND_PRECISION.map(([, p]) => p));
+const PRECISION_OF: Partial<Record<string, string>> = Object.fromEntries(BOUND_PRECISION);
+
+const isDecimal = (v: unknown): v is Decimal =>
+  v !== null && typeof v === 'object' && 'decimals' in v && typeof (v as Decimal).value === 'number';
+
+/**
+ * A range's cells read as numbers become their values; a bound keeps the decimals it was written with (`8.0`
+ * sets minPrecision 1) unless its precision cell says otherwise.
+ */
+function keepPrecision(range: Rec): void {
+  for (const [bound, precision] of BOUND_PRECISION) {
+    const b = range[bound];
+    if (isDecimal(b) && range[precision] === undefined) {
+      const written = writtenPrecision(b);
+      if (written !== undefined) range[precision] = written;
+    }
+  }
+  for (const [k, v] of Object.entries(range)) if (isDecimal(v)) range[k] = v.value;
+}
 
 /** A list joined with `|`; a `|` or `\` inside an item escaped with `\`. */
 const joinList = (items: unknown[]) => items.map((i) => String(i).replace(/[\\|]/g, (c) => `\\${c}`)).join('|');
@@ -62,12 +91,14 @@ function ageCell(years: number): string {
  * them in the locales that use `;`.
  */
 export function catalogCsv(measures: Rec[], delimiter: ',' | ';' | '\t' = ','): string {
-  const cell = (v: unknown, column: string): string => {
+  // A number in plain digits (never 1e-7, which no sheet reader takes for a number), a bound at its precision.
+  const cell = (v: unknown, column: string, precision?: unknown): string => {
     if (v === undefined || v === null) return '';
     let s: string;
     if (column === 'section') s = JSON.stringify(v);
     else if (LISTS.has(column) && Array.isArray(v)) s = joinList(v);
     else if (AGES.has(column) && typeof v === 'number') s = ageCell(v);
+    else if (typeof v === 'number') s = plainDecimal(v, typeof precision === 'number' ? precision : 0);
     else s = String(v);
     if (typeof v === 'number' && delimiter === ';') s = s.replace('.', ',');
     if (typeof v !== 'number') s = guardFormula(s);
@@ -83,7 +114,9 @@ export function catalogCsv(measures: Rec[], delimiter: ',' | ';' | '\t' = ','): 
     // A list left empty is written as its field empty; an absent one too: the same cell (docs/catalogs.md).
     if (ranges.length === 0) lines.push([...own, ...RANGE.map(() => '')].join(delimiter));
     for (const [kind, r] of ranges) {
-      const values = RANGE.map((c) => (c === 'range' ? kind : c === 'rangeId' ? cell(r.id, c) : cell(r[c], c)));
+      const values = RANGE.map((c) =>
+        c === 'range' ? kind : c === 'rangeId' ? cell(r.id, c) : cell(r[c], c, r[PRECISION_OF[c] ?? '']),
+      );
       lines.push([...own, ...values].join(delimiter));
     }
   }
@@ -166,9 +199,11 @@ export class Sheet {
   private read(c: string, value: string, line: number, name: string): unknown {
     const semicolon = this.delimiter === ';';
     if (NUMBERS.has(c)) {
-      const n = Number(semicolon ? value.replace(',', '.') : value);
-      if (Number.isFinite(n)) return n;
-      this.errors.push(`${this.place(line, c)}${name && ` (${name})`}: ${c}: must be a number (got "${value}")`);
+      // A `;` sheet writes decimal commas (Excel in the locales that use `;`); a precision is never negative.
+      const rules = { negative: !PRECISIONS.has(c), comma: semicolon };
+      const read = parseDecimal(value, rules);
+      if (read !== undefined) return read;
+      this.errors.push(`${this.place(line, c)}${name && ` (${name})`}: ${numberError(c, value, rules)}`);
       return undefined;
     }
     if (AGES.has(c)) {
@@ -203,8 +238,9 @@ export class Sheet {
       if (this.at[c] === undefined) continue;
       const text = this.cell(record, c);
       if (text === '') continue;
-      const value = this.read(c, text, line, name);
-      if (value === undefined) continue;
+      const read = this.read(c, text, line, name);
+      if (read === undefined) continue;
+      const value = isDecimal(read) ? read.value : read;
       if (m.rec[c] === undefined) {
         m.rec[c] = value;
         m.lines.set(c, line);
@@ -227,6 +263,7 @@ export class Sheet {
       const value = this.read(c, text, line, name);
       if (value !== undefined) range[c === 'rangeId' ? 'id' : c] = value;
     }
+    if (range) keepPrecision(range);
     if (kind === '' && range === undefined) return key;
     if (kind !== 'reference' && kind !== 'panic') {
       const place = kind === '' ? `${this.source}:${line}` : `${this.place(line, 'range')}${name && ` (${name})`}`;

@@ -1,6 +1,8 @@
-import { UsageError } from '../errors.js';
 import type { FieldFlag } from '../resources/index.js';
+import { readDecimal } from './number.js';
 import { parseRangeSpec } from './ranges.js';
+
+const SIGNED = { negative: true };
 
 /** commander's key for a flags string: `--hl7-code <code>` → hl7Code. */
 export function optionKey(flags: string): string {
@@ -27,11 +29,9 @@ export function applyFlags(
         .flatMap((v) => v.split(','))
         .map((v) => v.trim())
         .filter(Boolean);
-    else if (f.kind === 'number') {
-      const n = Number(raw);
-      if (raw === '' || !Number.isFinite(n)) throw new UsageError(`${name} must be a number (got "${String(raw)}")`);
-      out[f.field] = n;
-    } else {
+    // A sign is read wherever it is written; the resource's schema then refuses what may not be negative.
+    else if (f.kind === 'number') out[f.field] = readDecimal(String(raw), `invalid option ${name}`, SIGNED).value;
+    else {
       out[f.field] = (raw as string[]).map((spec) => {
         const r = parseRangeSpec(spec, name, f.kind === 'panic-ranges') as Record<string, unknown>;
         if (f.kind === 'panic-ranges') delete r.id;

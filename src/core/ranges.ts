@@ -1,5 +1,6 @@
 import { UsageError } from '../errors.js';
 import { formatAgeBand, parseAgeBand } from './ages.js';
+import { type Decimal, plainDecimal, readDecimal, writtenPrecision } from './number.js';
 
 export interface RangeLike {
   id?: string;
@@ -12,10 +13,14 @@ export interface RangeLike {
   ageMax?: number;
   minPrecision?: number;
   maxPrecision?: number;
+  siminPrecision?: number;
+  simaxPrecision?: number;
 }
 
-const num = (n: number | undefined, precision?: number) =>
-  n === undefined ? '' : precision !== undefined ? n.toFixed(precision) : String(n);
+const SIGNED = { negative: true };
+
+/** A bound at its precision (`8.0`), in plain digits; a precision never rounds a digit away. */
+const num = (n: number | undefined, precision?: number) => (n === undefined ? '' : plainDecimal(n, precision));
 
 function span(lo: string, hi: string): string {
   if (lo && hi) return `${lo}–${hi}`;
@@ -28,7 +33,7 @@ function span(lo: string, hi: string): string {
 function rangeText(r: RangeLike, pair: (lo: string, hi: string) => string, unit?: string, siunit?: string): string {
   let text = pair(num(r.min, r.minPrecision), num(r.max, r.maxPrecision));
   if (text && unit) text += ` ${unit}`;
-  const si = pair(num(r.simin), num(r.simax));
+  const si = pair(num(r.simin, r.siminPrecision), num(r.simax, r.simaxPrecision));
   if (si) text = text ? `${text} [${si}${siunit ? ` ${siunit}` : ''}]` : `${si}${siunit ? ` ${siunit}` : ''}`;
   const who = [r.sex && r.sex !== 'all' ? r.sex : '', formatAgeBand(r.ageMin, r.ageMax)].filter(Boolean);
   return who.length > 0 ? `${text} (${who.join(', ')})` : text;
@@ -55,13 +60,18 @@ export function formatCritical(r: RangeLike, unit?: string, siunit?: string, pre
 const NUMBER = '-?\\d+(?:\\.\\d+)?';
 const BOUNDS = new RegExp(`^(${NUMBER})?(?:-|\\.\\.)(${NUMBER})?$`);
 
-function bounds(text: string, what: string): [number | undefined, number | undefined] {
+type Pair = [Decimal | undefined, Decimal | undefined];
+
+/** One bound's text, matched by NUMBER, through the one number reader (which keeps its decimals). */
+const decimal = (x: string | undefined, what: string) => (x === undefined ? undefined : readDecimal(x, what, SIGNED));
+
+function bounds(text: string, what: string): Pair {
   // "3.5-5.1", "3.5..5.1", "..5.1", "3.5.."; a lone number is an exact value.
-  if (new RegExp(`^${NUMBER}$`).test(text)) return [Number(text), Number(text)];
+  if (new RegExp(`^${NUMBER}$`).test(text)) return [decimal(text, what), decimal(text, what)];
   const m = BOUNDS.exec(text);
   if (!m || (m[1] === undefined && m[2] === undefined))
     throw new UsageError(`${what} "${text}" is not a range; write it as MIN-MAX, MIN.. or ..MAX`);
-  return [m[1] === undefined ? undefined : Number(m[1]), m[2] === undefined ? undefined : Number(m[2])];
+  return [decimal(m[1], what), decimal(m[2], what)];
 }
 
 const LIMITS = new RegExp(`^(?:<(${NUMBER})|>(${NUMBER})|(${NUMBER})-(${NUMBER}))$`);
@@ -71,7 +81,7 @@ const LIMIT_FORMS = 'write "<2.5" (critical below 2.5), ">6.5" (critical above 6
  * The critical limits of a panic range: `<2.5`, `>6.5` or `2.5-6.5`. The open forms `..2.5` and `6.5..`
  * are refused, not read: earlier development builds read them as the zone of critical values, the other way round.
  */
-function limits(text: string, what: string): [number | undefined, number | undefined] {
+function limits(text: string, what: string): Pair {
   const m = LIMITS.exec(text);
   if (!m) {
     const open = text.startsWith('..') || text.endsWith('..');
@@ -79,8 +89,22 @@ function limits(text: string, what: string): [number | undefined, number | undef
       `${what} "${text}" is not ${open ? 'a form for critical limits' : 'a set of critical limits'}; ${LIMIT_FORMS}`,
     );
   }
-  const n = (x: string | undefined) => (x === undefined ? undefined : Number(x));
+  const n = (x: string | undefined) => decimal(x, what);
   return m[1] !== undefined ? [n(m[1]), undefined] : m[2] !== undefined ? [undefined, n(m[2])] : [n(m[3]), n(m[4])];
+}
+
+/**
+ * Sets a pair of bounds and, where the text says more than the value (`8.0`, `0.10`), the precision each was
+ * written with; a precision given (`precision=1`) is set afterwards and wins.
+ */
+function setPair(out: RangeLike, [lo, hi]: Pair, si: boolean): void {
+  const [min, max, minP, maxP] = si
+    ? (['simin', 'simax', 'siminPrecision', 'simaxPrecision'] as const)
+    : (['min', 'max', 'minPrecision', 'maxPrecision'] as const);
+  out[min] = lo?.value;
+  out[max] = hi?.value;
+  out[minP] = lo && writtenPrecision(lo);
+  out[maxP] = hi && writtenPrecision(hi);
 }
 
 /**
@@ -94,17 +118,20 @@ export function parseRangeSpec(spec: string, flag = '--reference-range', panic =
   const out: RangeLike = {};
   const parts = first.includes('=') ? [first, ...rest] : rest;
   const read = panic ? limits : bounds;
-  if (!first.includes('=')) [out.min, out.max] = read(first, flag);
+  let precision: Decimal | undefined;
+  if (!first.includes('=')) setPair(out, read(first, flag), false);
   for (const part of parts) {
     const [key, value] = part.split('=', 2);
     if (value === undefined || value === '') throw new UsageError(`${flag}: "${part}" needs a value, as in key=value`);
     if (key === 'sex') out.sex = value;
     else if (key === 'age') [out.ageMin, out.ageMax] = parseAgeBand(value, `${flag} age`);
-    else if (key === 'si') [out.simin, out.simax] = read(value, `${flag} si`);
+    else if (key === 'si') setPair(out, read(value, `${flag} si`), true);
     else if (key === 'id') out.id = value;
-    else if (key === 'precision') out.minPrecision = out.maxPrecision = Number(value);
+    else if (key === 'precision') precision = readDecimal(value, `${flag} precision`);
     else throw new UsageError(`${flag}: unknown key "${key}"; use sex, age, si, precision or id`);
   }
+  // The schema then holds it to a whole number from 0 to 10, as any precision field.
+  if (precision !== undefined) out.minPrecision = out.maxPrecision = precision.value;
   for (const k of Object.keys(out) as (keyof RangeLike)[]) if (out[k] === undefined) delete out[k];
   return out;
 }

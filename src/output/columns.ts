@@ -60,7 +60,16 @@ function rangesCell(r: Rec, key: string): string {
     key === 'panicRanges' ? (x: RangeLike, u?: string, su?: string) => formatCritical(x, u, su, '') : formatRange;
   const shown = conventional
     ? format(bare, r.unit as string | undefined)
-    : format({ simin: first.simin, simax: first.simax }, undefined, r.siunit as string | undefined);
+    : format(
+        {
+          simin: first.simin,
+          simax: first.simax,
+          siminPrecision: first.siminPrecision,
+          simaxPrecision: first.simaxPrecision,
+        },
+        undefined,
+        r.siunit as string | undefined,
+      );
   return ranges.length > 1 ? `${shown} +${ranges.length - 1}` : shown;
 }
 

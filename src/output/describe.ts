@@ -48,7 +48,11 @@ async function rangeTable(ranges: RangeLike[], r: Rec, t: Theme, panic: boolean)
       { min: x.min, max: x.max, minPrecision: x.minPrecision, maxPrecision: x.maxPrecision },
       r.unit as string,
     );
-    const si = format({ simin: x.simin, simax: x.simax }, undefined, r.siunit as string);
+    const si = format(
+      { simin: x.simin, simax: x.simax, siminPrecision: x.siminPrecision, simaxPrecision: x.simaxPrecision },
+      undefined,
+      r.siunit as string,
+    );
     const precision = [x.minPrecision, x.maxPrecision].filter((p) => p !== undefined);
     table.push(
       [sex, age, conventional, si, [...new Set(precision)].join('–'), x.id ?? ''].map((c) => visible(String(c), true)),

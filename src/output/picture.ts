@@ -1,5 +1,6 @@
 import { formatAgeBand } from '../core/ages.js';
 import { meet } from '../core/interpret.js';
+import { plainDecimal } from '../core/number.js';
 import type { RangeLike } from '../core/ranges.js';
 import type { Rec } from '../json/record.js';
 import { displayWidth, pad, visible } from './text.js';
@@ -59,7 +60,7 @@ export function rangePicture(m: Rec, width: number, t: Theme): string | undefine
   const marks = [...new Set(values)].sort((x, y) => x - y);
   let axis = '';
   for (const v of marks) {
-    const text = String(v);
+    const text = plainDecimal(v);
     const start = Math.min(Math.max(0, at(v) - Math.floor(text.length / 2)), bar - text.length);
     if (start < axis.length + 1 && axis.length > 0) continue;
     axis = axis.padEnd(start) + text;

@@ -219,7 +219,10 @@ describe('measures commands', () => {
     expect(enumBad.code).toBe(2);
     expect(enumBad.stderr).toMatch(/--type.*numerik.*not one of the allowed choices|Allowed choices/i);
     const number = await cli(['measures', 'create', '--test', 't', '--name', 'x', '--breakdown-min', 'ten']);
-    expect(number.stderr).toContain('--breakdown-min must be a number (got "ten")');
+    expect(number.stderr).toContain(
+      'invalid option --breakdown-min: must be a number: an optional minus sign, digits and at most one decimal ' +
+        'point, as in -3.5 (got "ten")',
+    );
     await writeFile(join(dir, 'broken.json'), '{\n  "test": "t",\n  "name": "x",\n}\n');
     const syntax = await cli(['measures', 'create', '--file', 'broken.json']);
     expect(syntax.code).toBe(2);

@@ -7,6 +7,8 @@ import { forEachRecord } from '../../src/core/record-stream.js';
 import type { SourceRecord } from '../../src/core/records.js';
 import { tempDir } from '../helpers/tmp.js';
 
+const NUMBER_RULE = 'must be a number: an optional minus sign, digits and at most one decimal point, as in -3.5';
+
 // A CSV catalog file is read twice (csv-stream.ts) so memory holds keys, not the sheet; stdin is read whole.
 // Both readings must give the same records, in the same order, with the same errors.
 
@@ -92,7 +94,7 @@ describe('a CSV catalog read from a file', () => {
     expect(err).toEqual(whole);
     expect((err as { details: string[] }).details).toEqual([
       'bad.csv:3:4 (Measure 1): unit: "mg/dL" differs from line 2 of the same measure',
-      'bad.csv:3:7 (Measure 1): min: must be a number (got "x")',
+      `bad.csv:3:7 (Measure 1): min: ${NUMBER_RULE} (got "x")`,
       'bad.csv:4:5 (B): range: must be reference or panic (got "low")',
     ]);
     expect(handed).toEqual([]);

@@ -48,6 +48,10 @@ Rows:
     empty on the one row of a measure without ranges.
   - ageMin and ageMax are years, or an age with its unit: 36h, 28d, 2wk, 11mo, 17y (clinadmin help
     ranges); a decimal comma is read in a ;-separated sheet (0,0767). Export writes each in its unit.
+  - Numbers are digits with an optional minus sign and one decimal point (a decimal comma in a
+    ;-separated sheet); 0x10, 1e3, 1_000 and Infinity are refused. A bound keeps the decimals written:
+    8.0 is 8 at precision 1 (minPrecision 1), unless its precision cell says otherwise. Export writes
+    plain digits (0.0000001, never 1e-7) at each bound's precision.
   - sets and choices are lists joined with | (\\| inside an item); section is JSON text.
   - An empty cell is an absent field, and an empty list is written as an empty cell. Spaces around a
     cell are not data.
@@ -64,7 +68,8 @@ As Excel writes it:
 
 Errors name file, line and column (the column counted in fields from 1), and nothing is sent while any
 row is invalid:
-  catalog.csv:14:9 (Potassium): max: must be a number (got "lots")
+  catalog.csv:14:9 (Potassium): max: must be a number: an optional minus sign, digits and at most one
+    decimal point, as in -3.5 (got "lots")
 
 --dry-run, --report, --prune and the summary behave as for JSON (clinadmin measures import --help).
 `;

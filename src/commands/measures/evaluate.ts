@@ -30,10 +30,8 @@ ${examples(
     )
     .action(async (id: string | undefined, _o: unknown, cmd: Command) => {
       const { evaluateMeasure } = await import('./evaluate-run.js');
-      const opts = await optsOf(cmd, ({ z, converted }) => ({
-        value: converted('must be a number', (s) =>
-          s.trim() !== '' && Number.isFinite(Number(s)) ? Number(s) : undefined,
-        ),
+      const opts = await optsOf(cmd, ({ z, numeric }) => ({
+        value: numeric(undefined, ({ value }) => value, { negative: true }),
         si: z.optional(z.boolean()),
         sex: z.optional(z.enum(['male', 'female'])),
         age: z.optional(z.string()),

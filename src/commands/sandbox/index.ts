@@ -6,7 +6,8 @@ import { examples, optsOf } from '../shared.js';
 export function sandboxCommand(cmd: Command, ctx: Ctx, state: RunState): Command {
   const run = async (verb: 'snapshot' | 'reset' | 'snapshots' | 'requests', c: Command, arg?: string) => {
     const { sandboxAction } = await import('./sandbox-run.js');
-    state.exitCode = await sandboxAction(ctx, verb, await optsOf(c), arg);
+    const opts = await optsOf(c, ({ z, wholeNumber }) => ({ expect: z.optional(wholeNumber(0)) }));
+    state.exitCode = await sandboxAction(ctx, verb, opts, arg);
   };
   cmd.addHelpText(
     'after',

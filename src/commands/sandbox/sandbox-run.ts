@@ -26,12 +26,10 @@ const REQUEST_COLUMNS = [
 export async function sandboxAction(
   ctx: Ctx,
   verb: 'snapshot' | 'reset' | 'snapshots' | 'requests',
-  opts: Opts & { method?: string; path?: string; status?: string; expect?: string },
+  opts: Opts & { method?: string; path?: string; status?: string; expect?: number },
   name?: string,
 ): Promise<number> {
-  const expect = opts.expect === undefined ? undefined : Number(opts.expect);
-  if (expect !== undefined && (!Number.isInteger(expect) || expect < 0))
-    throw new UsageError(`--expect must be a whole number (got "${opts.expect}")`);
+  const expect = opts.expect;
   if (opts.status !== undefined && !/^\d{3}$/.test(opts.status))
     throw new UsageError(`--status must be an HTTP status such as 201 (got "${opts.status}")`);
   const data = await withClient(ctx, opts, async ({ client }) => {

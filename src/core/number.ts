@@ -1,0 +1,134 @@
+import { UsageError } from '../errors.js';
+
+// The one reader of a number a person types (a flag, a range's short form, a spreadsheet's cell) and the one
+// writer of a number we export. A person writes digits, a minus sign where a negative makes sense and at
+// most one decimal point (a decimal comma only where a file declares it, as a `;` sheet does). Number()
+// alone also reads `0x10`, `0b1`, `1e3`, `1_000` (no: NaN) and `Infinity`, none of which a lab writes, so
+// every read goes through here and gets the same sentence when refused. What is read keeps the decimals it
+// was written with (`8.0` has 1): the value alone, a double, cannot say it.
+
+/** A number as written: its value, and how many digits it had after the decimal point. */
+export interface Decimal {
+  value: number;
+  decimals: number;
+}
+
+export interface NumberRules {
+  /** A leading `-` is allowed (a bound, a timestamp); elsewhere (a count, a duration) it is refused. */
+  negative?: boolean;
+  /** The decimal separator is `,` (or `.`): a sheet that declares it, as Excel's `;` sheets do. */
+  comma?: boolean;
+}
+
+/** Longer than any number a person types; a longer text is refused before it is looked at. */
+const MAX_LENGTH = 40;
+/** A double holds 15 significant decimal digits exactly; a 16th may not come back as written. */
+const MAX_DIGITS = 15;
+
+/** Why a text was refused, in the words every reader uses. */
+export function numberRule(rules: NumberRules = {}): string {
+  const sign = rules.negative ? 'an optional minus sign, ' : '';
+  const point = rules.comma ? 'one decimal comma or point' : 'at most one decimal point';
+  const example = `${rules.negative ? '-' : ''}${rules.comma ? '3,5' : '3.5'}`;
+  return `must be a number: ${sign}digits and ${point}, as in ${example}`;
+}
+
+/**
+ * The number a person wrote, or undefined when the text is not one by the rules: `3.5`, `.5`, `5.`, `-2`
+ * (with `negative`), `3,5` (with `comma`); never `0x10`, `1e3`, `1_000`, `+1`, `Infinity`, spaces inside, or
+ * more than 15 significant digits. Linear: one pass over at most 40 characters.
+ */
+export function parseDecimal(text: string, rules: NumberRules = {}): Decimal | undefined {
+  if (text.length === 0 || text.length > MAX_LENGTH) return undefined;
+  let i = 0;
+  let negative = false;
+  if (text[0] === '-') {
+    if (!rules.negative) return undefined;
+    negative = true;
+    i = 1;
+  }
+  let digits = '';
+  let point = -1;
+  for (; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 48 && c <= 57) digits += text[i];
+    else if ((c === 46 || (c === 44 && rules.comma)) && point === -1) point = digits.length;
+    else return undefined;
+  }
+  if (digits === '') return undefined;
+  const decimals = point === -1 ? 0 : digits.length - point;
+  const significant = digits.replace(/^0+/, '').length;
+  if (significant > MAX_DIGITS) return undefined;
+  const plain = point === -1 ? digits : `${digits.slice(0, point) || '0'}.${digits.slice(point) || '0'}`;
+  const value = Number(plain);
+  return { value: negative && value !== 0 ? -value : value, decimals };
+}
+
+/** The number a person wrote, or a usage error naming `what` (a flag, a field, a cell) and the text given. */
+export function readDecimal(text: string, what: string, rules: NumberRules = {}): Decimal {
+  const read = parseDecimal(text, rules);
+  if (read === undefined) throw new UsageError(numberError(what, text, rules));
+  return read;
+}
+
+/** `--value: must be a number: … (got "0x10")`: the one sentence for a number refused. */
+export const numberError = (what: string, text: string, rules: NumberRules = {}) =>
+  `${what}: ${numberRule(rules)} (got ${JSON.stringify(text.slice(0, MAX_LENGTH))})`;
+
+/**
+ * Digits after the decimal point in the shortest text that gives `n` back (as JavaScript writes it, exponent
+ * or not): 2.2 → 1, 500 → 0, 1e-7 → 7, 1.5e-7 → 8.
+ */
+export function decimalsOf(n: number): number {
+  if (!Number.isFinite(n)) return 0;
+  const s = String(Math.abs(n));
+  const e = s.indexOf('e');
+  const dot = s.indexOf('.');
+  const mantissa = dot === -1 ? 0 : (e === -1 ? s.length : e) - dot - 1;
+  return Math.max(0, mantissa - (e === -1 ? 0 : Number(s.slice(e + 1))));
+}
+
+/**
+ * `n` in plain decimal digits, never an exponent (`0.0000001`, not `1e-7`; `1000000000000000000000`, not
+ * `1e+21`), with at least `decimals` digits after the point: zeros are added, no digit is ever rounded away
+ * (a precision below a value's own decimals shows the value whole; lint warns of it). The one writer of a
+ * number in every export and view, so that what we write the reader above reads back.
+ */
+export function plainDecimal(n: number, decimals = 0): string {
+  if (!Number.isFinite(n)) return String(n);
+  const s = String(Math.abs(n));
+  const e = s.indexOf('e');
+  let whole: string;
+  let fraction: string;
+  if (e === -1) {
+    const dot = s.indexOf('.');
+    [whole, fraction] = dot === -1 ? [s, ''] : [s.slice(0, dot), s.slice(dot + 1)];
+  } else {
+    const exp = Number(s.slice(e + 1));
+    const mantissa = s.slice(0, e);
+    const dot = mantissa.indexOf('.');
+    const digits = mantissa.replace('.', '');
+    const point = (dot === -1 ? mantissa.length : dot) + exp;
+    if (point <= 0) [whole, fraction] = ['0', '0'.repeat(-point) + digits];
+    else if (point >= digits.length) [whole, fraction] = [digits + '0'.repeat(point - digits.length), ''];
+    else [whole, fraction] = [digits.slice(0, point), digits.slice(point)];
+  }
+  const places = Math.max(fraction.length, Math.min(Math.max(0, Math.trunc(decimals)), 100));
+  fraction = fraction.padEnd(places, '0');
+  return `${n < 0 ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
+}
+
+/**
+ * The precision a bound holds: its precision field, else the decimals its value is written with. Two bounds
+ * are the same when value and this agree: `0.1` with precision 1 is `0.1` without one.
+ */
+export const precisionOf = (value: number, precision: unknown): number =>
+  typeof precision === 'number' ? precision : decimalsOf(value);
+
+/**
+ * The precision field a number read from text sets: the decimals written, where they say more than the
+ * value does (`8.0` → 1, `0.10` → 2); undefined where the value already says it (`8`, `0.1`), so that a
+ * catalog without precision fields reads back without them.
+ */
+export const writtenPrecision = (d: Decimal): number | undefined =>
+  d.decimals > decimalsOf(d.value) ? d.decimals : undefined;
