@@ -1,4 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
+import { Clock } from './deadline.js';
 
 export type OutStream = Writable & { isTTY?: boolean; columns?: number };
 export type InStream = Readable & { isTTY?: boolean };
@@ -24,6 +25,8 @@ export interface Ctx {
   waitForSignal: (signals: NodeJS.Signals[]) => { promise: Promise<NodeJS.Signals>; cancel: () => void };
   /** Resolves once everything written to stdout and stderr has left the process. */
   flush?: () => Promise<void>;
+  /** This run's clock: its start, its deadline (--timeout) and the time spent at its prompts. */
+  clock: Clock;
 }
 
 export function processSignals(signals: NodeJS.Signals[]) {
@@ -61,6 +64,7 @@ export function defaultContext(overrides: Partial<Ctx> = {}): Ctx {
       return overrides.isInteractive ?? (Boolean(this.stderr.isTTY) && !ci && Boolean(this.stdin.isTTY));
     },
     waitForSignal: overrides.waitForSignal ?? processSignals,
+    clock: overrides.clock ?? new Clock(),
     // Before the process exits: what was written must be out (a pipe may still hold it).
     flush: () =>
       Promise.all(

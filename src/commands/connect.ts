@@ -2,7 +2,6 @@ import type { ApiClient } from '../api/client.js';
 import { readConfig } from '../config/file.js';
 import { type GlobalFlags, originOf, profileName, resolveSettings, type Settings } from '../config/resolve.js';
 import type { Ctx } from '../context.js';
-import type { Deadline } from '../deadline.js';
 import { AuthError } from '../errors.js';
 import { visible } from '../output/text.js';
 import { checkProfile } from './suggest.js';
@@ -17,7 +16,7 @@ const LOCAL = /^(localhost|127(\.\d+){3}|\[::1\])$/i;
 /** Resolves where and how to connect, refusing early when the CLI is not configured. */
 export async function connect(
   ctx: Ctx,
-  flags: GlobalFlags & { timeoutMs: number; deadline?: Deadline; verbose?: boolean; connections?: number },
+  flags: GlobalFlags & { timeoutMs: number; deadlineMs?: number; verbose?: boolean; connections?: number },
   given?: Settings,
 ): Promise<Connection> {
   let settings = given;
@@ -51,7 +50,7 @@ export async function connect(
     baseUrl: settings.baseUrl,
     token: settings.token,
     timeoutMs: flags.timeoutMs,
-    deadline: flags.deadline,
+    deadline: ctx.clock.deadline(flags.deadlineMs),
     connections: flags.connections,
     trace: flags.verbose ? traceTo(ctx) : undefined,
   });

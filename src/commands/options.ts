@@ -16,7 +16,7 @@ import {
 } from 'zod';
 import { isHttpUrl } from '../config/resolve.js';
 import { type Decimal, type NumberRules, numberRule, parseDecimal } from '../core/number.js';
-import { Deadline, EXCHANGE_MS } from '../deadline.js';
+import { EXCHANGE_MS } from '../deadline.js';
 import { UsageError } from '../errors.js';
 import { FORMATS } from '../output/format-names.js';
 
@@ -111,9 +111,9 @@ type ParsedGlobals = output<ZodObject<typeof globalShape>>;
 
 /**
  * The global options once parsed, --fields as a list. `timeoutMs` bounds each exchange (--timeout, or
- * 30 s); `deadline`, only when --timeout is given, bounds the whole command from its parse.
+ * 30 s); `deadlineMs`, only when --timeout is given, bounds the whole command from its start (ctx.clock).
  */
-export type GlobalOptions = Omit<ParsedGlobals, 'timeout'> & { timeoutMs: number; deadline?: Deadline };
+export type GlobalOptions = Omit<ParsedGlobals, 'timeout'> & { timeoutMs: number; deadlineMs?: number };
 
 export type OutputOf<S extends core.$ZodShape> = output<ZodObject<S>>;
 
@@ -140,8 +140,11 @@ export function parseOptions<S extends core.$ZodShape>(
   const parsed = safeParse(looseObject({ ...globalShape, ...shape }), raw);
   if (!parsed.success) throw zodUsageError(parsed.error as { issues: Issue[] }, raw);
   const { timeout, ...rest } = parsed.data as ParsedGlobals & Record<string, unknown>;
-  const deadline = timeout === undefined ? undefined : new Deadline(timeout);
-  return { ...rest, timeoutMs: timeout ?? EXCHANGE_MS, deadline } as never;
+  return {
+    ...rest,
+    timeoutMs: timeout ?? EXCHANGE_MS,
+    ...(timeout === undefined ? {} : { deadlineMs: timeout }),
+  } as never;
 }
 
 /** A command's own options alone (`serve` has no global ones), with the same words for each error. */

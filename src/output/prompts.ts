@@ -1,5 +1,4 @@
 import type { Ctx } from '../context.js';
-import { untimed } from '../deadline.js';
 import { InterruptedError } from '../errors.js';
 import { promptStream } from './terminal.js';
 import { visible } from './text.js';
@@ -52,9 +51,9 @@ export async function prompter(ctx: Ctx) {
       },
     };
   };
-  // Every prompt passes here, and --timeout does not count a person's time to answer (deadline.ts).
+  // Every prompt passes here, and --timeout does not count a person's time to answer (ctx.clock).
   const ask = <T>(prompt: (ctx: ReturnType<typeof io>) => Promise<T>) =>
-    untimed(() => {
+    ctx.clock.untimed(() => {
       const context = io();
       return cancellable(prompt(context)).finally(context.done);
     });

@@ -2,6 +2,7 @@ import { PassThrough } from 'node:stream';
 import type { Command } from 'commander';
 import { createProgram } from '../../src/cli.js';
 import type { Ctx } from '../../src/context.js';
+import { Clock } from '../../src/deadline.js';
 
 /** A context whose streams go nowhere: for building the program, never for running it against a server. */
 export function quietCtx(): Ctx {
@@ -13,6 +14,7 @@ export function quietCtx(): Ctx {
     cwd: process.cwd(),
     isInteractive: false,
     waitForSignal: () => ({ promise: new Promise(() => {}), cancel() {} }),
+    clock: new Clock(),
   };
 }
 

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiClient } from '../../src/api/client.js';
-import { Deadline, untimed } from '../../src/deadline.js';
+import { Clock, type Deadline } from '../../src/deadline.js';
 import { DeadlineError } from '../../src/errors.js';
 
 // The clock is performance.now, faked alone: sockets and their timers stay real, and each wait the client
@@ -61,7 +61,7 @@ describe('the deadline of an exchange and of a command', () => {
   it('with --timeout 30 bounds the command: the second wait of 20 s lands past it and ends it at once', async () => {
     vi.useFakeTimers({ toFake: ['performance'] });
     const s = await busyOnce();
-    const { c, sleeps } = client(s.url, new Deadline(30_000));
+    const { c, sleeps } = client(s.url, new Clock().deadline(30_000));
     expect(await c.request('GET', '/a')).toEqual({ ok: true });
     await expect(c.request('GET', '/b')).rejects.toThrow(
       'the API answered GET /b with 503 and asked to wait 20 s (Retry-After), past the --timeout of 30 s; ' +
@@ -75,7 +75,7 @@ describe('the deadline of an exchange and of a command', () => {
   it('past the deadline begins no exchange: it fails at once, naming --timeout', async () => {
     vi.useFakeTimers({ toFake: ['performance'] });
     const s = await busyOnce();
-    const { c } = client(s.url, new Deadline(5_000));
+    const { c } = client(s.url, new Clock().deadline(5_000));
     vi.advanceTimersByTime(5_001);
     const err = await c.request('POST', '/x', {}).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(DeadlineError);
@@ -88,11 +88,12 @@ describe('the deadline of an exchange and of a command', () => {
   it('does not count the time a person spends at a prompt', async () => {
     vi.useFakeTimers({ toFake: ['performance'] });
     const s = await busyOnce();
-    const deadline = new Deadline(50_000);
+    const clock = new Clock();
+    const deadline = clock.deadline(50_000)!;
     const { c, sleeps } = client(s.url, deadline);
     expect(await c.request('GET', '/a')).toEqual({ ok: true });
     // A person reads a diff for ten minutes, then says yes: 30 s of the 50 are still left.
-    await untimed(async () => vi.advanceTimersByTime(600_000));
+    await clock.untimed(async () => vi.advanceTimersByTime(600_000));
     expect(Math.round(deadline.left() / 1000)).toBe(30);
     expect(await c.request('GET', '/b')).toEqual({ ok: true });
     expect(sleeps).toEqual([20_000, 20_000]);
@@ -108,7 +109,7 @@ describe('a request the deadline passes before it is sent', () => {
     servers.push(server);
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const c = new ApiClient({ baseUrl: url, timeoutMs: 20_000, deadline: new Deadline(300), connections: 1 });
+    const c = new ApiClient({ baseUrl: url, timeoutMs: 20_000, deadline: new Clock().deadline(300), connections: 1 });
     const first = c.request('GET', '/a').catch((e: unknown) => e);
     const second = c.request('POST', '/b', {}).catch((e: unknown) => e);
     expect(await second).toBeInstanceOf(DeadlineError);

@@ -27,7 +27,7 @@ const ALLOWED: Record<string, string[]> = {
   errors: [],
   version: [],
   types: [],
-  context: [],
+  context: ['deadline'],
   deadline: [],
   linear: [],
   json: ['errors'],

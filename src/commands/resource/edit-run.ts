@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import type { Ctx } from '../../context.js';
 import { readAgesIn } from '../../core/ages.js';
 import { parseJson } from '../../core/input.js';
-import { untimed } from '../../deadline.js';
 import { ApiError, CliError, EXIT, UsageError } from '../../errors.js';
 import { present } from '../../output/present.js';
 import { diffLines } from '../../output/sync.js';
@@ -77,7 +76,7 @@ async function editRecord(
   let ran: ReturnType<typeof spawnSync>;
   try {
     // A person's time in the editor, as at a prompt, is not counted by --timeout.
-    ran = await untimed(async () => openEditor(editor, file, env as NodeJS.ProcessEnv));
+    ran = await ctx.clock.untimed(async () => openEditor(editor, file, env as NodeJS.ProcessEnv));
   } finally {
     interrupt.cancel();
   }
