@@ -1,4 +1,4 @@
-import { epochMs } from './time.js';
+import { newestFirst } from '../resources/time.js';
 
 // The model of `notifications browse`: what is listed, what is selected, which filters hold. No terminal
 // here: keys come in as names, and the view (output/browse-view.ts) draws what this holds.
@@ -17,7 +17,6 @@ export interface BrowseNote {
 /** What a key asks of the command around the model: open (GET) the selected one, reload, or leave. */
 export type BrowseAction = 'open' | 'refresh' | 'quit' | undefined;
 
-const newestFirst = (a: BrowseNote, b: BrowseNote) => (epochMs(b.createdAt) ?? 0) - (epochMs(a.createdAt) ?? 0);
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
 
 export class Browse {

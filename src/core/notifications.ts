@@ -1,4 +1,4 @@
-import { epochMs } from './time.js';
+import { epochMs, newestFirst } from '../resources/time.js';
 
 export interface NotificationLike {
   id: string;
@@ -34,7 +34,7 @@ export function filterNotifications<T extends NotificationLike>(list: T[], f: No
     .filter((n) => (f.type === undefined || n.type === f.type) && (f.code === undefined || n.code === f.code))
     .filter((n) => f.since === undefined || (epochMs(n.createdAt) ?? 0) >= f.since)
     .filter((n) => f.unseenBy === undefined || !(n.seenBy ?? []).includes(f.unseenBy))
-    .sort((a, b) => (epochMs(b.createdAt) ?? 0) - (epochMs(a.createdAt) ?? 0));
+    .sort(newestFirst);
   return f.limit === undefined ? out : out.slice(0, f.limit);
 }
 

@@ -1,6 +1,6 @@
 import type { Browse, BrowseNote } from '../core/browse.js';
 import { age } from '../core/notifications.js';
-import { epochMs } from '../core/time.js';
+import { epochMs } from '../resources/time.js';
 import { localTime } from './columns.js';
 import { cut, displayWidth, pad, visible, wrap } from './text.js';
 import type { Theme } from './theme.js';

@@ -1,7 +1,7 @@
 import { formatCritical, formatRange, type RangeLike } from '../core/ranges.js';
-import { epochMs } from '../core/time.js';
 import type { Rec } from '../json/record.js';
 import type { ColumnFormat, Resource } from '../resources/registry.js';
+import { epochMs } from '../resources/time.js';
 
 export type Tone = 'green' | 'yellow' | 'red' | 'dim';
 
@@ -30,7 +30,7 @@ export const col = (key: string, header = key, shown = false): Column => ({ key,
 /** Columns named as their keys and all shown: for records without a column list of their own. */
 export const textColumns = (keys: string[]): Column[] => keys.map((key) => col(key, key, true));
 
-/** A timestamp as local time, to the minute; seconds or milliseconds (see core/time.ts). */
+/** A timestamp as local time, to the minute; seconds or milliseconds (see resources/time.ts). */
 export function localTime(t: unknown): string {
   const ms = epochMs(t);
   if (ms === undefined) return '';

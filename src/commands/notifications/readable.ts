@@ -1,9 +1,9 @@
 import type { Ctx } from '../../context.js';
 import { age } from '../../core/notifications.js';
-import { epochMs } from '../../core/time.js';
 import { localTime } from '../../output/columns.js';
 import { layoutWidth, visible, wrap } from '../../output/text.js';
 import { colorEnabled, theme } from '../../output/theme.js';
+import { epochMs } from '../../resources/time.js';
 
 /** A notification as support staff read it: title, type and code, time and age, body, meta, who saw it. */
 export async function readable(ctx: Ctx, n: Record<string, unknown>, color: boolean | undefined): Promise<string> {
