@@ -2,6 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Ctx, RunState } from '../context.js';
 import { CliError, EXIT, UsageError } from '../errors.js';
+import { OwnFileError } from '../files/own-file.js';
 import { writeLines } from '../output/text-out.js';
 import { generateToken, parseTokenSpec, type TokenEntry } from '../server/auth.js';
 import { DataFileError } from '../server/data-file.js';
@@ -88,7 +89,7 @@ export async function serve(
       warn,
     });
   } catch (err) {
-    if (err instanceof DataFileError) throw new UsageError(err.message);
+    if (err instanceof DataFileError || err instanceof OwnFileError) throw new UsageError(err.message);
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE')
       throw new UsageError(

@@ -1,6 +1,7 @@
 import { readlinkSync } from 'node:fs';
-import { link, open, rename, stat, unlink, utimes, writeFile } from 'node:fs/promises';
+import { type FileHandle, link, lstat, rename, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
+import { openOwnFile } from '../files/own-file.js';
 
 /** Who holds a lock: written into the lock file before it exists under its name. */
 export interface LockOwner {
@@ -73,13 +74,10 @@ function provablyGone(owner: LockOwner | undefined, path: string, touched: numbe
 async function readOwner(
   path: string,
 ): Promise<{ owner: LockOwner | undefined; ino: number; touched: number } | undefined> {
-  let fh: Awaited<ReturnType<typeof open>>;
-  try {
-    fh = await open(path, 'r');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw err;
-  }
+  // Never through a link, never waiting on a FIFO, never another user's: a lock planted in a shared folder
+  // is refused by name (own-file.ts) rather than trusted, taken over or waited on.
+  const fh = await openOwnFile(path, 'read');
+  if (!fh) return undefined;
   try {
     // Content and inode from one open file: read by path, a takeover in between could pair a stale
     // owner with the new lock's inode, and the new lock would be taken over as if it were stale.
@@ -113,14 +111,20 @@ export async function acquireLock(path: string, options: LockOptions = {}): Prom
   const record = `${JSON.stringify(me)}\n`;
   const tmp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   const deadline = Date.now() + (options.waitMs ?? 0);
+  const fh = await writeNew(tmp, record);
+  let kept = false;
   try {
-    await writeFile(tmp, record, { mode: 0o600, flag: 'wx' });
     for (let attempt = 0; ; attempt++) {
-      try {
-        await link(tmp, path);
-        return owned(path, (await stat(path)).ino);
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const linked = await link(tmp, path).then(
+        () => true,
+        (err: NodeJS.ErrnoException) => {
+          if (err.code !== 'EEXIST') throw err;
+          return false;
+        },
+      );
+      if (linked) {
+        kept = true;
+        return await owned(path, fh);
       }
       const current = await readOwner(path);
       if (!current) continue; // released between our link and our read: try again
@@ -130,16 +134,30 @@ export async function acquireLock(path: string, options: LockOptions = {}): Prom
         continue;
       }
       const taken = await takeOver(path, tmp, record, current.ino);
-      if (taken !== undefined) return owned(path, taken);
+      if (taken !== undefined) return await owned(path, taken);
       await sleep(5 + Math.random() * 10);
     }
   } finally {
+    if (!kept) await fh.close().catch(() => undefined);
     await unlink(tmp).catch(() => undefined);
   }
 }
 
-/** Replaces the stale lock instance `ino` with ours, if this process wins its gate; the new inode, or undefined. */
-async function takeOver(path: string, tmp: string, record: string, ino: number): Promise<number | undefined> {
+/** A new file holding `text`, made exclusively (never through a link), kept open for the heartbeat. */
+async function writeNew(path: string, text: string): Promise<FileHandle> {
+  const fh = await openOwnFile(path, 'create');
+  try {
+    await fh.writeFile(text);
+    return fh;
+  } catch (err) {
+    await fh.close();
+    await unlink(path).catch(() => undefined);
+    throw err;
+  }
+}
+
+/** Replaces the stale lock instance `ino` with ours, if this process wins its gate; the new file, or undefined. */
+async function takeOver(path: string, tmp: string, record: string, ino: number): Promise<FileHandle | undefined> {
   const gate = `${path}.takeover-${ino}`;
   try {
     await link(tmp, gate);
@@ -152,30 +170,39 @@ async function takeOver(path: string, tmp: string, record: string, ino: number):
   }
   try {
     // Only a holder of this instance's gate may replace it, so it is still the stale one if its inode is.
-    const now = await stat(path).catch(() => undefined);
+    const now = await lstat(path).catch(() => undefined);
     if (now?.ino !== ino) return undefined;
     const fresh = `${tmp}.new`;
-    await writeFile(fresh, record, { mode: 0o600, flag: 'wx' });
-    await rename(fresh, path);
-    return (await stat(path)).ino;
+    const fh = await writeNew(fresh, record);
+    try {
+      await rename(fresh, path);
+    } catch (err) {
+      await fh.close();
+      await unlink(fresh).catch(() => undefined);
+      throw err;
+    }
+    return fh;
   } finally {
     await unlink(gate).catch(() => undefined);
   }
 }
 
-function owned(path: string, ino: number): () => Promise<void> {
+/** The lock at `path`, held: `fh` is its file, open, touched through the descriptor (never the name). */
+async function owned(path: string, fh: FileHandle): Promise<() => Promise<void>> {
+  const { ino } = await fh.stat();
   held.add(path);
   // The heartbeat: touched while held, so others know the holder lives whatever its pid means to them.
   const beat = setInterval(() => {
     const now = new Date();
-    utimes(path, now, now).catch(() => undefined);
+    fh.utimes(now, now).catch(() => undefined);
   }, HEARTBEAT_MS);
   beat.unref();
   return async () => {
     clearInterval(beat);
     held.delete(path);
+    await fh.close().catch(() => undefined);
     // Only our own instance is removed: a lock taken over after we were presumed gone is not ours.
-    const now = await stat(path).catch(() => undefined);
+    const now = await lstat(path).catch(() => undefined);
     if (now?.ino === ino) await unlink(path).catch(() => undefined);
   };
 }

@@ -1,4 +1,5 @@
 import type { FileHandle, open } from 'node:fs/promises';
+import { OwnFileError, openOwnFile } from '../files/own-file.js';
 
 /** The store's file system (injectable, as the store's tests fail its writes). */
 type Fs = { open: typeof open };
@@ -17,12 +18,15 @@ export class CutMark {
 
   /** The length the last run marked, or undefined when the mark is blank or missing. */
   static async read(fs: Fs, path: string): Promise<number | undefined> {
-    let fh: FileHandle;
+    let fh: FileHandle | undefined;
     try {
-      fh = await fs.open(path, 'r');
-    } catch {
+      fh = await openOwnFile(path, 'read', { open: fs.open });
+    } catch (err) {
+      // A planted link, FIFO or another user's file is refused; an unreadable own mark marks nothing.
+      if (err instanceof OwnFileError) throw err;
       return undefined;
     }
+    if (!fh) return undefined;
     try {
       const text = (await fh.readFile('utf8')).trim();
       return /^\d+$/.test(text) ? Number(text) : undefined;
@@ -33,7 +37,7 @@ export class CutMark {
 
   /** Opens the mark blank and durable, made once and then written in place. */
   static async open(fs: Fs, path: string): Promise<CutMark> {
-    const fh = await fs.open(path, 'r+').catch(() => fs.open(path, 'w', 0o600));
+    const fh = await openOwnFile(path, 'update', { open: fs.open });
     const mark = new CutMark(fh);
     try {
       await mark.write('');

@@ -1,4 +1,5 @@
-import { readFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { type FileHandle, open } from 'node:fs/promises';
 import type { z } from 'zod';
 import { toJSONSchema } from 'zod';
 import { describeJsonError } from '../json/json-error.js';
@@ -92,13 +93,20 @@ export function fastCheck(): Check | undefined {
   return fast ?? undefined;
 }
 
+/** The data file, parsed; undefined when there is none. A FIFO or device in its place is refused, not waited on. */
 export async function readDataFile(file: string): Promise<DataFile | undefined> {
   let text: string;
+  let fh: FileHandle | undefined;
   try {
-    text = await readFile(file, 'utf8');
+    fh = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+    if (!(await fh.stat()).isFile()) throw new DataFileError(`${file} is not a regular file; give a JSON file`);
+    text = await fh.readFile('utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if (err instanceof DataFileError) throw err;
     throw new DataFileError(`cannot read ${file}: ${(err as Error).message}`);
+  } finally {
+    await fh?.close();
   }
   return parseDataFile(text, file);
 }

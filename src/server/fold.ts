@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { openOwnFile } from '../files/own-file.js';
 import type { CollectionName } from '../schemas/data-file.js';
 import { dataFileSlices } from './data-file.js';
 import type { StoredRecord } from './journal.js';
@@ -26,7 +27,7 @@ export async function writeDataFile(
   const tmp = `${file}.${randomBytes(4).toString('hex')}.tmp`;
   let size = 0;
   try {
-    const fh = await fs.open(tmp, 'w', 0o600);
+    const fh = await openOwnFile(tmp, 'create', { open: fs.open });
     try {
       let unsynced = 0;
       for (const slice of dataFileSlices(records, FOLD_SLICE)) {

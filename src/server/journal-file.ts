@@ -1,5 +1,6 @@
 import { type FileHandle, link, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { openOwnFile } from '../files/own-file.js';
 import type { CutMark } from './cut-mark.js';
 import { describeFsError, type StoreFs, syncDir } from './store-fs.js';
 
@@ -85,7 +86,8 @@ export class JournalFile {
    */
   async setAside(): Promise<boolean> {
     const next = `${this.path}.next`;
-    const fresh = await this.fs.open(next, 'w', 0o600);
+    // Made afresh: a name planted there since the start (recover removed the last run's) is refused.
+    const fresh = await openOwnFile(next, 'create', { open: this.fs.open });
     try {
       await link(this.path, `${this.path}.old`);
     } catch (err) {

@@ -1,5 +1,6 @@
-import { open } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import type { z } from 'zod';
+import { OwnFileError, openOwnFile } from '../files/own-file.js';
 import type { Rec } from '../json/record.js';
 import { toFieldErrors } from '../schemas/common.js';
 import { COLLECTIONS, type CollectionName, dataFileSchema } from '../schemas/data-file.js';
@@ -34,13 +35,14 @@ const CHUNK = 1024 * 1024;
  * cut mark's length: see cut-mark.ts).
  */
 export async function readJournal(path: string, warn: (m: string) => void, limit = Infinity): Promise<Replay> {
-  let fh: Awaited<ReturnType<typeof open>>;
+  let fh: FileHandle | undefined;
   try {
-    fh = await open(path, 'r');
+    fh = await openOwnFile(path, 'read');
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { entries: [], goodLength: 0 };
+    if (err instanceof OwnFileError) throw err;
     throw new DataFileError(`cannot read ${path}: ${(err as Error).message}`);
   }
+  if (!fh) return { entries: [], goodLength: 0 };
   const entries: JournalEntry[] = [];
   let goodLength = 0;
   let lineNo = 0;

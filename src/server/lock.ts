@@ -1,6 +1,8 @@
-import { type FileHandle, lstat, mkdir, open, realpath, rmdir, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { type FileHandle, open, realpath, rmdir, stat } from 'node:fs/promises';
 import { tmpdir, userInfo } from 'node:os';
 import { basename, dirname, isAbsolute, join } from 'node:path';
+import { OwnFileError, openOwnFolder } from '../files/own-file.js';
 import { acquireLock, elsewhere, LockHeldError } from '../lock/lock.js';
 import { DataFileError } from './data-file.js';
 
@@ -55,7 +57,8 @@ export async function lockDataFile(realFile: string, given = realFile, places: L
   const lockInode = async () => {
     // The file is held open as long as the locks named after its inode: the inode outlives them, so no new
     // file is given its number while they stand (a fold's rename would free it before follow lets them go).
-    const fh = await open(realFile, 'r').catch(() => undefined);
+    // O_NONBLOCK: a FIFO in the data file's place is judged by the data file's reader, never waited on here.
+    const fh = await open(realFile, constants.O_RDONLY | constants.O_NONBLOCK).catch(() => undefined);
     const id = await fh?.stat();
     const key = id ? `${id.dev}-${id.ino}` : undefined;
     if (key === byInode?.key) {
@@ -152,31 +155,23 @@ function runtimeFolder(runtimeDir: string | undefined): string {
 }
 
 /**
- * Makes the folder 0700 and tells whether it is this user's alone. One that another user owns or may
- * write (planted in a shared /tmp) is passed over with a warning: its locks could be forged or removed by
- * them. Throws ENOENT when the folder is removed between making it and looking at it.
+ * Makes the folder 0700 and tells whether it is this user's alone, judged on the opened folder (own-file.ts).
+ * One that is a link, another user's, or open to others (planted in a shared /tmp) is passed over with a
+ * warning: its locks could be forged or removed by them. Throws ENOENT when the folder is removed between
+ * making it and opening it.
  */
 async function usable(folder: string, warn: LockPlaces['warn']): Promise<boolean> {
-  const cannot = (err: unknown) =>
-    warn?.(`cannot use ${folder} for locks (${(err as Error).message}); a hard link in another folder is not locked`);
+  const passOver = (why: string) =>
+    warn?.(`not using ${folder} for locks: ${why}; a hard link of the data file in another folder is not locked`);
   try {
-    await mkdir(folder, { mode: 0o700 });
+    const own = await openOwnFolder(folder, { private: true });
+    await own.close();
+    return true;
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') {
-      cannot(err);
-      return false;
-    }
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw err;
+    passOver(err instanceof OwnFileError ? err.why : (err as Error).message);
+    return false;
   }
-  const st = await lstat(folder).catch((err: NodeJS.ErrnoException) => {
-    if (err.code === 'ENOENT') throw err;
-    cannot(err);
-  });
-  if (!st) return false;
-  const uid = process.getuid?.();
-  const ours = uid === undefined || (st.uid === uid && (st.mode & 0o077) === 0);
-  if (st.isDirectory() && !st.isSymbolicLink() && ours) return true;
-  warn?.(`${folder} is not a folder of this user's alone (0700); a hard link in another folder is not locked`);
-  return false;
 }
 
 async function lockOne(lock: string, given: string): Promise<() => Promise<void>> {
@@ -189,6 +184,7 @@ async function lockOne(lock: string, given: string): Promise<() => Promise<void>
 
 /** Why a lock could not be taken, in the words of the data file the user gave. */
 function lockError(err: unknown, lock: string, given: string): DataFileError {
+  if (err instanceof OwnFileError) return new DataFileError(err.message);
   if (err instanceof LockHeldError && err.owner) {
     const who = `process ${err.owner.pid}${elsewhere(err.owner)}`;
     return new DataFileError(`${given} is in use by another clinadmin serve (${who}); stop it first`);

@@ -1,4 +1,5 @@
-import { type FileHandle, stat, unlink } from 'node:fs/promises';
+import { type FileHandle, stat } from 'node:fs/promises';
+import { OwnFileError, openOwnFile, removeOwnFile } from '../files/own-file.js';
 import type { DataFile } from '../schemas/data-file.js';
 import { CutMark } from './cut-mark.js';
 import { readDataFile } from './data-file.js';
@@ -28,11 +29,12 @@ export async function recover(file: string, fs: StoreFs, warn: (m: string) => vo
   const journalPath = `${file}.journal`;
   // A fold cut short leaves the journal it set aside, and perhaps the empty one it made.
   const { entries: older } = await readJournal(`${file}.journal.old`, warn);
-  await unlink(`${file}.journal.next`).catch(() => undefined);
+  await removeOwnFile(`${file}.journal.next`);
   // A failed write that could not be cut back left its mark: the journal counts only up to it.
   const marked = await CutMark.read(fs, `${journalPath}.cut`);
   const { entries: replay, goodLength } = await readJournal(journalPath, warn, marked);
-  const journal = await fs.open(journalPath, 'a', 0o600);
+  // During a fold the journal shares its inode with the one set aside, until the fresh one is renamed in.
+  const journal = await openOwnFile(journalPath, 'append', { open: fs.open, alsoNamed: `${file}.journal.old` });
   try {
     if ((await journal.stat()).size > goodLength) {
       await journal.truncate(goodLength);
@@ -40,7 +42,7 @@ export async function recover(file: string, fs: StoreFs, warn: (m: string) => vo
     }
     // Blank again once the journal is cut; a mark left set would cut acknowledged writes at the next start.
     const cutMark = await CutMark.open(fs, `${journalPath}.cut`).catch((err: Error) => {
-      if (marked !== undefined) throw err;
+      if (marked !== undefined || err instanceof OwnFileError) throw err;
       const why = describeFsError(err);
       warn(`cannot keep ${journalPath}.cut (${why}): a failed write that cannot be cut back may reappear`);
       return undefined;

@@ -1,6 +1,7 @@
-import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../files/atomic.js';
+import { type OwnFolder, openOwnFolder } from '../files/own-file.js';
 import { COLLECTIONS } from '../schemas/data-file.js';
 import { readDataFile, serializeDataFile } from './data-file.js';
 import type { StoredRecord } from './journal.js';
@@ -21,18 +22,38 @@ export const isSnapshotName = (name: string) => /^[A-Za-z0-9][A-Za-z0-9._-]{0,63
 /**
  * `<data file>.snapshots/`, beside the data file so snapshots last as long as it does: states in `data/`,
  * what the list says of them in `meta/`, each file named by the snapshot alone. A name holds no `/`, so no
- * name can reach another snapshot's file (`a.meta` and `a`'s meta were once one file).
+ * name can reach another snapshot's file (`a.meta` and `a`'s meta were once one file). Each folder is made
+ * one level at a time and judged this user's own (own-file.ts), and reached through the one judged, as the
+ * data file's folder may be one others can write.
  */
 const folderOf = (dataFile: string) => `${dataFile}.snapshots`;
-const dataOf = (dataFile: string, name: string) => join(folderOf(dataFile), 'data', `${name}.json`);
-const metaOf = (dataFile: string, name: string) => join(folderOf(dataFile), 'meta', `${name}.json`);
+
+/** Runs `use` on the snapshots' `data/` and `meta/` folders; undefined when they are not made and `make` is false. */
+async function inFolders<T>(
+  dataFile: string,
+  make: boolean,
+  use: (data: OwnFolder, meta: OwnFolder) => Promise<T>,
+): Promise<T | undefined> {
+  const opened: OwnFolder[] = [];
+  try {
+    const root = await openOwnFolder(folderOf(dataFile), { make });
+    opened.push(root);
+    for (const sub of ['data', 'meta'])
+      opened.push(await openOwnFolder(root.at(sub), { make, label: join(root.path, sub) }));
+    return await use(opened[1], opened[2]);
+  } catch (err) {
+    if (!make && (err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  } finally {
+    for (const folder of opened.reverse()) await folder.close().catch(() => undefined);
+  }
+}
 
 /**
  * Saves a state under a name: `data/NAME.json`, a data file of its own, then `meta/NAME.json`, each written
  * whole (temp file, fsync, rename). A snapshot exists once its meta does, so a crash between the two leaves none.
  */
 export async function saveSnapshot(dataFile: string, name: string, state: State): Promise<SnapshotInfo> {
-  for (const sub of ['data', 'meta']) await mkdir(join(folderOf(dataFile), sub), { recursive: true, mode: 0o700 });
   const info: SnapshotInfo = {
     name,
     createdAt: Date.now(),
@@ -40,25 +61,35 @@ export async function saveSnapshot(dataFile: string, name: string, state: State)
     coverages: state.insuranceCoverages.length,
     notifications: state.notifications.length,
   };
-  await writeFileAtomic(dataOf(dataFile, name), serializeDataFile(state), 0o600);
-  await writeFileAtomic(metaOf(dataFile, name), `${JSON.stringify(info)}\n`, 0o600);
+  await inFolders(dataFile, true, async (data, meta) => {
+    await writeFileAtomic(data.at(`${name}.json`), serializeDataFile(state), 0o600);
+    await writeFileAtomic(meta.at(`${name}.json`), `${JSON.stringify(info)}\n`, 0o600);
+  });
   return info;
+}
+
+/** Refuses a snapshots folder that is not this user's own (a link, a FIFO, another user's), if there is one. */
+export async function checkSnapshotFolders(dataFile: string): Promise<void> {
+  await inFolders(dataFile, false, async () => undefined);
 }
 
 /** Every snapshot, by name. */
 export async function listSnapshots(dataFile: string): Promise<SnapshotInfo[]> {
-  const folder = join(folderOf(dataFile), 'meta');
-  const files = await readdir(folder).catch(() => [] as string[]);
-  // Only names a snapshot may have: a temp file of a save in flight is not one.
-  const metas = files.filter((f) => f.endsWith('.json') && isSnapshotName(f.slice(0, -5))).sort();
-  return Promise.all(metas.map(async (f) => JSON.parse(await readFile(join(folder, f), 'utf8'))));
+  const infos = await inFolders(dataFile, false, async (_, meta) => {
+    const files = await readdir(meta.at('.'));
+    // Only names a snapshot may have: a temp file of a save in flight is not one.
+    const metas = files.filter((f) => f.endsWith('.json') && isSnapshotName(f.slice(0, -5))).sort();
+    return Promise.all(metas.map(async (f) => JSON.parse(await readFile(meta.at(f), 'utf8')) as SnapshotInfo));
+  });
+  return infos ?? [];
 }
 
 /** A snapshot's state, checked as a data file is; undefined when there is none of that name. */
 export async function readSnapshot(dataFile: string, name: string): Promise<State | undefined> {
-  const meta = await readFile(metaOf(dataFile, name)).catch(() => undefined);
-  if (!meta) return undefined;
-  const data = await readDataFile(dataOf(dataFile, name));
+  const data = await inFolders(dataFile, false, async (data, meta) => {
+    const info = await readFile(meta.at(`${name}.json`)).catch(() => undefined);
+    return info ? readDataFile(data.at(`${name}.json`)) : undefined;
+  });
   if (!data) return undefined;
   return Object.fromEntries(COLLECTIONS.map((c) => [c, (data[c] ?? []) as StoredRecord[]])) as State;
 }

@@ -8,6 +8,7 @@ import { problem, problemResponse } from './problem.js';
 import { JOURNAL_BYTES, RequestJournal } from './requests.js';
 import { seedData } from './seed.js';
 import { createService } from './service.js';
+import { checkSnapshotFolders } from './snapshots.js';
 import { Store } from './store.js';
 
 export interface StartOptions {
@@ -56,6 +57,8 @@ export async function startServer(o: StartOptions): Promise<RunningServer> {
     runtimeDir: o.runtimeDir,
   });
   try {
+    // Judged at the start, so a planted snapshots folder is said at once, not at the first snapshot.
+    await checkSnapshotFolders(store.file);
     if (o.seed) await seed(store, o.warn);
     const service = createService({ store, events: o.events });
     // The state it started with is what a reset without a snapshot restores.

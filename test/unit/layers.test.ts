@@ -34,7 +34,8 @@ const ALLOWED: Record<string, string[]> = {
   schemas: ['json', 'errors'],
   resources: ['schemas', 'errors'],
   api: ['json', 'errors', 'deadline', 'linear'],
-  lock: [],
+  // A lock file is opened as every kept file is, through files/own-file.ts.
+  lock: ['files'],
   files: [],
   config: ['errors', 'context', 'lock'],
   core: ['resources', 'schemas', 'json', 'api', 'files', 'errors', 'context'],

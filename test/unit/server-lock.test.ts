@@ -21,7 +21,8 @@ vi.mock('../../src/lock/lock.js', async (importOriginal) => {
 
 /** What serve says of a runtime folder another user may write. */
 const notOurs = (folder: string) =>
-  `${folder} is not a folder of this user's alone (0700); a hard link in another folder is not locked`;
+  `not using ${folder} for locks: others may use it (not 0700); ` +
+  'a hard link of the data file in another folder is not locked';
 
 // The runtime folder holds every server's lock by inode, and the last server out removes it. A server
 // starting while others stop must still get its lock: the folder it just made may be removed again. Few
