@@ -6,7 +6,7 @@ export { TOPIC_SUMMARIES };
 
 import { commandGroups, type Group } from './commands/index.js';
 import { type RunF, RunReplaced, replaceRuns } from './commands/shared.js';
-import { distance, nearest } from './commands/suggest.js';
+import { distance, unknownOption } from './commands/suggest.js';
 import { type Ctx, defaultContext, type RunState } from './context.js';
 import { CliError, EXIT, EXIT_CODES_HELP, UsageError } from './errors.js';
 import { FORMATS } from './output/format-names.js';
@@ -138,20 +138,6 @@ ${EXIT_CODES_HELP}`,
   if (full) fillAll();
   if (runF) replaceRuns(program, runF);
   return program;
-}
-
-/** commander's unknown option, with the nearest long option of the command or one it inherits as a hint. */
-function unknownOption(err: CommanderError, cmd: Command): Error {
-  const typed = /unknown option '([^']*)'/.exec(err.message)?.[1];
-  if (typed === undefined || !typed.startsWith('--')) return err;
-  const flags: string[] = [];
-  for (let c: Command | null = cmd; c; c = c.parent)
-    for (const o of c.createHelp().visibleOptions(c)) if (o.long) flags.push(o.long);
-  const guess = nearest(typed.replace(/=.*$/s, ''), flags);
-  return new UsageError(
-    `unknown option '${typed.slice(0, 60)}'`,
-    guess ? `did you mean ${guess}? (see --help)` : 'run the command with --help to see its options and examples',
-  );
 }
 
 /** "did you mean" for a word among known names: the closest by edit distance, if close enough. */

@@ -2,9 +2,11 @@ import { parse } from 'csv-parse/sync';
 import { UsageError } from '../errors.js';
 import type { Rec } from '../json/record.js';
 import { edgeOf, parseAge, toYears } from './ages.js';
-import { MEASURE_COLUMNS, RANGE_COLUMNS } from './csv-columns.js';
+import { COLUMN_WORDS, headerKey, LIMIT_COLUMNS, MEASURE_COLUMNS, RANGE_COLUMNS } from './csv-columns.js';
 import { guardFormula, unguardFormula } from './csv-formula.js';
+import { nearest } from './nearest.js';
 import { type Decimal, numberError, parseDecimal, plainDecimal, writtenPrecision } from './number.js';
+import { RANGE_KIND_WORDS, rangeKindOf, SEX_WORDS, sexOf } from './words.js';
 
 // A measure catalog as a spreadsheet keeps it: one row per range, a measure's own fields beside each of its
 // ranges. Written as RFC 4180 CSV with CRLF and a UTF-8 byte-order mark (Excel reads UTF-8 only with one);
@@ -23,6 +25,13 @@ export interface SheetRecord {
 const MEASURE = MEASURE_COLUMNS;
 const RANGE = RANGE_COLUMNS;
 export const CSV_COLUMNS: readonly string[] = [...MEASURE, ...RANGE];
+/** Each column a header may name, by its key (headerKey): the fields, the critical limits, the lab's words. */
+const COLUMN_OF = new Map<string, string>([
+  ...[...CSV_COLUMNS, ...LIMIT_COLUMNS].map((c) => [headerKey(c), c] as const),
+  ...Object.entries(COLUMN_WORDS).map(([word, c]) => [headerKey(word), c] as const),
+]);
+/** The headers a guess may offer, as written. */
+const HEADERS = [...CSV_COLUMNS, ...Object.keys(COLUMN_WORDS)];
 const LISTS = new Set(['sets', 'choices']);
 const AGES = new Set(['ageMin', 'ageMax']);
 /** Every bound and precision of a range, and the breakdown limits, are numbers; the other cells are text. */
@@ -30,7 +39,17 @@ const NUMBERS = new Set<string>([
   'numericBreakdownMin',
   'numericBreakdownMax',
   ...RANGE.filter((c) => c !== 'range' && c !== 'sex' && c !== 'rangeId' && !AGES.has(c)),
+  ...LIMIT_COLUMNS,
 ]);
+/** Each limit cell, with its partner and its side: `<2.5` belongs in a low one, `>6.5` in a high one. */
+const LIMIT_PAIRS: Readonly<Record<string, [string, 'low' | 'high']>> = {
+  min: ['max', 'low'],
+  max: ['min', 'high'],
+  simin: ['simax', 'low'],
+  simax: ['simin', 'high'],
+  criticalLow: ['criticalHigh', 'low'],
+  criticalHigh: ['criticalLow', 'high'],
+};
 
 /** Each bound of a range and the field that holds its precision. */
 const BOUND_PRECISION = [
@@ -136,8 +155,11 @@ export interface SheetEntry {
   rec: Rec;
   line: number;
   lines: Map<string, number>;
-  rangeLines: { referenceRanges: number[]; panicRanges: number[] };
+  /** Each range's line; with the columns its fields came from where they are not named as the fields. */
+  rangeLines: Record<RangeList, (number | { line: number; columns: Record<string, string> })[]>;
 }
+
+type RangeList = 'referenceRanges' | 'panicRanges';
 
 /** The options csv-parse reads a sheet with, whole or streamed. */
 export const parseOptions = (delimiter: string) =>
@@ -159,22 +181,27 @@ export class Sheet {
     readonly delimiter: string,
   ) {}
 
-  /** Takes the header row; a column we do not know is an error naming it, with a guess. */
+  /**
+   * Takes the header row: a column by its field's name or a lab's word for it (`LOINC`, `Ref low`), in any
+   * case; a column we do not know, or one named twice, is an error naming it, with the nearest guess.
+   */
   header(record: string[]): void {
     this.headerRead = true;
     this.at = {};
     record.forEach((h, i) => {
       const name = h.trim();
-      const known = CSV_COLUMNS.find((c) => c.toLowerCase() === name.toLowerCase());
-      if (known) {
-        this.at[known] = i;
-        return;
-      }
-      const guess = CSV_COLUMNS.find((c) => c.toLowerCase().startsWith(name.toLowerCase().slice(0, 3)));
-      throw new UsageError(
-        `${this.source}:1:${i + 1}: unknown column "${name}"`,
-        guess ? `did you mean ${guess}? the columns are in \`clinadmin help csv\`` : undefined,
-      );
+      const known = COLUMN_OF.get(headerKey(name));
+      const place = `${this.source}:1:${i + 1}`;
+      if (known === undefined) {
+        const guess = nearest(headerKey(name), HEADERS.map(headerKey));
+        const shown = guess === undefined ? undefined : HEADERS.find((w) => headerKey(w) === guess);
+        this.errors.push(
+          `${place}: unknown column "${name.slice(0, 60)}"${shown ? `; did you mean "${shown}"?` : ''} ` +
+            '(the columns are in `clinadmin help csv`)',
+        );
+      } else if (this.at[known] !== undefined) {
+        this.errors.push(`${place}: "${name.slice(0, 60)}" is ${known} again (column ${this.at[known]! + 1})`);
+      } else this.at[known] = i;
     });
   }
 
@@ -214,6 +241,16 @@ export class Sheet {
         return undefined;
       }
     }
+    if (c === 'sex') {
+      const sex = sexOf(value);
+      if (sex !== undefined) return sex;
+      const guess = nearest(value, Object.keys(SEX_WORDS));
+      this.errors.push(
+        `${this.place(line, c)}${name && ` (${name})`}: sex: must be all, male or female (or M, F) ` +
+          `(got "${value.slice(0, 40)}")${guess ? `; did you mean ${SEX_WORDS[guess]}?` : ''}`,
+      );
+      return undefined;
+    }
     if (LISTS.has(c)) return splitList(value);
     if (c === 'section') {
       try {
@@ -251,30 +288,77 @@ export class Sheet {
         );
       }
     }
-    const kind = this.cell(record, 'range');
-    let range: Rec | undefined;
-    for (const c of RANGE) {
-      if (c === 'range' || this.at[c] === undefined) continue;
-      const text = this.cell(record, c);
-      if (text === '') continue;
-      range ??= {};
-      // A row with range cells but no kind is an error below: its cells are not read.
-      if (kind !== 'reference' && kind !== 'panic') continue;
-      const value = this.read(c, text, line, name);
-      if (value !== undefined) range[c === 'rangeId' ? 'id' : c] = value;
-    }
-    if (range) keepPrecision(range);
-    if (kind === '' && range === undefined) return key;
-    if (kind !== 'reference' && kind !== 'panic') {
-      const place = kind === '' ? `${this.source}:${line}` : `${this.place(line, 'range')}${name && ` (${name})`}`;
-      this.errors.push(`${place}: range: must be reference or panic (got "${kind}")`);
+    // The kind in a lab's words (`critical` is panic); a sheet without a range column holds reference ranges.
+    const written = this.cell(record, 'range');
+    const filled = (cs: readonly string[]) => cs.filter((c) => this.at[c] !== undefined && this.cell(record, c) !== '');
+    const cells = filled(RANGE.filter((c) => c !== 'range'));
+    const limits = filled(LIMIT_COLUMNS);
+    if (written === '' && cells.length === 0 && limits.length === 0) return key;
+    const kind = written === '' && this.at.range === undefined ? 'reference' : rangeKindOf(written);
+    if (kind === undefined) {
+      const place = written === '' ? `${this.source}:${line}` : `${this.place(line, 'range')}${name && ` (${name})`}`;
+      const guess = nearest(written, Object.keys(RANGE_KIND_WORDS));
+      this.errors.push(
+        `${place}: range: must be reference or panic (or critical) (got "${written.slice(0, 40)}")` +
+          (guess ? `; did you mean ${guess}?` : ''),
+      );
       return key;
     }
+    const range: Rec = {};
+    for (const c of cells) {
+      const text = kind === 'panic' ? this.limit(c, this.cell(record, c), line, name) : this.cell(record, c);
+      const value = text === undefined ? undefined : this.read(c, text, line, name);
+      if (value !== undefined) range[c === 'rangeId' ? 'id' : c] = value;
+    }
+    keepPrecision(range);
     const list = kind === 'reference' ? 'referenceRanges' : 'panicRanges';
-    m.rangeLines[list].push(line);
-    m.rec[list] ??= [];
-    (m.rec[list] as Rec[]).push(range ?? {});
+    this.push(m, list, range, line);
+    if (limits.length === 0) return key;
+    if (kind === 'panic') {
+      this.errors.push(
+        `${this.place(line, limits[0])}${name && ` (${name})`}: critical limits stand on a reference row ` +
+          '(a panic row holds them in min and max)',
+      );
+      return key;
+    }
+    // Critical limits beside a reference range: a panic range for the same people (FHIR's critical range).
+    const panic: Rec = {};
+    for (const k of ['sex', 'ageMin', 'ageMax']) if (range[k] !== undefined) panic[k] = range[k];
+    const columns: Record<string, string> = {};
+    for (const c of limits) {
+      const text = this.limit(c, this.cell(record, c), line, name);
+      const value = text === undefined ? undefined : this.read(c, text, line, name);
+      const field = c === 'criticalLow' ? 'min' : 'max';
+      columns[field] = c;
+      if (value !== undefined) panic[field] = value;
+    }
+    keepPrecision(panic);
+    this.push(m, 'panicRanges', panic, line, columns);
     return key;
+  }
+
+  private push(m: SheetEntry, list: RangeList, range: Rec, line: number, columns?: Record<string, string>): void {
+    m.rangeLines[list].push(columns ? { line, columns } : line);
+    m.rec[list] ??= [];
+    (m.rec[list] as Rec[]).push(range);
+  }
+
+  /**
+   * A critical limit as `help ranges` writes one: `<2.5` in a low limit's cell, `>6.5` in a high one's, read
+   * as the number; the sign on the other side is an error naming the cell it belongs in.
+   */
+  private limit(c: string, text: string, line: number, name: string): string | undefined {
+    const pair = LIMIT_PAIRS[c];
+    const sign = text[0];
+    if (pair === undefined || (sign !== '<' && sign !== '>')) return text;
+    const rest = text.slice(1).trim();
+    if ((sign === '<') === (pair[1] === 'low')) return rest;
+    this.errors.push(
+      `${this.place(line, c)}${name && ` (${name})`}: ${c}: "${text.slice(0, 40)}" is a critical ` +
+        `${sign === '<' ? 'low' : 'high'} limit (critical ${sign === '<' ? 'below' : 'above'} ${rest.slice(0, 40)}); ` +
+        `write it under ${pair[0]}`,
+    );
+    return undefined;
   }
 
   /** Throws every error found so far, as one. */
@@ -295,10 +379,12 @@ export class Sheet {
       if (own !== undefined) return this.place(own, path);
       const found = /^(referenceRanges|panicRanges)\[(\d+)\](?:\.(\w+))?$/.exec(path);
       if (!found) return undefined;
-      const line = m.rangeLines[found[1] as 'referenceRanges' | 'panicRanges'][Number(found[2])];
-      if (line === undefined) return undefined;
+      const at = m.rangeLines[found[1] as RangeList][Number(found[2])];
+      if (at === undefined) return undefined;
+      const line = typeof at === 'number' ? at : at.line;
       const range = (m.rec[found[1]] as Rec[])[Number(found[2])];
-      const column = found[3] === 'id' ? 'rangeId' : found[3];
+      const column =
+        (typeof at === 'number' ? undefined : at.columns[found[3]]) ?? (found[3] === 'id' ? 'rangeId' : found[3]);
       // A field the row left empty is named by the row's range cell.
       return this.place(line, column && range[found[3]] !== undefined ? column : 'range');
     };

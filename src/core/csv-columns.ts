@@ -37,3 +37,52 @@ export const RANGE_COLUMNS = [
   'simaxPrecision',
   'rangeId',
 ] as const;
+
+/**
+ * Critical limits on a reference range's own row, as many labs' sheets keep them: read as a panic range for
+ * the same sex and ages. Import reads them; export writes panic rows.
+ */
+export const LIMIT_COLUMNS = ['criticalLow', 'criticalHigh'] as const;
+
+/**
+ * The words labs head these columns with, each as a lab writes it (help csv lists them), for the column it
+ * stands for. A header is matched in any case, spaces, `_`, `-` and `.` aside: `Ref low`, `REF_LOW`, `reflow`.
+ */
+export const COLUMN_WORDS: Readonly<Record<string, string>> = {
+  Panel: 'test',
+  Measure: 'name',
+  Analyte: 'name',
+  Units: 'unit',
+  UCUM: 'unit',
+  'SI units': 'siunit',
+  LOINC: 'hl7IdentifierCod',
+  'LOINC code': 'hl7IdentifierCod',
+  Code: 'hl7IdentifierCod',
+  'Code system': 'hl7IdentifierSys',
+  'Range type': 'range',
+  Kind: 'range',
+  Gender: 'sex',
+  'Age from': 'ageMin',
+  'Age to': 'ageMax',
+  'Age low': 'ageMin',
+  'Age high': 'ageMax',
+  'Min age': 'ageMin',
+  'Max age': 'ageMax',
+  'Ref low': 'min',
+  'Ref high': 'max',
+  'Reference low': 'min',
+  'Reference high': 'max',
+  Low: 'min',
+  High: 'max',
+  'Lower limit': 'min',
+  'Upper limit': 'max',
+  'SI low': 'simin',
+  'SI high': 'simax',
+  'Critical low': 'criticalLow',
+  'Critical high': 'criticalHigh',
+  'Panic low': 'criticalLow',
+  'Panic high': 'criticalHigh',
+};
+
+/** A header as it is compared: lower case, without spaces, `_`, `-` or `.`. */
+export const headerKey = (h: string): string => h.toLowerCase().replace(/[\s_.-]+/g, '');

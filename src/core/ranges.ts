@@ -1,6 +1,7 @@
 import { UsageError } from '../errors.js';
 import { formatAgeBand, parseAgeBand } from './ages.js';
 import { type Decimal, plainDecimal, readDecimal, writtenPrecision } from './number.js';
+import { sexOf } from './words.js';
 
 export interface RangeLike {
   id?: string;
@@ -123,7 +124,7 @@ export function parseRangeSpec(spec: string, flag = '--reference-range', panic =
   for (const part of parts) {
     const [key, value] = part.split('=', 2);
     if (value === undefined || value === '') throw new UsageError(`${flag}: "${part}" needs a value, as in key=value`);
-    if (key === 'sex') out.sex = value;
+    if (key === 'sex') out.sex = sexOf(value) ?? value;
     else if (key === 'age') [out.ageMin, out.ageMax] = parseAgeBand(value, `${flag} age`);
     else if (key === 'si') setPair(out, read(value, `${flag} si`), true);
     else if (key === 'id') out.id = value;

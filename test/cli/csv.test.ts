@@ -156,7 +156,9 @@ describe('measures export --format csv and import of a CSV catalog', () => {
     await writeFile(join(dir, 'col.csv'), excel(['test,name,unitt', 'tst_bmp,X,mg/dL']));
     const col = await cli(['measures', 'lint', 'col.csv']);
     expect(col.code).toBe(2);
-    expect(col.stderr).toMatch(/^error: col\.csv:1:3: unknown column "unitt"\nhint: did you mean unit\?/);
+    expect(col.stderr).toMatch(
+      /^error: 1 error in col\.csv\n {2}- col\.csv:1:3: unknown column "unitt"; did you mean "unit"\?/,
+    );
     // lint reads a sheet too.
     await writeFile(join(dir, 'ok.csv'), excel(['test,name,type,unit', 'tst_bmp,Chloride,numeric,mmol/L']));
     const lint = await cli(['measures', 'lint', 'ok.csv', '-o', 'json']);

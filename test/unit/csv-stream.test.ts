@@ -95,7 +95,7 @@ describe('a CSV catalog read from a file', () => {
     expect((err as { details: string[] }).details).toEqual([
       'bad.csv:3:4 (Measure 1): unit: "mg/dL" differs from line 2 of the same measure',
       `bad.csv:3:7 (Measure 1): min: ${NUMBER_RULE} (got "x")`,
-      'bad.csv:4:5 (B): range: must be reference or panic (got "low")',
+      'bad.csv:4:5 (B): range: must be reference or panic (or critical) (got "low")',
     ]);
     expect(handed).toEqual([]);
   });

@@ -1,6 +1,6 @@
 // Help topics: pages of `clinadmin help TOPIC` that are about a format, not a command (gh's `gh help
 // formatting`). Plain text, loaded only by `help`.
-import { MEASURE_COLUMNS, RANGE_COLUMNS } from '../../core/csv-columns.js';
+import { COLUMN_WORDS, MEASURE_COLUMNS, RANGE_COLUMNS } from '../../core/csv-columns.js';
 import { EXIT_CODES_HELP } from '../../errors.js';
 
 const wrap = (words: string[], width = 100) => {
@@ -15,6 +15,9 @@ const wrap = (words: string[], width = 100) => {
   }
   return [...lines, line].join('\n');
 };
+
+/** The critical-limit columns are no field: each fills one end of a panic range. */
+const LIMIT_SHOWN: Record<string, string> = { criticalLow: 'panic min', criticalHigh: 'panic max' };
 
 const csv = () => `CSV catalogs: measures from a spreadsheet, one range a row
 
@@ -38,14 +41,20 @@ Columns, named as the fields, in any order and any case, any of them left out:
 ${wrap([...MEASURE_COLUMNS])}
   one range:
 ${wrap([...RANGE_COLUMNS])}
-A column not listed here is an error naming it, with a guess.
+or by the word a lab heads it with, in any case, spaces, _, - and . aside:
+${wrap(Object.entries(COLUMN_WORDS).map(([word, c]) => `${word} (${LIMIT_SHOWN[c] ?? c})`))}
+  Critical low and Critical high put critical limits on a reference range's own row: a panic range
+  for the same sex and ages. A sheet without a range column holds reference ranges.
+A column not listed here is an error naming it, with the nearest guess (did you mean "LOINC"?).
 
 Rows:
   - Rows are grouped into measures by (test, name); a measure's rows need not be next to each other.
   - A measure's own fields may be repeated on each of its rows or left empty after its first; two rows
     that disagree on one are an error naming both lines.
-  - range is reference or panic (a panic range holds critical limits: "<2.5", ">6.5", or both); it is
-    empty on the one row of a measure without ranges.
+  - range is reference (or normal) or panic (or critical, FHIR's name: a panic range holds critical
+    limits); it is empty on the one row of a measure without ranges. A critical limit may be written
+    "<2.5" in a low limit's cell (min, Critical low) and ">6.5" in a high one's.
+  - sex is all, male or female, or M and F, in any case.
   - ageMin and ageMax are years, or an age with its unit: 36h, 28d, 2wk, 11mo, 17y (clinadmin help
     ranges); a decimal comma is read in a ;-separated sheet (0,0767). Export writes each in its unit.
   - Numbers are digits with an optional minus sign and one decimal point (a decimal comma in a

@@ -1,0 +1,148 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/run-cli.js';
+import { TOKEN, testServer } from '../helpers/server.js';
+import { tempDir } from '../helpers/tmp.js';
+
+// A catalog as a lab writes it: its own column names and words. The oracle is the same catalog written with
+// the fields' own names (help csv), which must import to the very same records; the critical limits follow
+// FHIR R4's `critical` range (results outside it are critical), written "<2.5" and ">6.5" as help ranges does.
+
+async function server() {
+  const s = await testServer({ seed: false, events: false });
+  const dir = await tempDir();
+  const env = { CLINADMIN_BASE_URL: s.url, CLINADMIN_TOKEN: TOKEN };
+  const cli = (args: string[]) => runCli(args, { env, cwd: dir });
+  return { s, dir, cli };
+}
+
+const BOM = '\ufeff';
+const excel = (rows: string[]) => `${BOM}${rows.join('\r\n')}\r\n`;
+
+/** The records a server holds, without what the service sets, by test and name. */
+async function held(s: Awaited<ReturnType<typeof server>>['s']) {
+  const body = (await s.call('GET', '/diagnostic-measures')).body as Record<string, unknown>[];
+  const strip = (r: Record<string, unknown>) => {
+    const { id: _i, createdAt: _c, createdBy: _b, updatedAt: _u, ...rest } = r;
+    return rest;
+  };
+  const ranges = (list: unknown) => (list as Record<string, unknown>[] | undefined)?.map(strip);
+  return body
+    .map(
+      (m): Record<string, unknown> => ({
+        ...strip(m),
+        referenceRanges: ranges(m.referenceRanges),
+        panicRanges: ranges(m.panicRanges),
+      }),
+    )
+    .sort((a, b) => `${String(a.test)}/${String(a.name)}`.localeCompare(`${String(b.test)}/${String(b.name)}`));
+}
+
+describe("a CSV catalog in the lab's own words", () => {
+  it('reads LOINC, Units, Sex M/F, Age from/to, Ref low/high and Critical low/high as the fields', async () => {
+    const lab = await server();
+    await writeFile(
+      join(lab.dir, 'lab.csv'),
+      excel([
+        'Panel,Analyte,LOINC,Units,Type,Sex,Age from,Age to,Ref low,Ref high,Critical low,Critical high',
+        'tst_bmp,Potassium,2823-3,mmol/L,numeric,All,18,120,3.5,5.1,<2.5,>6.5',
+        'tst_cbc,Hemoglobin,718-7,g/dL,numeric,M,18,120,13.5,17.5,,',
+        'tst_cbc,Hemoglobin,718-7,g/dL,numeric,female,18,120,12,15.5,7,',
+      ]),
+    );
+    const linted = await lab.cli(['measures', 'lint', 'lab.csv', '-o', 'json']);
+    expect(linted.code, linted.stderr).toBe(0);
+    expect(JSON.parse(linted.stdout)).toMatchObject({ checked: 2, clean: 2 });
+    const r = await lab.cli(['measures', 'import', 'lab.csv']);
+    expect(r.code, r.stderr).toBe(0);
+
+    // The same catalog in the fields' own names, critical limits as panic rows.
+    const own = await server();
+    await writeFile(
+      join(own.dir, 'own.csv'),
+      excel([
+        'test,name,hl7IdentifierCod,unit,type,range,sex,ageMin,ageMax,min,max',
+        'tst_bmp,Potassium,2823-3,mmol/L,numeric,reference,all,18,120,3.5,5.1',
+        'tst_bmp,Potassium,2823-3,mmol/L,numeric,panic,all,18,120,2.5,6.5',
+        'tst_cbc,Hemoglobin,718-7,g/dL,numeric,reference,male,18,120,13.5,17.5',
+        'tst_cbc,Hemoglobin,718-7,g/dL,numeric,reference,female,18,120,12,15.5',
+        'tst_cbc,Hemoglobin,718-7,g/dL,numeric,panic,female,18,120,7,',
+      ]),
+    );
+    expect((await own.cli(['measures', 'import', 'own.csv'])).code).toBe(0);
+    const expected = await held(own.s);
+    expect(await held(lab.s)).toEqual(expected);
+    expect(expected[0]).toMatchObject({
+      name: 'Potassium',
+      hl7IdentifierCod: '2823-3',
+      panicRanges: [{ min: 2.5, max: 6.5, sex: 'all' }],
+    });
+    // FHIR's critical range: 2.4 is below the low limit, 6.6 above the high one.
+    for (const [value, answer] of [
+      ['2.4', 'critical-low'],
+      ['6.6', 'critical-high'],
+    ])
+      expect(
+        JSON.parse(
+          (
+            await lab.cli(
+              ['measures', 'evaluate', '--file', 'lab.csv', '--name', 'Potassium', '--value', value].concat([
+                '--age',
+                '40',
+                '-o',
+                'json',
+              ]),
+            )
+          ).stdout,
+        ).interpretation,
+      ).toBe(answer);
+  });
+
+  it('reads critical as panic and a range row by row in any case; sex=M in the short form', async () => {
+    const { s, dir, cli } = await server();
+    await writeFile(
+      join(dir, 'k.csv'),
+      excel([
+        'test,name,type,unit,Range,sex,ageMin,ageMax,min,max',
+        'tst_bmp,Potassium,numeric,mmol/L,Reference,all,18,120,3.5,5.1',
+        'tst_bmp,Potassium,,,CRITICAL,all,,,<2.5,',
+        'tst_bmp,Potassium,,,critical,all,,,,>6.5',
+      ]),
+    );
+    const r = await cli(['measures', 'import', 'k.csv']);
+    expect(r.code, r.stderr).toBe(0);
+    const [k] = (await s.call('GET', '/diagnostic-measures')).body;
+    expect(k.panicRanges).toMatchObject([{ min: 2.5 }, { max: 6.5 }]);
+    expect(k.panicRanges[0].max).toBeUndefined();
+    const u = await cli(['measures', 'update', k.id, '--set-reference-range', '1 3.5-5.1 sex=M age=18-120']);
+    expect(u.code, u.stderr).toBe(0);
+    expect((await s.call('GET', `/diagnostic-measures/${k.id}`)).body.referenceRanges[0].sex).toBe('male');
+  });
+
+  it('refuses what it cannot read with the nearest guess, every mistake of the file in one run', async () => {
+    const { s, dir, cli } = await server();
+    await writeFile(
+      join(dir, 'bad.csv'),
+      excel([
+        'Panel,Analyte,LONIC,Units,Type,Range type,Sex,Age from,Age to,Low,High',
+        'tst_bmp,Potassium,2823-3,mmol/L,numeric,normal,All,18,120,3.5,5.1',
+        'tst_bmp,Potassium,2823-3,mmol/L,numeric,critcal,All,18,120,2.5,6.5',
+        'tst_bmp,Potassium,2823-3,mmol/L,numeric,critical,All,18,120,>2.5,6.5',
+        'tst_cbc,Hemoglobin,718-7,g/dL,numeric,reference,Mael,18,120,13.5,17.5',
+      ]),
+    );
+    for (const verb of ['lint', 'import']) {
+      const r = await cli(['measures', verb, 'bad.csv']);
+      expect(r.code, verb).toBe(2);
+      expect(r.stderr).toContain('bad.csv:1:3: unknown column "LONIC"; did you mean "LOINC"?');
+      expect(r.stderr).toContain('bad.csv:3:6 (Potassium): range: must be reference or panic');
+      expect(r.stderr).toContain('(got "critcal"); did you mean critical?');
+      expect(r.stderr).toContain('bad.csv:4:10 (Potassium): min: ">2.5" is a critical high limit');
+      expect(r.stderr).toContain('write it under max');
+      expect(r.stderr).toContain('bad.csv:5:7 (Hemoglobin): sex: must be all, male or female');
+      expect(r.stderr).toContain('(got "Mael"); did you mean male?');
+    }
+    expect((await s.call('GET', '/diagnostic-measures')).body).toEqual([]);
+  });
+});
