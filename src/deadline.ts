@@ -8,10 +8,14 @@ export const EXCHANGE_MS = 30_000;
 /** The longest delay setTimeout and AbortSignal.timeout keep: a longer one fires at once, with a warning. */
 export const LONGEST_TIMER_MS = 2 ** 31 - 1;
 
-/** One command's clock: when it started, and the time spent at its prompts. */
+/** A command's --timeout as parsed: `ms` from `from` (performance.now() when its options were parsed). */
+export interface DeadlineAt {
+  ms: number;
+  from: number;
+}
+
+/** One command's clock: the time spent at its prompts, which its deadline does not count. */
 export class Clock {
-  /** When the command started (performance.now()): its deadline counts from here. */
-  readonly startedAt = performance.now();
   private promptMs = 0;
   private open = 0;
   private openedAt = 0;
@@ -31,21 +35,30 @@ export class Clock {
     }
   }
 
-  /** The command's deadline: `ms` from its start, every prompt's time added; none without `ms`. */
-  deadline(ms: number | undefined): Deadline | undefined {
-    return ms === undefined ? undefined : new Deadline(ms, this);
+  /** The command's deadline, every prompt's time added; none without --timeout. */
+  deadline(at: DeadlineAt | undefined): Deadline | undefined {
+    return at === undefined ? undefined : new Deadline(at, this);
   }
 }
 
-/** A command's deadline: `ms` from its clock's start, the time at its prompts added. */
+/**
+ * A command's deadline on its clock: `ms` from its parse, the time at its prompts added (every prompt comes
+ * after the parse, so all of it counts).
+ */
 export class Deadline {
+  readonly ms: number;
+  private readonly end: number;
+
   constructor(
-    readonly ms: number,
+    at: DeadlineAt,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.ms = at.ms;
+    this.end = at.from + at.ms;
+  }
 
   /** Milliseconds left; 0 or less once it has passed. */
   left(): number {
-    return this.clock.startedAt + this.ms + this.clock.promptTime() - performance.now();
+    return this.end + this.clock.promptTime() - performance.now();
   }
 }

@@ -1,7 +1,7 @@
 // undici's public entry, though it also loads fetch, WebSocket and the cache (~30 ms of a request
 // command's start-up, BENCHMARKS.md): its internal paths are no API, and an upgrade may move them.
 import { Pool } from 'undici';
-import type { Deadline } from '../deadline.js';
+import { type Deadline, LONGEST_TIMER_MS } from '../deadline.js';
 import { ApiError, CliError, DeadlineError, EXIT } from '../errors.js';
 import type { ListSink } from '../json/array-stream.js';
 import { JsonText } from '../json/json-text.js';
@@ -82,13 +82,21 @@ export class ApiClient {
     const deadline = o.deadline;
     this.left = deadline ? () => deadline.left() : () => Number.POSITIVE_INFINITY;
     this.peer = { baseUrl: this.baseUrl, timeoutMs: o.timeoutMs, redact: redactor(o.token) };
+    // The bounds of a request, all of them (docs/contributing.md, "Time"):
+    // - the command's deadline (--timeout, when given): nothing begins past it, and it cuts an attempt;
+    // - the exchange's limit (`timeoutMs`: --timeout, or 30 s): from its first attempt to its answer, retries
+    //   and waits included; a list's runs to its first record, then from each record to the next.
+    // Each attempt gets one AbortSignal of the two (transport.ts). undici's own timers are set to the same
+    // limit, as a backstop that never fires first: headers and the idle time between body chunks (not
+    // counted while stdout holds a list back); a connection at most 10 s to open, as one not opened by then
+    // was surely not sent and may be tried again; idle connections are kept 10 s, no request's bound.
+    const limit = Math.min(o.timeoutMs, LONGEST_TIMER_MS);
     this.pool = new Pool(this.origin, {
       connections: o.connections ?? 16,
       keepAliveTimeout: 10_000,
-      // undici's own idle timeouts, under setTimeout's longest delay (ours are the tighter ones).
-      headersTimeout: Math.min(o.timeoutMs, 2 ** 31 - 1),
-      bodyTimeout: Math.min(o.timeoutMs, 2 ** 31 - 1),
-      connectTimeout: Math.min(o.timeoutMs, 10_000),
+      headersTimeout: limit,
+      bodyTimeout: limit,
+      connectTimeout: Math.min(limit, 10_000),
     });
   }
 

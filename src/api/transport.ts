@@ -1,4 +1,5 @@
 import type { Pool } from 'undici';
+import { LONGEST_TIMER_MS } from '../deadline.js';
 import { JsonArraySplitter, type ListSink } from '../json/array-stream.js';
 import type { Headers } from './retry.js';
 
@@ -22,18 +23,44 @@ export interface Exchange {
   left: () => number;
 }
 
-/** setTimeout's longest delay: a longer one fires at once. */
-const LONGEST = 2 ** 31 - 1;
+/** An abort reason that names the bound which passed, so the error a person reads names it. */
+const cutBy = (code: 'CLINADMIN_DEADLINE' | 'CLINADMIN_COMMAND_DEADLINE') =>
+  Object.assign(new Error('deadline'), { code });
+
+/** A delay a timer keeps: whole milliseconds, at least 1, at most the longest (a longer one fires at once). */
+const timerMs = (ms: number) => Math.min(LONGEST_TIMER_MS, Math.max(1, Math.ceil(ms)));
 
 /**
- * Arms an attempt's cut-off after `ms`, or at the command's deadline when that comes first, each with
- * its own code: the error a person reads names the one that passed.
+ * An attempt's one AbortSignal: its limit and the command's deadline, whichever passes first. The limit
+ * runs `ex.ms` from now; a list re-arms it at each record (`rearm(gapMs)`) and holds it while stdout holds
+ * the list back (`hold`). The command's deadline is fixed for the attempt (no prompt runs while a request
+ * is in flight). `cut` is called once with the reason, its code naming the bound; `done` disarms both.
  */
-function cutOff(ex: Exchange, ms: number, abort: (reason: Error) => void): NodeJS.Timeout {
+function attemptSignal(ex: Exchange, cut: (reason: Error) => void) {
+  const limit = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const rearm = (ms: number) => {
+    clearTimeout(timer);
+    timer = setTimeout(() => limit.abort(cutBy('CLINADMIN_DEADLINE')), timerMs(ms));
+  };
   const left = ex.left();
-  const code = left < ms ? 'CLINADMIN_COMMAND_DEADLINE' : 'CLINADMIN_DEADLINE';
-  const after = Math.min(LONGEST, Math.max(1, Math.min(ms, left)));
-  return setTimeout(() => abort(Object.assign(new Error('deadline'), { code })), after);
+  const command = Number.isFinite(left) ? AbortSignal.timeout(timerMs(left)) : undefined;
+  const signal = command ? AbortSignal.any([limit.signal, command]) : limit.signal;
+  const onAbort = () => {
+    clearTimeout(timer);
+    cut(signal.reason === limit.signal.reason ? limit.signal.reason : cutBy('CLINADMIN_COMMAND_DEADLINE'));
+  };
+  signal.addEventListener('abort', onAbort, { once: true });
+  rearm(ex.ms);
+  return {
+    signal,
+    rearm,
+    hold: () => clearTimeout(timer),
+    done: () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+    },
+  };
 }
 
 /**
@@ -73,9 +100,8 @@ export function send(
     const chunks: Buffer[] = [];
     let size = 0;
     const start = starter(reject);
-    // A peer that sends a byte a second never trips an idle timeout: the whole exchange has a deadline.
-    const deadline = cutOff(ex, ex.ms, start.cut);
-    const settle = () => clearTimeout(deadline);
+    // A peer that sends a byte a second never trips an idle timeout: the whole answer has a limit.
+    const settle = attemptSignal(ex, start.cut).done;
     ex.pool.dispatch(
       { path, method: method as 'GET', headers: body === undefined ? ex.headers.read : ex.headers.write, body },
       {
@@ -130,16 +156,10 @@ export function streamOnce(
     let bytes = 0;
     const fail = (err: Error) => reject(Object.assign(err, { records }));
     const start = starter(fail);
-    // Re-armed at each record and stopped while stdout holds us back: a peer dripping a byte a second
-    // inside one element, or between them, is cut off like one dripping a record.
-    let deadline: NodeJS.Timeout | undefined;
+    // The limit is re-armed at each record and held while stdout holds us back: a peer dripping a byte a
+    // second inside one element, or between them, is cut off like one dripping a record.
+    const cut = attemptSignal(ex, start.cut);
     let paused = false;
-    const arm = (ms: number) => {
-      clearTimeout(deadline);
-      if (paused) return;
-      deadline = cutOff(ex, ms, start.cut);
-    };
-    arm(ex.ms);
     ex.pool.dispatch(
       { path, method: 'GET', headers: ex.headers.read },
       {
@@ -171,7 +191,7 @@ export function streamOnce(
             return;
           }
           const plain = splitter.plain;
-          if (elements.length > 0) arm(ex.gapMs);
+          if (elements.length > 0 && !paused) cut.rearm(ex.gapMs);
           for (let k = 0; k < elements.length; k++) {
             records++;
             if (plain[k] && sink.known?.(elements[k])) continue;
@@ -192,16 +212,16 @@ export function streamOnce(
           if (!sink.batchEnd()) {
             controller.pause();
             paused = true;
-            clearTimeout(deadline);
+            cut.hold();
             void sink.drained().then(() => {
               paused = false;
-              arm(ex.gapMs);
+              cut.rearm(ex.gapMs);
               controller.resume();
             });
           }
         },
         onResponseEnd() {
-          clearTimeout(deadline);
+          cut.done();
           if (!splitter) {
             return resolve({ status, headers, text: Buffer.concat(other).toString('utf8'), records, bytes });
           }
@@ -216,7 +236,7 @@ export function streamOnce(
           fail(Object.assign(new Error('truncated'), { code: 'CLINADMIN_TRUNCATED' }));
         },
         onResponseError(_c, err) {
-          clearTimeout(deadline);
+          cut.done();
           fail(err);
         },
       },

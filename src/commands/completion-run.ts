@@ -1,7 +1,6 @@
 import { PassThrough } from 'node:stream';
 import type { Command } from 'commander';
 import type { Ctx } from '../context.js';
-import { Clock } from '../deadline.js';
 import { cut, visible } from '../output/text.js';
 import { writeLines } from '../output/text-out.js';
 import { resourceByGroup } from '../resources/index.js';
@@ -27,11 +26,11 @@ export async function runCompleteIds(ctx: Ctx, group: string, names: boolean, cm
     // The client's code is loaded before the clock starts: on a busy machine, loading it is not the server's
     // time, and must not leave TAB with nothing.
     await loadClient();
-    // 2 s for the server in all, pages included: a shell waits at TAB for every one of them. The clock starts
-    // now, the client loaded.
+    // 2 s for the server in all, pages included, from now (the client loaded): a shell waits at TAB for
+    // every one of them.
     const { client } = await connect(
-      { ...ctx, stderr: new PassThrough(), clock: new Clock() },
-      { ...(await optsOf(cmd)), timeoutMs: 2000, deadlineMs: 2000, verbose: false },
+      { ...ctx, stderr: new PassThrough() },
+      { ...(await optsOf(cmd)), timeoutMs: 2000, deadline: { ms: 2000, from: performance.now() }, verbose: false },
     );
     try {
       const records = await client.list<{ id: unknown; name?: unknown; title?: unknown }>(spec.path);

@@ -2,6 +2,7 @@ import type { ApiClient } from '../api/client.js';
 import { readConfig } from '../config/file.js';
 import { type GlobalFlags, originOf, profileName, resolveSettings, type Settings } from '../config/resolve.js';
 import type { Ctx } from '../context.js';
+import type { DeadlineAt } from '../deadline.js';
 import { AuthError } from '../errors.js';
 import { visible } from '../output/text.js';
 import { checkProfile } from './suggest.js';
@@ -16,7 +17,7 @@ const LOCAL = /^(localhost|127(\.\d+){3}|\[::1\])$/i;
 /** Resolves where and how to connect, refusing early when the CLI is not configured. */
 export async function connect(
   ctx: Ctx,
-  flags: GlobalFlags & { timeoutMs: number; deadlineMs?: number; verbose?: boolean; connections?: number },
+  flags: GlobalFlags & { timeoutMs: number; deadline?: DeadlineAt; verbose?: boolean; connections?: number },
   given?: Settings,
 ): Promise<Connection> {
   let settings = given;
@@ -50,7 +51,7 @@ export async function connect(
     baseUrl: settings.baseUrl,
     token: settings.token,
     timeoutMs: flags.timeoutMs,
-    deadline: ctx.clock.deadline(flags.deadlineMs),
+    deadline: ctx.clock.deadline(flags.deadline),
     connections: flags.connections,
     trace: flags.verbose ? traceTo(ctx) : undefined,
   });

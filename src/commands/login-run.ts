@@ -20,7 +20,7 @@ async function check(ctx: Ctx, opts: Opts, baseUrl: string, token: string): Prom
     baseUrl,
     token,
     timeoutMs: opts.timeoutMs,
-    deadline: ctx.clock.deadline(opts.deadlineMs),
+    deadline: ctx.clock.deadline(opts.deadline),
     retries: 1,
     trace: opts.verbose ? traceTo(ctx) : undefined,
   });

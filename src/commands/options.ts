@@ -16,7 +16,7 @@ import {
 } from 'zod';
 import { isHttpUrl } from '../config/resolve.js';
 import { type Decimal, type NumberRules, numberRule, parseDecimal } from '../core/number.js';
-import { EXCHANGE_MS } from '../deadline.js';
+import { type DeadlineAt, EXCHANGE_MS } from '../deadline.js';
 import { UsageError } from '../errors.js';
 import { FORMATS } from '../output/format-names.js';
 
@@ -111,9 +111,9 @@ type ParsedGlobals = output<ZodObject<typeof globalShape>>;
 
 /**
  * The global options once parsed, --fields as a list. `timeoutMs` bounds each exchange (--timeout, or
- * 30 s); `deadlineMs`, only when --timeout is given, bounds the whole command from its start (ctx.clock).
+ * 30 s); `deadline`, only when --timeout is given, bounds the whole command from its parse (ctx.clock).
  */
-export type GlobalOptions = Omit<ParsedGlobals, 'timeout'> & { timeoutMs: number; deadlineMs?: number };
+export type GlobalOptions = Omit<ParsedGlobals, 'timeout'> & { timeoutMs: number; deadline?: DeadlineAt };
 
 export type OutputOf<S extends core.$ZodShape> = output<ZodObject<S>>;
 
@@ -143,7 +143,7 @@ export function parseOptions<S extends core.$ZodShape>(
   return {
     ...rest,
     timeoutMs: timeout ?? EXCHANGE_MS,
-    ...(timeout === undefined ? {} : { deadlineMs: timeout }),
+    ...(timeout === undefined ? {} : { deadline: { ms: timeout, from: performance.now() } }),
   } as never;
 }
 

@@ -27,7 +27,7 @@ describe('what a command line parses to', () => {
       args: [],
     });
     // --timeout given is a deadline for the whole command as well.
-    expect(r.parsed?.options.deadlineMs).toBe(2500);
+    expect((r.parsed?.options.deadline as { ms: number } | undefined)?.ms).toBe(2500);
     // Without it each exchange has 30 s and the command none; whatever was not given stays out.
     const plain = await parsedAs(['coverages', 'show', 'cov_1']);
     expect(plain.parsed).toEqual({
@@ -35,7 +35,7 @@ describe('what a command line parses to', () => {
       options: { timeoutMs: 30_000, color: true },
       args: ['cov_1'],
     });
-    expect(plain.parsed?.options.deadlineMs).toBeUndefined();
+    expect(plain.parsed?.options.deadline).toBeUndefined();
   });
 
   it('gives import its files and its own options, and a refused value never reaches the run', async () => {

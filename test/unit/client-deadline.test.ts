@@ -61,7 +61,7 @@ describe('the deadline of an exchange and of a command', () => {
   it('with --timeout 30 bounds the command: the second wait of 20 s lands past it and ends it at once', async () => {
     vi.useFakeTimers({ toFake: ['performance'] });
     const s = await busyOnce();
-    const { c, sleeps } = client(s.url, new Clock().deadline(30_000));
+    const { c, sleeps } = client(s.url, new Clock().deadline({ ms: 30_000, from: performance.now() }));
     expect(await c.request('GET', '/a')).toEqual({ ok: true });
     await expect(c.request('GET', '/b')).rejects.toThrow(
       'the API answered GET /b with 503 and asked to wait 20 s (Retry-After), past the --timeout of 30 s; ' +
@@ -75,7 +75,7 @@ describe('the deadline of an exchange and of a command', () => {
   it('past the deadline begins no exchange: it fails at once, naming --timeout', async () => {
     vi.useFakeTimers({ toFake: ['performance'] });
     const s = await busyOnce();
-    const { c } = client(s.url, new Clock().deadline(5_000));
+    const { c } = client(s.url, new Clock().deadline({ ms: 5_000, from: performance.now() }));
     vi.advanceTimersByTime(5_001);
     const err = await c.request('POST', '/x', {}).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(DeadlineError);
@@ -89,7 +89,7 @@ describe('the deadline of an exchange and of a command', () => {
     vi.useFakeTimers({ toFake: ['performance'] });
     const s = await busyOnce();
     const clock = new Clock();
-    const deadline = clock.deadline(50_000)!;
+    const deadline = clock.deadline({ ms: 50_000, from: performance.now() })!;
     const { c, sleeps } = client(s.url, deadline);
     expect(await c.request('GET', '/a')).toEqual({ ok: true });
     // A person reads a diff for ten minutes, then says yes: 30 s of the 50 are still left.
@@ -109,7 +109,12 @@ describe('a request the deadline passes before it is sent', () => {
     servers.push(server);
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const c = new ApiClient({ baseUrl: url, timeoutMs: 20_000, deadline: new Clock().deadline(300), connections: 1 });
+    const c = new ApiClient({
+      baseUrl: url,
+      timeoutMs: 20_000,
+      deadline: new Clock().deadline({ ms: 300, from: performance.now() }),
+      connections: 1,
+    });
     const first = c.request('GET', '/a').catch((e: unknown) => e);
     const second = c.request('POST', '/b', {}).catch((e: unknown) => e);
     expect(await second).toBeInstanceOf(DeadlineError);

@@ -32,7 +32,7 @@ export async function browse(ctx: Ctx, opts: BrowseOptions): Promise<number> {
     );
   }
   // A full-screen reader is a person's time throughout, as a prompt is: --timeout bounds each request alone.
-  const { client, settings } = await connect(ctx, { ...opts, deadlineMs: undefined });
+  const { client, settings } = await connect(ctx, { ...opts, deadline: undefined });
   if (opts.unseen && !settings.account) {
     await client.close();
     throw new UsageError(

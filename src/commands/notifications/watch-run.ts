@@ -67,7 +67,7 @@ export async function watch(ctx: Ctx, opts: WatchOptions): Promise<void> {
         // Backing off at most to 5 s (or the interval), so a server that is back is found within one poll.
         delay = Math.min(delay * 2, Math.max(interval, 5_000));
       }
-      const left = ctx.clock.deadline(opts.deadlineMs)?.left() ?? delay;
+      const left = ctx.clock.deadline(opts.deadline)?.left() ?? delay;
       await Promise.race([new Promise((r) => setTimeout(r, Math.max(0, Math.min(delay, left)))), stop.promise]);
     }
   } finally {

@@ -135,7 +135,7 @@ async function sendAll(
       // One sentence for the deadline, after the summary, rather than one failure for each record left.
       if (s.timedOut) {
         throw new ApiError(
-          `the command did not finish within --timeout ${(o.deadlineMs ?? 0) / 1000} s: ` +
+          `the command did not finish within --timeout ${(o.deadline?.ms ?? 0) / 1000} s: ` +
             `${s.notSent} ${spec.plural} were not sent`,
           undefined,
           [],
