@@ -9,7 +9,7 @@ import { withoutTrailingSlashes } from '../linear.js';
 import { answer, listIn, networkError, type Peer } from './failure.js';
 import { nextPage, PageTrail } from './links.js';
 import { redactor } from './redact.js';
-import { backoff, errorCode, type Headers, mayResend, mayRetry, retryAfter } from './retry.js';
+import { backoff, errorCode, type Headers, IDEMPOTENT, mayResend, mayRetry, retryAfter } from './retry.js';
 import { type Exchange, MAX_HELD_LIST_BYTES, send, streamOnce } from './transport.js';
 
 export { retryAfter } from './retry.js';
@@ -108,7 +108,9 @@ export class ApiClient {
   async request<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
     const payload = body === undefined ? undefined : body instanceof JsonText ? body.text : JSON.stringify(body);
     const target = this.prefix + path;
-    const r = await this.exchange(method, target, path, method !== 'POST', (ex) => send(ex, method, target, payload));
+    const r = await this.exchange(method, target, path, IDEMPOTENT.has(method), (ex) =>
+      send(ex, method, target, payload),
+    );
     return answer<T>(this.peer, r.status, r.headers, r.text ?? '', method, path);
   }
 

@@ -3,6 +3,16 @@
 export type Headers = Record<string, string | string[] | undefined>;
 
 const RETRY_STATUS = new Set([429, 502, 503, 504]);
+
+/**
+ * The methods whose request may be sent again after it may have been applied: the idempotent ones of
+ * RFC 9110 §9.2.2 (GET, HEAD, OPTIONS, PUT, DELETE). Not POST, and not PATCH: RFC 5789 §2 says PATCH is
+ * neither safe nor idempotent, and §9.2.2 asks a client not to repeat one unless it knows the request is.
+ * Ours is not quite: the server gives a range sent without an id a new id each time it applies it, and
+ * another client's change made between the two would be undone. Any request is still sent again when it
+ * surely was not sent (NOT_SENT) or was refused unprocessed (mayRetry).
+ */
+export const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 /** Attempts after a 429 or a 503 with Retry-After: the server said it did nothing and when to come back. */
 const REFUSED_RETRIES = 10;
 /** Errors raised before a connection existed: the request surely was not sent. */

@@ -100,6 +100,21 @@ describe('ApiClient', () => {
     await c.close();
   });
 
+  it('does not send a PATCH again once it may have been applied (RFC 5789 §2: PATCH is not idempotent)', async () => {
+    // A 502 may come after the record was changed; the PATCH is not repeated, as a POST is not.
+    const s = await scripted([json(502, { detail: 'bad gateway' }), json(200, { id: 'a' })]);
+    const { c } = client(s.url);
+    await expect(c.request('PATCH', '/x/a', { unit: 'g' })).rejects.toThrow(/failed on PATCH \/x\/a \(502\)/);
+    expect(s.seen).toHaveLength(1);
+    // Refused unprocessed (429 with Retry-After), it is sent again, as any request is.
+    const t = await scripted([json(429, { detail: 'slow down' }, { 'retry-after': '0' }), json(200, { id: 'a' })]);
+    const { c: d } = client(t.url);
+    expect(await d.request('PATCH', '/x/a', { unit: 'g' })).toEqual({ id: 'a' });
+    expect(t.seen).toHaveLength(2);
+    await c.close();
+    await d.close();
+  });
+
   it('sends a POST again after a 503 that carries Retry-After (refused unprocessed), with patience', async () => {
     const busy = json(503, { detail: 'injected; nothing was changed' }, { 'retry-after': '1' });
     const s = await scripted([busy, busy, busy, busy, busy, json(200, { id: 'once' })]);
