@@ -45,6 +45,96 @@ function gap(from: number, to: number, around: number[]): string {
   return first >= last ? `age ${first} ${unit} is` : `ages ${first}–${last} ${unit} are`;
 }
 
+interface Band {
+  r: RangeLike;
+  i: number;
+  span: [number, number];
+}
+
+/**
+ * The ages no reference range covers, for each sex, over the measure's own span (its youngest band's start
+ * to its oldest band's end): a male's ages are covered by the male bands and those for all, a female's by
+ * the female ones and those for all, so `all 0–28 d` beside `male 29 d–120 y` leaves a female of 29 d and
+ * older with no range. A sex with no band of its own and none for all (a test for one sex) is not checked.
+ * A gap both sexes share is named once, for sex all. Bands are written in completed units (ages.ts): 0–17 y
+ * then 18–120 y leave no gap, nor 0–28 d then 29 d–1 y; 0–17 y then 19–120 y leave 18 y uncovered.
+ */
+function gaps(refs: RangeLike[]): Warning[] {
+  const bands: Band[] = refs.map((r, i) => ({ r, i, span: spanOf(r.ageMin, r.ageMax) }));
+  if (bands.length === 0) return [];
+  const sexOf = (b: Band) => b.r.sex ?? 'all';
+  const first = bands.reduce((a, b) => (b.span[0] < a.span[0] ? b : a));
+  const last = bands.reduce((a, b) => (b.span[1] > a.span[1] ? b : a));
+  const found = new Map<string, { sexes: string[]; field: string; message: (sex: string) => string }>();
+  for (const sex of ['male', 'female']) {
+    const own = bands.filter((b) => sexOf(b) === sex || sexOf(b) === 'all').sort((a, b) => a.span[0] - b.span[0]);
+    if (own.length === 0) continue;
+    // From the measure's first age, each band in turn: where the ages covered so far end, and by which edge.
+    let [end, endsAt] =
+      own[0].span[0] > first.span[0] + EPSILON ? [first.span[0], undefined] : [own[0].span[1], own[0].r.ageMax];
+    let before: Band | undefined = own[0].span[0] > first.span[0] + EPSILON ? undefined : own[0];
+    const note = (from: number, to: number, field: string, message: (sex: string) => string) => {
+      const key = `${from}:${to}`;
+      const seen = found.get(key);
+      if (seen) seen.sexes.push(sex);
+      else found.set(key, { sexes: [sex], field, message });
+    };
+    for (const b of before ? own.slice(1) : own) {
+      if (!Number.isFinite(end)) break;
+      if (b.span[0] > end + EPSILON) {
+        const [ended, after] = [endsAt, before];
+        const what = uncovered(end, b.span[0], after ? ended : first.r.ageMin, b.r.ageMin!);
+        const starts = formatAge(b.r.ageMin!);
+        note(end, b.span[0], `referenceRanges[${b.i}]`, (who) =>
+          after && ended !== undefined
+            ? `${what} not covered for sex ${who}: the bands before it end at ${formatAge(ended)}, ` +
+              `and it starts at ${starts}`
+            : `${what} not covered for sex ${who}: the measure's bands start at ${formatAge(first.r.ageMin ?? 0)}, ` +
+              `and the first for ${who} at ${starts}`,
+        );
+      }
+      if (b.span[1] > end) [end, endsAt, before] = [b.span[1], b.r.ageMax, b];
+    }
+    // Past the last band of this sex, up to the measure's oldest age.
+    if (before && Number.isFinite(end) && last.span[1] > end + EPSILON && endsAt !== undefined) {
+      const [upTo, ended] = [last.r.ageMax, endsAt];
+      // The first age past a band up to 28 d is 29 d (ages.ts: an edge counts whole units).
+      const edge = edgeOf(ended);
+      const firstAge = edge.whole ? `${edge.count + 1} ${edge.unit}` : `over ${formatAge(ended)}`;
+      const what = upTo === undefined ? `ages from ${firstAge} are` : `ages ${firstAge}–${formatAge(upTo)} are`;
+      const runs = upTo === undefined ? 'any age' : formatAge(upTo);
+      note(
+        end,
+        last.span[1],
+        `referenceRanges[${before.i}]`,
+        (who) =>
+          `${what} not covered for sex ${who}: its bands end at ${formatAge(ended)}, and the measure's run to ${runs}`,
+      );
+    }
+  }
+  return [...found.values()].map(({ sexes, field, message }) => ({
+    field,
+    message: message(sexes.length === 2 ? 'all' : sexes[0]),
+  }));
+}
+
+/**
+ * `ages 4 d–17 y are`, `ages 8–30 d are`, `age 18 y is`: the completed counts a gap holds, its first age in
+ * the unit of the edge before it and its last in the unit of the edge after it, or, where that unit holds
+ * no whole count of it (the day before 1 mo is 30 d), both in the smaller unit.
+ */
+function uncovered(from: number, to: number, before: number | undefined, after: number): string {
+  const [u1, u2] = [
+    before === undefined || before === 0 ? edgeOf(after).unit : edgeOf(before).unit,
+    edgeOf(after).unit,
+  ];
+  const first = Math.floor(from * PER_YEAR[u1] + EPSILON);
+  const last = Math.ceil(to * PER_YEAR[u2] - EPSILON) - 1;
+  if (u1 === u2 || last < 1 || last * (PER_YEAR[u1] / PER_YEAR[u2]) < first)
+    return gap(from, to, [after, ...(before ? [before] : [])]);
+  return `ages ${first} ${u1}–${last} ${u2} are`;
+}
+
 /** What a careful lab admin wants to see before publishing a measure; none of it stops an import. */
 export function lintMeasure(m: MeasureLike): Warning[] {
   const out: Warning[] = [];
@@ -72,29 +162,7 @@ export function lintMeasure(m: MeasureLike): Warning[] {
     }
   }
 
-  // Bands are written in completed units (ages.ts): 0–17 y then 18–120 y leave no gap, nor 0–28 d then
-  // 29 d–1 y, nor 29 d–11 mo then 1–17 y; 0–17 y then 19–120 y leave 18 y uncovered, 0–7 d then 1–12 mo 8–30 d.
-  const bySex = new Map<string, { r: RangeLike; i: number; span: [number, number] }[]>();
-  refs.forEach((r, i) => {
-    const sex = r.sex ?? 'all';
-    bySex.set(sex, [...(bySex.get(sex) ?? []), { r, i, span: spanOf(r.ageMin, r.ageMax) }]);
-  });
-  for (const [sex, bands] of bySex) {
-    const sorted = [...bands].sort((a, b) => a.span[0] - b.span[0]);
-    let [end, endsAt] = [sorted[0].span[1], sorted[0].r.ageMax];
-    for (const { r, i, span } of sorted.slice(1)) {
-      if (!Number.isFinite(end) || endsAt === undefined) break;
-      if (span[0] > end + EPSILON) {
-        out.push({
-          field: `referenceRanges[${i}]`,
-          message:
-            `${gap(end, span[0], [endsAt, r.ageMin!])} not covered for sex ${sex}: ` +
-            `the bands before it end at ${formatAge(endsAt)}, and it starts at ${formatAge(r.ageMin!)}`,
-        });
-      }
-      if (span[1] > end) [end, endsAt] = [span[1], r.ageMax];
-    }
-  }
+  for (const w of gaps(refs)) out.push(w);
 
   // A panic range holds critical limits (FHIR's `critical`: results outside it are critical). Beside a
   // reference range for the same people, a low limit belongs at or below its low end and a high limit at

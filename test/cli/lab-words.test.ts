@@ -146,3 +146,44 @@ describe("a CSV catalog in the lab's own words", () => {
     expect((await s.call('GET', '/diagnostic-measures')).body).toEqual([]);
   });
 });
+
+describe('lint sees every gap, per sex', () => {
+  it('all to 28 d beside male from 29 d leaves a female of 29 d and older uncovered, and says so', async () => {
+    const { dir, cli } = await server();
+    const bili = {
+      test: 'tst_neo',
+      name: 'Bilirubin, total',
+      type: 'numeric',
+      unit: 'mg/dL',
+      referenceRanges: [
+        { min: 0.1, max: 12, sex: 'all', ageMin: 0, ageMax: '28d' },
+        { min: 0.1, max: 1.2, sex: 'male', ageMin: '29d', ageMax: 120 },
+      ],
+    };
+    await writeFile(join(dir, 'bili.json'), JSON.stringify([bili]));
+    const r = await cli(['measures', 'lint', 'bili.json']);
+    expect(r.stderr).toContain(
+      'referenceRanges[0]: ages 29 d–120 y are not covered for sex female: its bands end at 28 d, ' +
+        "and the measure's run to 120 y",
+    );
+    // What evaluate then answers for a woman of 40: no range, the gap lint names.
+    const e = await cli(
+      ['measures', 'evaluate', '--file', 'bili.json', '--name', 'Bilirubin, total'].concat([
+        '--value',
+        '0.5',
+        '--age',
+        '40',
+        '--sex',
+        'female',
+        '-o',
+        'json',
+      ]),
+    );
+    expect(JSON.parse(e.stdout).interpretation).toBe('no-range');
+    // With the female band the catalog lints clean.
+    bili.referenceRanges.push({ min: 0.1, max: 1.1, sex: 'female', ageMin: '29d', ageMax: 120 });
+    await writeFile(join(dir, 'bili.json'), JSON.stringify([bili]));
+    const clean = await cli(['measures', 'lint', 'bili.json', '-o', 'json']);
+    expect(JSON.parse(clean.stdout)).toMatchObject({ checked: 1, clean: 1 });
+  });
+});

@@ -38,6 +38,13 @@ describe('lintMeasure', () => {
         // 0–18 y holds ages until the 19th birthday, 17–120 y from the 17th: 17 and 18 completed years.
         message: 'its age band overlaps referenceRanges[0] for sex male: ages 17–18 y are in both',
       },
+      {
+        field: 'referenceRanges[2]',
+        // The measure's bands run from 0 y; a female's, only from 17 y.
+        message:
+          "ages 0–16 y are not covered for sex female: the measure's bands start at 0 y, and the first for female " +
+          'at 17 y',
+      },
     ]);
   });
 
