@@ -1,6 +1,8 @@
-import { readFile, stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import type { Ctx, RunState } from '../context.js';
+import { parseJson, readText } from '../core/input.js';
 import { CliError, EXIT, UsageError } from '../errors.js';
 import { OwnFileError } from '../files/own-file.js';
 import { writeLines } from '../output/text-out.js';
@@ -32,6 +34,7 @@ const optionsShape = {
   journalRequests: wholeNumber(0),
   journalBytes: wholeNumber(0),
   recordBodies: z.optional(z.boolean()),
+  load: z.optional(nonEmpty),
   keepNotifications: wholeNumber(0),
   failOn: z.optional(
     z.array(converted('must be METHOD:PATH-PATTERN:STATUS with a status from 400 to 599', parseFailOn)),
@@ -50,7 +53,17 @@ export async function serve(
   o: ReturnType<typeof serveOptions>,
   raw: Record<string, unknown>,
   state: RunState,
+  dataGiven = true,
 ): Promise<void> {
+  if (o.load !== undefined && o.seed) throw new UsageError('--seed and --load both fill the data; give one of them');
+  // The file is read and checked before anything starts, so a bad one stops serve with one sentence.
+  const load =
+    o.load === undefined
+      ? undefined
+      : await readText(ctx, o.load).then((t) => ({
+          raw: parseJson(t.text, t.name),
+          name: t.name,
+        }));
   const fromFile = o.tokenFile === undefined ? [] : await readTokenFile(resolve(ctx.cwd, o.tokenFile));
   const specs =
     o.token || o.tokenFile !== undefined
@@ -66,7 +79,10 @@ export async function serve(
   // The one who started serve and got the generated token is its admin.
   if (generated) tokens = [{ token: generateToken(), account: 'local-admin', admin: true }];
   const warn = (m: string) => ctx.stderr.write(m.startsWith('error:') ? `${m}\n` : `warning: ${m}\n`);
-  const dataFile = resolve(ctx.cwd, o.data);
+  // --load without --data starts from a data file of its own, so no ./clinadmin-data.json is replaced; a
+  // clean stop removes it (its folder, with any snapshots), as nobody named it.
+  const temporary = load && !dataGiven ? await mkdtemp(join(tmpdir(), 'clinadmin-serve-')) : undefined;
+  const dataFile = temporary ? join(temporary, 'data.json') : resolve(ctx.cwd, o.data);
   const faults: Faults = { latency: o.latency, failRate: o.failRate, rateLimit: o.rateLimit, failOn: o.failOn ?? [] };
   let server: RunningServer;
   try {
@@ -85,10 +101,13 @@ export async function serve(
       recordBodies: Boolean(o.recordBodies),
       keepNotifications: o.keepNotifications,
       runtimeDir: ctx.env.XDG_RUNTIME_DIR,
+      load,
+      note: (m) => ctx.stderr.write(`${m}\n`),
       faults: noFaults(faults) ? undefined : faults,
       warn,
     });
   } catch (err) {
+    if (temporary) await rm(temporary, { recursive: true, force: true });
     if (err instanceof DataFileError || err instanceof OwnFileError) throw new UsageError(err.message);
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE')
@@ -135,6 +154,11 @@ export async function serve(
     // A stop that could not fold (a full disk) keeps every change in the journal: say so in one line.
     if (err instanceof StoreUnavailableError) throw new CliError(err.message, EXIT.failure);
     throw err;
+  }
+  if (temporary) {
+    await rm(temporary, { recursive: true, force: true });
+    ctx.stderr.write('stopped; the data was in a temporary file (--load without --data), now removed\n');
+    return;
   }
   // The last line a person or a CI log reads: the data is on disk, and where.
   ctx.stderr.write(`stopped; the data is saved in ${dataFile}\n`);

@@ -30,6 +30,13 @@ export function serveCommand(cmd: Command, ctx: Ctx, state: RunState): Command {
     )
     .addOption(noEvents)
     .addOption(new Option('--seed', 'fill an empty data file with demo data'))
+    .addOption(
+      new Option(
+        '--load <file>',
+        'start from the state in FILE (a data file, or what measures export or coverages list -o json write); ' +
+          'it replaces what --data held (kept as snapshot before-load); without --data, a fresh temporary data file',
+      ),
+    )
     .addOption(new Option('--max-body <bytes>', 'largest accepted request body').default(String(1024 * 1024)))
     .addOption(
       new Option('--headers-timeout <ms>', 'cut off a client whose request headers take longer').default('10000'),
@@ -92,6 +99,7 @@ Examples:
   $ CLINADMIN_SERVE_TOKENS=tokA:acc_a,tokB:acc_b clinadmin serve
   $ clinadmin serve --port 0 --fail-rate 0.2 --rate-limit 200 --latency 5-50   # rehearse a bad day
   $ clinadmin serve --port 0 --record-bodies --token ci:acc_ci:admin   # a CI double: clinadmin sandbox
+  $ clinadmin serve --port 0 --load state.json   # measures, coverages, contracts, notifications in one step
 
 --token puts the token in the process list (ps); prefer --token-file or CLINADMIN_SERVE_TOKENS.
 Without a token the server makes one (an admin's) and prints it with the command that points the CLI at it.
@@ -111,6 +119,6 @@ spare /healthz and /openapi.json, so a wait loop stays reliable; --fail-on may m
       const { serve, serveOptions } = await import('./serve-run.js');
       const opts = serveOptions(raw);
       await handOver(cmd, opts);
-      await serve(ctx, opts, raw, state);
+      await serve(ctx, opts, raw, state, cmd.getOptionValueSource('data') !== 'default');
     });
 }

@@ -1,8 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { findAmbiguity } from '../json/json-error.js';
 import { withoutTrailingSlashes } from '../linear.js';
-import { resetLine } from './journal.js';
+import { toFieldErrors } from '../schemas/common.js';
+import { COLLECTIONS } from '../schemas/data-file.js';
+import { RECORD_SCHEMAS, resetLine, type StoredRecord } from './journal.js';
+import { LoadError, loadState, refuseKeyTwice } from './load-file.js';
 import { type Problem, problem, sendJson, sendList } from './problem.js';
-import type { RequestJournal } from './requests.js';
+import { JournalFilterError, type RequestJournal } from './requests.js';
 import { isSnapshotName, listSnapshots, readSnapshot, saveSnapshot } from './snapshots.js';
 import type { State, Store } from './store.js';
 
@@ -10,6 +14,7 @@ import type { State, Store } from './store.js';
 export interface Sandbox {
   store: Store;
   dataFile: string;
+  /** What a reset without a name restores: the state the server started with, or the last one loaded. */
   initial: State;
   requests: RequestJournal;
   /**
@@ -45,6 +50,62 @@ const counts = (s: State) => ({
   notifications: s.notifications.length,
 });
 
+/** The largest state `POST /_admin/load` reads: a whole catalog, past --max-body's 1 MiB for a record. */
+export const LOAD_MAX_BODY = 64 * 1024 * 1024;
+
+/** `existing` with each record of `loaded` added, or put in place of the one with its id. */
+function merged(existing: State, loaded: State): State {
+  const out = {} as State;
+  for (const c of COLLECTIONS) {
+    const byId = new Map<string, StoredRecord>(existing[c].map((r) => [r.id, r]));
+    for (const r of loaded[c]) byId.set(r.id, r);
+    out[c] = [...byId.values()];
+  }
+  return out;
+}
+
+/** Replaces the whole state (or with `merge` adds and replaces by id) in one journal line; reset returns to it. */
+async function load(sb: Sandbox, body: unknown, merge: boolean, account: string) {
+  await sb.store.settle();
+  const existing = sb.store.state();
+  let next: State;
+  try {
+    const loaded = loadState(body, { account, existing: merge ? existing : undefined });
+    next = merge ? merged(existing, loaded) : loaded;
+    if (merge) refuseKeyTwice(next);
+  } catch (err) {
+    if (err instanceof LoadError) throw new AdminProblem(problem(400, `the state cannot be loaded: ${err.message}`));
+    throw err;
+  }
+  const line = resetLine(next);
+  await sb.store.reset(next, line);
+  sb.initial = next;
+  sb.cache ??= new Map();
+  sb.cache.set('', { state: next, line });
+  return { merge, ...counts(next), contracts: next.contracts.length };
+}
+
+/** Adds a contract, so coverages for it can be created; the same contract again changes nothing. */
+async function addContract(sb: Sandbox, body: unknown) {
+  const checked = RECORD_SCHEMAS.contracts.safeParse(body);
+  if (!checked.success) {
+    const errors = toFieldErrors(checked.error, body);
+    const [first] = errors;
+    throw new AdminProblem(problem(400, `the contract is invalid: ${first.path}: ${first.message}`, errors));
+  }
+  const contract = body as StoredRecord;
+  await sb.store.settle();
+  const held = sb.store.get('contracts', contract.id);
+  if (held && JSON.stringify(held) !== JSON.stringify(contract))
+    throw new AdminProblem(
+      problem(409, `contract ${contract.id} is on file with other values: ${JSON.stringify(held)}`, [
+        { path: 'id', message: `already used by contract ${contract.id}` },
+      ]),
+    );
+  if (!held) await sb.store.commit([{ coll: 'contracts', id: contract.id, after: contract }]);
+  return contract;
+}
+
 /**
  * `/_admin/…`, for test suites that use serve as a double: snapshots and reset (WireMock's reset,
  * LocalStack's state snapshots) and the request journal. An admin's token (app.ts checks); none of it is recorded.
@@ -53,7 +114,8 @@ export async function handleAdmin(
   sb: Sandbox,
   req: IncomingMessage,
   res: ServerResponse,
-  readBody: () => Promise<unknown>,
+  readBody: (limit?: number) => Promise<unknown>,
+  account = 'local-admin',
 ): Promise<void> {
   // The raw path, not a URL's: a parser would resolve %2E%2E as a dot segment before the name is checked.
   const [rawPath, query = ''] = (req.url ?? '/').split('?', 2);
@@ -97,6 +159,17 @@ export async function handleAdmin(
     sb.requests.clear();
     return sendJson(res, 200, { snapshot: name ?? null, ...counts(known.state) });
   }
+  if (path === '/_admin/load') {
+    only('POST');
+    const merge = new URLSearchParams(query).get('merge');
+    if (merge !== null && merge !== 'true' && merge !== 'false')
+      refuse(400, `merge must be true or false; got ${merge}`);
+    return sendJson(res, 200, await load(sb, await readBody(LOAD_MAX_BODY), merge === 'true', account));
+  }
+  if (path === '/_admin/contracts') {
+    only('POST');
+    return sendJson(res, 200, await addContract(sb, await readBody()));
+  }
   if (path === '/_admin/requests') {
     only('GET', 'DELETE');
     if (method === 'DELETE') {
@@ -107,14 +180,47 @@ export async function handleAdmin(
     const status = q.get('status');
     if (status !== null && !/^\d{3}$/.test(status))
       refuse(400, `status must be an HTTP status such as 201; got ${status}`);
-    return sendList(
-      res,
-      sb.requests.list({
-        method: q.get('method') ?? undefined,
-        path: q.get('path') ?? undefined,
-        status: status === null ? undefined : Number(status),
-      }),
-    );
+    const bodyText = q.get('body');
+    let body: unknown;
+    if (bodyText !== null) {
+      try {
+        body = JSON.parse(bodyText);
+      } catch {
+        refuse(400, `body must be JSON; got ${bodyText.slice(0, 80)}`);
+      }
+      // Nested past MAX_DEPTH, or a key twice: refused, as a request body is.
+      const odd = findAmbiguity(bodyText, body);
+      if (odd) refuse(400, `body: ${odd.message}`);
+    }
+    try {
+      return sendList(
+        res,
+        sb.requests.list({
+          method: q.get('method') ?? undefined,
+          path: q.get('path') ?? undefined,
+          status: status === null ? undefined : Number(status),
+          account: q.get('account') ?? undefined,
+          since: q.get('since') ?? undefined,
+          body,
+        }),
+      );
+    } catch (err) {
+      if (err instanceof JournalFilterError) refuse(err.status, err.message);
+      throw err;
+    }
+  }
+  const mark = /^\/_admin\/marks\/([^/]*)$/.exec(path);
+  if (mark) {
+    only('POST');
+    const name = decodeURIComponent(mark[1]);
+    if (!isSnapshotName(name))
+      refuse(400, `a mark name is letters, digits, ".", "_" and "-" (at most 64, no ".."); got "${name}"`);
+    try {
+      return sendJson(res, 200, sb.requests.mark(name));
+    } catch (err) {
+      if (err instanceof JournalFilterError) refuse(err.status, err.message);
+      throw err;
+    }
   }
   refuse(404, `no such path: ${path}`);
 }

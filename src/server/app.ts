@@ -99,7 +99,7 @@ export function createApp({
           problem(403, `/_admin/ needs a token marked admin when serve starts (--token TOKEN:ACCOUNT:admin)`),
         );
       }
-      return handleAdmin(sandbox, req, res, () => readJsonBody(req, maxBody));
+      return handleAdmin(sandbox, req, res, (limit) => readJsonBody(req, limit ?? maxBody), account);
     }
     if (injector) inject(injector.inject(method, path, true));
     // A serve extension: the contracts on file, read-only, so that a client refused with 422 can say

@@ -22,7 +22,7 @@ export interface Replay {
 }
 
 /** The stored record schema of each collection, from the data file's own schema: one source of rules. */
-const RECORD_SCHEMAS = Object.fromEntries(
+export const RECORD_SCHEMAS = Object.fromEntries(
   COLLECTIONS.map((c) => [c, (dataFileSchema.shape[c] as unknown as z.ZodDefault<z.ZodArray>).unwrap().element]),
 ) as Record<CollectionName, z.ZodType>;
 

@@ -53,6 +53,84 @@ const common = {
   405: problem('another method'),
 };
 
+const STATE_COUNTS: Rec = {
+  type: 'object',
+  required: ['merge', 'measures', 'coverages', 'notifications', 'contracts'],
+  properties: { merge: { type: 'boolean' }, measures: count, coverages: count, notifications: count, contracts: count },
+};
+
+const CONTRACT: Rec = {
+  type: 'object',
+  required: ['id', 'insured', 'insurer'],
+  additionalProperties: false,
+  properties: {
+    id: { type: 'string', minLength: 1 },
+    insured: { type: 'string', minLength: 1 },
+    insurer: { type: 'string', minLength: 1 },
+    insurerType: { type: 'string' },
+    insurerSubtype: { type: 'string' },
+  },
+};
+
+/** The sandbox's state and journal operations beyond snapshots: load, contracts, marks. */
+const MORE_PATHS: Rec = {
+  '/_admin/load': {
+    post: {
+      operationId: 'loadState',
+      summary:
+        "Replace the server's whole state with the body's (a data file's collections, or a list of measures, " +
+        'coverages or notifications, service-set fields optional), in one journal line and with no notification; ' +
+        'a reset without a snapshot returns to it. With merge=true, add the records and replace those with the ' +
+        'same id (or, without an id, the same natural key)',
+      tags: ['sandbox'],
+      parameters: [{ name: 'merge', in: 'query', schema: { type: 'boolean' } }],
+      requestBody: {
+        required: true,
+        content: json({ oneOf: [{ type: 'object' }, { type: 'array', items: { type: 'object' } }] }),
+      },
+      responses: {
+        200: { description: 'what the server holds now', content: json(STATE_COUNTS) },
+        400: problem('a record that breaks the data file rules, named with its field'),
+        ...common,
+      },
+    },
+  },
+  '/_admin/contracts': {
+    post: {
+      operationId: 'addContract',
+      summary: 'Add a contract, so coverages for it can be created; the same contract again changes nothing',
+      tags: ['sandbox'],
+      requestBody: { required: true, content: json(CONTRACT) },
+      responses: {
+        200: { description: 'the contract on file', content: json(CONTRACT) },
+        400: problem('a contract without id, insured or insurer, or with another field'),
+        409: problem('a contract with this id and other values is on file'),
+        ...common,
+      },
+    },
+  },
+  '/_admin/marks/{name}': {
+    post: {
+      operationId: 'markRequests',
+      summary: 'Mark the request journal here: GET /_admin/requests?since=NAME lists only what came after',
+      tags: ['sandbox'],
+      parameters: [{ name: 'name', in: 'path', required: true, schema: { type: 'string' } }],
+      responses: {
+        200: {
+          description: 'marked',
+          content: json({
+            type: 'object',
+            required: ['mark', 'requests'],
+            properties: { mark: { type: 'string' }, requests: count },
+          }),
+        },
+        400: problem('a name that is not letters, digits, ".", "_" and "-", or a 1,001st mark'),
+        ...common,
+      },
+    },
+  },
+};
+
 /**
  * `/_admin/…`: snapshots and reset, and the request journal, for test suites that use serve as a double; a token
  * marked admin when serve starts.
@@ -130,10 +208,29 @@ export const SANDBOX_PATHS: Rec = {
           schema: { type: 'string' },
         },
         { name: 'status', in: 'query', schema: { type: 'integer' } },
+        { name: 'account', in: 'query', description: 'the account of the token used', schema: { type: 'string' } },
+        {
+          name: 'since',
+          in: 'query',
+          description: 'only requests recorded after this mark (POST /_admin/marks/{name})',
+          schema: { type: 'string' },
+        },
+        {
+          name: 'body',
+          in: 'query',
+          description:
+            'JSON the recorded body must hold: its fields with values that hold theirs (extra fields ignored), each ' +
+            'array element held, in order, by a distinct element (extra elements ignored), other values equal; ' +
+            'needs serve --record-bodies (else 400)',
+          schema: { type: 'string' },
+        },
       ],
       responses: {
         200: { description: 'the requests that match', content: json({ type: 'array', items: REQUEST }) },
-        400: problem('a status that is not an HTTP status'),
+        400: problem(
+          'a status that is not an HTTP status, a body that is not JSON, or a body filter without --record-bodies',
+        ),
+        404: problem('no mark of that name'),
         ...common,
       },
     },
@@ -147,4 +244,5 @@ export const SANDBOX_PATHS: Rec = {
       },
     },
   },
+  ...MORE_PATHS,
 };

@@ -21,6 +21,48 @@ export interface RequestFilter {
   /** A glob: `*` matches any characters, `/` included. */
   path?: string;
   status?: number;
+  /** The account of the token used. */
+  account?: string;
+  /** Only requests recorded after the mark of this name. */
+  since?: string;
+  /** Only requests whose recorded body holds this value (see holds()). */
+  body?: unknown;
+}
+
+/** A filter the journal cannot apply: a mark it does not have, a body it does not keep. */
+export class JournalFilterError extends Error {
+  constructor(
+    readonly status: 400 | 404,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Whether `value` holds `pattern`, as WireMock's equalToJson with ignoreExtraElements: an object holds
+ * every field of the pattern's with a value that holds it (extra fields ignored); an array holds each
+ * element of the pattern's, in order, each by a distinct element of its own (extra elements ignored:
+ * [1, 3] is held by [1, 2, 3], not by [3, 1]); anything else is equal (JSON numbers by value). Taking
+ * the earliest element that holds each is enough: a later one could only leave fewer for the rest.
+ */
+export function holds(value: unknown, pattern: unknown): boolean {
+  if (Array.isArray(pattern)) {
+    if (!Array.isArray(value)) return false;
+    let at = 0;
+    for (const p of pattern) {
+      while (at < value.length && !holds(value[at], p)) at++;
+      if (at === value.length) return false;
+      at++;
+    }
+    return true;
+  }
+  if (pattern !== null && typeof pattern === 'object') {
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+    const v = value as Record<string, unknown>;
+    return Object.entries(pattern).every(([k, p]) => Object.hasOwn(v, k) && holds(v[k], p));
+  }
+  return value === pattern;
 }
 
 /** The request journal's default cap: with the process's own ~30 MB, serve stays near 100 MB for it. */
@@ -34,9 +76,12 @@ const WIDE = /[^\u0000-\u00ff]/;
 
 /** An entry as kept: the fields a filter reads, and its JSON, made once, so its cost is its bytes. */
 interface Kept {
+  /** Its place among every request recorded: a mark is the place of the next one. */
+  seq: number;
   method: string;
   path: string;
   status: number;
+  account?: string;
   json: string;
   bytes: number;
 }
@@ -49,11 +94,24 @@ export class RequestJournal {
   private kept: (Kept | undefined)[] = [];
   private head = 0;
   private bytes = 0;
+  private recorded = 0;
+  /** `sandbox mark NAME`: where the journal stood, by name (bounded: a mark again moves it). */
+  private readonly marks = new Map<string, number>();
 
   constructor(
     readonly size: number,
     readonly maxBytes = JOURNAL_BYTES,
+    /** Whether bodies are recorded (`serve --record-bodies`): a body filter needs them. */
+    readonly bodies = false,
   ) {}
+
+  /** Marks the journal here: `since` this name lists only the requests recorded after. At most 1,000 names. */
+  mark(name: string): { mark: string; requests: number } {
+    if (!this.marks.has(name) && this.marks.size >= 1000)
+      throw new JournalFilterError(400, 'the journal holds 1,000 marks already; reuse a name');
+    this.marks.set(name, this.recorded);
+    return { mark: name, requests: this.kept.length - this.head };
+  }
 
   /**
    * Keeps a request, with the body's text when bodies are recorded: whole (it is JSON the server read) when
@@ -70,7 +128,15 @@ export class RequestJournal {
         : `,"bodyStart":${JSON.stringify(body.slice(0, BODY_START))},"bodyBytes":${Buffer.byteLength(body)}`;
       json = `${json.slice(0, -1)}${extra}}`;
     }
-    const item = { method: entry.method, path: entry.path, status: entry.status, json, bytes: 0 };
+    const item: Kept = {
+      seq: this.recorded++,
+      method: entry.method,
+      path: entry.path,
+      status: entry.status,
+      account: entry.account,
+      json,
+      bytes: 0,
+    };
     // V8 keeps a string with any character past Latin-1 at two bytes a character, the whole string.
     const width = WIDE.test(json) ? 2 : 1;
     item.bytes = OVERHEAD + width * json.length + entry.path.length + entry.method.length;
@@ -83,12 +149,26 @@ export class RequestJournal {
   /** The entries that match, oldest first, each as its JSON (for sendList). */
   list(filter: RequestFilter = {}): object[] {
     const method = filter.method?.toUpperCase();
+    let since = 0;
+    if (filter.since !== undefined) {
+      const at = this.marks.get(filter.since);
+      if (at === undefined) throw new JournalFilterError(404, `no mark named ${filter.since}`);
+      since = at;
+    }
+    if (filter.body !== undefined && !this.bodies)
+      throw new JournalFilterError(
+        400,
+        'the request journal keeps no bodies, so none can match body; start serve with --record-bodies',
+      );
     const out: object[] = [];
     for (let i = this.head; i < this.kept.length; i++) {
       const e = this.kept[i]!;
+      if (e.seq < since) continue;
       if (method !== undefined && e.method !== method) continue;
       if (filter.status !== undefined && e.status !== filter.status) continue;
+      if (filter.account !== undefined && e.account !== filter.account) continue;
       if (filter.path !== undefined && !globMatch(filter.path, e.path)) continue;
+      if (filter.body !== undefined && !holds((JSON.parse(e.json) as { body?: unknown }).body, filter.body)) continue;
       out.push(rawJson(e.json));
     }
     return out;

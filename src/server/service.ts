@@ -50,8 +50,14 @@ export type Service = ReturnType<typeof createService>;
 export function createService({ store, events = true, now = Date.now }: ServiceOptions) {
   // Each writable collection's natural keys, (test, name) or (contract, name), to the record holding it:
   // built on first use, then kept by every write. A second record with the same key is refused (409).
+  // A reset or load replaces every record at once, so the indexes are built again after one.
   const keys = new Map<Resource, Map<string, string>>();
+  let builtAt = store.resets;
   function keyIndex(res: Resource): Map<string, string> {
+    if (builtAt !== store.resets) {
+      keys.clear();
+      builtAt = store.resets;
+    }
     let index = keys.get(res);
     if (!index) {
       index = new Map();

@@ -3,13 +3,16 @@ import type { AddressInfo, Socket } from 'node:net';
 import { COLLECTIONS, type CollectionName } from '../schemas/data-file.js';
 import { createApp } from './app.js';
 import type { TokenEntry } from './auth.js';
+import { DataFileError } from './data-file.js';
 import type { Faults } from './faults.js';
+import { resetLine } from './journal.js';
+import { LoadError, loadState } from './load-file.js';
 import { problem, problemResponse } from './problem.js';
 import { JOURNAL_BYTES, RequestJournal } from './requests.js';
 import { seedData } from './seed.js';
 import { createService } from './service.js';
-import { checkSnapshotFolders } from './snapshots.js';
-import { Store } from './store.js';
+import { checkSnapshotFolders, saveSnapshot } from './snapshots.js';
+import { type State, Store } from './store.js';
 
 export interface StartOptions {
   dataFile: string;
@@ -32,7 +35,11 @@ export interface StartOptions {
   keepNotifications?: number;
   /** `XDG_RUNTIME_DIR`: this user's runtime folder, where locks by inode meet. */
   runtimeDir?: string;
+  /** `--load FILE`: the file's parsed JSON and its name; the state replaces what the data file held. */
+  load?: { raw: unknown; name: string };
   warn: (message: string) => void;
+  /** A sentence for the person who started serve (what --load did), on stderr. */
+  note?: (message: string) => void;
 }
 
 export interface RunningServer {
@@ -50,6 +57,8 @@ export interface RunningServer {
 export const STOP_GRACE_MS = 10_000;
 
 export async function startServer(o: StartOptions): Promise<RunningServer> {
+  // A file that cannot be loaded stops serve before the data file is touched.
+  const loaded = o.load && { state: loadFile(o.load, o.tokens), name: o.load.name };
   const store = await Store.open({
     file: o.dataFile,
     warn: o.warn,
@@ -60,13 +69,18 @@ export async function startServer(o: StartOptions): Promise<RunningServer> {
     // Judged at the start, so a planted snapshots folder is said at once, not at the first snapshot.
     await checkSnapshotFolders(store.file);
     if (o.seed) await seed(store, o.warn);
+    if (loaded) await load(store, loaded, o.note);
     const service = createService({ store, events: o.events });
     // The state it started with is what a reset without a snapshot restores.
     const sandbox = {
       store,
       dataFile: store.file,
       initial: store.state(),
-      requests: new RequestJournal(o.journalRequests ?? 10_000, o.journalBytes ?? JOURNAL_BYTES),
+      requests: new RequestJournal(
+        o.journalRequests ?? 10_000,
+        o.journalBytes ?? JOURNAL_BYTES,
+        Boolean(o.recordBodies),
+      ),
     };
     const app = createApp({
       service,
@@ -145,6 +159,40 @@ async function seed(store: Store, warn: (m: string) => void): Promise<void> {
     })),
   );
   await store.commit(writes);
+}
+
+const held = (s: State) =>
+  `${s.diagnosticMeasures.length} measures, ${s.insuranceCoverages.length} coverages, ` +
+  `${s.contracts.length} contracts, ${s.notifications.length} notifications`;
+
+/** The state `--load` names, checked; records an export wrote without `createdBy` get the first admin's account. */
+function loadFile(from: { raw: unknown; name: string }, tokens: TokenEntry[]): State {
+  try {
+    return loadState(from.raw, { account: tokens.find((t) => t.admin)?.account ?? 'local-admin' });
+  } catch (err) {
+    if (err instanceof LoadError)
+      throw new DataFileError(`${from.name}: ${err.message}; fix the file, then start again`);
+    throw err;
+  }
+}
+
+/**
+ * `--load`: the file's state replaces what the data file held, in one journal line and with no notification.
+ * What it replaced is kept as the snapshot `before-load`, so nothing is lost.
+ */
+async function load(
+  store: Store,
+  { state, name }: { state: State; name: string },
+  note: (m: string) => void = () => undefined,
+): Promise<void> {
+  const before = store.state();
+  const had = COLLECTIONS.some((c) => before[c].length > 0);
+  if (had) await saveSnapshot(store.file, 'before-load', before);
+  await store.reset(state, resetLine(state));
+  note(
+    `loaded ${name}: ${held(state)}` +
+      (had ? `; it replaced what ${store.file} held (${held(before)}), kept as snapshot before-load` : ''),
+  );
 }
 
 /** Requests Node's parser refused before any handler saw them get problem+json too, then the socket closes. */

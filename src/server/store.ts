@@ -56,6 +56,8 @@ export class Store {
   /** A fold writing in the background, if one is. */
   private folding: Promise<void> | undefined;
   private readonly pending = new PendingWrites();
+  /** How many resets (a sandbox's reset or load) have replaced every record: an index built before one is stale. */
+  resets = 0;
 
   private constructor(
     readonly file: string,
@@ -134,6 +136,7 @@ export class Store {
   reset(state: State, line = resetLine(state)): Promise<void> {
     if (this.closed) return Promise.reject(new StoreUnavailableError('the server is shutting down'));
     const before = this.records.load(state);
+    this.resets++;
     return new Promise<void>((resolve, reject) => {
       this.queue.push({ changes: [], reset: { line, before }, resolve, reject });
       if (!this.flushing) void this.flushLoop();

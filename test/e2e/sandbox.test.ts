@@ -246,6 +246,56 @@ describe('serve for test suites: the request journal', () => {
     expect(seen.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /diagnostic-measures', 'POST /diagnostic-measures']);
   });
 
+  it('narrows to what the app sent: cleared, since a mark, by account and by body, with --expect', async () => {
+    const s = await sandbox(['--record-bodies', '--token', 'app-token:acc_app']);
+    await s.coverage('Seeded');
+    const cleared = await s.run(['sandbox', 'requests', '--clear']);
+    expect(cleared.exitCode, String(cleared.stderr)).toBe(0);
+    expect(String(cleared.stderr)).toBe('cleared the request journal');
+    expect((await s.call('GET', '/_admin/requests')).body).toEqual([]);
+    await s.coverage('Before the mark');
+    expect(String((await s.run(['sandbox', 'mark', 'app', '-q'])).stderr)).toBe('');
+    await s.call(
+      'POST',
+      '/insurance-coverages',
+      { contract: 'ctr_acme_2026', name: 'By the app', type: 'deduction', amount: 7 },
+      'app-token',
+    );
+    await s.coverage('By CI');
+    const expect1 = (args: string[]) => s.run(['sandbox', 'requests', '--since', 'app', ...args, '--expect', '1']);
+    expect((await expect1(['--account', 'acc_app'])).exitCode).toBe(0);
+    expect((await expect1(['--body', '{"name": "By the app", "amount": 7}'])).exitCode).toBe(0);
+    expect((await expect1(['--account', 'acc_ci', '--method', 'POST'])).exitCode).toBe(0);
+    // A failed expectation lists what did match.
+    const two = await s.run([
+      'sandbox',
+      'requests',
+      '--since',
+      'app',
+      '--method',
+      'POST',
+      '--expect',
+      '1',
+      '-o',
+      'json',
+    ]);
+    expect(two.exitCode).toBe(1);
+    expect(String(two.stderr)).toBe('expected 1 request matching POST since app, found 2');
+    expect(JSON.parse(String(two.stdout)).map((r: { body: { name: string } }) => r.body.name)).toEqual([
+      'By the app',
+      'By CI',
+    ]);
+    const unknown = await s.run(['sandbox', 'requests', '--since', 'nope']);
+    expect(unknown.exitCode).toBe(3);
+    expect(String(unknown.stderr)).toMatch(/^error: the server has no mark named nope/);
+    const plain = await sandbox();
+    const noBodies = await plain.run(['sandbox', 'requests', '--body', '{"name":"x"}']);
+    expect(noBodies.exitCode).toBe(1);
+    expect(String(noBodies.stderr)).toContain(
+      'keeps no bodies, so none can match body; start serve with --record-bodies',
+    );
+  });
+
   it('keeps no body without --record-bodies, and nothing with --journal-requests 0', async () => {
     const plain = await sandbox();
     await plain.coverage('One');

@@ -96,6 +96,9 @@ describe('the contract: GET /openapi.json and clinadmin openapi', () => {
       'POST /_admin/reset': ['sandbox'],
       'GET /_admin/requests': ['sandbox'],
       'DELETE /_admin/requests': ['sandbox'],
+      'POST /_admin/load': ['sandbox'],
+      'POST /_admin/contracts': ['sandbox'],
+      'POST /_admin/marks/{name}': ['sandbox'],
     });
     const create = doc.paths['/insurance-coverages'].post;
     expect(create.responses['422'].content['application/problem+json'].schema).toEqual({

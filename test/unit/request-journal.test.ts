@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { RequestJournal } from '../../src/server/requests.js';
+import { recordJson } from '../../src/server/record-json.js';
+import { holds, JournalFilterError, RequestJournal } from '../../src/server/requests.js';
 
 const entry = (i: number) => ({ time: 0, method: 'POST', path: '/diagnostic-measures', status: 200, account: `a${i}` });
 
@@ -13,5 +14,48 @@ describe('RequestJournal bytes', () => {
     };
     expect(kept('a')).toBeGreaterThan(90);
     expect(kept('\u6c34')).toBeLessThanOrEqual(50);
+  });
+});
+
+describe('holds: a recorded body holds a pattern as WireMock equalToJson with ignoreExtraElements does', () => {
+  // WireMock's documentation of equalToJson: with ignoreExtraElements, fields and array elements present in the
+  // request and absent from the expected JSON are ignored; without ignoreArrayOrder, array order counts.
+  const body = { contract: 'ctr_a', name: 'Copay', amount: 10, tags: ['a', 'b', 'c'], ranges: [{ min: 1, max: 2 }] };
+  it('matches a subset of the fields, at any depth', () => {
+    expect(holds(body, { name: 'Copay' })).toBe(true);
+    expect(holds(body, { amount: 10.0, ranges: [{ max: 2 }] })).toBe(true);
+    expect(holds(body, {})).toBe(true);
+    expect(holds(body, { name: 'Other' })).toBe(false);
+    expect(holds(body, { missing: null })).toBe(false);
+    expect(holds(body, { amount: '10' })).toBe(false);
+  });
+  it('matches array elements in order, extra elements ignored', () => {
+    expect(holds(body, { tags: ['a', 'c'] })).toBe(true);
+    expect(holds(body, { tags: [] })).toBe(true);
+    expect(holds(body, { tags: ['c', 'a'] })).toBe(false);
+    expect(holds(body, { tags: ['a', 'a'] })).toBe(false);
+    expect(holds(body, { tags: 'a' })).toBe(false);
+    expect(holds([{ a: 1, b: 2 }, { a: 1 }], [{ a: 1 }, { a: 1 }])).toBe(true);
+  });
+});
+
+describe('the journal filters by account, mark and body', () => {
+  const entry = (path: string, account?: string) => ({ time: 1, method: 'POST', path, status: 200, account });
+  it('lists what came after a mark, from one account, holding a body', () => {
+    const j = new RequestJournal(100, 1 << 20, true);
+    j.record(entry('/a', 'acc_seed'), '{"name":"Seed"}');
+    j.mark('app');
+    j.record(entry('/b', 'acc_app'), '{"name":"App","amount":5}');
+    j.record(entry('/c', 'acc_seed'), '{"name":"App"}');
+    const paths = (f: object) => j.list(f).map((e) => JSON.parse(recordJson(e)).path);
+    expect(paths({ since: 'app' })).toEqual(['/b', '/c']);
+    expect(paths({ since: 'app', account: 'acc_app' })).toEqual(['/b']);
+    expect(paths({ body: { name: 'App' } })).toEqual(['/b', '/c']);
+    expect(paths({ body: { name: 'App' }, account: 'acc_seed' })).toEqual(['/c']);
+    expect(() => j.list({ since: 'nope' })).toThrow(JournalFilterError);
+    j.clear();
+    j.record(entry('/d', 'acc_app'), '{}');
+    expect(paths({ since: 'app' })).toEqual(['/d']);
+    expect(() => new RequestJournal(10).list({ body: {} })).toThrow(/--record-bodies/);
   });
 });

@@ -1,13 +1,16 @@
 import { type Command, Option } from 'commander';
 import type { Ctx, RunState } from '../../context.js';
 import { examples, optsOf } from '../shared.js';
+import type { SandboxVerb } from './sandbox-run.js';
+
+const quiet = () => new Option('-q, --quiet', 'print nothing on stderr (the JSON answer still goes to stdout)');
 
 /** `clinadmin sandbox`: serve's test-suite endpoints, against the configured server. */
 export function sandboxCommand(cmd: Command, ctx: Ctx, state: RunState): Command {
-  const run = async (verb: 'snapshot' | 'reset' | 'snapshots' | 'requests', c: Command, arg?: string) => {
+  const run = async (verb: SandboxVerb, c: Command, ...args: (string | undefined)[]) => {
     const { sandboxAction } = await import('./sandbox-run.js');
     const opts = await optsOf(c, ({ z, wholeNumber }) => ({ expect: z.optional(wholeNumber(0)) }));
-    state.exitCode = await sandboxAction(ctx, verb, opts, arg);
+    state.exitCode = await sandboxAction(ctx, verb, opts, args);
   };
   cmd.addHelpText(
     'after',
@@ -15,15 +18,18 @@ export function sandboxCommand(cmd: Command, ctx: Ctx, state: RunState): Command
 For a test suite that uses clinadmin serve as its double (a token marked admin when serve starts:
 --token TOKEN:ACCOUNT:admin; a real service has none of it).
 ${examples(
+  'clinadmin sandbox load state.json -q',
   'clinadmin sandbox snapshot seeded',
   'clinadmin sandbox reset seeded          # between two tests',
-  'clinadmin sandbox requests --method POST --path "/insurance-coverages*" --expect 3',
+  'clinadmin sandbox mark app-start -q && ./run-the-app',
+  'clinadmin sandbox requests --since app-start --method POST --path "/insurance-coverages*" --expect 3',
 )}`,
   );
   cmd
     .command('snapshot')
     .description("Save the server's whole state under a name (a file beside its data file)")
     .argument('<name>', 'letters, digits, ".", "_" and "-"')
+    .addOption(quiet())
     .addHelpText(
       'after',
       examples('clinadmin sandbox snapshot seeded', 'clinadmin sandbox snapshot before-import -o json'),
@@ -31,8 +37,12 @@ ${examples(
     .action((name: string, _o: unknown, c: Command) => run('snapshot', c, name));
   cmd
     .command('reset')
-    .description('Restore a snapshot, or without a name the state the server started with; clears the request journal')
+    .description(
+      'Restore a snapshot, or without a name the state the server started with (or last loaded); ' +
+        'clears the request journal',
+    )
     .argument('[name]', 'the snapshot')
+    .addOption(quiet())
     .addHelpText(
       'after',
       examples('clinadmin sandbox reset seeded', 'clinadmin sandbox reset   # as the server started'),
@@ -44,17 +54,66 @@ ${examples(
     .addHelpText('after', examples('clinadmin sandbox snapshots', 'clinadmin sandbox snapshots -o json'))
     .action((_o: unknown, c: Command) => run('snapshots', c));
   cmd
+    .command('load')
+    .description(
+      "Replace the server's whole state with a file's (a data file, or what measures export or coverages list " +
+        '-o json write), in one step; reset without a name returns to it',
+    )
+    .argument('<file>', 'the state, as serve --load reads it')
+    .option('--merge', 'add the records and replace those with the same id, keeping the rest')
+    .addOption(quiet())
+    .addHelpText(
+      'after',
+      examples(
+        'clinadmin sandbox load state.json',
+        'clinadmin coverages list -o json > covs.json && clinadmin sandbox load covs.json --merge',
+      ),
+    )
+    .action((file: string, _o: unknown, c: Command) => run('load', c, file));
+  const contracts = cmd.command('contracts').description('The contracts coverages may name');
+  contracts
+    .command('add')
+    .description('Add a contract to the server, so coverages for it can be created')
+    .argument('<id>', 'the contract id, e.g. ctr_globex_2027')
+    .requiredOption('--insured <org>', 'the insured organization')
+    .requiredOption('--insurer <org>', 'the insurer organization')
+    .option('--insurer-type <type>', "the insurer's type, copied to its coverages")
+    .option('--insurer-subtype <subtype>', "the insurer's subtype, copied to its coverages")
+    .addHelpText(
+      'after',
+      examples('clinadmin sandbox contracts add ctr_globex_2027 --insured org_central_lab --insurer org_globex'),
+    )
+    .action((id: string, _o: unknown, c: Command) => run('contracts-add', c, id));
+  cmd
+    .command('mark')
+    .description('Mark the request journal here, so requests --since NAME lists only what came after')
+    .argument('<name>', 'letters, digits, ".", "_" and "-"')
+    .addOption(quiet())
+    .addHelpText('after', examples('clinadmin sandbox mark app-start', 'clinadmin sandbox requests --since app-start'))
+    .action((name: string, _o: unknown, c: Command) => run('mark', c, name));
+  cmd
     .command('requests')
     .description('List the requests the server answered, oldest first (its request journal)')
     .option('--method <method>', 'only this method')
     .option('--path <glob>', 'only paths matching this glob (* matches any characters, / included)')
     .option('--status <status>', 'only answers with this status')
+    .option('--account <account>', "only requests made with this account's token")
+    .option('--since <mark>', 'only requests after this mark (sandbox mark NAME)')
+    .option(
+      '--body <json>',
+      'only requests whose body holds this JSON: its fields with equal values, extra fields ignored, and each ' +
+        'array element matched in order by one of the array (extra elements ignored); needs serve --record-bodies',
+    )
     .addOption(new Option('--expect <n>', 'exit 0 when exactly N requests match, else 1 with the list'))
+    .option('--clear', 'empty the request journal instead of listing it')
+    .addOption(quiet())
     .addHelpText(
       'after',
       examples(
         'clinadmin sandbox requests',
         'clinadmin sandbox requests --method POST --path "/insurance-coverages*" --status 200 --expect 3',
+        `clinadmin sandbox requests --since app-start --account acc_app --body '{"name":"CBC copay"}' --expect 1`,
+        'clinadmin sandbox requests --clear',
       ),
     )
     .action((_o: unknown, c: Command) => run('requests', c));

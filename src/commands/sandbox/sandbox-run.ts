@@ -5,6 +5,8 @@ import { col, localTime } from '../../output/columns.js';
 import { present } from '../../output/present.js';
 import { enc, type Opts, withClient } from '../shared.js';
 
+export type SandboxVerb = 'snapshot' | 'reset' | 'snapshots' | 'load' | 'contracts-add' | 'mark' | 'requests';
+
 const SNAPSHOT_COLUMNS = [
   ['name', 'NAME'],
   ['createdAt', 'CREATED'],
@@ -21,29 +23,84 @@ const REQUEST_COLUMNS = [
   ['account', 'ACCOUNT'],
   ['durationMs', 'MS'],
 ];
+const CONTRACT_COLUMNS = [
+  ['id', 'ID'],
+  ['insured', 'INSURED'],
+  ['insurer', 'INSURER'],
+  ['insurerType', 'INSURER TYPE'],
+  ['insurerSubtype', 'INSURER SUBTYPE'],
+];
+/** The filters of `requests`, as the query of GET /_admin/requests names them. */
+const FILTERS = ['method', 'path', 'status', 'account', 'since', 'body'] as const;
+
+type SandboxOpts = Opts & {
+  method?: string;
+  path?: string;
+  status?: string;
+  account?: string;
+  since?: string;
+  body?: string;
+  expect?: number;
+  clear?: boolean;
+  merge?: boolean;
+  quiet?: boolean;
+  insured?: string;
+  insurer?: string;
+  insurerType?: string;
+  insurerSubtype?: string;
+};
 
 /** One sandbox verb: the request, then the answer through present(); the exit code. */
 export async function sandboxAction(
   ctx: Ctx,
-  verb: 'snapshot' | 'reset' | 'snapshots' | 'requests',
-  opts: Opts & { method?: string; path?: string; status?: string; expect?: number },
-  name?: string,
+  verb: SandboxVerb,
+  opts: SandboxOpts,
+  args: (string | undefined)[],
 ): Promise<number> {
+  const name = args[0];
   const expect = opts.expect;
   if (opts.status !== undefined && !/^\d{3}$/.test(opts.status))
     throw new UsageError(`--status must be an HTTP status such as 201 (got "${opts.status}")`);
+  if (opts.body !== undefined) {
+    const { parseJson } = await import('../../core/input.js');
+    parseJson(opts.body, '--body');
+  }
+  const given = FILTERS.filter((k) => opts[k] !== undefined);
+  if (opts.clear && (given.length > 0 || expect !== undefined))
+    throw new UsageError('--clear empties the whole request journal; give it without filters or --expect');
+  let body: unknown;
+  if (verb === 'load') {
+    const { parseJson, readText } = await import('../../core/input.js');
+    const { text, name: source } = await readText(ctx, name!);
+    body = parseJson(text, source);
+  }
   const data = await withClient(ctx, opts, async ({ client }) => {
     try {
       if (verb === 'snapshot') return await client.request<Rec>('POST', `/_admin/snapshots/${enc(name!)}`);
       if (verb === 'reset')
         return await client.request<Rec>('POST', '/_admin/reset', name === undefined ? undefined : { snapshot: name });
       if (verb === 'snapshots') return await client.request<Rec[]>('GET', '/_admin/snapshots');
+      if (verb === 'load')
+        return await client.request<Rec>('POST', `/_admin/load${opts.merge ? '?merge=true' : ''}`, body);
+      if (verb === 'contracts-add') {
+        const contract: Rec = { id: name, insured: opts.insured, insurer: opts.insurer };
+        if (opts.insurerType !== undefined) contract.insurerType = opts.insurerType;
+        if (opts.insurerSubtype !== undefined) contract.insurerSubtype = opts.insurerSubtype;
+        return await client.request<Rec>('POST', '/_admin/contracts', contract);
+      }
+      if (verb === 'mark') return await client.request<Rec>('POST', `/_admin/marks/${enc(name!)}`);
+      if (opts.clear) return await client.request<Rec>('DELETE', '/_admin/requests');
       const q = new URLSearchParams();
-      for (const k of ['method', 'path', 'status'] as const) if (opts[k] !== undefined) q.set(k, opts[k]!);
+      for (const k of given) q.set(k, opts[k]!);
       return await client.request<Rec[]>('GET', `/_admin/requests${q.size > 0 ? `?${q}` : ''}`);
     } catch (err) {
       if (err instanceof NotFoundError && verb === 'reset' && name !== undefined)
         throw new NotFoundError(`the server has no snapshot named ${name}`, 'list them: clinadmin sandbox snapshots');
+      if (err instanceof NotFoundError && opts.since !== undefined && err.message.includes('no mark'))
+        throw new NotFoundError(
+          `the server has no mark named ${opts.since}`,
+          `make one first: clinadmin sandbox mark ${opts.since}`,
+        );
       if (err instanceof NotFoundError)
         throw new NotFoundError("the server has no sandbox endpoints (/_admin/…): they are clinadmin serve's");
       // The token is valid but not an admin's: only serve's command line can make it one.
@@ -56,29 +113,37 @@ export async function sandboxAction(
       throw err;
     }
   });
+  const say = (line: string) => {
+    if (!opts.quiet) ctx.stderr.write(`${line}\n`);
+  };
   const time = (key: string, header: string) => ({ ...col(key, header, true), value: (r: Rec) => localTime(r[key]) });
-  const columns = (verb === 'requests' ? REQUEST_COLUMNS : SNAPSHOT_COLUMNS).map(([key, header]) =>
+  const table = verb === 'requests' ? REQUEST_COLUMNS : verb === 'contracts-add' ? CONTRACT_COLUMNS : SNAPSHOT_COLUMNS;
+  const columns = table.map(([key, header]) =>
     key === 'time' || key === 'createdAt' ? time(key, header) : col(key, header, true),
   );
+  const d = data as Rec;
+  if (verb === 'requests' && opts.clear) {
+    say('cleared the request journal');
+    return EXIT.ok;
+  }
   if (verb === 'requests' && expect !== undefined) {
     const found = (data as Rec[]).length;
     if (found !== expect) {
-      const which = [opts.method, opts.path, opts.status].filter(Boolean).join(' ') || 'any';
+      const which = given.map((k) => (k === 'method' || k === 'path' ? opts[k] : `${k} ${opts[k]}`)).join(' ');
       ctx.stderr.write(
-        `expected ${expect} ${expect === 1 ? 'request' : 'requests'} matching ${which}, found ${found}\n`,
+        `expected ${expect} ${expect === 1 ? 'request' : 'requests'} matching ${which || 'any'}, found ${found}\n`,
       );
       await present(ctx, data, { ...opts, columns });
       return EXIT.failure;
     }
   }
-  if (verb === 'snapshot' || verb === 'reset') {
-    const d = data as Rec;
-    const held = `${d.measures} measures, ${d.coverages} coverages, ${d.notifications} notifications`;
-    const what = d.snapshot === null ? 'the state the server started with' : `snapshot ${String(d.snapshot)}`;
-    ctx.stderr.write(
-      verb === 'snapshot' ? `saved snapshot ${String(d.name)}: ${held}\n` : `reset to ${what}: ${held}\n`,
-    );
-  }
+  const held = `${d.measures} measures, ${d.coverages} coverages, ${d.notifications} notifications`;
+  if (verb === 'snapshot') say(`saved snapshot ${String(d.name)}: ${held}`);
+  const initial = 'the state the server started with or last loaded';
+  if (verb === 'reset') say(`reset to ${d.snapshot === null ? initial : `snapshot ${String(d.snapshot)}`}: ${held}`);
+  if (verb === 'load')
+    say(`${d.merge ? 'merged' : 'loaded'} ${name}: the server holds ${held}, ${d.contracts} contracts`);
+  if (verb === 'mark') say(`marked the request journal as ${name}`);
   await present(ctx, data, { ...opts, columns });
   return EXIT.ok;
 }
