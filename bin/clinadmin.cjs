@@ -36,8 +36,9 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
 } else {
   require('./compile-cache.cjs').enableCompileCache(process.env);
   // Under --verbose a stack trace names our source files and lines: Node reads the shipped source maps of
-  // what loads from here on (only then, as reading them costs start-up).
-  if (argv.includes('--verbose') || argv.includes('-v')) process.setSourceMapsEnabled(true);
+  // what loads from here on (only then, as reading them costs start-up). --verbose as commander reads it
+  // (`-vo json` too, never the value of --fields), by the program's own global options.
+  if (load('globals.cjs').earlyGlobals(argv).verbose) process.setSourceMapsEnabled(true);
   // A reader that stops early (`| head`) is not an error: stop quietly, as Unix tools do.
   process.stdout.on('error', (err) => {
     if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);

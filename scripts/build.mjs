@@ -17,6 +17,8 @@ const result = await build({
     completion: 'src/core/completion.ts',
     openapi: 'src/server/openapi.ts',
     version: 'src/version.ts',
+    // The global options, read before the CLI loads (bin/clinadmin.cjs): commander and they are shared with it.
+    globals: 'src/commands/globals.ts',
   },
   outdir: 'dist',
   bundle: true,

@@ -1,15 +1,15 @@
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError } from 'commander';
 import { TOPIC_SUMMARIES } from './commands/help/topic-list.js';
 
 /** The help topics, for scripts/generate.mjs to complete `clinadmin help <TAB>` as `completion` does. */
 export { TOPIC_SUMMARIES };
 
+import { earlyGlobals, globalOptions } from './commands/globals.js';
 import { commandGroups, type Group } from './commands/index.js';
 import { type RunF, RunReplaced, replaceRuns } from './commands/shared.js';
 import { distance, unknownOption } from './commands/suggest.js';
 import { type Ctx, defaultContext, type RunState } from './context.js';
 import { CliError, EXIT, EXIT_CODES_HELP, UsageError } from './errors.js';
-import { FORMATS } from './output/format-names.js';
 import { guardedContext } from './output/terminal.js';
 import { layoutWidth, visible } from './output/text.js';
 import { writeOut } from './output/text-out.js';
@@ -26,22 +26,6 @@ export function createProgram(ctx: Ctx, state: RunState = { exitCode: 0 }, full 
   const program = new Command('clinadmin')
     .description('Administer diagnostic measures, insurance coverages and notifications from the terminal.')
     .version(VERSION, '-V, --version', 'print the version')
-    .addOption(new Option('--profile <name>', 'config profile to use (env CLINADMIN_PROFILE)'))
-    .addOption(new Option('--base-url <url>', 'API base URL (env CLINADMIN_BASE_URL)'))
-    .addOption(
-      new Option('-o, --output <format>', 'output format; table at a terminal, json otherwise').choices(FORMATS),
-    )
-    .addOption(new Option('--fields <list>', 'comma-separated fields to show (columns and JSON keys)'))
-    .addOption(new Option('--query <expr>', 'JMESPath expression applied to JSON output'))
-    .addOption(
-      new Option(
-        '--timeout <seconds>',
-        'deadline for the whole command, in seconds: every request, retry, Retry-After wait, page and ' +
-          'record; time at a prompt not counted. Without it, each request alone has 30 s',
-      ),
-    )
-    .addOption(new Option('--no-color', 'turn colors off (also NO_COLOR)'))
-    .addOption(new Option('-v, --verbose', 'print requests, timings and error details to stderr'))
     .addHelpText(
       'after',
       `
@@ -58,6 +42,7 @@ ${Object.entries(TOPIC_SUMMARIES)
 ${EXIT_CODES_HELP}`,
     )
     .showSuggestionAfterError(true);
+  for (const option of globalOptions()) program.addOption(option);
 
   const filled = new Set<string>();
   const fill = (group: Group) => {
@@ -152,16 +137,17 @@ function suggest(word: string, known: string[], topics: string[] = []): string {
  * parsed (gh's runF): a test asserts what a command line parses to with no server and no process.
  */
 export async function run(argv: string[], overrides: Partial<Ctx> = {}, runF?: RunF): Promise<number> {
-  // Every byte a command writes passes the one writer's escaping (output/terminal.ts).
-  const ctx = guardedContext(defaultContext(overrides), argv.includes('--no-color'));
+  // Every byte a command writes passes the one writer's escaping (output/terminal.ts), which needs to know
+  // --no-color before the program is built.
+  const ctx = guardedContext(defaultContext(overrides), !earlyGlobals(argv).color);
   const state: RunState = { exitCode: 0 };
   const program = createProgram(ctx, state, false, runF);
   let failed: number | undefined;
   try {
     await program.parseAsync(argv, { from: 'user' });
   } catch (err) {
-    failed =
-      err instanceof RunReplaced ? EXIT.ok : renderError(err, ctx, argv.includes('--verbose') || argv.includes('-v'));
+    // --verbose as commander parsed it (`-vo json` too), not a scan of the words.
+    failed = err instanceof RunReplaced ? EXIT.ok : renderError(err, ctx, program.opts().verbose === true);
   }
   await ctx.flush?.();
   // Read once the output is out: a second signal to serve may land while it drains, and makes the exit 130.

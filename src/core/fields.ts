@@ -1,16 +1,15 @@
+import { Option } from 'commander';
 import type { FieldFlag } from '../resources/index.js';
 import { readDecimal } from './number.js';
 import { parseRangeSpec } from './ranges.js';
 
 const SIGNED = { negative: true };
 
-/** commander's key for a flags string: `--hl7-code <code>` → hl7Code. */
-export function optionKey(flags: string): string {
-  const long = /--([a-z0-9-]+)/.exec(flags)![1];
-  return long.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
-}
+/** commander's key for a flags string (`--hl7-code <code>` → hl7Code), as commander itself makes it. */
+export const optionKey = (flags: string): string => new Option(flags).attributeName();
 
-export const flagName = (f: FieldFlag) => /--[a-z0-9-]+/.exec(f.flags)![0];
+/** A field's long flag (`--hl7-code`), as commander reads it from the flags string. */
+export const flagName = (f: FieldFlag): string => new Option(f.flags).long!;
 
 /** Sets each field whose flag was given; flags override the body. */
 export function applyFlags(

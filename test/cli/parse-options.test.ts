@@ -1,10 +1,24 @@
 import { describe, expect, it } from 'vitest';
-import { parsedAs } from '../helpers/run-cli.js';
+import { parsedAs, runCli } from '../helpers/run-cli.js';
 
 // What a command line parses to, through the seam that takes the place of a command's run (gh's runF):
 // no server, no process. What the parsed options then do is tested where the behaviour is the point.
 
 describe('what a command line parses to', () => {
+  it('shows the details of a fault under --verbose as commander reads it: -vo json, not --query -v', async () => {
+    const fault = () => {
+      throw new Error('injected fault');
+    };
+    const env = { CLINADMIN_BASE_URL: 'http://127.0.0.1:9', CLINADMIN_TOKEN: 't' };
+    const grouped = await runCli(['measures', 'list', '-vo', 'json'], { env, runF: fault });
+    expect(grouped.stderr).toMatch(/^error: unexpected: injected fault\nError: injected fault\n {4}at /);
+    // -v is the value of --query here, so not verbose: one line and the hint.
+    const value = await runCli(['measures', 'list', '--query', '-v'], { env, runF: fault });
+    expect(value.stderr).toBe(
+      'error: unexpected: injected fault\nhint: run again with --verbose for details, and report it if it persists\n',
+    );
+  });
+
   it('gives a list its checked options and the globals: seconds as milliseconds, --fields as a list', async () => {
     const r = await parsedAs([
       '--timeout',

@@ -18,6 +18,9 @@ describe('an unexpected fault', () => {
     // The frame of our output code, named as in the repository, with a line and column.
     expect(verbose.stderr).toMatch(/^ {4}at .*\(.*\/src\/output\/present\.ts:\d+:\d+\)$/m);
     expect(verbose.stderr).toMatch(/^ {4}at .*\/src\/commands\/resource\/show\.ts:\d+:\d+\)?$/m);
+    // -v in a group of short options, as commander reads it, turns the source maps on as well.
+    const grouped = await clinadmin(['measures', 'show', 'msr_hgb', '-vo', 'json'], { env });
+    expect(grouped.stderr).toMatch(/^ {4}at .*\(.*\/src\/output\/present\.ts:\d+:\d+\)$/m);
     const quiet = await clinadmin(['measures', 'show', 'msr_hgb', '-o', 'json'], { env });
     expect(quiet.stderr).toBe(
       'error: unexpected: injected fault\nhint: run again with --verbose for details, and report it if it persists',
