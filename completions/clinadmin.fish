@@ -208,6 +208,7 @@ complete -c clinadmin -n '__fish_seen_subcommand_from serve' -l data -r -F -d 't
 complete -c clinadmin -n '__fish_seen_subcommand_from serve' -l token -r -d 'accepted API token, repeatable (env CLINADMIN_SERVE_TOKENS, comma-separated); account defaults to local-admin; :admin lets it use /_admin/ (clinadmin sandbox)'
 complete -c clinadmin -n '__fish_seen_subcommand_from serve' -l token-file -r -F -d 'read accepted tokens from a file, one TOKEN[:ACCOUNT[:admin]] a line (# comments); it must be owner-only'
 complete -c clinadmin -n '__fish_seen_subcommand_from serve' -l no-events -d 'do not record a notification for each change'
+complete -c clinadmin -n '__fish_seen_subcommand_from serve' -l ready-file -r -F -d 'once serve answers, write {"url", "pid"} to PATH (whole, by a rename); removed at the stop'
 complete -c clinadmin -n '__fish_seen_subcommand_from serve' -l seed -d 'fill an empty data file with demo data'
 complete -c clinadmin -n '__fish_seen_subcommand_from serve' -l load -r -F -d 'start from the state in FILE (a data file, or what measures export or coverages list -o json write); it replaces what --data held (kept as snapshot before-load); without --data, a fresh temporary data file'
 complete -c clinadmin -n '__fish_seen_subcommand_from serve' -l max-body -r -d 'largest accepted request body'

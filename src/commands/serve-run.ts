@@ -9,6 +9,7 @@ import { writeLines } from '../output/text-out.js';
 import { generateToken, parseTokenSpec, type TokenEntry } from '../server/auth.js';
 import { DataFileError } from '../server/data-file.js';
 import { type Faults, noFaults, parseFailOn, parseLatency } from '../server/faults.js';
+import { removeReadyFile, writeReadyFile } from '../server/ready-file.js';
 import { type RunningServer, startServer } from '../server/start.js';
 import { StoreUnavailableError } from '../server/store.js';
 import { converted, numeric, parseOwnOptions, wholeNumber, z } from './options.js';
@@ -35,6 +36,7 @@ const optionsShape = {
   journalBytes: wholeNumber(0),
   recordBodies: z.optional(z.boolean()),
   load: z.optional(nonEmpty),
+  readyFile: z.optional(nonEmpty),
   keepNotifications: wholeNumber(0),
   failOn: z.optional(
     z.array(converted('must be METHOD:PATH-PATTERN:STATUS with a status from 400 to 599', parseFailOn)),
@@ -83,6 +85,15 @@ export async function serve(
   // clean stop removes it (its folder, with any snapshots), as nobody named it.
   const temporary = load && !dataGiven ? await mkdtemp(join(tmpdir(), 'clinadmin-serve-')) : undefined;
   const dataFile = temporary ? join(temporary, 'data.json') : resolve(ctx.cwd, o.data);
+  // A ready file of an earlier run goes first: a job waiting on it must not read a stale URL.
+  const readyFile = o.readyFile === undefined ? undefined : resolve(ctx.cwd, o.readyFile);
+  if (readyFile) {
+    try {
+      await removeReadyFile(readyFile);
+    } catch (err) {
+      throw new UsageError(`--ready-file: ${(err as Error).message}`);
+    }
+  }
   const faults: Faults = { latency: o.latency, failRate: o.failRate, rateLimit: o.rateLimit, failOn: o.failOn ?? [] };
   let server: RunningServer;
   try {
@@ -119,6 +130,15 @@ export async function serve(
   }
   const signals = ctx.waitForSignal(['SIGINT', 'SIGTERM']);
   await writeLines(ctx, [`clinadmin serve listening on ${server.url} (data: ${dataFile})`]);
+  if (readyFile) {
+    try {
+      await writeReadyFile(readyFile, { url: server.url, pid: process.pid });
+    } catch (err) {
+      await server.close(0);
+      if (err instanceof OwnFileError) throw new UsageError(`--ready-file: ${err.message}`);
+      throw new UsageError(`--ready-file: cannot write ${readyFile}: ${(err as Error).message}`);
+    }
+  }
   // A CI log then says why answers were slow or failed.
   if (!noFaults(faults)) ctx.stderr.write(`injecting faults: ${describeFaults(raw)}\n`);
   if (generated) {
@@ -131,6 +151,8 @@ export async function serve(
     );
   }
   const signal = await signals.promise;
+  // Not ready any more: the file goes at once, so a job does not reach for a server that is stopping.
+  if (readyFile) await removeReadyFile(readyFile).catch(() => undefined);
   // A second signal stops at once: every acknowledged write is already in the journal, replayed at start.
   // Its handler is set before the first one's goes and is never removed (a signal handler holds no process
   // open): a second signal at any moment before the exit, even once the data is saved, exits 130, and never

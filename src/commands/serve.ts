@@ -29,6 +29,12 @@ export function serveCommand(cmd: Command, ctx: Ctx, state: RunState): Command {
       ),
     )
     .addOption(noEvents)
+    .addOption(
+      new Option(
+        '--ready-file <path>',
+        'once serve answers, write {"url", "pid"} to PATH (whole, by a rename); removed at the stop',
+      ),
+    )
     .addOption(new Option('--seed', 'fill an empty data file with demo data'))
     .addOption(
       new Option(
@@ -100,6 +106,7 @@ Examples:
   $ clinadmin serve --port 0 --fail-rate 0.2 --rate-limit 200 --latency 5-50   # rehearse a bad day
   $ clinadmin serve --port 0 --record-bodies --token ci:acc_ci:admin   # a CI double: clinadmin sandbox
   $ clinadmin serve --port 0 --load state.json   # measures, coverages, contracts, notifications in one step
+  $ clinadmin serve --port 0 --ready-file ready.json &   # then wait until ready.json exists
 
 --token puts the token in the process list (ps); prefer --token-file or CLINADMIN_SERVE_TOKENS.
 Without a token the server makes one (an admin's) and prints it with the command that points the CLI at it.
