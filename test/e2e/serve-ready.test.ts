@@ -19,7 +19,7 @@ async function readyOf(path: string, pid: number | undefined, stopped: () => boo
 }
 
 describe('serve --ready-file', () => {
-  it('writes {"url","pid"} once serve answers, replaces a planted link unfollowed, removes it at the stop', async () => {
+  it('writes {"url","pid"} once serve answers, replaces a planted link unfollowed, gone at the stop', async () => {
     const dir = await tempDir();
     const ready = join(dir, 'ready.json');
     // A link planted where the file goes: it is replaced, and what it points at is never written.
