@@ -1,6 +1,7 @@
 import { FACTS, measures } from '../resources/index.js';
 import { catalogCsv } from './csv-catalog.js';
 import { type CriticalAs, toObservationDefinition } from './fhir/observation-definition.js';
+import { jsonText } from './number.js';
 
 // A measure catalog as a file: what `measures export` writes and `measures import` reads back, in a
 // stable order, so that two exports of the same catalog are the same bytes and diff cleanly in git.
@@ -54,10 +55,10 @@ export function catalogText(
   delimiter: ',' | ';' | '\t' = ',',
 ): string {
   const sorted = [...list].sort(byTestThenName);
-  if (format === 'json') return `${JSON.stringify(sorted.map(catalogEntry), null, 2)}\n`;
+  if (format === 'json') return `${jsonText(sorted.map(catalogEntry), 2)}\n`;
   if (format === 'csv') return catalogCsv(sorted.map(catalogEntry), delimiter);
   const resources = sorted.map((m) => toObservationDefinition(m, isUcum, criticalAs));
-  if (format === 'fhir-ndjson') return resources.map((r) => `${JSON.stringify(r)}\n`).join('');
+  if (format === 'fhir-ndjson') return resources.map((r) => `${jsonText(r)}\n`).join('');
   const bundle = { resourceType: 'Bundle', type: 'collection', entry: resources.map((resource) => ({ resource })) };
-  return `${JSON.stringify(bundle, null, 2)}\n`;
+  return `${jsonText(bundle, 2)}\n`;
 }

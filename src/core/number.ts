@@ -132,3 +132,30 @@ export const precisionOf = (value: number, precision: unknown): number =>
  */
 export const writtenPrecision = (d: Decimal): number | undefined =>
   d.decimals > decimalsOf(d.value) ? d.decimals : undefined;
+
+const rawJSON = (JSON as unknown as { rawJSON: (text: string) => unknown }).rawJSON;
+
+/**
+ * A number as a JSON literal at its precision (`8.0`, `0.0000001`): what JSON.stringify writes for it as is.
+ * FHIR's decimals keep their trailing zeros so (https://hl7.org/fhir/R4/json.html#primitive).
+ */
+export const decimalLiteral = (n: number, precision?: unknown): unknown =>
+  Number.isFinite(n) ? rawJSON(plainDecimal(n, typeof precision === 'number' ? precision : 0)) : n;
+
+/** A number JSON.stringify would write with an exponent (`1e-7`, `1e+21`). */
+const EXPONENT = /\de[-+]\d/;
+
+/**
+ * JSON.stringify, but every number in plain digits (`0.0000001`, never `1e-7`), so that a spreadsheet or a
+ * person reading the file reads what the CLI's reader does. Most texts have no such number: they are
+ * written once; the rest again with each such number as a raw literal.
+ */
+export function jsonText(value: unknown, space?: number): string {
+  const text = JSON.stringify(value, null, space);
+  if (text === undefined || !EXPONENT.test(text)) return text;
+  return JSON.stringify(
+    value,
+    (_k, v: unknown) => (typeof v === 'number' && /e/.test(String(v)) ? decimalLiteral(v) : v),
+    space,
+  );
+}

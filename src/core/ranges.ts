@@ -1,6 +1,6 @@
 import { UsageError } from '../errors.js';
 import { formatAgeBand, parseAgeBand } from './ages.js';
-import { type Decimal, plainDecimal, readDecimal, writtenPrecision } from './number.js';
+import { type Decimal, decimalsOf, plainDecimal, readDecimal, writtenPrecision } from './number.js';
 import { sexOf } from './words.js';
 
 export interface RangeLike {
@@ -135,4 +135,30 @@ export function parseRangeSpec(spec: string, flag = '--reference-range', panic =
   if (precision !== undefined) out.minPrecision = out.maxPrecision = precision.value;
   for (const k of Object.keys(out) as (keyof RangeLike)[]) if (out[k] === undefined) delete out[k];
   return out;
+}
+
+const BOUND_PRECISIONS = [
+  ['min', 'minPrecision'],
+  ['max', 'maxPrecision'],
+  ['simin', 'siminPrecision'],
+  ['simax', 'simaxPrecision'],
+] as const;
+
+/**
+ * A range as plans compare it: a precision that says no more than its bound's own decimals (`0.1` at
+ * precision 1) is left out, so `{min: 0.1, minPrecision: 1}` and `{min: 0.1}` are the same range, while `8.0`
+ * (`{min: 8, minPrecision: 1}`) and `8` differ. Anything but a range object is given back as it is.
+ */
+export function comparableRange(r: unknown): unknown {
+  if (r === null || typeof r !== 'object' || Array.isArray(r)) return r;
+  const range = r as Record<string, unknown>;
+  let out: Record<string, unknown> | undefined;
+  for (const [bound, precision] of BOUND_PRECISIONS) {
+    const value = range[bound];
+    if (typeof value === 'number' && range[precision] === decimalsOf(value)) {
+      out ??= { ...range };
+      delete out[precision];
+    }
+  }
+  return out ?? r;
 }

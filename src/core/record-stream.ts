@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import type { Ctx } from '../context.js';
 import { UsageError } from '../errors.js';
 import { JsonArraySplitter } from '../json/array-stream.js';
+import { parseJson } from '../json/decimals.js';
 import { MAX_DEPTH, repeatedKey, scanValue } from '../json/json-error.js';
 import { csvRecords, NotStreamed } from './csv-stream.js';
 import { MAX_INPUT_BYTES, readText } from './input.js';
@@ -195,7 +196,7 @@ function objectOf(bytes: Buffer, decoder: TextDecoder, line = false): Record<str
   let value: unknown;
   try {
     text = decoder.decode(bytes);
-    value = JSON.parse(text);
+    value = parseJson(text);
   } catch {
     throw new Whole();
   }

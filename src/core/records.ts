@@ -1,5 +1,6 @@
 import type { Ctx } from '../context.js';
 import { UsageError } from '../errors.js';
+import { parseJson } from '../json/decimals.js';
 import { describeJsonError, findAmbiguity, lineColumn, MAX_DEPTH, repeatedKey, scanValue } from '../json/json-error.js';
 import { RESOURCES } from '../resources/index.js';
 import { parseCatalogCsv } from './csv-catalog.js';
@@ -67,7 +68,7 @@ export function parseRecords(text: string, source: string, csv = /\.(csv|tsv)$/i
   let whole: unknown;
   let wholeError: string | undefined;
   try {
-    whole = JSON.parse(text);
+    whole = parseJson(text);
   } catch {
     wholeError = describeJsonError(text);
   }
@@ -99,7 +100,7 @@ export function parseRecords(text: string, source: string, csv = /\.(csv|tsv)$/i
     if (l.trim() === '') return;
     let value: unknown;
     try {
-      value = JSON.parse(l);
+      value = parseJson(l);
     } catch {
       const at = describeJsonError(l).replace(/^line 1, /, '');
       throw new UsageError(`${source} is not valid NDJSON: line ${i + 1}, ${at}`);
@@ -173,7 +174,7 @@ function parseObjectAt(text: string, { start, end, keys }: Span, source: string)
   const slice = text.slice(start, end);
   let value: Record<string, unknown>;
   try {
-    value = JSON.parse(slice) as Record<string, unknown>;
+    value = parseJson(slice) as Record<string, unknown>;
   } catch {
     // Reported against the whole text, with the line and column an editor shows.
     throw new UsageError(`${source} is not valid JSON: ${describeJsonError(text)}`);

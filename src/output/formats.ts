@@ -1,19 +1,20 @@
 import { guardFormula } from '../core/csv-formula.js';
+import { jsonText, plainDecimal } from '../core/number.js';
 
 /** Plain serialisers: no dependency, so piping JSON costs no start-up. */
 
 export function toJson(data: unknown): string {
-  return `${JSON.stringify(data, null, 2)}\n`;
+  return `${jsonText(data, 2)}\n`;
 }
 
 export function toNdjson(data: unknown): string {
   const items = Array.isArray(data) ? data : [data];
-  return items.map((d) => JSON.stringify(d)).join('\n') + (items.length > 0 ? '\n' : '');
+  return items.map((d) => jsonText(d)).join('\n') + (items.length > 0 ? '\n' : '');
 }
 
 function csvCell(v: unknown): string {
   if (v === undefined || v === null) return '';
-  let s = typeof v === 'object' ? JSON.stringify(v) : String(v);
+  let s = typeof v === 'object' ? jsonText(v) : typeof v === 'number' ? plainDecimal(v) : String(v);
   // The one rule against formula injection (core/csv-formula.ts); a number such as -5 stays a number.
   if (typeof v !== 'number') s = guardFormula(s);
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;

@@ -1,4 +1,5 @@
 import type { Ctx } from '../context.js';
+import { jsonText } from '../core/number.js';
 import type { ListSink } from '../json/array-stream.js';
 import type { Rec } from '../json/record.js';
 import type { Column } from './columns.js';
@@ -60,9 +61,9 @@ export function recordSink(
     record(rec) {
       const r = fields ? pick(rec, fields) : rec;
       count++;
-      if (format === 'ndjson') pending += `${JSON.stringify(r)}\n`;
+      if (format === 'ndjson') pending += `${jsonText(r)}\n`;
       else if (format === 'csv') pending += `${csvRow(keys.map((k) => (r as Rec)?.[k]))}\r\n`;
-      else pending += `${count === 1 ? '[\n  ' : ',\n  '}${JSON.stringify(r, null, 2).replace(/\n/g, '\n  ')}`;
+      else pending += `${count === 1 ? '[\n  ' : ',\n  '}${jsonText(r, 2).replace(/\n/g, '\n  ')}`;
     },
     batchEnd: flush,
     end() {

@@ -41,7 +41,24 @@ describe('output formats read back by third-party parsers', () => {
                 : String(v);
         // Rows as arrays, header first: csv-parse's `columns` mode builds objects, where a key such as
         // __proto__ would be lost in the parser rather than in our output.
-        const parsed = parseCsv(toCsv(rs, keys), { bom: false, relax_column_count: false });
+        const parsed = parseCsv(toCsv(rs, keys), { bom: false, relax_column_count: false }) as string[][];
+        // A number is written in plain decimal digits, never an exponent (5e-324 is 0.000…5), and reads
+        // back as the same double (ECMA-262's StringToNumber).
+        rs.forEach((r, i) => {
+          keys.forEach((k, j) => {
+            const v = r[k];
+            if (v !== null && typeof v === 'object') {
+              // An object or list is its JSON, numbers in it plain too; JSON.parse gives it back.
+              expect(JSON.parse(parsed[i + 1][j])).toEqual(v);
+              parsed[i + 1][j] = JSON.stringify(v);
+              return;
+            }
+            if (typeof v !== 'number') return;
+            expect(parsed[i + 1][j]).toMatch(/^-?\d+(\.\d+)?$/);
+            expect(Number(parsed[i + 1][j])).toBe(v + 0);
+            parsed[i + 1][j] = String(v);
+          });
+        });
         expect(parsed).toEqual([keys.map(text), ...rs.map((r) => keys.map((k) => cell(r[k])))]);
       }),
       { numRuns: 500 },

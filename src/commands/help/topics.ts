@@ -122,6 +122,14 @@ const ranges = () => `Ranges: the short form of --reference-range and --panic-ra
   age=0-24h  age=0-28d  age=29d-11mo  age=1-17y  age=2-52wk
                                 ages are years unless a unit says otherwise (below)
 
+Numbers are digits, a minus sign where a negative makes sense and one decimal point; 0x10, 1e3, 1_000
+and Infinity are refused, in the short form, a flag or a sheet's cell alike. A bound keeps the decimals
+it is written with: 11.0-14.0 is 11 to 14 at precision 1 (minPrecision and maxPrecision, "significant
+places after the decimal point"), and every view, CSV and FHIR export shows it as 11.0-14.0; 13.5 needs
+no precision to say its own. precision=N, or a precision column, says it instead. A JSON catalog says
+it in those fields: a JSON number 8.0 is 8 to every JSON parser. Views and exports write plain digits
+(0.0000001, never 1e-7), and never round a digit away.
+
 Panic ranges hold critical limits, as FHIR R4 defines its critical range ("results outside this range
 are critical"): a result below min, or above max, is critical.
   "<2.5"        critical below 2.5            ">6.5"    critical above 6.5
@@ -156,6 +164,9 @@ On update, one range at a time, the others kept whole (ids, SI bounds, precision
   --add-reference-range "RANGE"       --set-reference-range "N|ID RANGE"
   --remove-reference-range N|ID       --replace-reference-ranges "RANGE" (all of them; asks first)
 and the same for panic ranges. N is the range's place as \`show\` lists it, from 1.
+A dry run (import, apply, update) pairs the ranges it compares by id, then, for a range without one, by
+sex and age band: a band inserted before the others is one addition. A change of precision alone shows
+(0.1-1.2 → 0.10-1.20).
 A reference range given without an id (on import, apply or --replace-reference-ranges) keeps the id of
 the stored range for the same sex and age band (the one with the same limits first), else of the one
 with the same sex and limits; never the id of the range at its place, so an id stays with its band.

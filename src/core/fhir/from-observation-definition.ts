@@ -1,6 +1,8 @@
+import { writtenDecimals } from '../../json/decimals.js';
 import { findAmbiguity, lineColumn } from '../../json/json-error.js';
 import type { FieldError } from '../../schemas/common.js';
 import type { Warning } from '../lint.js';
+import { writtenPrecision } from '../number.js';
 import type { RangeLike } from '../ranges.js';
 import { type CriticalRead, interpretationOf, readCritical } from './critical.js';
 import {
@@ -225,6 +227,7 @@ export function fromObservationDefinition(od: Rec, test?: string, valueSets?: Va
     if (twin) {
       if (low !== undefined) twin.simin = low;
       if (high !== undefined) twin.simax = high;
+      keepWritten(twin, range, true);
       return;
     }
     const field = `${q.category === 'reference' ? 'referenceRanges' : 'panicRanges'}[${list.length}]`;
@@ -240,9 +243,10 @@ export function fromObservationDefinition(od: Rec, test?: string, valueSets?: Va
       const e = iexts.find((x) => x.url === ext(name));
       if (e) r[f] = extValue(e);
     }
+    keepWritten(r, range, si);
     if (!ours && typeof details.decimalPrecision === 'number') {
-      if (r.min !== undefined) r.minPrecision = details.decimalPrecision;
-      if (r.max !== undefined) r.maxPrecision = details.decimalPrecision;
+      if (r.min !== undefined) r.minPrecision ??= details.decimalPrecision;
+      if (r.max !== undefined) r.maxPrecision ??= details.decimalPrecision;
     }
     if (factor !== undefined && !si) {
       if (num(r.min)) r.simin = Number((r.min * factor).toPrecision(12));
@@ -291,4 +295,21 @@ function sameAge(r: Rec, age: Rec): boolean {
   return (
     r.ageMin === ageOf(age.low as Rec | undefined, mixed) && r.ageMax === ageOf(age.high as Rec | undefined, mixed)
   );
+}
+
+/**
+ * The precision of each bound a Range's decimal was written with (`"value": 8.0` is 8 at precision 1, as FHIR
+ * R4 gives a decimal's trailing zeros meaning), where no extension of ours has set it.
+ */
+function keepWritten(r: Rec, range: Rec, si: boolean): void {
+  for (const [end, bound] of [
+    ['low', si ? 'simin' : 'min'],
+    ['high', si ? 'simax' : 'max'],
+  ] as const) {
+    const value = r[bound];
+    const written = writtenDecimals(range[end], 'value');
+    if (typeof value !== 'number' || written === undefined || r[`${bound}Precision`] !== undefined) continue;
+    const precision = writtenPrecision({ value, decimals: written });
+    if (precision !== undefined) r[`${bound}Precision`] = precision;
+  }
 }

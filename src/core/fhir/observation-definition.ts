@@ -1,3 +1,4 @@
+import { decimalLiteral } from '../number.js';
 import { zonesOf } from './critical.js';
 import {
   ageRange,
@@ -33,8 +34,9 @@ export function toObservationDefinition(
   const unit = typeof m.unit === 'string' ? m.unit : undefined;
   const siunit = typeof m.siunit === 'string' ? m.siunit : undefined;
   const concept = (u: string) => (isUcum(u) ? { coding: [{ system: UCUM, code: u }], text: u } : { text: u });
-  const quantity = (value: number) => ({
-    value,
+  // A decimal written at its precision (`8.0`), as FHIR R4 gives trailing zeros meaning: a raw JSON literal.
+  const quantity = (value: number, precision: unknown) => ({
+    value: decimalLiteral(value, precision),
     ...(unit !== undefined ? { unit } : {}),
     ...(unit !== undefined && isUcum(unit) ? { system: UCUM, code: unit } : {}),
   });
@@ -70,7 +72,7 @@ export function toObservationDefinition(
   const intervals = ranges.map(({ r, category, condition }) => {
     const iext = INTERVAL_EXTENSIONS.filter(([f]) => r[f] !== undefined).map(([f, name, kind]) => ({
       url: ext(name),
-      [kind]: r[f],
+      [kind]: kind === 'valueDecimal' && num(r[f]) ? decimalLiteral(r[f], r[`${f}Precision`]) : r[f],
     }));
     const age = ageRange(r.ageMin, r.ageMax);
     return {
@@ -80,8 +82,8 @@ export function toObservationDefinition(
       ...(num(r.min) || num(r.max)
         ? {
             range: {
-              ...(num(r.min) ? { low: quantity(r.min) } : {}),
-              ...(num(r.max) ? { high: quantity(r.max) } : {}),
+              ...(num(r.min) ? { low: quantity(r.min, r.minPrecision) } : {}),
+              ...(num(r.max) ? { high: quantity(r.max, r.maxPrecision) } : {}),
             },
           }
         : {}),

@@ -1,4 +1,5 @@
 import type { Rec } from '../../json/record.js';
+import { comparableRange } from '../ranges.js';
 import { bodyOf, type Prepared, type SyncSpec } from './prepare.js';
 
 // The server's records as an import plans against them. Each is kept as a digest of its fields, not as
@@ -15,14 +16,23 @@ export function canonical(v: unknown): string {
   );
 }
 
+/** A field's value as plans compare it: each range without a precision its bound already says. */
+export function comparableValue(field: string, v: unknown): unknown {
+  return (field === 'referenceRanges' || field === 'panicRanges') && Array.isArray(v) ? v.map(comparableRange) : v;
+}
+
 /** A range given without an id matches a stored one whatever id the service gave it. */
 export function comparable(field: string, incoming: unknown, existing: unknown): unknown {
-  if (field !== 'referenceRanges' || !Array.isArray(incoming) || !Array.isArray(existing)) return existing;
-  return existing.map((r: Rec, i) => {
-    if ((incoming[i] as Rec | undefined)?.id !== undefined) return r;
-    const { id: _id, ...rest } = r;
-    return rest;
-  });
+  if (field !== 'referenceRanges' || !Array.isArray(incoming) || !Array.isArray(existing))
+    return comparableValue(field, existing);
+  return comparableValue(
+    field,
+    existing.map((r: Rec, i) => {
+      if ((incoming[i] as Rec | undefined)?.id !== undefined) return r;
+      const { id: _id, ...rest } = r;
+      return rest;
+    }),
+  );
 }
 
 /** The reference ranges with their ids left out: what an input that gives none is compared with. */
@@ -145,7 +155,7 @@ export class Existing {
     }
     const start = this.used;
     this.pool.fill(0, start, start + length);
-    for (const f of fields) digestOf(r[f], this.pool, start + this.slot(f));
+    for (const f of fields) digestOf(comparableValue(f, r[f]), this.pool, start + this.slot(f));
     if (Array.isArray(ranges))
       digestOf(comparable('referenceRanges', [], ranges), this.pool, start + this.slot(NO_IDS));
     this.used += length;
@@ -182,7 +192,7 @@ export class Existing {
       }
       const at = this.slots.get(name);
       if (at === undefined || start + at + 1 >= end) return false;
-      digestOf(to, scratch, 0);
+      digestOf(comparableValue(field, to), scratch, 0);
       if (scratch[0] !== this.pool[start + at] || scratch[1] !== this.pool[start + at + 1]) return false;
     }
     return true;

@@ -1,6 +1,6 @@
 import type { Rec } from '../../json/record.js';
 import { withStoredIds } from '../range-ids.js';
-import { canonical, comparable, Existing } from './existing.js';
+import { canonical, comparable, comparableValue, Existing } from './existing.js';
 import { bodyOf, type Prepared, type SyncSpec } from './prepare.js';
 
 export interface Change {
@@ -39,7 +39,8 @@ export function planOne(spec: SyncSpec, rec: Prepared, found: Existing): PlanIte
   for (const [field, given] of Object.entries(body)) {
     const from = current[field];
     const to = field === 'referenceRanges' ? withStoredIds(given, from) : given;
-    if (canonical(to) !== canonical(comparable(field, to, from))) changes.push({ field, from, to });
+    if (canonical(comparableValue(field, to)) !== canonical(comparable(field, to, from)))
+      changes.push({ field, from, to });
   }
   const blocked = changes.filter((c) => spec.createOnly.includes(c.field));
   if (blocked.length > 0) {

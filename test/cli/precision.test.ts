@@ -1,0 +1,157 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/run-cli.js';
+import { cliEnv, testServer } from '../helpers/server.js';
+import { tempDir } from '../helpers/tmp.js';
+
+// Precision as written. The API's *Precision fields are "significant places after the decimal point"; a
+// number a person writes in text says its own (`8.0` has one), and FHIR R4 gives a decimal's trailing zeros
+// meaning ("the precision of the decimal value has significance", datatypes.html#decimal). So a sheet's
+// `8.0` is 8 at precision 1, every view and export shows it as `8.0`, and export then import of any
+// catalog, in every format, changes nothing.
+
+type Rec = Record<string, unknown>;
+const RAW = JSON as unknown as { rawJSON: (text: string) => unknown; isRawJSON: (v: unknown) => boolean };
+
+async function setup() {
+  const server = await testServer({ seed: false, events: false });
+  const dir = await tempDir();
+  const env = cliEnv(server.url, dir);
+  const cli = (argv: string[]) => runCli(argv, { env, cwd: dir });
+  const stored = async () => (await server.call('GET', '/diagnostic-measures')).body as Rec[];
+  return { server, dir, cli, stored };
+}
+
+/** The lab's sheet: bounds written with the decimals the lab reports them with. */
+const SHEET = [
+  'test,name,type,unit,range,sex,min,max',
+  'tst_p,Creatinine,numeric,mg/dL,reference,all,0.10,1.20',
+  'tst_p,Hemoglobin,numeric,g/dL,reference,female,11.0,14.0',
+  'tst_p,Hemoglobin,numeric,g/dL,reference,male,13.5,17.5',
+  'tst_p,Trace,numeric,mg/L,reference,all,0.0000001,8.0',
+  'tst_p,Trace,numeric,mg/L,panic,all,,9.00',
+].join('\r\n');
+
+/** A FHIR resource as a server that drops unknown extensions keeps it: every `extension` gone. */
+function withoutExtensions(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(withoutExtensions);
+  if (RAW.isRawJSON(v)) return v;
+  if (v === null || typeof v !== 'object') return v;
+  return Object.fromEntries(
+    Object.entries(v)
+      .filter(([k]) => k !== 'extension')
+      .map(([k, x]) => [k, withoutExtensions(x)]),
+  );
+}
+
+describe('precision as written', () => {
+  it('keeps the decimals of a sheet, shows them, and round-trips JSON, CSV and FHIR with 0 changes', async () => {
+    const { cli, dir, stored } = await setup();
+    await writeFile(join(dir, 'lab.csv'), `${SHEET}\r\n`);
+    const imported = await cli(['measures', 'import', 'lab.csv']);
+    expect(imported.code, imported.stderr).toBe(0);
+    const byName = Object.fromEntries((await stored()).map((m) => [m.name, m]));
+    expect(byName.Creatinine.referenceRanges).toEqual([
+      expect.objectContaining({ min: 0.1, minPrecision: 2, max: 1.2, maxPrecision: 2, sex: 'all' }),
+    ]);
+    expect((byName.Hemoglobin.referenceRanges as Rec[])[0]).toMatchObject({
+      min: 11,
+      minPrecision: 1,
+      max: 14,
+      maxPrecision: 1,
+    });
+    // 13.5 and 17.5 say their own decimals: no precision field is needed for them.
+    expect((byName.Hemoglobin.referenceRanges as Rec[])[1]).not.toHaveProperty('minPrecision');
+    const trace = (byName.Trace.referenceRanges as Rec[])[0];
+    expect(trace).toMatchObject({ min: 0.0000001, max: 8, maxPrecision: 1 });
+    expect(trace).not.toHaveProperty('minPrecision');
+    expect(byName.Trace.panicRanges).toEqual([{ max: 9, maxPrecision: 2, sex: 'all' }]);
+
+    // Views show each value at its precision, in plain digits.
+    const show = await cli(['measures', 'show', String(byName.Hemoglobin.id), '-o', 'table']);
+    expect(show.stdout).toContain('11.0–14.0 g/dL');
+    const list = await cli(['measures', 'list', '-o', 'table']);
+    expect(list.stdout).toMatch(/Creatinine\s+numeric\s+mg\/dL\s+0\.10–1\.20 mg\/dL/);
+    expect(list.stdout).toContain('0.0000001–8.0 mg/L');
+
+    // Each export writes them as written: plain digits, a FHIR decimal with its trailing zeros.
+    const exports: Record<string, string> = {};
+    for (const format of ['json', 'csv', 'fhir', 'fhir-ndjson']) {
+      const out = await cli(['measures', 'export', '--format', format, '--out', `export.${format}`]);
+      expect(out.code, out.stderr).toBe(0);
+      exports[format] = await readFile(join(dir, `export.${format}`), 'utf8');
+      expect(exports[format], format).not.toMatch(/\de-\d/);
+    }
+    expect(exports.json).toContain('"min": 0.0000001');
+    expect(exports.json).toContain('"minPrecision": 2');
+    expect(exports.csv).toContain(',0.10,1.20,2,2,');
+    expect(exports.csv).toContain(',11.0,14.0,1,1,');
+    expect(exports.fhir).toContain('"value": 8.0');
+    expect(exports.fhir).toContain('"value": 0.0000001');
+    expect(exports['fhir-ndjson']).toContain('"value":0.10');
+
+    // Read back, in every format: nothing to change.
+    // Parsed keeping each number's text (JSON.parse source text access), so 8.0 is written back as 8.0.
+    const fhir = JSON.parse(exports.fhir, (_k, v, context?: { source?: string }) =>
+      typeof v === 'number' ? RAW.rawJSON(context!.source!) : v,
+    );
+    await writeFile(join(dir, 'stripped.fhir.json'), JSON.stringify(withoutExtensions(fhir), null, 2));
+    const stripped = await readFile(join(dir, 'stripped.fhir.json'), 'utf8');
+    expect(stripped).not.toContain('extension');
+    expect(stripped).toContain('"value": 8.0');
+    for (const file of ['export.json', 'export.csv', 'export.fhir', 'export.fhir-ndjson', 'stripped.fhir.json']) {
+      const args = ['measures', 'import', file, '--dry-run'];
+      if (file.endsWith('.fhir-ndjson')) args.push('--format', 'auto');
+      if (file.startsWith('stripped')) args.push('--test', 'tst_p');
+      const plan = await cli(args);
+      expect(plan.code, `${file}: ${plan.stderr}`).toBe(0);
+      expect(plan.stdout, file).toContain('dry run: 0 to create, 0 to update, 3 unchanged, 0 in error');
+    }
+  });
+
+  it('shows a change of precision alone in a dry run', async () => {
+    const { cli, dir, stored } = await setup();
+    await writeFile(join(dir, 'lab.csv'), `${SHEET}\r\n`);
+    expect((await cli(['measures', 'import', 'lab.csv'])).code).toBe(0);
+    const creatinine = (await stored()).find((m) => m.name === 'Creatinine')!;
+    const set = await cli([
+      'measures',
+      'update',
+      String(creatinine.id),
+      '--set-reference-range',
+      '1 0.1-1.2 precision=1',
+    ]);
+    expect(set.code, set.stderr).toBe(0);
+    const plan = await cli(['measures', 'import', 'lab.csv', '--dry-run']);
+    expect(plan.stdout).toContain(`~ update     lab.csv line 2 (Creatinine) ${creatinine.id}`);
+    expect(plan.stdout).toMatch(/ {4}referenceRanges\[0\]: (rr_\S+: )?0\.1–1\.2 → (rr_\S+: )?0\.10–1\.20\n/);
+    expect(plan.stdout).toContain('dry run: 0 to create, 1 to update, 2 unchanged, 0 in error');
+  });
+
+  it('pairs ranges by id, then by sex and band: an inserted band is one addition', async () => {
+    const { cli, dir } = await setup();
+    const rows = [
+      'test,name,type,unit,range,sex,ageMin,ageMax,min,max',
+      'tst_p,Phosphorus,numeric,mg/dL,reference,all,1,17,4.0,7.0',
+      'tst_p,Phosphorus,numeric,mg/dL,reference,all,18,120,2.5,4.5',
+    ];
+    await writeFile(join(dir, 'p.csv'), `${rows.join('\r\n')}\r\n`);
+    expect((await cli(['measures', 'import', 'p.csv'])).code).toBe(0);
+    expect((await cli(['measures', 'export', '--format', 'csv', '--out', 'p-export.csv'])).code).toBe(0);
+    const exported = (await readFile(join(dir, 'p-export.csv'), 'utf8')).split('\r\n');
+    // The lab inserts an infant band before the others, on a row of its own, with no id.
+    const header = exported[0].replace(/^\ufeff/, '').split(',');
+    const infant = exported[1].split(',');
+    for (const [column, value] of Object.entries({ ageMin: '0', ageMax: '11mo', min: '4.5', max: '8.3', rangeId: '' }))
+      infant[header.indexOf(column)] = value;
+    const withInfant = [exported[0], infant.join(','), ...exported.slice(1)].join('\r\n');
+    await writeFile(join(dir, 'p2.csv'), withInfant);
+    const plan = await cli(['measures', 'import', 'p2.csv', '--dry-run']);
+    expect(plan.code, plan.stderr).toBe(0);
+    const lines = plan.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^~ update {5}p2\.csv line 2 \(Phosphorus\) msr_/);
+    expect(lines[1]).toMatch(/^ {4}referenceRanges\[0\]: added 4\.5–8\.3 \(/);
+    expect(lines.slice(2)).toEqual(['dry run: 0 to create, 1 to update, 0 unchanged, 0 in error; nothing was sent']);
+  });
+});
