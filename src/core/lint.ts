@@ -1,5 +1,6 @@
 import { EPSILON, edgeOf, formatAge, formatAgeBand, PER_YEAR, smaller, spanOf } from './ages.js';
 import { meet } from './interpret.js';
+import { decimalsOf as decimals, plainDecimal } from './number.js';
 import type { RangeLike } from './ranges.js';
 
 export interface Warning {
@@ -13,14 +14,6 @@ interface MeasureLike {
   referenceRanges?: RangeLike[];
   panicRanges?: RangeLike[];
 }
-
-const decimals = (n: number) => {
-  const s = String(n);
-  const e = s.indexOf('e-');
-  if (e !== -1) return Number(s.slice(e + 2));
-  const dot = s.indexOf('.');
-  return dot === -1 ? 0 : s.length - dot - 1;
-};
 
 // Each bound with its precision field, spelled once rather than built per record (an import lints thousands).
 const BOUNDS = [
@@ -247,7 +240,7 @@ export function lintMeasure(m: MeasureLike): Warning[] {
         if (value !== undefined && precision !== undefined && decimals(value) > precision) {
           out.push({
             field: `${name}[${i}].${bound}`,
-            message: `${value} has more decimals than its stated precision ${precision}`,
+            message: `${plainDecimal(value)} has more decimals than its stated precision ${precision}`,
           });
         }
       }

@@ -1,4 +1,5 @@
 import { lintMeasure, type Warning } from './lint.js';
+import { decimalsOf as decimals } from './number.js';
 import type { RangeLike } from './ranges.js';
 
 interface MeasureLike {
@@ -71,15 +72,6 @@ export async function loadUcum(): Promise<Ucum> {
       return factors.get(key);
     },
   };
-}
-
-/** Decimals a number is written with: 2.2 → 1, 500 → 0. */
-function decimals(n: number): number {
-  const s = String(n);
-  const e = s.indexOf('e-');
-  if (e !== -1) return Number(s.slice(e + 2));
-  const dot = s.indexOf('.');
-  return dot === -1 ? 0 : s.length - dot - 1;
 }
 
 const round = (n: number, d: number) => Number(n.toFixed(d));
