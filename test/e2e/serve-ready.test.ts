@@ -12,7 +12,7 @@ async function readyOf(path: string, pid: number | undefined, stopped: () => boo
     // Before serve has replaced what was there, the name may hold anything.
     const text = await readFile(path, 'utf8').catch(() => '');
     const ready = text.startsWith('{') ? (JSON.parse(text) as { url: string; pid: number }) : undefined;
-    if (ready?.pid === pid) return ready;
+    if (ready && ready.pid === pid) return ready;
     if (stopped()) throw new Error('serve stopped before it was ready');
     await new Promise((r) => setTimeout(r, 20));
   }
