@@ -100,7 +100,18 @@ describe('precision as written', () => {
     const stripped = await readFile(join(dir, 'stripped.fhir.json'), 'utf8');
     expect(stripped).not.toContain('extension');
     expect(stripped).toContain('"value": 8.0');
-    for (const file of ['export.json', 'export.csv', 'export.fhir', 'export.fhir-ndjson', 'stripped.fhir.json']) {
+    // NDJSON as list writes it (the service's own bytes): its fields (id, createdBy) set aside, the rest the same.
+    const ndjson = await cli(['measures', 'list', '-o', 'ndjson']);
+    await writeFile(join(dir, 'list.ndjson'), ndjson.stdout);
+    const files = [
+      'export.json',
+      'list.ndjson',
+      'export.csv',
+      'export.fhir',
+      'export.fhir-ndjson',
+      'stripped.fhir.json',
+    ];
+    for (const file of files) {
       const args = ['measures', 'import', file, '--dry-run'];
       if (file.endsWith('.fhir-ndjson')) args.push('--format', 'auto');
       if (file.startsWith('stripped')) args.push('--test', 'tst_p');
