@@ -142,6 +142,7 @@ export class ApiClient {
         written += records.length;
         sink.batchEnd();
       }
+      if (sink.done?.()) return;
       page = trail.follow(target, written - before, nextPage(r.headers.link, this.origin, target, path));
     }
   }

@@ -102,7 +102,11 @@ export const enc = encodeURIComponent;
  */
 export function checkFields(res: Resource, fields: string[] | undefined): void {
   if (!fields) return;
-  const known = [...Object.keys(res.fields), ...res.wide.flatMap((w) => (typeof w === 'string' ? [] : [w.key]))];
+  const known = [
+    ...Object.keys(res.fields),
+    ...(res.derived ?? []).map((d) => d.key),
+    ...res.wide.flatMap((w) => (typeof w === 'string' ? [] : [w.key])),
+  ];
   const unknown = fields.filter((f) => !known.includes(f));
   if (unknown.length === 0) return;
   const guesses = unknown.map((f) => closest(f, known)).filter(Boolean);

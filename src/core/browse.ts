@@ -34,6 +34,9 @@ export class Browse {
   typing = false;
   unseen: boolean;
   type: string | undefined;
+  /** Only those this account has seen (`--seen-by`), or has not (`--unseen-by`). */
+  readonly seenBy: string | undefined;
+  readonly unseenBy: string | undefined;
   /** The ids that came by polling since the start, marked in the list. */
   readonly arrived = new Set<string>();
   status = '';
@@ -41,10 +44,12 @@ export class Browse {
   constructor(
     readonly account: string | undefined,
     readonly code: string | undefined,
-    options: { type?: string; unseen?: boolean } = {},
+    options: { type?: string; unseen?: boolean; seenBy?: string; unseenBy?: string } = {},
   ) {
     this.type = options.type;
     this.unseen = options.unseen ?? false;
+    this.seenBy = options.seenBy;
+    this.unseenBy = options.unseenBy;
   }
 
   get current(): BrowseNote | undefined {
@@ -102,6 +107,9 @@ export class Browse {
     if (this.type !== undefined && n.type !== this.type) return false;
     if (this.code !== undefined && n.code !== this.code) return false;
     if (this.unseen && this.seenByMe(n)) return false;
+    const seen = (account: string) => Array.isArray(n.seenBy) && n.seenBy.includes(account);
+    if (this.seenBy !== undefined && !seen(this.seenBy)) return false;
+    if (this.unseenBy !== undefined && seen(this.unseenBy)) return false;
     if (this.text === '') return true;
     const needle = this.text.toLowerCase();
     return [n.title, n.body, n.type, n.code, n.id].some((v) => str(v).toLowerCase().includes(needle));

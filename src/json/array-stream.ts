@@ -222,4 +222,6 @@ export interface ListSink {
   /** The records so far are handed on; false asks to pause the answer until drained() resolves. */
   batchEnd(): boolean;
   drained(): Promise<void>;
+  /** When given and true after a page, the sink has what it came for: no next page is fetched. */
+  done?(): boolean;
 }

@@ -16,6 +16,12 @@ export interface Column {
   tone?: (text: string) => Tone | undefined;
   /** Free text, narrowed first when a line is too wide (the registry's `free`). */
   free?: boolean;
+  /** The text a line is read for: see the registry's `lead`. */
+  lead?: boolean;
+  /** A shorter form of the cell's text, used when the line is too wide (a time without its year). */
+  short?: (text: string) => string;
+  /** The record's field a derived column is drawn from, when it is not `key` (SEEN from seenBy). */
+  field?: string;
 }
 
 export interface View {
@@ -98,6 +104,9 @@ const TONES: Partial<Record<ColumnFormat, Column['tone']>> = {
   seen: (t) => (t === 'seen' ? 'green' : t === 'new' ? 'yellow' : undefined),
 };
 
+/** `11-27 04:17`: a local time of localTime without its year, when a line has no room for it. */
+export const shortTime = (text: string) => text.replace(/^\d{4}-/, '');
+
 const column = (
   key: string,
   field: string,
@@ -105,13 +114,17 @@ const column = (
   format: ColumnFormat,
   shown: boolean,
   free = false,
+  lead = false,
 ): Column => ({
   key,
   header,
   shown,
   value: FORMATS[format](field),
   tone: TONES[format],
-  free,
+  free: free || lead,
+  ...(lead ? { lead } : {}),
+  ...(format === 'time' ? { short: shortTime } : {}),
+  ...(field !== key ? { field } : {}),
 });
 
 const cache = new Map<Resource, Column[]>();
@@ -120,9 +133,12 @@ const cache = new Map<Resource, Column[]>();
 export function columnsOf(res: Resource): Column[] {
   let cols = cache.get(res);
   if (!cols) {
-    cols = Object.entries(res.fields).flatMap(([key, f]) =>
-      f.header ? [column(key, key, f.header, f.format ?? 'text', f.shown ?? false, f.free)] : [],
-    );
+    cols = [
+      ...Object.entries(res.fields).flatMap(([key, f]) =>
+        f.header ? [column(key, key, f.header, f.format ?? 'text', f.shown ?? false, f.free, f.lead)] : [],
+      ),
+      ...(res.derived ?? []).map((d) => column(d.key, d.field, d.header, d.format, d.shown ?? false, d.free)),
+    ];
     cache.set(res, cols);
   }
   return cols;

@@ -32,13 +32,19 @@ export function cellText(c: Column, r: Rec, view: View): string {
   return visible(text, true);
 }
 
-// Free text is cut first: a name or a title loses its end before any other column narrows.
+/** The columns a lead text (a notification's title) keeps while the others narrow. */
+export const LEAD_WIDTH = 30;
+/** How far the other columns narrow for a lead text. */
+const LEAD_OTHERS = 4;
 
 /**
- * Fits a line to `total` columns: free text (a name, a title) is narrowed first, widest first, to 12;
- * then the widest of the rest, down to its header, and then to 8. An id is never cut.
+ * Fits a line to `total` columns. Free text (a name, a title) is narrowed first, widest first, to 12;
+ * then the widest of the rest, down to its header, and then to 8. An id is never cut. When a column is
+ * the lead (the title of a notification), it is narrowed only to LEAD_WIDTH, then the others (not the id,
+ * nor a time, which has a short form instead) down to 4, and only then the lead itself to 12. With
+ * `keepLead` that last step is not taken: the writer leaves out columns (and says so) before it.
  */
-export function fitWidths(widths: number[], columns: Column[], total: number): number[] {
+export function fitWidths(widths: number[], columns: Column[], total: number, keepLead = false): number[] {
   const out = [...widths];
   const line = () => out.reduce((a, b) => a + b, 0) + GAP.length * (out.length - 1);
   const narrow = (floor: (i: number) => number, eligible: (i: number) => boolean) => {
@@ -55,9 +61,23 @@ export function fitWidths(widths: number[], columns: Column[], total: number): n
     }
   };
   const free = (i: number) => columns[i].free === true;
+  const lead = (i: number) => columns[i].lead === true;
+  const header = (i: number) => Math.min(widths[i], Math.max(MIN_WIDTH, displayWidth(columns[i].header)));
+  if (columns.some((c) => c.lead)) {
+    const other = (i: number) => columns[i].key !== 'id' && !free(i) && columns[i].short === undefined;
+    narrow(
+      (i) => Math.min(12, widths[i]),
+      (i) => free(i) && !lead(i),
+    );
+    narrow((i) => Math.min(LEAD_WIDTH, widths[i]), lead);
+    narrow(header, other);
+    narrow((i) => Math.min(widths[i], LEAD_OTHERS), other);
+    if (!keepLead) narrow((i) => Math.min(12, widths[i]), lead);
+    return out;
+  }
   narrow((i) => Math.min(12, widths[i]), free);
   const other = (i: number) => columns[i].key !== 'id' && !free(i);
-  narrow((i) => Math.min(widths[i], Math.max(MIN_WIDTH, displayWidth(columns[i].header))), other);
+  narrow(header, other);
   narrow((i) => Math.min(widths[i], MIN_WIDTH), other);
   return out;
 }
@@ -95,6 +115,8 @@ export class ListWriter {
   private heldSince = 0;
   private dropped: string[] = [];
   private timer?: NodeJS.Timeout;
+  /** Per column, its short form when shown so (a time without its year), the line too wide for the long. */
+  private shortened: (((text: string) => string) | undefined)[] = [];
 
   constructor(
     private readonly out: OutStream,
@@ -130,17 +152,25 @@ export class ListWriter {
   private start(): boolean {
     clearTimeout(this.timer);
     if (this.widths) return true;
-    const natural = this.columns.map((c, i) =>
-      Math.max(this.o.headers ? displayWidth(c.header) : 0, ...this.held.map((row) => displayWidth(row[i]))),
-    );
+    const measure = () =>
+      this.columns.map((c, i) =>
+        Math.max(this.o.headers ? displayWidth(c.header) : 0, ...this.held.map((row) => displayWidth(row[i]))),
+      );
+    let natural = measure();
+    const line = (w: number[]) => w.reduce((a, b) => a + b, 0) + GAP.length * (w.length - 1);
+    // A line too wide gives up the year of its times first (`11-27 04:17`, still local time).
+    if (line(natural) > this.o.width && this.columns.some((c) => c.short)) {
+      this.shortened = this.columns.map((c) => c.short);
+      this.held = this.held.map((row) => this.shorten(row));
+      natural = measure();
+    }
     // Never a wrapped line: columns that do not fit even narrowed are left out, from the right, and said so.
     let count = natural.length;
-    const line = (w: number[]) => w.reduce((a, b) => a + b, 0) + GAP.length * (w.length - 1);
-    while (
-      count > 2 &&
-      line(fitWidths(natural.slice(0, count), this.columns.slice(0, count), this.o.width)) > this.o.width
-    )
-      count--;
+    // While there are columns on its right to leave out, the lead is not cut below LEAD_WIDTH.
+    const lead = this.columns.findIndex((c) => c.lead);
+    const fitted = (n: number) =>
+      fitWidths(natural.slice(0, n), this.columns.slice(0, n), this.o.width, lead >= 0 && lead < n - 1);
+    while (count > 2 && line(fitted(count)) > this.o.width) count--;
     this.dropped = this.columns.slice(count).map((c) => c.header);
     this.columns = this.columns.slice(0, count);
     this.widths = fitWidths(natural.slice(0, count), this.columns, this.o.width);
@@ -158,8 +188,12 @@ export class ListWriter {
     return this.write(rows, lines);
   }
 
+  private shorten(row: string[]): string[] {
+    return row.map((text, i) => this.shortened[i]?.(text) ?? text);
+  }
+
   private write(rows: string[][], lines: string[] = []): boolean {
-    for (const row of rows) lines.push(this.line(row));
+    for (const row of rows) lines.push(this.line(this.shortened.length > 0 ? this.shorten(row) : row));
     return lines.length === 0 || this.out.write(`${lines.join('\n')}\n`);
   }
 

@@ -74,24 +74,23 @@ export async function present(ctx: Ctx, data: unknown, o: PresentOptions): Promi
 async function format(ctx: Ctx, data: unknown, o: PresentOptions): Promise<void> {
   const format = chooseFormat(ctx, o.output);
   const fields = o.fields;
-  let shaped = fields ? pick(data, fields) : data;
+  const view: View = { account: o.account };
+  let shaped = fields ? pick(derive(data, fields, [...(o.columns ?? []), ...(o.wide ?? [])], view), fields) : data;
   if (o.query) shaped = await query(shaped, o.query);
   if (format === 'json') return void ctx.stdout.write(toJson(shaped));
   if (format === 'ndjson') return void ctx.stdout.write(toNdjson(shaped));
   // YAML and CSV keep their bytes into a file or a pipe; at a terminal they are escaped as all else.
   if (format === 'yaml') return void exact(ctx.stdout).write((await import('./yaml.js')).toYaml(shaped));
-  const columns = selectColumns(o.columns ?? [], fields, shaped);
+  // A derived column (SEEN, from seenBy) named in --fields was filled in as its text above: shown as such.
+  const columns = selectColumns(o.columns ?? [], fields, shaped).map((c) =>
+    c.field !== undefined && fields?.includes(c.key) ? { ...col(c.key, c.header), tone: c.tone } : c,
+  );
   if (format === 'csv') {
-    const rows = isRecordList(shaped) ? shaped : [shaped as Rec];
-    return void exact(ctx.stdout).write(
-      toCsv(
-        rows,
-        columns.map((c) => c.key),
-      ),
-    );
+    const keys = columns.map((c) => c.key);
+    const rows = derive(isRecordList(shaped) ? shaped : [shaped as Rec], keys, columns, view) as Rec[];
+    return void exact(ctx.stdout).write(toCsv(rows, keys));
   }
   const t = await theme(colorEnabled(ctx, ctx.stdout, o.color));
-  const view: View = { account: o.account };
   const width = layoutWidth(ctx.stdout, ctx.env);
   if (Array.isArray(shaped)) {
     if (shaped.length === 0) {
@@ -118,6 +117,22 @@ async function format(ctx: Ctx, data: unknown, o: PresentOptions): Promise<void>
     return void ctx.stdout.write(await renderDescribe(shaped as Rec, shown, view, t, width));
   }
   ctx.stdout.write(`${shaped === undefined || shaped === null ? '' : visible(String(shaped))}\n`);
+}
+
+/**
+ * Each record with the derived columns `fields` names (SEEN BY drawn from seenBy) set to their text, so
+ * `--fields id,seenByList` has them in every format: a derived column is not a field of the record.
+ */
+function derive(data: unknown, fields: string[], columns: Column[], view: View): unknown {
+  const derived = columns.filter((c) => c.field !== undefined && fields.includes(c.key));
+  if (derived.length === 0) return data;
+  const one = (r: unknown) => {
+    if (r === null || typeof r !== 'object' || Array.isArray(r)) return r;
+    const out: Rec = { ...(r as Rec) };
+    for (const c of derived) out[c.key] = c.value(r as Rec, view);
+    return out;
+  };
+  return Array.isArray(data) ? data.map(one) : one(data);
 }
 
 /** Says on stderr which columns a table left out for want of width (short: it must not wrap either). */

@@ -10,17 +10,20 @@ export const notifications: Resource = {
   idPrefix: 'ntf',
   marksSeen: true,
   nameExample: 'stock',
-  wide: [
+  // SEEN is your own status (seen or new); SEEN BY (the field seenBy, and seenByList as it was named
+  // before) the accounts that have seen it.
+  derived: [
+    { key: 'seen', field: 'seenBy', header: 'SEEN', format: 'seen', shown: true },
     { key: 'seenByList', field: 'seenBy', header: 'SEEN BY', format: 'list' },
-    { key: 'bodyExcerpt', field: 'body', header: 'BODY', format: 'excerpt', free: true },
   ],
+  wide: ['seenBy', { key: 'bodyExcerpt', field: 'body', header: 'BODY', format: 'excerpt', free: true }],
   fields: {
     id: { header: 'ID', shown: true },
     createdAt: { header: 'TIME', shown: true, format: 'time' },
     type: { header: 'TYPE', shown: true },
     code: { header: 'CODE', shown: true },
-    title: { header: 'TITLE', shown: true, free: true },
-    seenBy: { header: 'SEEN', shown: true, format: 'seen' },
+    title: { header: 'TITLE', shown: true, free: true, lead: true },
+    seenBy: { header: 'SEEN BY', format: 'list' },
     body: { header: 'BODY', free: true },
     meta: { header: 'META' },
   },

@@ -36,6 +36,11 @@ export interface FieldEntry {
   format?: ColumnFormat;
   /** Free text (a name, a title): narrowed first, and given room, when a table line is too wide. */
   free?: boolean;
+  /**
+   * The text a line is read for (a notification's title): it keeps LEAD_WIDTH columns while the others
+   * but the id are cut, down to 4, and a time shortens to `11-27 04:17`; implies `free`.
+   */
+  lead?: boolean;
 }
 
 /** A column of `-o wide` drawn from a field in another way than the field's own column. */
@@ -45,6 +50,8 @@ export interface DerivedColumn {
   header: string;
   format: ColumnFormat;
   free?: boolean;
+  /** In the default table (a column of `derived`). */
+  shown?: boolean;
 }
 
 export interface SchemaSet {
@@ -69,6 +76,8 @@ export interface Resource {
   fields: Readonly<Record<string, FieldEntry>>;
   /** Fields `list` filters on by exact value (`--test ID`), client-side: the API has no filters. */
   filters?: readonly string[];
+  /** Columns drawn from a field in another way than its own, after the fields' columns; `--fields` names them. */
+  derived?: readonly DerivedColumn[];
   /** What `-o wide` adds to the shown columns (kubectl's convention): field keys or derived columns. */
   wide: readonly (string | DerivedColumn)[];
   /** Keys a file may hold this resource's records under, as the seed's `{"diagnosticAnalyzers": [...]}`. */

@@ -523,8 +523,8 @@ describe('errors and exit codes', () => {
       ],
       [
         ['notifications', 'list', '--since', 'yesterday-ish'],
-        'invalid option --since: is neither a duration (30m, 2h, 7d) nor a date ' +
-          '(2026-11-20, 2026-11-20T08:00) (got "yesterday-ish")',
+        'invalid option --since: is not a duration (90s, 15m, 1h, 2d), today, yesterday, or an ISO date or ' +
+          'time (2026-11-20, 2026-11-20T08:00) (got "yesterday-ish")',
       ],
       [
         ['notifications', 'watch', '--interval', '-1'],

@@ -37,6 +37,29 @@ describe('lists in pages (RFC 8288 Link: rel="next")', () => {
     await c.close();
   });
 
+  it('a sink that has what it came for (show --peek) stops at the page that holds it', async () => {
+    const seen: string[] = [];
+    const url = await answering((q, r) => {
+      seen.push(q.url!);
+      if (q.url === '/items') return send(r, [{ id: 'a' }], '</items?page=2>; rel="next"');
+      if (q.url === '/items?page=2') return send(r, [{ id: 'b' }, { id: 'c' }], '</items?page=3>; rel="next"');
+      send(r, [{ id: 'd' }]);
+    });
+    const c = new ApiClient({ baseUrl: url, token: 't', timeoutMs: 5000 });
+    let found = false;
+    const sink = {
+      record: (rec: unknown) => {
+        if ((rec as { id: string }).id === 'b') found = true;
+      },
+      batchEnd: () => true,
+      drained: async () => undefined,
+      done: () => found,
+    };
+    await c.stream('/items', sink);
+    expect(seen).toEqual(['/items', '/items?page=2']);
+    await c.close();
+  });
+
   it('says the list written is incomplete when a later page fails, naming the records written before it', async () => {
     const url = await answering((q, r) => {
       if (q.url === '/api/items') return send(r, [{ id: 1 }, { id: 2 }], '</api/items?page=2>; rel="next"');

@@ -3,6 +3,7 @@ import type { ReadStream } from 'node:tty';
 import type { ApiClient } from '../../api/client.js';
 import type { Ctx } from '../../context.js';
 import { Browse, type BrowseAction, type BrowseNote } from '../../core/browse.js';
+import type { NotificationFilter } from '../../core/notifications.js';
 import { CliError, EXIT, UsageError } from '../../errors.js';
 import { browseFrame } from '../../output/browse-view.js';
 import { control, drawFrame } from '../../output/terminal.js';
@@ -11,12 +12,10 @@ import { colorEnabled, theme } from '../../output/theme.js';
 import { notifications } from '../../resources/index.js';
 import { connect } from '../connect.js';
 import { enc, type Opts } from '../shared.js';
+import { type FilterFlags, filterOf, notHere } from './filters.js';
 import { newNotifications } from './poll.js';
 
-export interface BrowseOptions extends Opts {
-  type?: string;
-  code?: string;
-  unseen?: boolean;
+export interface BrowseOptions extends Opts, FilterFlags {
   /** Milliseconds between polls. */
   interval: number;
 }
@@ -33,15 +32,20 @@ export async function browse(ctx: Ctx, opts: BrowseOptions): Promise<number> {
   }
   // A full-screen reader is a person's time throughout, as a prompt is: --timeout bounds each request alone.
   const { client, settings } = await connect(ctx, { ...opts, deadline: undefined });
-  if (opts.unseen && !settings.account) {
+  let filter: NotificationFilter;
+  try {
+    filter = filterOf(opts, settings.account);
+  } catch (err) {
     await client.close();
-    throw new UsageError(
-      '--unseen needs to know your account',
-      'set it with `clinadmin config set account ID` (or `clinadmin login --account ID`), or CLINADMIN_ACCOUNT',
-    );
+    throw err;
   }
   const t = await theme(colorEnabled(ctx, out, opts.color));
-  const b = new Browse(settings.account, opts.code, { type: opts.type, unseen: opts.unseen });
+  const b = new Browse(settings.account, opts.code, {
+    type: opts.type,
+    unseen: opts.unseen,
+    seenBy: filter.seenBy,
+    unseenBy: opts.unseenBy,
+  });
   const draw = () => {
     drawFrame(out, browseFrame(b, out.columns || 80, out.rows || 24, t));
   };
@@ -123,7 +127,9 @@ class Session {
     if (first) {
       this.b.load(first);
       for (const n of first) this.seen.add(n.id);
-      this.b.status = '';
+      // A typo in a filter's value reads as a typo, not as "none were sent" (as list says it).
+      const { type, code, seenBy } = this.b;
+      this.b.status = this.b.shown.length === 0 ? notHere(first, { type, code, seenBy }).join('; ') : '';
     }
     this.draw();
     this.schedule();

@@ -1,16 +1,16 @@
 import type { Ctx } from '../../context.js';
 import { filterNotifications } from '../../core/notifications.js';
 import { CliError, DeadlineError, EXIT } from '../../errors.js';
-import { localTime } from '../../output/columns.js';
+import { localTime, shortTime } from '../../output/columns.js';
+import { LEAD_WIDTH } from '../../output/list.js';
 import { cut, displayWidth, layoutWidth, visible } from '../../output/text.js';
 import { writeLines } from '../../output/text-out.js';
 import { connect } from '../connect.js';
 import type { Opts } from '../shared.js';
+import { type FilterFlags, filterOf, notHere } from './filters.js';
 import { type Note, newNotifications } from './poll.js';
 
-export interface WatchOptions extends Opts {
-  type?: string;
-  code?: string;
+export interface WatchOptions extends Opts, FilterFlags {
   /** Milliseconds between polls. */
   interval: number;
   output?: 'table' | 'ndjson' | 'json';
@@ -20,6 +20,7 @@ export interface WatchOptions extends Opts {
 export async function watch(ctx: Ctx, opts: WatchOptions): Promise<void> {
   const interval = opts.interval;
   const format = opts.output ?? (ctx.stdout.isTTY ? 'table' : 'ndjson');
+  const filter = filterOf(opts, undefined);
   const { client } = await connect(ctx, opts);
   const stop = ctx.waitForSignal(['SIGINT', 'SIGTERM']);
   let stopped = false;
@@ -51,12 +52,13 @@ export async function watch(ctx: Ctx, opts: WatchOptions): Promise<void> {
         for (const n of fresh) seen.add(n.id);
         // What was there before we started is history, not news.
         if (!first) {
-          const shown = filterNotifications(fresh, {
-            type: opts.type,
-            code: opts.code,
-          }).reverse();
+          const shown = filterNotifications(fresh, filter).reverse();
           for (const n of shown) print(n);
-        } else if (format === 'table') say('watching for notifications; Ctrl-C to stop');
+        } else {
+          if (format === 'table') say('watching for notifications; Ctrl-C to stop');
+          // A value no notification has yet is most likely a typo: said once, with the nearest there are.
+          if (filterNotifications(fresh, filter).length === 0) for (const line of notHere(fresh, filter)) say(line);
+        }
         // Said once what is there is known, so whatever comes after the line is printed.
         first = false;
       } catch (err) {
@@ -77,14 +79,22 @@ export async function watch(ctx: Ctx, opts: WatchOptions): Promise<void> {
 }
 
 /**
- * One arrival as `time  type  code  title  (id)` within `width` columns: the title is cut first (to 12),
- * then the code and the type (to 4 each), so the id a person copies stays whole.
+ * One arrival as `time  type  code  title  (id)` within `width` columns, the title first: a line too wide
+ * gives up the year of its time (`11-27 04:17`), then the title is cut to LEAD_WIDTH, the code and then
+ * the type to 4, and only then the title to 12; the id a person copies stays whole.
  */
 export function watchLine(time: string, cells: [string, string, string], id: string, width: number): string {
-  const mins = [4, 4, 12];
   const widths = cells.map(displayWidth);
-  const total = () => displayWidth(time) + widths.reduce((a, b) => a + b + 2, 0) + displayWidth(id) + 4;
-  for (const i of [2, 1, 0]) if (total() > width) widths[i] = Math.max(mins[i], widths[i] - (total() - width));
-  const line = `${time}  ${cells.map((c, i) => cut(c, widths[i])).join('  ')}  (${id})`;
+  let when = time;
+  const total = () => displayWidth(when) + widths.reduce((a, b) => a + b + 2, 0) + displayWidth(id) + 4;
+  if (total() > width) when = shortTime(time);
+  const steps: [number, number][] = [
+    [2, Math.min(LEAD_WIDTH, widths[2])],
+    [1, Math.min(4, widths[1])],
+    [0, Math.min(4, widths[0])],
+    [2, Math.min(12, widths[2])],
+  ];
+  for (const [i, floor] of steps) if (total() > width) widths[i] = Math.max(floor, widths[i] - (total() - width));
+  const line = `${when}  ${cells.map((c, i) => cut(c, widths[i])).join('  ')}  (${id})`;
   return cut(line, width);
 }

@@ -1,23 +1,30 @@
 import { Command } from 'commander';
 import type { Ctx } from '../../context.js';
 import { examples, optsOf } from '../shared.js';
+import { MARKS_NOTHING } from './marks.js';
 
 export function watchCommand(ctx: Ctx): Command {
   return new Command('watch')
     .description('Print notifications as they arrive, one line each, until Ctrl-C')
     .option('--type <type>', 'only this type')
     .option('--code <code>', 'only this code')
+    .option('--seen-by <account>', 'only those this account has seen')
+    .option('--unseen-by <account>', 'only those this account has not seen')
     .option('--interval <seconds>', 'how often to ask the server', '2')
     .addHelpText(
       'after',
       `
 Survives the server going away: says so once, keeps trying with backoff, and goes on when it is back.
+
+${MARKS_NOTHING}
 ${examples('clinadmin notifications watch', 'clinadmin notifications watch --type warehouse -o ndjson | jq .title')}`,
     )
     .action(async (_o: unknown, cmd: Command) => {
       const opts = await optsOf(cmd, ({ z, seconds }) => ({
         type: z.optional(z.string()),
         code: z.optional(z.string()),
+        seenBy: z.optional(z.string()),
+        unseenBy: z.optional(z.string()),
         interval: seconds,
         output: z.optional(
           z.enum(['table', 'ndjson', 'json'], { error: 'watch prints lines: use -o table or -o ndjson' }),
