@@ -11,7 +11,7 @@ import { distance, unknownOption } from './commands/suggest.js';
 import { type Ctx, defaultContext, type RunState } from './context.js';
 import { CliError, EXIT, EXIT_CODES_HELP, UsageError } from './errors.js';
 import { guardedContext } from './output/terminal.js';
-import { layoutWidth, visible } from './output/text.js';
+import { helpWidth, visible } from './output/text.js';
 import { writeOut } from './output/text-out.js';
 import { wrapText } from './output/wrap.js';
 import { VERSION } from './version.js';
@@ -79,7 +79,7 @@ ${EXIT_CODES_HELP}`,
         if (words.length === 1 && !program.commands.some((c) => c.name() === words[0])) {
           const { TOPICS } = await import('./commands/help/topics.js');
           const topic = TOPICS[words[0]];
-          if (topic) return writeOut(ctx, topic.text());
+          if (topic) return writeOut(ctx, wrapText(topic.text(), helpWidth([ctx.stdout, ctx.stderr], ctx.env)));
         }
         let cmd = program;
         for (const [i, word] of words.entries()) {
@@ -98,7 +98,7 @@ ${EXIT_CODES_HELP}`,
       }),
   );
 
-  const width = layoutWidth(ctx.stdout, ctx.env);
+  const width = helpWidth([ctx.stdout, ctx.stderr], ctx.env);
   const configure = (cmd: Command) => {
     // An unknown option comes with the nearest one this command takes (commander's own guess stops at three
     // edits, so `--name` found no `--name-like`).
@@ -111,7 +111,7 @@ ${EXIT_CODES_HELP}`,
       styleTitle: (title) => (title === 'Global Options:' ? 'Inherited options:' : title),
     });
     cmd.configureOutput({
-      getOutHelpWidth: () => (Number.isFinite(width) ? width : 120),
+      getOutHelpWidth: () => width,
       writeOut: (s) => ctx.stdout.write(wrapText(s, width)),
       writeErr: (s) => ctx.stderr.write(s),
       // Our own renderer prints usage errors, so that every error looks the same.

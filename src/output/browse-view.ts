@@ -2,8 +2,9 @@ import type { Browse, BrowseNote } from '../core/browse.js';
 import { age } from '../core/notifications.js';
 import { epochMs } from '../resources/time.js';
 import { localTime } from './columns.js';
-import { cut, displayWidth, pad, visible, wrap } from './text.js';
+import { cut, displayWidth, pad, visible } from './text.js';
 import type { Theme } from './theme.js';
+import { wrapText } from './wrap.js';
 
 // The screen of `notifications browse`: a header, the list, the selected notification's detail, a status
 // line and the keys, laid out to the terminal's size. Only the rows on screen are drawn, so 10,000
@@ -51,7 +52,7 @@ function detail(n: BrowseNote | undefined, width: number, t: Theme, now: number)
     // Who has seen it comes before the body, so a terminal of 24 rows still shows it.
     `${t.bold('seen by')} ${cut(seenBy.length > 0 ? seenBy.join(', ') : 'nobody yet', width - 8)}`,
     '',
-    ...wrap(visible(typeof n.body === 'string' ? n.body : ''), width)
+    ...wrapText(visible(typeof n.body === 'string' ? n.body : ''), width)
       .split('\n')
       .map((l) => cut(l, width)),
   ];
@@ -73,6 +74,8 @@ export function browseFrame(b: Browse, width: number, height: number, t: Theme, 
     b.type !== undefined ? `type ${one(b.type)}` : 'all types',
     b.code !== undefined ? `code ${one(b.code)}` : '',
     b.unseen ? 'unseen only' : '',
+    b.seenBy !== undefined ? `seen by ${one(b.seenBy)}` : '',
+    b.unseenBy !== undefined ? `unseen by ${one(b.unseenBy)}` : '',
     b.text !== '' ? `filter "${one(b.text)}"` : '',
   ].filter(Boolean);
   const count = `${b.shown.length.toLocaleString('en')} of ${b.total.toLocaleString('en')}`;

@@ -133,18 +133,15 @@ export function layoutWidth(stream: { isTTY?: boolean; columns?: number }, env: 
   return columns ?? Number.POSITIVE_INFINITY;
 }
 
-/** Breaks text at spaces so no line is wider than the terminal. */
-export function wrap(text: string, width: number, indent = ''): string {
-  const out: string[] = [];
-  for (const paragraph of text.split('\n')) {
-    let line = '';
-    for (const word of paragraph.split(/\s+/).filter(Boolean)) {
-      if (line && indent.length + line.length + 1 + word.length > width) {
-        out.push(indent + line);
-        line = word;
-      } else line = line ? `${line} ${word}` : word;
-    }
-    out.push(indent + line);
-  }
-  return out.join('\n');
+/**
+ * The width help is laid out to, for a person whether or not it goes through a pipe (`| less`): the
+ * terminal's (stdout's, else stderr's, which a pager leaves on the terminal), else COLUMNS, else 80.
+ */
+export function helpWidth(
+  streams: readonly { isTTY?: boolean; columns?: number }[],
+  env: Record<string, string | undefined>,
+): number {
+  for (const s of streams) if (s.isTTY && s.columns && s.columns > 0) return s.columns;
+  const fromEnv = Number(env.COLUMNS);
+  return Number.isInteger(fromEnv) && fromEnv > 0 ? fromEnv : 80;
 }

@@ -1,23 +1,69 @@
+import { displayWidth } from './text.js';
+
+/** The column a line's continuation goes under: an option's or a command's description, an example's command. */
+function hangingIndent(line: string): string {
+  const column = /^\s*\$ /.exec(line)?.[0] ?? /^\s+\S.*?\s{2,}(?=\S)/.exec(line)?.[0] ?? /^\s*/.exec(line)![0];
+  return ' '.repeat(displayWidth(column));
+}
+
 /**
- * Help text fitted to the terminal: a line wider than `width` breaks at its last space that fits,
- * never inside a word, and goes on under the description of an option or command ("  --flag <x>  text"),
- * under the command of an example ("  $ clinadmin …"), else under the line's own indent.
+ * The pieces of a line between the spaces it may break at: none inside a `code span` (when they pair up),
+ * nor inside an example's closing `# comment`, which stays whole so that no line of it reads as a command.
+ */
+function pieces(rest: string, example: boolean): string[] {
+  const comment = example ? / {2,}# .*$/.exec(rest) : null;
+  if (comment) return [...pieces(rest.slice(0, comment.index), false), '', comment[0].trimStart()];
+  const spans = (rest.match(/`/g)?.length ?? 0) % 2 === 0;
+  const out: string[] = [];
+  let piece = '';
+  let code = false;
+  for (const ch of rest) {
+    if (ch === '`' && spans) code = !code;
+    if (ch === ' ' && !code) {
+      out.push(piece);
+      piece = '';
+    } else piece += ch;
+  }
+  out.push(piece);
+  return out;
+}
+
+/**
+ * Text fitted to `width` columns, measured as a terminal draws it (displayWidth: East Asian wide
+ * characters two, combining marks none, our color escapes nothing): a line wider than that breaks at its
+ * last space that fits, never inside a word nor inside a `code span`, and goes on under the description
+ * of an option or command ("  --flag <x>  text"), under the command of an example ("  $ clinadmin …"),
+ * else under the line's own indent. A word wider than the line is left whole: it is never cut. The one
+ * wrapper: help, help topics, and the bodies `notifications show` and `browse` lay out.
  */
 export function wrapText(text: string, width: number): string {
   if (!Number.isFinite(width)) return text;
   const out: string[] = [];
   for (const line of text.split('\n')) {
-    let rest = line;
-    const column = /^\s+\S.*?\s{2,}(?=\S)/.exec(line)?.[0] ?? /^\s*(\$ )?/.exec(line)?.[0] ?? '';
-    const indent = ' '.repeat(column.length);
-    while (rest.length > width) {
-      const at = rest.lastIndexOf(' ', width);
-      // A word longer than the line is left whole: it is never cut in the middle.
-      if (at <= indent.length) break;
-      out.push(rest.slice(0, at).trimEnd());
-      rest = indent + rest.slice(at + 1).trimStart();
+    if (displayWidth(line) <= width) {
+      out.push(line);
+      continue;
     }
-    out.push(rest);
+    const lead = /^\s*/.exec(line)![0];
+    const hanging = hangingIndent(line);
+    // A description column too far right for the width to hold much text: under the line's indent instead.
+    const indent = hanging.length <= width / 2 ? hanging : lead;
+    let current = lead;
+    let used = displayWidth(lead);
+    let words = 0;
+    for (const piece of pieces(line.slice(lead.length), /^\s*\$ /.test(line))) {
+      const w = displayWidth(piece);
+      if (words > 0 && piece !== '' && used + 1 + w > width) {
+        out.push(current.trimEnd());
+        current = indent + piece;
+        used = indent.length + w;
+      } else {
+        current += words > 0 ? ` ${piece}` : piece;
+        used += (words > 0 ? 1 : 0) + w;
+      }
+      words++;
+    }
+    out.push(current.trimEnd());
   }
   return out.join('\n');
 }

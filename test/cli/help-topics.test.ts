@@ -68,7 +68,8 @@ describe('clinadmin help TOPIC', () => {
         expect(m[1], topic).toBe(version);
     }
     const help = (await runCli(['measures', 'export', '--help'])).stdout;
-    const choices = /--format <format>[\s\S]*?\(choices: ([^)]*?), default/.exec(help)![1].split(', ');
+    // Help is laid out to 80 columns here: the choices may go on over lines.
+    const choices = /--format <format>[\s\S]*?\(choices: ([^)]*?),\s+default/.exec(help)![1].split(/,\s+/);
     const catalogs = await readFile(join(src, '..', 'docs', 'catalogs.md'), 'utf8');
     const synopsis = /`clinadmin measures export \[--format ([^\]]+)\]/.exec(catalogs)![1].split('|');
     expect(synopsis.sort()).toEqual(choices.map((c) => c.slice(1, -1)).sort());

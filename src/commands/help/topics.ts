@@ -3,18 +3,8 @@
 import { COLUMN_WORDS, MEASURE_COLUMNS, RANGE_COLUMNS } from '../../core/csv-columns.js';
 import { EXIT_CODES_HELP } from '../../errors.js';
 
-const wrap = (words: string[], width = 100) => {
-  const lines: string[] = [];
-  let line = ' ';
-  for (const w of words) {
-    if (line.length + w.length + 1 > width) {
-      lines.push(line);
-      line = ' ';
-    }
-    line += ` ${w}`;
-  }
-  return [...lines, line].join('\n');
-};
+// A list of names as one line, indented: help's one wrapper (output/wrap.ts) fits it to the reader's width.
+const wrap = (words: string[]) => `  ${words.join(' ')}`;
 
 /** The critical-limit columns are no field: each fills one end of a panic range. */
 const LIMIT_SHOWN: Record<string, string> = { criticalLow: 'panic min', criticalHigh: 'panic max' };

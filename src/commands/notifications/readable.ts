@@ -1,8 +1,9 @@
 import type { Ctx } from '../../context.js';
 import { age } from '../../core/notifications.js';
 import { localTime } from '../../output/columns.js';
-import { layoutWidth, visible, wrap } from '../../output/text.js';
+import { layoutWidth, visible } from '../../output/text.js';
 import { colorEnabled, theme } from '../../output/theme.js';
+import { wrapText } from '../../output/wrap.js';
 import { epochMs } from '../../resources/time.js';
 
 /** A notification as support staff read it: title, type and code, time and age, body, meta, who saw it. */
@@ -16,7 +17,7 @@ export async function readable(ctx: Ctx, n: Record<string, unknown>, color: bool
     t.dim(visible(`${n.type ?? ''} · ${n.code ?? ''} · ${n.id}`, true)),
     t.dim(created),
     '',
-    wrap(visible(String(n.body ?? '')), width),
+    wrapText(visible(String(n.body ?? '')), width),
     '',
   ];
   if (n.meta !== undefined)
