@@ -6,13 +6,8 @@ function hangingIndent(line: string): string {
   return ' '.repeat(displayWidth(column));
 }
 
-/**
- * The pieces of a line between the spaces it may break at: none inside a `code span` (when they pair up),
- * nor inside an example's closing `# comment`, which stays whole so that no line of it reads as a command.
- */
-function pieces(rest: string, example: boolean): string[] {
-  const comment = example ? / {2,}# .*$/.exec(rest) : null;
-  if (comment) return [...pieces(rest.slice(0, comment.index), false), '', comment[0].trimStart()];
+/** The pieces of a line between the spaces it may break at: none inside a `code span` (when they pair up). */
+function pieces(rest: string): string[] {
   const spans = (rest.match(/`/g)?.length ?? 0) % 2 === 0;
   const out: string[] = [];
   let piece = '';
@@ -50,19 +45,25 @@ export function wrapText(text: string, width: number): string {
     const indent = hanging.length <= width / 2 ? hanging : lead;
     let current = lead;
     let used = displayWidth(lead);
-    let words = 0;
-    for (const piece of pieces(line.slice(lead.length), /^\s*\$ /.test(line))) {
+    // An example's closing `# comment` goes whole onto a line of its own when it must; when it is too
+    // long even for that, each line it goes on to starts with `#` again, so no line of it reads as a command.
+    const comment = /^\s*\$ /.test(line) ? / {2,}(# .*)$/.exec(line) : null;
+    const body = comment ? line.slice(lead.length, comment.index) : line.slice(lead.length);
+    const whole = comment !== null && displayWidth(comment[1]) <= width - indent.length;
+    const parts = [...pieces(body), ...(comment ? (whole ? ['', comment[1]] : ['', ...comment[1].split(' ')]) : [])];
+    const commentAt = comment ? parts.length - (whole ? 1 : comment[1].split(' ').length) : parts.length;
+    parts.forEach((piece, i) => {
       const w = displayWidth(piece);
-      if (words > 0 && piece !== '' && used + 1 + w > width) {
+      if (i > 0 && piece !== '' && used + 1 + w > width) {
         out.push(current.trimEnd());
-        current = indent + piece;
-        used = indent.length + w;
+        const mark = i > commentAt ? '# ' : '';
+        current = indent + mark + piece;
+        used = indent.length + mark.length + w;
       } else {
-        current += words > 0 ? ` ${piece}` : piece;
-        used += (words > 0 ? 1 : 0) + w;
+        current += i > 0 ? ` ${piece}` : piece;
+        used += (i > 0 ? 1 : 0) + w;
       }
-      words++;
-    }
+    });
     out.push(current.trimEnd());
   }
   return out.join('\n');

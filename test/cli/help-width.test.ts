@@ -13,7 +13,8 @@ const pages = [
   ...commandPaths().map((p) => [...p.words, '--help']),
   ...Object.keys(TOPIC_SUMMARIES).map((t) => ['help', t]),
 ];
-const words = (text: string) => text.split(/\s+/).filter(Boolean);
+// A `#` alone is layout: an example's comment, when it goes on over lines, starts each with `#` again.
+const words = (text: string) => text.split(/\s+/).filter((w) => w !== '' && w !== '#');
 
 async function help(argv: string[], env: Record<string, string | undefined>) {
   const r = await runCli(argv, { env: { COLUMNS: undefined, ...env } });
