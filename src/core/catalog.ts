@@ -1,6 +1,7 @@
 import { FACTS, measures } from '../resources/index.js';
 import { catalogCsv } from './csv-catalog.js';
 import { type CriticalAs, toObservationDefinition } from './fhir/observation-definition.js';
+import { catalogHl7 } from './hl7/write.js';
 import { jsonText } from './number.js';
 
 // A measure catalog as a file: what `measures export` writes and `measures import` reads back, in a
@@ -53,8 +54,10 @@ export function catalogText(
   isUcum: (unit: string) => boolean,
   criticalAs: CriticalAs = 'limits',
   delimiter: ',' | ';' | '\t' = ',',
+  now = new Date(),
 ): string {
   const sorted = [...list].sort(byTestThenName);
+  if (format === 'hl7') return catalogHl7(sorted, now);
   if (format === 'json') return `${jsonText(sorted.map(catalogEntry), 2)}\n`;
   if (format === 'csv') return catalogCsv(sorted.map(catalogEntry), delimiter);
   const resources = sorted.map((m) => toObservationDefinition(m, isUcum, criticalAs));

@@ -7,7 +7,7 @@ import { parseJson } from '../json/decimals.js';
 import { MAX_DEPTH, repeatedKey, scanValue } from '../json/json-error.js';
 import { csvRecords, NotStreamed } from './csv-stream.js';
 import { MAX_INPUT_BYTES, readText } from './input.js';
-import { parseRecords, type SourceRecord } from './records.js';
+import { type InputForm, parseRecords, type SourceRecord } from './records.js';
 
 const PIECE = 1 << 16;
 
@@ -30,11 +30,11 @@ export async function forEachRecord(
   paths: string[],
   each: EachRecord,
   pause?: () => Promise<void> | undefined,
-  csv?: boolean,
+  form?: InputForm,
 ): Promise<void> {
   if (paths.filter((p) => p === '-').length > 1) throw new UsageError('stdin (-) can be read only once');
   for (const path of paths) {
-    const sheet = csv || /\.(csv|tsv)$/i.test(path);
+    const sheet = form === 'csv' || (form === undefined && /\.(csv|tsv)$/i.test(path));
     if (sheet && path !== '-' && (await regularFile(ctx, path))) {
       try {
         await csvRecords(resolve(ctx.cwd, path), path, each, pause);
@@ -44,8 +44,8 @@ export async function forEachRecord(
       }
       // Nothing was handed on: the whole-text reading names the fault.
     }
-    const form = path === '-' || sheet ? undefined : await opening(ctx, path);
-    if (form !== undefined) {
+    const opens = path === '-' || sheet || form === 'hl7' ? undefined : await opening(ctx, path);
+    if (opens !== undefined) {
       let done = 0;
       const counted: EachRecord = (r) => {
         each(r);
@@ -53,7 +53,7 @@ export async function forEachRecord(
       };
       try {
         const full = resolve(ctx.cwd, path);
-        await (form === 0x5b ? arrayRecords : ndjsonRecords)(full, path, counted, pause);
+        await (opens === 0x5b ? arrayRecords : ndjsonRecords)(full, path, counted, pause);
         continue;
       } catch (err) {
         if (!(err instanceof Whole)) throw err;
@@ -64,7 +64,7 @@ export async function forEachRecord(
       continue;
     }
     const { text, name } = await readText(ctx, path);
-    for (const r of parseRecords(text, name, csv || undefined)) each(r);
+    for (const r of parseRecords(text, name, form)) each(r);
   }
 }
 

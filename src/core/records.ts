@@ -5,6 +5,8 @@ import { describeJsonError, findAmbiguity, lineColumn, MAX_DEPTH, repeatedKey, s
 import { RESOURCES } from '../resources/index.js';
 import { parseCatalogCsv } from './csv-catalog.js';
 import { containValueSets } from './fhir/value-set.js';
+import { hl7Records } from './hl7/read.js';
+import { looksLikeHl7 } from './hl7/syntax.js';
 import { readText, refuseAmbiguity } from './input.js';
 
 /** One record of an input file, with where it came from for error messages. */
@@ -59,10 +61,14 @@ function bundleResources(bundle: Record<string, unknown>, source: string): unkno
  * `diagnosticAnalyzers`), or NDJSON. The text is as readText gives it: UTF-8 without a BOM or NUL
  * bytes. It is dropped once parsed, so only one copy stays in memory.
  */
-export function parseRecords(text: string, source: string, csv = /\.(csv|tsv)$/i.test(source)): SourceRecord[] {
+export function parseRecords(text: string, source: string, form?: InputForm): SourceRecord[] {
   if (text.trim() === '') throw new UsageError(`${source} is empty`);
   // A spreadsheet's catalog: one row per range (csv-catalog.ts).
-  if (csv) return parseCatalogCsv(text, source);
+  if (form === 'csv' || (form === undefined && /\.(csv|tsv)$/i.test(source))) return parseCatalogCsv(text, source);
+  // An HL7 v2 master file (hl7/): by its first segment, whatever the file is called.
+  if (looksLikeHl7(text)) return hl7Records(text, source);
+  if (form === 'hl7')
+    throw new UsageError(`${source} is not HL7 v2: its first segment must be MSH, FHS or BHS (a master file, MFN^M08)`);
   const spans = arrayOfObjects(text);
   if (spans) return spans.map((span, i) => lazyRecord(text, span, source, i + 1));
   let whole: unknown;
@@ -187,12 +193,17 @@ function parseObjectAt(text: string, { start, end, keys }: Span, source: string)
   return value;
 }
 
-export async function readRecords(ctx: Ctx, paths: string[], csv?: boolean): Promise<SourceRecord[]> {
+/** How to read an input: auto by its name and content, or as one form (`--format`). */
+export type InputForm = 'csv' | 'hl7' | undefined;
+/** `--format`'s word as a form: auto is undefined. */
+export const formOf = (format: unknown): InputForm => (format === 'csv' || format === 'hl7' ? format : undefined);
+
+export async function readRecords(ctx: Ctx, paths: string[], form?: InputForm): Promise<SourceRecord[]> {
   if (paths.filter((p) => p === '-').length > 1) throw new UsageError('stdin (-) can be read only once');
   const out: SourceRecord[] = [];
   for (const path of paths) {
     const { text, name } = await readText(ctx, path);
-    for (const r of parseRecords(text, name, csv || undefined)) out.push(r);
+    for (const r of parseRecords(text, name, form)) out.push(r);
   }
   return out;
 }

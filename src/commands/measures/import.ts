@@ -1,12 +1,16 @@
 import { Command, Option } from 'commander';
 import type { Ctx, RunState } from '../../context.js';
+import { INPUT_FORMATS } from '../../core/catalog-formats.js';
 import { addSyncOptions, syncShape } from '../resource/sync-options.js';
 import { examples, optsOf } from '../shared.js';
 
 /** --format, for import and lint alike. */
 export const csvFormat = () =>
-  new Option('--format <form>', 'the input form: auto (by the file: JSON, NDJSON, FHIR, .csv, .tsv) or csv')
-    .choices(['auto', 'csv'])
+  new Option(
+    '--format <form>',
+    'the input form: auto (by the file: JSON, NDJSON, FHIR, HL7 v2, .csv, .tsv), csv or hl7',
+  )
+    .choices(INPUT_FORMATS)
     .default('auto');
 
 export function importCommand(ctx: Ctx, state: RunState): Command {

@@ -1,5 +1,5 @@
 import type { Ctx } from '../../context.js';
-import { readRecords } from '../../core/records.js';
+import { formOf, readRecords } from '../../core/records.js';
 import { prepare } from '../../core/sync/prepare.js';
 import { EXIT, UsageError } from '../../errors.js';
 import { chooseFormat, present } from '../../output/present.js';
@@ -13,7 +13,7 @@ export async function lint(
   opts: Opts & { test?: string; format?: string },
   files: string[],
 ): Promise<number> {
-  const prep = await prepare(await measureSyncSpec(opts.test), await readRecords(ctx, files, opts.format === 'csv'));
+  const prep = await prepare(await measureSyncSpec(opts.test), await readRecords(ctx, files, formOf(opts.format)));
   for (const w of prep.warnings) ctx.stderr.write(`warning: ${visible(w, true)}\n`);
   if (prep.errors.length > 0)
     throw new UsageError(

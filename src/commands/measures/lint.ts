@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import type { Ctx, RunState } from '../../context.js';
+import { INPUT_FORMATS } from '../../core/catalog-formats.js';
 import { examples, optsOf } from '../shared.js';
 import { csvFormat } from './import.js';
 
@@ -26,7 +27,7 @@ ${examples(
     )
     .action(async (files: string[], _o: unknown, cmd: Command) => {
       const { lint } = await import('./lint-run.js');
-      const opts = await optsOf(cmd, ({ z }) => ({ test: z.optional(z.string()), format: z.enum(['auto', 'csv']) }));
+      const opts = await optsOf(cmd, ({ z }) => ({ test: z.optional(z.string()), format: z.enum(INPUT_FORMATS) }));
       state.exitCode = await lint(ctx, opts, files);
     });
 }

@@ -1,4 +1,5 @@
 import { type Command, Option } from 'commander';
+import { INPUT_FORMATS } from '../../core/catalog-formats.js';
 
 /** Requests in flight at once for import and apply: written once, for both commands' flags and help. */
 export const DEFAULT_CONCURRENCY = 48;
@@ -31,7 +32,7 @@ export const syncShape = ({ z, wholeNumber }: import('../options.js').OptionRule
   showUnchanged: z.optional(z.boolean()),
   prune: z.optional(z.boolean()),
   yes: z.optional(z.boolean()),
-  format: z.optional(z.enum(['auto', 'csv'])),
+  format: z.optional(z.enum(INPUT_FORMATS)),
 });
 
 export type SyncOptions = import('../shared.js').Opts & import('../options.js').OutputOf<ReturnType<typeof syncShape>>;

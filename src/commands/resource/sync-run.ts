@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import type { ApiClient } from '../../api/client.js';
 import type { Ctx, RunState } from '../../context.js';
 import { forEachRecord } from '../../core/record-stream.js';
+import { formOf } from '../../core/records.js';
 import type { Tally } from '../../core/sync/execute.js';
 import { Existing } from '../../core/sync/existing.js';
 import type { SyncSpec } from '../../core/sync/prepare.js';
@@ -54,7 +55,7 @@ export async function runSync(
   try {
     checked = await checkInput(
       spec,
-      (each, pause) => forEachRecord(ctx, files, each, pause, o.format === 'csv'),
+      (each, pause) => forEachRecord(ctx, files, each, pause, formOf(o.format)),
       Boolean(o.strict),
     );
   } catch (err) {

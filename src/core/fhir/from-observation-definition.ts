@@ -34,6 +34,8 @@ export interface Adapted {
   pathOf: (measurePath: string) => string;
   /** Not an ObservationDefinition: reported, and left out of the import. */
   skip?: boolean;
+  /** A skipped record the file deletes (HL7's MDL): its test, so that --prune deletes it. */
+  scope?: string;
 }
 
 const HELD_ELSEWHERE = ['appliesTo', 'context', 'condition', 'gestationalAge'] as const;

@@ -184,7 +184,10 @@ export class Checker {
         : `${cell}${typeof raw.name === 'string' ? ` (${raw.name})` : ''}: ${p}`;
     };
     for (const w of adapted?.warnings ?? []) this.warning(`${at()}: ${w.field}: ${w.message}`);
-    if (adapted?.skip) return undefined;
+    if (adapted?.skip) {
+      if (adapted.scope !== undefined && spec.scope !== undefined) this.scopes.add(adapted.scope);
+      return undefined;
+    }
     if (adapted && adapted.errors.length > 0) {
       for (const e of adapted.errors) this.error(`${at()}: ${path(e.path)}: ${e.message}`);
       return undefined;

@@ -1,0 +1,71 @@
+import type { Adapted } from '../fhir/from-observation-definition.js';
+import type { SourceRecord } from '../records.js';
+import { type MasterRecord, masterRecords, repetitions, value } from './master-file.js';
+import { type FromHl7, measureFromHl7 } from './to-measure.js';
+
+/** Where a record read from HL7 keeps its reading, for the import's adapter (prepare.ts) to take. */
+export const FROM_HL7 = Symbol('clinadmin.fromHl7');
+
+export type Hl7Value = Record<string, unknown> & { [FROM_HL7]?: FromHl7 };
+
+/** An observation's key among a battery's members: its code where it has one, else its name. */
+const memberKey = (code: string, text: string) => (code ? `code:${code}` : `name:${text}`);
+
+/**
+ * The measures of an HL7 v2 master file, a record each, in file order. A battery (M10: OM1 then OM5) is not a
+ * measure: it gives its members their test (OM1-2's code), as FHIR import takes it from --test.
+ */
+export function hl7Records(text: string, source: string): SourceRecord[] {
+  const records = masterRecords(text, source);
+  const testOf = new Map<string, string>();
+  const twice = new Map<string, string[]>();
+  for (const rec of records) {
+    const om5 = rec.om.get('OM5');
+    const om1 = rec.om.get('OM1');
+    if (!om5 || !om1) continue;
+    const battery = value(om1, 2, 1) || value(om1, 2, 2);
+    for (const key of repetitions(om5, 2, (r) => memberKey(value(om5, 2, 1, r), value(om5, 2, 2, r)))) {
+      const before = testOf.get(key);
+      if (before !== undefined && before !== battery) twice.set(key, [...(twice.get(key) ?? [before]), battery]);
+      else testOf.set(key, battery);
+    }
+  }
+  const out: SourceRecord[] = [];
+  for (const rec of records) {
+    if (isBattery(rec)) continue;
+    const om1 = rec.om.get('OM1');
+    const key = memberKey(value(om1, 2, 1), value(om1, 2, 2));
+    const read = measureFromHl7(rec, testOf.get(key));
+    const also = twice.get(key);
+    if (also)
+      read.warnings.push({
+        field: 'OM5-2',
+        message: `a member of batteries ${also.join(', ')}: imported under ${also[0]}`,
+      });
+    const value_: Hl7Value = { ...read.value, [FROM_HL7]: read };
+    out.push({ source, position: out.length + 1, line: rec.mfe.line, value: value_ });
+  }
+  return out;
+}
+
+/** An M10 record (OM5 present): a battery of other observations, not a measure itself. */
+const isBattery = (rec: MasterRecord) => rec.om.has('OM5');
+
+/**
+ * A record read from HL7 as the import takes it: a missing test from `test` (--test); an MDL skipped and
+ * reported, its test named so that --prune deletes it.
+ */
+export function adaptHl7(read: FromHl7, test: string | undefined): Adapted {
+  const value = { ...read.value };
+  if (value.test === undefined && test !== undefined) value.test = test;
+  const adapted: Adapted = { value, warnings: [...read.warnings], errors: read.errors, pathOf: read.pathOf };
+  if (read.event === 'MDL' && read.errors.length === 0) {
+    adapted.skip = true;
+    adapted.warnings.push({
+      field: 'MFE-1',
+      message: 'MDL: deleted only by --prune (with --yes); left alone otherwise',
+    });
+    if (typeof value.test === 'string') adapted.scope = value.test;
+  }
+  return adapted;
+}
