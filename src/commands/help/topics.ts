@@ -2,6 +2,7 @@
 // formatting`). Plain text, loaded only by `help`.
 import { COLUMN_WORDS, MEASURE_COLUMNS, RANGE_COLUMNS } from '../../core/csv-columns.js';
 import { EXIT_CODES_HELP } from '../../errors.js';
+import { hl7 } from './hl7.js';
 
 // A list of names as one line, indented: help's one wrapper (output/wrap.ts) fits it to the reader's width.
 const wrap = (words: string[]) => `  ${words.join(' ')}`;
@@ -218,6 +219,7 @@ export const TOPICS: Record<string, { text: () => string }> = {
   input: { text: input },
   output: { text: output },
   csv: { text: csv },
+  hl7: { text: hl7 },
   'exit-codes': { text: () => `${EXIT_CODES_HELP.trim()}\n` },
   environment: { text: environment },
 };

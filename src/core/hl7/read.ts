@@ -1,5 +1,4 @@
 import type { Adapted } from '../fhir/from-observation-definition.js';
-import type { SourceRecord } from '../records.js';
 import { type MasterRecord, masterRecords, repetitions, value } from './master-file.js';
 import { type FromHl7, measureFromHl7 } from './to-measure.js';
 
@@ -8,6 +7,14 @@ export const FROM_HL7 = Symbol('clinadmin.fromHl7');
 
 export type Hl7Value = Record<string, unknown> & { [FROM_HL7]?: FromHl7 };
 
+/** A record as records.ts hands it on, its line the MFE's. */
+export interface Hl7Record {
+  source: string;
+  position: number;
+  line: number;
+  value: Hl7Value;
+}
+
 /** An observation's key among a battery's members: its code where it has one, else its name. */
 const memberKey = (code: string, text: string) => (code ? `code:${code}` : `name:${text}`);
 
@@ -15,7 +22,7 @@ const memberKey = (code: string, text: string) => (code ? `code:${code}` : `name
  * The measures of an HL7 v2 master file, a record each, in file order. A battery (M10: OM1 then OM5) is not a
  * measure: it gives its members their test (OM1-2's code), as FHIR import takes it from --test.
  */
-export function hl7Records(text: string, source: string): SourceRecord[] {
+export function hl7Records(text: string, source: string): Hl7Record[] {
   const records = masterRecords(text, source);
   const testOf = new Map<string, string>();
   const twice = new Map<string, string[]>();
@@ -30,7 +37,7 @@ export function hl7Records(text: string, source: string): SourceRecord[] {
       else testOf.set(key, battery);
     }
   }
-  const out: SourceRecord[] = [];
+  const out: Hl7Record[] = [];
   for (const rec of records) {
     if (isBattery(rec)) continue;
     const om1 = rec.om.get('OM1');
