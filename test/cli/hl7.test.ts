@@ -73,12 +73,13 @@ describe('measures import of an HL7 v2 compendium', () => {
     // `10.0&13.0`: one decimal each, though the values alone say none.
     expect(hgb[1]).toMatchObject({ minPrecision: 1, maxPrecision: 1 });
     expect(hgb[3]).toMatchObject({ ageMin: 18, ageMax: 120 });
-    // Neonatal bands in fractions of a year: 0.00274 y is 1 day (24 h) as written to five decimals.
+    // Neonatal bands in fractions of a year, to five decimals: 0.00137 y is 12 h, 0.00274 y 1 day (24 h).
     const bili = byCode('1975-2').referenceRanges as Rec[];
     expect(bili[0].ageMin).toBe(0);
-    expect(bili[0].ageMax).toBeCloseTo(DAY, 12);
-    expect(bili[1].ageMax).toBeCloseTo(2 * DAY, 12);
-    expect(bili[2].ageMax).toBeCloseTo(5 * DAY, 12);
+    expect(bili[0].ageMax).toBeCloseTo(DAY / 2, 12);
+    expect(bili[1].ageMax).toBeCloseTo(DAY, 12);
+    expect(bili[2].ageMax).toBeCloseTo(2 * DAY, 12);
+    expect(bili[3].ageMax).toBeCloseTo(5 * DAY, 12);
     // A critical limit on one side only: `&15.0`.
     expect(byCode('1975-2').panicRanges).toEqual([expect.objectContaining({ max: 15, maxPrecision: 1 })]);
     expect((byCode('1975-2').panicRanges as Rec[])[0]).not.toHaveProperty('min');
@@ -148,6 +149,22 @@ describe('events, sexes and faults', () => {
     const pruned = await s.cli(['measures', 'import', 'del.hl7', '--test', 'tst_lytes', '--prune', '--yes']);
     expect(pruned.code, pruned.stderr).toBe(0);
     expect(await names()).toEqual(['Sodium']);
+  });
+
+  it('reads OM2-3 for bounds written without decimals only when no bound has any', async () => {
+    const s = await server();
+    const head = 'MSH|^~\\&|L||||20261120||MFN^M08^MFN_M08|1|P|2.5.1\rMFE|MAD|1||1|CWE\rOM1|1|2951-2^Sodium^LN|NM\r';
+    await writeFile(join(s.dir, 'mask.hl7'), `${head}OM2|1|mmol/L^^UCUM|5.1|||136&145|120&160\r`);
+    await writeFile(join(s.dir, 'mixed.hl7'), `${head}OM2|1|mmol/L^^UCUM|5.1|||136&145.5|120&160\r`);
+    await s.cli(['measures', 'import', 'mask.hl7', '--test', 'a']);
+    await s.cli(['measures', 'import', 'mixed.hl7', '--test', 'b']);
+    const list = JSON.parse((await s.cli(['measures', 'list', '-o', 'json'])).stdout) as Rec[];
+    const range = (test: string) => (list.find((m) => m.test === test)!.referenceRanges as Rec[])[0];
+    // `5.1` displays 136 as 136.0: every bound takes its one decimal.
+    expect(range('a')).toMatchObject({ min: 136, minPrecision: 1, max: 145, maxPrecision: 1 });
+    // Beside `145.5`, a bound written `136` says it has none.
+    expect(range('b')).toMatchObject({ min: 136, max: 145.5 });
+    expect(range('b')).not.toHaveProperty('minPrecision');
   });
 
   it('refuses MDC and MAC, and the sexes U and A, with a sentence naming the segment', async () => {

@@ -123,7 +123,10 @@ function numeric(
     });
   // OM2-3 is length.decimals (6.2 displays as XXX.XX): the decimals of a bound written without any.
   const mask = repetitions(om2, 3, (r) => value(om2, 3, 1, r))[0];
-  const maskDecimals = mask ? parseDecimal(mask.split('.')[1] ?? '0')?.value : undefined;
+  // The mask speaks for the bounds only when none of them is written with a decimal point: a bound written
+  // `8` beside one written `3.5` says 0 decimals, as our export writes it.
+  const anyPoint = [6, 7].some((f) => (om2.fields[f] ?? []).some((rep) => (rep[0] ?? []).some((b) => b.includes('.'))));
+  const maskDecimals = mask && !anyPoint ? parseDecimal(mask.split('.')[1] ?? '0')?.value : undefined;
   for (const [field, key] of [
     [6, 'referenceRanges'],
     [7, 'panicRanges'],
