@@ -138,8 +138,8 @@ export function createService({ store, events = true, now = Date.now }: ServiceO
     if (!c) {
       throw new ServiceError(
         'unknown-contract',
-        `contract ${id} is not on file; add it to the "contracts" collection of the server's data file ` +
-          '(with id, insured and insurer) and restart the server',
+        `contract ${id} is not on file; add it with clinadmin sandbox contracts add (an admin's token), or to ` +
+          'the "contracts" collection of the server\'s data file (with id, insured and insurer) and restart the server',
         [{ path: 'contract', message: `unknown contract ${id}` }],
       );
     }

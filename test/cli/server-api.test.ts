@@ -247,7 +247,7 @@ describe('insurance coverages over HTTP', () => {
     const s = await testServer();
     const r = await s.call('POST', '/insurance-coverages', { contract: 'ctr_nope', name: 'n', type: 'override' });
     expect(r.status).toBe(422);
-    expect(r.body.detail).toMatch(/contract ctr_nope is not on file; add it to the "contracts" collection/);
+    expect(r.body.detail).toMatch(/contract ctr_nope is not on file; add it with clinadmin sandbox contracts add .* or to the "contracts" collection/);
     expect((await s.call('GET', '/insurance-coverages')).body).toEqual([]);
   });
 

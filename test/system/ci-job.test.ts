@@ -8,7 +8,7 @@ import { tempDir } from '../helpers/tmp.js';
 
 // docs/ci.md's "Using serve in CI" job, run as written: each `run` step in bash -e, as GitHub Actions
 // runs it, with GITHUB_ENV carried from step to step. Installing the package and the user's own tests
-// are the two steps left out; `clinadmin` is the built binary.
+// are the steps left out; `clinadmin` is the built binary, and the app under test is curl.
 
 interface Step {
   name?: string;
@@ -35,7 +35,7 @@ afterEach(() => {
 });
 
 describe("docs/ci.md's CI job", () => {
-  it('starts serve on a free port, waits on /healthz, seeds exactly the file, stops with the file saved', async () => {
+  it('starts serve from a loaded state through its ready file, seeds, checks what the app sent, stops', async () => {
     const job = await documentedJob();
     const dir = await tempDir();
     const runner = join(dir, 'runner');
@@ -49,6 +49,20 @@ describe("docs/ci.md's CI job", () => {
       { contract: 'ctr_acme_2026', name: 'Lipid panel', type: 'override', percentage: 70 },
     ];
     await writeFile(join(work, 'seed', 'coverages.json'), JSON.stringify(seed));
+    // The state the job starts from: two contracts and their coverages, as a data file holds them.
+    const org = { insured: 'org_central_lab' };
+    const state = {
+      contracts: [
+        { id: 'ctr_acme_2026', ...org, insurer: 'org_acme_health', insurerType: 'private' },
+        { id: 'ctr_state_2026', ...org, insurer: 'org_state_plan', insurerType: 'public' },
+      ],
+      insuranceCoverages: [
+        { contract: 'ctr_acme_2026', name: 'CBC copay', type: 'deduction', amount: 15 },
+        { contract: 'ctr_acme_2026', name: 'BMP coverage', type: 'override', percentage: 80 },
+        { contract: 'ctr_state_2026', name: 'Collection tubes', type: 'deduction', amount: 2 },
+      ],
+    };
+    await writeFile(join(work, 'seed', 'state.json'), JSON.stringify(state));
     const githubEnv = join(runner, 'github-env');
     await writeFile(githubEnv, '');
     const carried = async () =>
@@ -73,28 +87,25 @@ describe("docs/ci.md's CI job", () => {
       if (!step.run) continue;
       if (/^npm /.test(step.run)) {
         skipped.push(step.run.split('#')[0].trim());
-        // What a test would leave behind, for the reset between two test steps to undo.
+        // The app under test, with its own token: it reads the coverages and creates one for the new
+        // contract, which the reset between two test steps then undoes.
         if (step.run.startsWith('npm test')) {
           const { CLINADMIN_BASE_URL } = await carried();
-          const env = { ...baseEnv, CLINADMIN_BASE_URL };
-          const made = await clinadmin(
-            [
-              'coverages',
-              'create',
-              '--contract',
-              'ctr_acme_2026',
-              '--name',
-              'Left by a test',
-              '--type',
-              'deduction',
-              '--amount',
-              '1',
-              '--payment-method',
-              'prepaid',
-            ],
-            { env: { ...env, CLINADMIN_TOKEN: job.env.CLINADMIN_TOKEN } },
-          );
+          const app = (args: string[]) =>
+            execa('curl', ['-fsS', '--max-time', '5', '-H', `authorization: Bearer ${job.env.APP_TOKEN}`, ...args], {
+              reject: false,
+            });
+          expect((await app([`${CLINADMIN_BASE_URL}/insurance-coverages`])).exitCode).toBe(0);
+          const body = { contract: 'ctr_globex_2027', name: 'Globex copay', type: 'deduction', amount: 12 };
+          const made = await app([
+            '-H',
+            'content-type: application/json',
+            '-d',
+            JSON.stringify(body),
+            `${CLINADMIN_BASE_URL}/insurance-coverages`,
+          ]);
           expect(made.exitCode, made.stderr).toBe(0);
+          expect(JSON.parse(made.stdout)).toMatchObject({ insurer: 'org_globex', createdBy: 'acc_app' });
         }
         continue;
       }
@@ -124,15 +135,27 @@ describe("docs/ci.md's CI job", () => {
     }
     expect(skipped).toEqual(['npm install -g ./vendor/clinadmin-0.1.0.tgz', 'npm test', 'npm run test:e2e']);
     const names = Object.keys(outputs);
-    expect(names).toHaveLength(6);
-    expect(outputs[names[0]]).toContain('{"status":"ok"}');
-    expect(outputs[names[1]]).toMatch(/^1 created, 1 updated, 0 unchanged, 1 deleted, 0 failed in /);
+    expect(names).toHaveLength(8);
+    // Started from the ready file alone: nothing printed, the URL carried on.
+    expect(outputs[names[0]]).toBe('');
+    // The contract added, described.
+    expect(outputs[names[1]]).toMatch(/^ctr_globex_2027\nID:\s+ctr_globex_2027\n/);
+    expect(outputs[names[1]]).toMatch(/^Insurer:\s+org_globex$/m);
+    expect(outputs[names[2]]).toMatch(/^1 created, 1 updated, 0 unchanged, 1 deleted, 0 failed in /);
     // The seed created one coverage: the journal's one POST, in a table.
-    expect(outputs[names[2]]).toMatch(
+    expect(outputs[names[3]]).toMatch(
       /^TIME\s+METHOD\s+PATH\s+QUERY\s+STATUS\s+ACCOUNT\s+MS\n.*POST\s+\/insurance-coverages\s+200\s+acc_ci/,
     );
+    // The snapshot, the clear and the mark, all quiet.
+    expect(outputs[names[4]]).toBe('');
+    // Since the mark, one POST by the app with that body: the seed's POST was cleared, and CI sent nothing.
+    // Then none by CI's account: the empty list.
+    const sent = outputs[names[5]].split('\n');
+    expect(sent).toHaveLength(3);
+    expect(sent[1]).toMatch(/POST\s+\/insurance-coverages\s+200\s+acc_app/);
+    expect(sent[2]).toBe('[]');
     // Stopped by SIGTERM: the process is gone and the data file holds the seeded coverages on its own.
-    expect(outputs[names[5]]).toMatch(/SIGTERM: finishing requests in flight \(at most 10 s\) and saving/);
+    expect(outputs[names[7]]).toMatch(/SIGTERM: finishing requests in flight \(at most 10 s\) and saving/);
     const data = JSON.parse(await readFile(join(runner, 'api.json'), 'utf8'));
     expect(data.insuranceCoverages.map((c: { name: string }) => c.name).sort()).toEqual([
       'CBC copay',
