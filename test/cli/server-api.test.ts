@@ -247,7 +247,8 @@ describe('insurance coverages over HTTP', () => {
     const s = await testServer();
     const r = await s.call('POST', '/insurance-coverages', { contract: 'ctr_nope', name: 'n', type: 'override' });
     expect(r.status).toBe(422);
-    expect(r.body.detail).toMatch(/contract ctr_nope is not on file; add it with clinadmin sandbox contracts add .* or to the "contracts" collection/);
+    expect(r.body.detail).toMatch(/contract ctr_nope is not on file; add it with clinadmin sandbox contracts add /);
+    expect(r.body.detail).toMatch(/, or to the "contracts" collection of the server's data file/);
     expect((await s.call('GET', '/insurance-coverages')).body).toEqual([]);
   });
 
