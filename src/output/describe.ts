@@ -1,3 +1,4 @@
+import { precisionOf } from '../core/number.js';
 import { formatCritical, formatRange, type RangeLike } from '../core/ranges.js';
 import type { Rec } from '../json/record.js';
 import type { Column, View } from './columns.js';
@@ -53,7 +54,15 @@ async function rangeTable(ranges: RangeLike[], r: Rec, t: Theme, panic: boolean)
       undefined,
       r.siunit as string,
     );
-    const precision = [x.minPrecision, x.maxPrecision].filter((p) => p !== undefined);
+    // The places each bound is shown with: its precision field, else its own decimals (0.0000001 has 7).
+    const precision = (
+      [
+        [x.min, x.minPrecision],
+        [x.max, x.maxPrecision],
+      ] as const
+    )
+      .map(([v, p]) => (typeof v === 'number' ? precisionOf(v, p) : p))
+      .filter((p) => p !== undefined);
     table.push(
       [sex, age, conventional, si, [...new Set(precision)].join('–'), x.id ?? ''].map((c) => visible(String(c), true)),
     );

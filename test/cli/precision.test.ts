@@ -71,6 +71,9 @@ describe('precision as written', () => {
     // Views show each value at its precision, in plain digits.
     const show = await cli(['measures', 'show', String(byName.Hemoglobin.id), '-o', 'table']);
     expect(show.stdout).toContain('11.0–14.0 g/dL');
+    // The describe view's PRECISION is the places each bound is shown with: 0.0000001 has 7 of its own.
+    const traceView = await cli(['measures', 'show', String(byName.Trace.id), '-o', 'table']);
+    expect(traceView.stdout).toMatch(/^\s+all\s+all\s+0\.0000001–8\.0 mg\/L\s+7–1\s+rr_/m);
     const list = await cli(['measures', 'list', '-o', 'table']);
     expect(list.stdout).toMatch(/Creatinine\s+numeric\s+mg\/dL\s+0\.10–1\.20 mg\/dL/);
     expect(list.stdout).toContain('0.0000001–8.0 mg/L');
