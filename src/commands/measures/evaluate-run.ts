@@ -1,6 +1,7 @@
 import type { Ctx } from '../../context.js';
 import { parseAge } from '../../core/ages.js';
 import { evaluate, type Subject } from '../../core/interpret.js';
+import { nearest } from '../../core/nearest.js';
 import { formatCritical, formatRange, type RangeLike } from '../../core/ranges.js';
 import { readRecords } from '../../core/records.js';
 import { bodyOf, prepare } from '../../core/sync/prepare.js';
@@ -10,6 +11,7 @@ import { chooseFormat, present } from '../../output/present.js';
 import { visible } from '../../output/text.js';
 import { writeLines } from '../../output/text-out.js';
 import { measures } from '../../resources/index.js';
+import { byIdOrName } from '../resource/find.js';
 import { enc, type Opts, withClient } from '../shared.js';
 import { measureSyncSpec } from './sync.js';
 
@@ -58,7 +60,10 @@ export async function evaluateMeasure(ctx: Ctx, o: EvaluateOptions, id: string |
 }
 
 async function fromServer(ctx: Ctx, o: EvaluateOptions, id: string): Promise<Rec> {
-  return withClient(ctx, o, ({ client }) => client.request<Rec>('GET', `${measures.path}/${enc(id)}`));
+  // The id, else the name in any case (find.ts).
+  return withClient(ctx, o, ({ client }) =>
+    byIdOrName(client, measures, id, (at) => client.request<Rec>('GET', `${measures.path}/${enc(at)}`), true),
+  );
 }
 
 /** The measure named in a catalog file, read as import reads it (JSON, NDJSON, FHIR), checked by its rules. */
@@ -67,11 +72,20 @@ async function fromFile(ctx: Ctx, o: EvaluateOptions): Promise<Rec> {
   const prep = await prepare(await measureSyncSpec(o.test), await readRecords(ctx, [o.file!]));
   if (prep.errors.length > 0)
     throw new UsageError(`${o.file} has errors; check it with measures lint`, undefined, prep.errors);
-  const found = prep.records
-    .map(bodyOf)
-    .filter((m) => m.name === o.name && (o.test === undefined || m.test === o.test));
-  if (found.length === 0)
-    throw new NotFoundError(`${o.file} has no measure named ${o.name}${o.test ? ` in test ${o.test}` : ''}`);
+  const all = prep.records.map(bodyOf).filter((m) => o.test === undefined || m.test === o.test);
+  // The exact name first, then the name in another case.
+  const exact = all.filter((m) => m.name === o.name);
+  const found = exact.length > 0 ? exact : all.filter((m) => String(m.name).toLowerCase() === o.name!.toLowerCase());
+  if (found.length === 0) {
+    const guess = nearest(
+      o.name,
+      all.map((m) => String(m.name)),
+    );
+    throw new NotFoundError(
+      `${o.file} has no measure named ${o.name}${o.test ? ` in test ${o.test}` : ''}`,
+      guess ? `did you mean ${JSON.stringify(guess)}?` : undefined,
+    );
+  }
   if (found.length > 1) throw new UsageError(`${o.file} has ${found.length} measures named ${o.name}`, 'give --test');
   return found[0];
 }

@@ -6,7 +6,7 @@ import { examples, optsOf } from '../shared.js';
 export function evaluateCommand(ctx: Ctx): Command {
   return new Command('evaluate')
     .description("Interpret a result against a measure's ranges: critical-low, low, normal, high, critical-high")
-    .argument('[id]', "the measure's id on the server (or --file and --name)")
+    .argument('[id]', "the measure's id on the server, or its name (any case); or --file and --name")
     .option('--value <number>', 'the result (required)')
     .option('--si', 'the value is in the SI unit (read the SI bounds)')
     .addOption(new Option('--sex <sex>', "the patient's sex").choices(['male', 'female']))

@@ -6,6 +6,7 @@ import { prompter } from '../../output/prompts.js';
 import { writeOut } from '../../output/text-out.js';
 import type { Resource } from '../../resources/index.js';
 import { enc, optsOf, withClient } from '../shared.js';
+import { byIdOrName } from './find.js';
 
 interface Outcome {
   id: string;
@@ -32,11 +33,12 @@ export async function runDelete(ctx: Ctx, spec: Resource, state: RunState, ids: 
     const outcomes: Outcome[] = [];
     for (const id of ids) {
       try {
-        await client.request('DELETE', `${spec.path}/${enc(id)}`);
+        // The id, or the exact name (find.ts); several records of that name delete none.
+        await byIdOrName(client, spec, id, (at) => client.request('DELETE', `${spec.path}/${enc(at)}`));
         outcomes.push({ id, outcome: 'deleted' });
         ctx.stderr.write(`deleted ${spec.noun} ${id}\n`);
       } catch (err) {
-        if (!(err instanceof CliError) || err.exitCode === EXIT.auth) throw err;
+        if (!(err instanceof CliError) || err.exitCode === EXIT.auth || err.exitCode === EXIT.usage) throw err;
         const status = err.exitCode === EXIT.notFound ? 'not-found' : 'failed';
         outcomes.push({ id, outcome: status, error: err.message });
         ctx.stderr.write(`${status === 'not-found' ? 'not found' : 'failed'}: ${spec.noun} ${id}: ${err.message}\n`);

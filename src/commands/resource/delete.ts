@@ -7,7 +7,7 @@ export function deleteCommand(ctx: Ctx, spec: Resource, state: RunState): Comman
   return new Command('delete')
     .alias('rm')
     .description(`Delete one or more ${spec.plural}`)
-    .argument('<ids...>', `ids of the ${spec.plural} to delete`)
+    .argument('<ids...>', `ids of the ${spec.plural} to delete${spec.key?.includes('name') ? ' (or exact names)' : ''}`)
     .option('-y, --yes', 'do not ask for confirmation (needed without a terminal)')
     .addHelpText('after', examples(`clinadmin ${spec.group} delete ID`, `clinadmin ${spec.group} delete ID1 ID2 --yes`))
     .action(async (ids: string[], _o: unknown, cmd: Command) => {

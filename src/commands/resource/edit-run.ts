@@ -12,13 +12,17 @@ import { visible } from '../../output/text.js';
 import type { Resource } from '../../resources/index.js';
 import { parseWith } from '../../schemas/common.js';
 import { enc, type Opts, viewsOf, withClient } from '../shared.js';
+import { byIdOrName } from './find.js';
 import { setAside } from './round-trip.js';
 
 /** `edit`, its options parsed: the record in the editor, then only what changed is sent. */
 export async function runEdit(ctx: Ctx, spec: Resource, id: string, opts: Opts): Promise<void> {
   await withClient(ctx, opts, async ({ client, settings }) => {
-    const path = `${spec.path}/${enc(id)}`;
-    const current = await client.request<Record<string, unknown>>('GET', path);
+    // The id, or the exact name (find.ts); the change goes to the id of the record found.
+    const current = await byIdOrName(client, spec, id, (at) =>
+      client.request<Record<string, unknown>>('GET', `${spec.path}/${enc(at)}`),
+    );
+    const path = `${spec.path}/${enc(String(current.id ?? id))}`;
     await inEditFile(`${spec.noun}-${id.replace(/\W/g, '_')}.json`, async (file, kept) => {
       const body = await editRecord(ctx, spec, current, file, kept);
       if (!body) return;

@@ -7,7 +7,7 @@ import { examples, optsOf } from '../shared.js';
 export function editCommand(ctx: Ctx, spec: Resource): Command {
   return new Command('edit')
     .description(`Edit a ${spec.noun} in $VISUAL or $EDITOR and send only what changed`)
-    .argument('<id>', `the ${spec.noun}'s id`)
+    .argument('<id>', `the ${spec.noun}'s id${spec.key?.includes('name') ? ', or its exact name' : ''}`)
     .addHelpText(
       'after',
       `${examples(`clinadmin ${spec.group} edit ID`, `EDITOR=nano clinadmin ${spec.group} edit ID`)}

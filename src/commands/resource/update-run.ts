@@ -7,6 +7,7 @@ import { diffLines } from '../../output/sync.js';
 import { writeLines } from '../../output/text-out.js';
 import { fieldFlags, type Resource } from '../../resources/index.js';
 import { checkFields, enc, type Opts, withClient } from '../shared.js';
+import { byIdOrName } from './find.js';
 import { setAside } from './round-trip.js';
 import { rangeHint, rangeVerbsOf } from './update-ranges.js';
 import { isRangeFlag, type WriteSpec } from './write-define.js';
@@ -51,9 +52,13 @@ export async function runUpdate(ctx: Ctx, spec: Resource, w: WriteSpec, id: stri
     await lintBody(ctx, spec, w, opts, body);
   }
   await withClient(ctx, opts, async ({ client, settings }) => {
-    const path = `${spec.path}/${enc(id)}`;
+    // The id, or a name (find.ts): with a fetch first, the record it finds gives the id the change goes to.
+    let path = `${spec.path}/${enc(id)}`;
     if (fetches) {
-      const current = await client.request<Record<string, unknown>>('GET', path);
+      const current = await byIdOrName(client, spec, id, (at) =>
+        client.request<Record<string, unknown>>('GET', `${spec.path}/${enc(at)}`),
+      );
+      path = `${spec.path}/${enc(String(current.id ?? id))}`;
       if (whole) body = setAside(ctx, spec, current, body);
       for (const { f, v } of ranging) {
         const now = Array.isArray(current[f.field]) ? (current[f.field] as never[]) : [];
@@ -85,6 +90,10 @@ export async function runUpdate(ctx: Ctx, spec: Resource, w: WriteSpec, id: stri
       }
       await lintBody(ctx, spec, w, opts, body);
     }
-    await sendAndShow(ctx, spec, opts, client, settings.account, () => client.request('PATCH', path, body));
+    await sendAndShow(ctx, spec, opts, client, settings.account, () =>
+      fetches
+        ? client.request('PATCH', path, body)
+        : byIdOrName(client, spec, id, (at) => client.request('PATCH', `${spec.path}/${enc(at)}`, body)),
+    );
   });
 }

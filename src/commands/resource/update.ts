@@ -8,7 +8,7 @@ import { addBodyFlags, addFieldFlags, isRangeFlag, type WriteSpec } from './writ
 /** `update` of a resource: the fields given change; ranges change one at a time (update-ranges.ts). */
 export function updateCommand(ctx: Ctx, spec: Resource, w: WriteSpec): Command {
   const cmd = new Command('update').description(`Update fields of a ${spec.noun}`);
-  cmd.argument('<id>', `the ${spec.noun}'s id`);
+  cmd.argument('<id>', `the ${spec.noun}'s id${spec.key?.includes('name') ? ', or its exact name' : ''}`);
   const flags = fieldFlags(spec);
   // Create-only flags, and the replace-all range flags, stay known, hidden: using one gets a sentence.
   addFieldFlags(cmd, flags, (f) => !f.update || isRangeFlag(f));

@@ -1,0 +1,82 @@
+import type { ApiClient } from '../../api/client.js';
+import { distance, nearest } from '../../core/nearest.js';
+import { NotFoundError, UsageError } from '../../errors.js';
+import type { ListSink } from '../../json/array-stream.js';
+import type { Rec } from '../../json/record.js';
+import type { Resource } from '../../resources/index.js';
+
+/** At most this many of the records a name matches are listed; the count says how many more. */
+const LISTED = 20;
+
+/**
+ * A record named where its id goes, as gh takes a name or a number: the word is tried as an id first (the
+ * request the command makes anyway, so an id costs nothing more); only on a 404, and only for a resource
+ * whose records have names, the list is read once for the exact name, then (`anyCase`, for show and
+ * evaluate) the name in another case. Names are unique only within a test, so several matches are listed
+ * (id, test, name) and nothing is done (exit 2); none is the server's 404, with the nearest name or id as a
+ * guess.
+ */
+export async function byIdOrName<T>(
+  client: ApiClient,
+  spec: Resource,
+  word: string,
+  op: (id: string) => Promise<T>,
+  anyCase = false,
+): Promise<T> {
+  try {
+    return await op(word);
+  } catch (err) {
+    if (!(err instanceof NotFoundError) || !spec.key?.includes('name')) throw err;
+    return op(await idOfName(client, spec, word, anyCase, err));
+  }
+}
+
+async function idOfName(
+  client: ApiClient,
+  spec: Resource,
+  word: string,
+  anyCase: boolean,
+  missing: NotFoundError,
+): Promise<string> {
+  const scope = spec.key!.find((k) => k !== 'name');
+  const lower = word.toLowerCase();
+  const exact: Rec[] = [];
+  const other: Rec[] = [];
+  // The nearest name or id so far, found as records stream past: the list is never held whole.
+  let guess: { text: string; d: number } | undefined;
+  const sink: ListSink = {
+    record(rec) {
+      const r = rec as Rec;
+      const name = typeof r.name === 'string' ? r.name : undefined;
+      if (name === word) exact.push(r);
+      else if (anyCase && name?.toLowerCase() === lower) other.push(r);
+      for (const text of [name, typeof r.id === 'string' ? r.id : undefined]) {
+        if (text === undefined || text.length > 200) continue;
+        if (nearest(word, [text]) === undefined) continue;
+        // A name it begins first (nearest's own order), then the fewest edits, then the shortest.
+        const d = text.toLowerCase().startsWith(lower) ? 0 : distance(lower, text.toLowerCase());
+        if (guess === undefined || d < guess.d || (d === guess.d && text.length < guess.text.length))
+          guess = { text, d };
+      }
+    },
+    batchEnd: () => true,
+    drained: async () => undefined,
+  };
+  await client.stream(spec.path, sink);
+  const found = exact.length > 0 ? exact : other;
+  if (found.length === 1) return String(found[0].id);
+  const quoted = JSON.stringify(word.slice(0, 80));
+  if (found.length > 1) {
+    const rows = found
+      .slice(0, LISTED)
+      .map((r) => `${String(r.id)}  ${scope ? `${scope} ${String(r[scope] ?? '')}  ` : ''}${String(r.name)}`);
+    if (found.length > LISTED) rows.push(`… and ${found.length - LISTED} more`);
+    throw new UsageError(
+      `${found.length} ${spec.plural} are named ${quoted}; nothing was done`,
+      `give the id of the one you mean`,
+      rows,
+    );
+  }
+  // No name either: the server's own words for the id, with the nearest name or id as a guess.
+  throw new NotFoundError(missing.message, guess ? `did you mean ${JSON.stringify(guess.text)}?` : missing.hint);
+}
