@@ -187,7 +187,11 @@ function lockError(err: unknown, lock: string, given: string): DataFileError {
   if (err instanceof OwnFileError) return new DataFileError(err.message);
   if (err instanceof LockHeldError && err.owner) {
     const who = `process ${err.owner.pid}${elsewhere(err.owner)}`;
-    return new DataFileError(`${given} is in use by another clinadmin serve (${who}); stop it first`);
+    // Never waited on: a forged lock, or a pid reused after a crash, is refused at once and said so.
+    return new DataFileError(
+      `${given} is in use by another clinadmin serve (${who}); stop it first, ` +
+        `or, if process ${err.owner.pid} is no clinadmin serve, remove ${lock}`,
+    );
   }
   if (err instanceof LockHeldError) {
     return new DataFileError(`${lock} does not say which process holds it; if no server runs, remove it`);
