@@ -155,7 +155,7 @@ export async function run(argv: string[], overrides: Partial<Ctx> = {}, runF?: R
 }
 
 /** The one place that turns an error into words on stderr and an exit code. */
-export function renderError(err: unknown, ctx: Ctx, verbose: boolean): number {
+function renderError(err: unknown, ctx: Ctx, verbose: boolean): number {
   if (err instanceof CommanderError) {
     if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') {
       return EXIT.ok;

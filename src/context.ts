@@ -29,7 +29,7 @@ export interface Ctx {
   clock: Clock;
 }
 
-export function processSignals(signals: NodeJS.Signals[]) {
+function processSignals(signals: NodeJS.Signals[]) {
   let handler: ((s: NodeJS.Signals) => void) | undefined;
   const promise = new Promise<NodeJS.Signals>((resolve) => {
     handler = (s) => resolve(s);

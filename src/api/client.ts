@@ -14,7 +14,7 @@ import { type Exchange, MAX_HELD_LIST_BYTES, send, streamOnce } from './transpor
 
 export { retryAfter } from './retry.js';
 
-export interface ClientOptions {
+interface ClientOptions {
   baseUrl: string;
   token?: string;
   /** The bound of each exchange, its retries and their waits included (--timeout, or 30 s). */

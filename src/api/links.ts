@@ -46,9 +46,9 @@ export function nextPage(
 }
 
 /** Empty pages in a row past which a list is given up: a real API ends a list with a page that has no next. */
-export const MAX_EMPTY_PAGES = 100;
+const MAX_EMPTY_PAGES = 100;
 /** Pages of one list: 100,000 pages of 100 records is ten million, far past any catalog. */
-export const MAX_PAGES = 100_000;
+const MAX_PAGES = 100_000;
 
 /**
  * The pages of one list followed so far, each remembered as a 32-byte digest rather than its URL (a

@@ -3,7 +3,7 @@
 
 import type { Rec } from '../json/record.js';
 
-export interface Refusal {
+interface Refusal {
   /** The server's sentence, or `HTTP <status>` when it gave none. */
   said: string;
   /** Its machine code when it gave one, e.g. DUPLICATE_NAME. */

@@ -16,7 +16,7 @@ export const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 /** Attempts after a 429 or a 503 with Retry-After: the server said it did nothing and when to come back. */
 const REFUSED_RETRIES = 10;
 /** Errors raised before a connection existed: the request surely was not sent. */
-export const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 export const CONNECTION = new Set([
   ...NOT_SENT,
   'ECONNRESET',

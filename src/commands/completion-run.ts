@@ -11,7 +11,7 @@ import { optsOf } from './shared.js';
  * spaces, globs) and no control byte. An id with any other is left out, as a server's data is never code.
  */
 const COMPLETABLE = /^[A-Za-z0-9._:@+=,%~-]+$/;
-export const isCompletableId = (id: unknown): id is string => typeof id === 'string' && COMPLETABLE.test(id);
+const isCompletableId = (id: unknown): id is string => typeof id === 'string' && COMPLETABLE.test(id);
 
 /** What a record is called, for a shell to show beside its id: a measure's or coverage's name, a title. */
 const nameOf = (r: { name?: unknown; title?: unknown }) =>

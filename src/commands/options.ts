@@ -32,7 +32,7 @@ const flag = (key: string) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCas
 type Issue = { path: PropertyKey[]; message: string; code?: string; input?: unknown };
 
 /** Turns a failed parse of a command's options into a usage error that names each flag. */
-export function zodUsageError(error: { issues: readonly Issue[] }, raw: unknown): UsageError {
+function zodUsageError(error: { issues: readonly Issue[] }, raw: unknown): UsageError {
   const details = error.issues.map((i) => {
     const key = String(i.path[0] ?? '');
     const given = (raw as Record<string, unknown>)?.[key];

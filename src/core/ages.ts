@@ -53,7 +53,7 @@ export function toYears(count: number, unit: AgeUnit): number {
 }
 
 /** An edge as a lab wrote it: a whole count of a unit, or (`whole` false) an age no whole count fits. */
-export interface Edge {
+interface Edge {
   count: number;
   unit: AgeUnit;
   whole: boolean;
@@ -147,7 +147,7 @@ export function inBand(age: number, ageMin: number | undefined, ageMax: number |
 
 // A number may come in exponent form (1e-7): it is how JavaScript, and so the CSV export, prints a tiny age.
 const AGE = /^(\d+(?:\.\d+)?(?:e[+-]?\d+)?)\s*(a|y|mo|wk|d|h)?$/;
-export const AGE_FORMS = 'years (17, 0.0767) or a count with its unit: 36h, 28d, 2wk, 11mo, 17y (or 17a)';
+const AGE_FORMS = 'years (17, 0.0767) or a count with its unit: 36h, 28d, 2wk, 11mo, 17y (or 17a)';
 
 /** One age: `30`, `30y`, `36h`, `28d`, `2wk`, `11mo`; years when no unit is given (nor `unit`). */
 export function parseAge(text: string, what: string, unit?: AgeUnit): number {

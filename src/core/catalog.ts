@@ -29,7 +29,7 @@ function ordered(r: Rec, order: string[], skip = new Set<string>()): Rec {
 }
 
 /** A measure as a catalog entry: the import-ready fields in the registry's order, ranges in theirs. */
-export function catalogEntry(m: Rec): Rec {
+function catalogEntry(m: Rec): Rec {
   const out = ordered(m, FIELD_ORDER, LEFT_OUT);
   for (const f of ['referenceRanges', 'panicRanges'])
     if (Array.isArray(out[f])) out[f] = (out[f] as Rec[]).map((r) => ordered(r, RANGE_ORDER));
@@ -37,7 +37,7 @@ export function catalogEntry(m: Rec): Rec {
 }
 
 /** By test, then name, by code point (never the locale's order, which differs between machines). */
-export function byTestThenName(a: Rec, b: Rec): number {
+function byTestThenName(a: Rec, b: Rec): number {
   const key = (r: Rec) => [String(r.test ?? ''), String(r.name ?? '')];
   const [ta, na] = key(a);
   const [tb, nb] = key(b);

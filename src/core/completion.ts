@@ -36,7 +36,7 @@ const GROUPS = new Set(RESOURCES.map((r) => r.group));
  * Flattens the command tree: one node per command path, hidden commands left out. `help` is offered the
  * commands and the help topics (name and one-line summary), which are pages rather than commands.
  */
-export function commandNodes(program: Command, topics: Record<string, string> = {}): Node[] {
+function commandNodes(program: Command, topics: Record<string, string> = {}): Node[] {
   const out: Node[] = [];
   // commander's public Help answers which subcommands are shown (its own help command aside).
   const help = program.createHelp();

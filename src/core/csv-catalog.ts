@@ -14,7 +14,7 @@ import { RANGE_KIND_WORDS, rangeKindOf, SEX_WORDS, sexOf } from './words.js';
 // from the header line) with decimal commas.
 
 /** A measure read from a sheet, as records.ts's SourceRecord has it (declared here: records.ts imports this). */
-export interface SheetRecord {
+interface SheetRecord {
   source: string;
   position: number;
   line: number;
@@ -24,7 +24,7 @@ export interface SheetRecord {
 
 const MEASURE = MEASURE_COLUMNS;
 const RANGE = RANGE_COLUMNS;
-export const CSV_COLUMNS: readonly string[] = [...MEASURE, ...RANGE];
+const CSV_COLUMNS: readonly string[] = [...MEASURE, ...RANGE];
 /** Each column a header may name, by its key (headerKey): the fields, the critical limits, the lab's words. */
 const COLUMN_OF = new Map<string, string>([
   ...[...CSV_COLUMNS, ...LIMIT_COLUMNS].map((c) => [headerKey(c), c] as const),

@@ -28,9 +28,9 @@ export function meet(a: RangeLike, b: RangeLike): boolean {
   return sex && Math.max(startA, startB) < Math.min(endA, endB) - EPSILON;
 }
 
-export type Interpretation = 'critical-low' | 'critical-high' | 'low' | 'normal' | 'high' | 'no-range';
+type Interpretation = 'critical-low' | 'critical-high' | 'low' | 'normal' | 'high' | 'no-range';
 
-export interface Evaluation {
+interface Evaluation {
   interpretation: Interpretation;
   /** The reference ranges that applied, and the panic ranges that applied. */
   reference: RangeLike[];

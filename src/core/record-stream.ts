@@ -15,7 +15,7 @@ const PIECE = 1 << 16;
 class Whole extends Error {}
 
 /** What takes each record: the check, which must be done with it before the next is read. */
-export type EachRecord = (record: SourceRecord) => void;
+type EachRecord = (record: SourceRecord) => void;
 
 /**
  * Hands each record of the input files to `each`, in order. A file that is a JSON array (the form

@@ -12,7 +12,7 @@ interface MeasureLike {
 }
 
 /** UCUM, as the NLM's library knows it (https://ucum.org/ucum). */
-export interface Ucum {
+interface Ucum {
   /** undefined when valid; else the UCUM spelling to suggest, or '' when there is none. */
   invalid(unit: string): string | undefined;
   /** How many of `to` one `from` is, when the two are commensurable; undefined when they are not. */

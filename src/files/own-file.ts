@@ -29,9 +29,9 @@ export class OwnFileError extends Error {
  * How a file is opened: `read` (undefined when missing); `append` and `update` (read and write in place),
  * each made afresh and exclusively when missing; `create`, only a new file (a name already there is refused).
  */
-export type OwnAccess = 'read' | 'append' | 'update' | 'create';
+type OwnAccess = 'read' | 'append' | 'update' | 'create';
 
-export interface OwnFileOptions {
+interface OwnFileOptions {
   /** Mode of a file made (0600). */
   mode?: number;
   /** The open to use (the store's tests inject a failing one). */
@@ -160,7 +160,7 @@ export interface OwnFolder {
   close(): Promise<void>;
 }
 
-export interface OwnFolderOptions {
+interface OwnFolderOptions {
   /** Mode of a folder made (0700). */
   mode?: number;
   /** Refused unless no other user may read, write or enter it (a runtime folder of locks); else none may write. */

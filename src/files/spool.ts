@@ -25,7 +25,7 @@ const failed = (err: unknown): never => {
 };
 
 /** How items become lines of the spool file and back. */
-export interface Codec<T> {
+interface Codec<T> {
   encode(item: T): string;
   decode(line: string): T;
 }

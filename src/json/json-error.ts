@@ -2,7 +2,7 @@
  * Finds where a JSON text first goes wrong. Node 20's JSON.parse often names no position, and a lab
  * admin fixing a 5,000-line file needs the line and column; this runs only after a parse has failed.
  */
-export function locateJsonError(text: string): { offset: number; message: string } {
+function locateJsonError(text: string): { offset: number; message: string } {
   let i = 0;
   const fail = (message: string): never => {
     throw { offset: i, message };

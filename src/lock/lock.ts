@@ -4,7 +4,7 @@ import { hostname } from 'node:os';
 import { openOwnFile } from '../files/own-file.js';
 
 /** Who holds a lock: written into the lock file before it exists under its name. */
-export interface LockOwner {
+interface LockOwner {
   pid: number;
   host: string;
   since: number;
@@ -17,8 +17,8 @@ export interface LockOwner {
  * stale, whoever wrote it (as proper-lockfile does). A pid alone proves nothing across containers that
  * share a volume and a hostname but not a PID namespace.
  */
-export const HEARTBEAT_MS = 2_000;
-export const STALE_MS = 10_000;
+const HEARTBEAT_MS = 2_000;
+const STALE_MS = 10_000;
 
 /** This process's PID namespace, or undefined where there is none to read. */
 const PID_NS = (() => {

@@ -3,7 +3,7 @@ import type { Rec } from '../json/record.js';
 import type { ColumnFormat, Resource } from '../resources/registry.js';
 import { epochMs } from '../resources/time.js';
 
-export type Tone = 'green' | 'yellow' | 'red' | 'dim';
+type Tone = 'green' | 'yellow' | 'red' | 'dim';
 
 export interface Column {
   key: string;

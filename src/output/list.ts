@@ -4,7 +4,7 @@ import type { Column, View } from './columns.js';
 import { cut, displayWidth, visible } from './text.js';
 import type { Theme } from './theme.js';
 
-export interface ListOptions {
+interface ListOptions {
   /** Columns to lay out to (Infinity: no limit, as in a pipe without COLUMNS). */
   width: number;
   /** Told which columns were left out because even narrowed they did not fit the width. */

@@ -7,7 +7,7 @@ import { exact } from './terminal.js';
 import { layoutWidth, visible } from './text.js';
 import { colorEnabled, theme } from './theme.js';
 
-export type Format = 'table' | 'wide' | 'json' | 'ndjson' | 'csv' | 'yaml';
+type Format = 'table' | 'wide' | 'json' | 'ndjson' | 'csv' | 'yaml';
 
 export interface PresentOptions {
   output?: string;

@@ -10,7 +10,7 @@ import { exact } from './terminal.js';
 const NEWLINE = Buffer.from('\n');
 
 /** Where a streamed list goes: records gathered per piece of the answer, written at batchEnd(). */
-export interface RecordSink extends ListSink {
+interface RecordSink extends ListSink {
   end(): void;
 }
 
@@ -18,7 +18,7 @@ export interface RecordSink extends ListSink {
  * JSON, NDJSON or CSV written as each record arrives, byte for byte what the whole-list formats write
  * (a test holds them equal), so a list of any length costs the memory of one record.
  */
-export function recordSink(
+function recordSink(
   ctx: Ctx,
   format: 'json' | 'ndjson' | 'csv',
   fields: string[] | undefined,
@@ -78,7 +78,7 @@ export function recordSink(
  * A table (`-o table` or `-o wide`) written as the list arrives: the columns are sized from the first
  * rows, and then each piece of the answer is written as it comes (see list.ts).
  */
-export async function tableSink(
+async function tableSink(
   ctx: Ctx,
   columns: Column[],
   o: { color?: boolean; account?: string; headers?: boolean; empty: string },
@@ -119,7 +119,7 @@ export async function tableSink(
 }
 
 /** A list's way out, whatever the format: each record as it arrives, or (YAML, --query) the whole list. */
-export interface ListOutput extends ListSink {
+interface ListOutput extends ListSink {
   /** Holds every record until the end (YAML, --query): the list is read within the client's cap. */
   holds: boolean;
   end(): Promise<void>;

@@ -263,13 +263,13 @@ export function recordLine(r: RecordResult): string {
   return visible(`${r.outcome.padEnd(9)} ${id}${placeOf(r)}${r.error ? `: ${r.error}` : ''}`, true);
 }
 
-export const placeOf = (r: RecordResult) =>
+const placeOf = (r: RecordResult) =>
   r.source !== undefined ? where(r as Parameters<typeof where>[0], r.name) : `${r.id} (${String(r.name)})`;
 
 const count = (n: number) => n.toLocaleString('en-US');
 
 /** `20,000 created, 0 updated, 0 unchanged, 0 failed in 4.4 s (4,545/s)`. */
-export function summarySentence(s: Counts, sent: number, elapsedMs: number): string {
+function summarySentence(s: Counts, sent: number, elapsedMs: number): string {
   const parts = [`${count(s.created)} created`, `${count(s.updated)} updated`, `${count(s.unchanged)} unchanged`];
   if (s.deleted !== undefined) parts.push(`${count(s.deleted)} deleted`);
   parts.push(`${count(s.failed)} failed`);

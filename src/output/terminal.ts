@@ -15,7 +15,7 @@ const CONTROLS = {
   enterScreen: '\u001b[?1049h\u001b[?25l',
   leaveScreen: '\u001b[?25h\u001b[?1049l',
 } as const;
-export type Control = keyof typeof CONTROLS;
+type Control = keyof typeof CONTROLS;
 
 /** Bytes that are plain ASCII text (tab and newline included) go on as they are: the common case, kept cheap. */
 const PLAIN_BYTES = /^[\t\n\x20-\x7e]*$/;

@@ -21,7 +21,7 @@ type Shape = Record<string, z.ZodType>;
 const shapeOf = (schema: z.ZodType) => (schema as unknown as { shape: Shape }).shape;
 const role = (schema: z.ZodType) => fieldRoles.get(schema)?.role;
 
-export function deriveFacts(schemas: { create: z.ZodType; patch: z.ZodType }): Facts {
+function deriveFacts(schemas: { create: z.ZodType; patch: z.ZodType }): Facts {
   const create = shapeOf(schemas.create);
   const patch = shapeOf(schemas.patch);
   // Schema order: messages list fields as the schema declares them (id before createdBy).

@@ -44,7 +44,7 @@ export interface FieldEntry {
 }
 
 /** A column of `-o wide` drawn from a field in another way than the field's own column. */
-export interface DerivedColumn {
+interface DerivedColumn {
   key: string;
   field: string;
   header: string;

@@ -47,7 +47,7 @@ export const createOnly = (field: string) =>
 const SEX = ['all', 'male', 'female'] as const;
 const sexSchema = zEnum(SEX, { error: `must be one of: ${SEX.join(', ')}` });
 
-export const rangeShape = {
+const rangeShape = {
   min: finite().optional(),
   minPrecision: precision().optional(),
   max: finite().optional(),
@@ -99,9 +99,6 @@ export const panicRangeSchema = strictObject(rangeShape)
       'Not the zone of critical values: {"min": 2.5, "max": 6.5} is critical below 2.5 or above 6.5.',
   );
 
-export type ReferenceRange = z.infer<typeof referenceRangeSchema>;
-export type PanicRange = z.infer<typeof panicRangeSchema>;
-
 /** A field error as it travels in problem+json: a readable path and a sentence. */
 export interface FieldError {
   path: string;
@@ -143,13 +140,13 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
   return cur;
 }
 
-export type ParseResult<T> = { ok: true; value: T } | { ok: false; errors: FieldError[] };
+type ParseResult<T> = { ok: true; value: T } | { ok: false; errors: FieldError[] };
 
 /**
  * More values than any record holds (a measure has a few dozen): refused before zod, which makes an issue
  * for each bad value; 1 MiB of `[]` in `choices` was 349,000 issues, 700 MB and a 41 MB answer.
  */
-export const MAX_VALUES = 10_000;
+const MAX_VALUES = 10_000;
 
 /** Whether `input` holds more than `max` values (objects, arrays and scalars alike), counted without recursion. */
 function holdsMoreThan(input: unknown, max: number): boolean {

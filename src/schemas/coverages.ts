@@ -69,7 +69,6 @@ export const contractSchema = strictObject({
 
 export type Coverage = z.infer<typeof coverageSchema>;
 export type CoverageCreate = z.infer<typeof coverageCreateSchema>;
-export type CoveragePatch = z.infer<typeof coveragePatchSchema>;
 export type Contract = z.infer<typeof contractSchema>;
 
 /** The three schemas the registry hands to the server, the CLI and the importer. */

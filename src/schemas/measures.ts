@@ -97,8 +97,6 @@ export const measureSchema = strictObject({
 }).superRefine(checkMeasure);
 
 export type Measure = z.infer<typeof measureSchema>;
-export type MeasureCreate = z.infer<typeof measureCreateSchema>;
-export type MeasurePatch = z.infer<typeof measurePatchSchema>;
 
 /** The three schemas the registry hands to the server, the CLI and the importer. */
 export const measureSchemas = { create: measureCreateSchema, patch: measurePatchSchema, entity: measureSchema };

@@ -51,7 +51,7 @@ const counts = (s: State) => ({
 });
 
 /** The largest state `POST /_admin/load` reads: a whole catalog, past --max-body's 1 MiB for a record. */
-export const LOAD_MAX_BODY = 64 * 1024 * 1024;
+const LOAD_MAX_BODY = 64 * 1024 * 1024;
 
 /** `existing` with each record of `loaded` added, or put in place of the one with its id. */
 function merged(existing: State, loaded: State): State {

@@ -9,7 +9,7 @@ import { type Problem, problem, sendJson, sendList, sendProblem } from './proble
 import { type Service, ServiceError } from './service.js';
 import { StoreUnavailableError } from './store.js';
 
-export interface AppOptions {
+interface AppOptions {
   service: Service;
   tokens: TokenEntry[];
   /** Largest request body in bytes (default 1 MiB). */

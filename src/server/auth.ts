@@ -1,6 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
-export const DEFAULT_ACCOUNT = 'local-admin';
+const DEFAULT_ACCOUNT = 'local-admin';
 
 export interface TokenEntry {
   token: string;
@@ -10,7 +10,7 @@ export interface TokenEntry {
 }
 
 /** Who a valid token belongs to. */
-export interface Caller {
+interface Caller {
   account: string;
   admin: boolean;
 }

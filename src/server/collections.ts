@@ -6,7 +6,7 @@ import type { JournalEntry as Replayed, StoredRecord } from './journal.js';
 export type State = { [K in CollectionName]: StoredRecord[] };
 
 /** A record as it was before a change not yet on disk: what taking that change back restores. */
-export interface Undo {
+interface Undo {
   coll: CollectionName;
   id: string;
   before: StoredRecord | undefined;

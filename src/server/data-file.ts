@@ -14,7 +14,7 @@ export class DataFileError extends Error {
   override name = 'DataFileError';
 }
 
-export function parseDataFile(text: string, file: string): DataFile {
+function parseDataFile(text: string, file: string): DataFile {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   let raw: unknown;
   try {

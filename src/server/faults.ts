@@ -4,7 +4,7 @@
 import { withoutTrailingSlashes } from '../linear.js';
 import { globMatch } from './glob.js';
 
-export interface FailRule {
+interface FailRule {
   method: string;
   /** The path pattern as given, for the message. */
   pattern: string;
@@ -23,7 +23,7 @@ export interface Faults {
   failOn: FailRule[];
 }
 
-export interface InjectedFault {
+interface InjectedFault {
   status: number;
   detail: string;
   headers: Record<string, string>;

@@ -15,7 +15,7 @@ export type JournalEntry =
   | { coll: CollectionName; id: string; after: StoredRecord | undefined }
   | { reset: { [K in CollectionName]: StoredRecord[] } };
 
-export interface Replay {
+interface Replay {
   entries: JournalEntry[];
   /** Bytes up to the end of the last whole line: what the journal is cut back to before new appends. */
   goodLength: number;

@@ -29,7 +29,7 @@ function kindOf(r: Rec): CollectionName | undefined {
   return undefined;
 }
 
-export interface LoadOptions {
+interface LoadOptions {
   /** The account given to records that come without `createdBy` (an export's). */
   account: string;
   now?: number;

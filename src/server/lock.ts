@@ -30,7 +30,7 @@ export async function realDataFile(dataFile: string): Promise<string> {
 }
 
 /** Where the locks by device and inode go besides the file's folder; `XDG_RUNTIME_DIR` when set. */
-export interface LockPlaces {
+interface LockPlaces {
   runtimeDir?: string;
   warn?: (message: string) => void;
 }

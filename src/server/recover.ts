@@ -7,7 +7,7 @@ import { type JournalEntry, readJournal } from './journal.js';
 import { describeFsError, type StoreFs } from './store-fs.js';
 
 /** What a start finds on disk: the data file, the changes to replay over it, and the journal opened to append. */
-export interface Recovered {
+interface Recovered {
   data: DataFile | undefined;
   /** Bytes of the data file as read (0 when there is none). */
   dataSize: number;

@@ -2,7 +2,7 @@ import { globMatch } from './glob.js';
 import { rawJson } from './record-json.js';
 
 /** One request as the journal keeps it: never the Authorization header or a token. */
-export interface RequestEntry {
+interface RequestEntry {
   /** Milliseconds since the epoch. */
   time: number;
   method: string;
@@ -16,7 +16,7 @@ export interface RequestEntry {
   durationMs?: number;
 }
 
-export interface RequestFilter {
+interface RequestFilter {
   method?: string;
   /** A glob: `*` matches any characters, `/` included. */
   path?: string;
@@ -68,7 +68,7 @@ export function holds(value: unknown, pattern: unknown): boolean {
 /** The request journal's default cap: with the process's own ~30 MB, serve stays near 100 MB for it. */
 export const JOURNAL_BYTES = 32 * 1024 * 1024;
 /** What a refused body, or one too large to keep whole, is cut to. */
-export const BODY_START = 256;
+const BODY_START = 256;
 /** What one entry costs beyond its text: the object and its fields. */
 const OVERHEAD = 160;
 /** One character past Latin-1 (a one-character class: linear, no backtracking). */

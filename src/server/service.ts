@@ -38,7 +38,7 @@ function label(res: Resource, r: StoredRecord): string {
   return rest.length > 0 ? `${r.name} (${rest.join(', ')})` : String(r.name);
 }
 
-export interface ServiceOptions {
+interface ServiceOptions {
   store: Store;
   /** Record a notification for each change (default true). */
   events?: boolean;
@@ -266,7 +266,7 @@ export function createService({ store, events = true, now = Date.now }: ServiceO
   };
 }
 
-export function describeErrors(errors: FieldError[]): string {
+function describeErrors(errors: FieldError[]): string {
   const shown = errors.slice(0, 3).map((e) => `${e.path}: ${e.message}`);
   const more = errors.length > 3 ? ` (and ${errors.length - 3} more)` : '';
   return `the body is invalid: ${shown.join('; ')}${more}`;

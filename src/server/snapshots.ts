@@ -8,7 +8,7 @@ import type { StoredRecord } from './journal.js';
 import type { State } from './store.js';
 
 /** What the list of snapshots says of each: its name, when it was taken, and what it holds. */
-export interface SnapshotInfo {
+interface SnapshotInfo {
   name: string;
   createdAt: number;
   measures: number;

@@ -14,7 +14,7 @@ import { createService } from './service.js';
 import { checkSnapshotFolders, saveSnapshot } from './snapshots.js';
 import { type State, Store } from './store.js';
 
-export interface StartOptions {
+interface StartOptions {
   dataFile: string;
   host: string;
   port: number;
@@ -54,7 +54,7 @@ export interface RunningServer {
 }
 
 /** How long a stop waits for the requests in flight before it closes their connections. */
-export const STOP_GRACE_MS = 10_000;
+const STOP_GRACE_MS = 10_000;
 
 export async function startServer(o: StartOptions): Promise<RunningServer> {
   // A file that cannot be loaded stops serve before the data file is touched.

@@ -14,7 +14,7 @@ export { StoreUnavailableError };
 /** A journal this large is folded even before it has `compactEvery` changes: it stays bounded. */
 const FOLD_BYTES = 64 * 1024 * 1024;
 
-export interface StoreOptions {
+interface StoreOptions {
   file: string;
   /** Defaults to node:fs/promises. */
   fs?: StoreFs;

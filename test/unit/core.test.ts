@@ -2,7 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { measureSyncSpec } from '../../src/commands/measures/sync.js';
 import { lintMeasure } from '../../src/core/lint.js';
 import { parseRecords, type SourceRecord, where } from '../../src/core/records.js';
-import { indexExisting, planOne } from '../../src/core/sync/plan.js';
+import { Existing } from '../../src/core/sync/existing.js';
+import { planOne } from '../../src/core/sync/plan.js';
 import { Checker, hashOf, type Prepared, type SyncSpec } from '../../src/core/sync/prepare.js';
 import { type Checked, checkInput, planned } from '../../src/core/sync/run.js';
 
@@ -100,6 +101,13 @@ describe('parseRecords and where', () => {
     );
   });
 });
+
+/** An index of the server's records, each kept whole, as import plans against them. */
+function indexExisting(spec: SyncSpec, existing: Record<string, unknown>[]): Existing {
+  const found = new Existing(spec);
+  for (const r of existing) found.add(r, true);
+  return found;
+}
 
 describe('plan', () => {
   // The measures' own spec, as import uses it.

@@ -15,7 +15,7 @@ import { byIdOrName } from '../resource/find.js';
 import { enc, type Opts, withClient } from '../shared.js';
 import { measureSyncSpec } from './sync.js';
 
-export interface EvaluateOptions extends Opts {
+interface EvaluateOptions extends Opts {
   value?: number;
   si?: boolean;
   sex?: 'male' | 'female';

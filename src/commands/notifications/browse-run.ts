@@ -15,7 +15,7 @@ import { enc, type Opts } from '../shared.js';
 import { type FilterFlags, filterOf, notHere } from './filters.js';
 import { newNotifications } from './poll.js';
 
-export interface BrowseOptions extends Opts, FilterFlags {
+interface BrowseOptions extends Opts, FilterFlags {
   /** Milliseconds between polls. */
   interval: number;
 }

@@ -10,7 +10,7 @@ import type { Opts } from '../shared.js';
 import { type FilterFlags, filterOf, notHere } from './filters.js';
 import { type Note, newNotifications } from './poll.js';
 
-export interface WatchOptions extends Opts, FilterFlags {
+interface WatchOptions extends Opts, FilterFlags {
   /** Milliseconds between polls. */
   interval: number;
   output?: 'table' | 'ndjson' | 'json';

@@ -2,7 +2,7 @@ import { type Command, Option } from 'commander';
 import { INPUT_FORMATS } from '../../core/catalog-formats.js';
 
 /** Requests in flight at once for import and apply: written once, for both commands' flags and help. */
-export const DEFAULT_CONCURRENCY = 48;
+const DEFAULT_CONCURRENCY = 48;
 
 /** The flags import and apply share, so both spell them, their help and their default the same way. */
 export function addSyncOptions(cmd: Command, dryRunHelp: string, scope: string): Command {

@@ -57,7 +57,6 @@ export const RESOURCE_EXTENSIONS = [
 ] as const;
 export const LISTS = new Set(['sets', 'choices']);
 
-export const FHIR_ID = /^[A-Za-z0-9\-.]{1,64}$/;
 /** A FHIR resource id allows letters, digits, - and . only; the exact id is kept in `identifier`. */
 export const fhirId = (id: string) => id.replace(/[^A-Za-z0-9\-.]/g, '-').slice(0, 64);
 

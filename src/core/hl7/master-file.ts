@@ -5,7 +5,7 @@ import { type Field, HEADERS, printable, type Segment, segments, unescapeHl7 } f
 // observations: MFE, OM1, OM2, OM3), M09 (categorical: MFE, OM1, OM3) and M10 (batteries: MFE, OM1, OM5),
 // alone or in a batch (FHS, BHS … BTS, FTS). Each MFE starts a record; the OM segments after it belong to it.
 
-export const MESSAGE_TYPES = ['M08', 'M09', 'M10'] as const;
+const MESSAGE_TYPES = ['M08', 'M09', 'M10'] as const;
 
 /** One record of a master file: the MFE and the OM segments that follow it. */
 export interface MasterRecord {

@@ -8,7 +8,7 @@ export const FROM_HL7 = Symbol('clinadmin.fromHl7');
 export type Hl7Value = Record<string, unknown> & { [FROM_HL7]?: FromHl7 };
 
 /** A record as records.ts hands it on, its line the MFE's. */
-export interface Hl7Record {
+interface Hl7Record {
   source: string;
   position: number;
   line: number;

@@ -6,7 +6,7 @@ import { UsageError } from '../../errors.js';
 // a batch file. A value is split on the raw text first and unescaped after, so an escaped separator stays
 // inside its value.
 
-export interface Separators {
+interface Separators {
   field: string;
   component: string;
   repetition: string;

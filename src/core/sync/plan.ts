@@ -1,6 +1,6 @@
 import type { Rec } from '../../json/record.js';
 import { withStoredIds } from '../range-ids.js';
-import { canonical, comparable, comparableValue, Existing } from './existing.js';
+import { canonical, comparable, comparableValue, type Existing } from './existing.js';
 import { bodyOf, type Prepared, type SyncSpec } from './prepare.js';
 
 export interface Change {
@@ -16,13 +16,6 @@ export interface PlanItem {
   changes?: Change[];
   patch?: Rec;
   error?: string;
-}
-
-/** An index of the server's records (a list already held whole), as import plans against them. */
-export function indexExisting(spec: SyncSpec, existing: Rec[]): Existing {
-  const found = new Existing(spec);
-  for (const r of existing) found.add(r, true);
-  return found;
 }
 
 /** Decides for one record: create when missing, update the fields that differ, or leave alone. */

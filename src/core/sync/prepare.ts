@@ -49,7 +49,7 @@ export interface Prepared {
 /** The validated record, for comparing with the stored one. */
 export const bodyOf = (p: Prepared): Record<string, unknown> => JSON.parse(p.json) as Record<string, unknown>;
 
-export interface Preparation {
+interface Preparation {
   records: Prepared[];
   errors: string[];
   warnings: string[];

@@ -44,7 +44,7 @@ export async function pruneList(
   return deletions;
 }
 
-export interface RemoveOptions {
+interface RemoveOptions {
   client: ApiClient;
   path: string;
   concurrency: number;

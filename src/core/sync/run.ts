@@ -122,7 +122,7 @@ export interface PlanCounts {
   error: number;
 }
 
-export interface SendOptions {
+interface SendOptions {
   client: ApiClient;
   spec: SyncSpec;
   concurrency: number;
