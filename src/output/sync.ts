@@ -1,4 +1,5 @@
 import type { Ctx } from '../context.js';
+import { jsonText } from '../core/number.js';
 import { comparableRange, formatCritical, formatRange, type RangeLike } from '../core/ranges.js';
 import { where } from '../core/records.js';
 import type { Counts, RecordResult, Tally } from '../core/sync/execute.js';
@@ -24,7 +25,7 @@ export function showNotes(ctx: Ctx, checked: Checker): void {
   for (const w of listed(checked.warnings, checked.warningCount)) ctx.stderr.write(`warning: ${visible(w, true)}\n`);
 }
 
-const show = (v: unknown) => (v === undefined ? '(unset)' : JSON.stringify(v));
+const show = (v: unknown) => (v === undefined ? '(unset)' : jsonText(v));
 
 const isRange = (r: unknown) => r !== null && typeof r === 'object' && !Array.isArray(r);
 

@@ -124,6 +124,30 @@ describe('precision as written', () => {
     }
   });
 
+  it('shows every number in plain digits: a describe view, a list column, a dry run', async () => {
+    const { cli } = await setup();
+    const made = await cli([
+      'measures',
+      'create',
+      '--test',
+      't',
+      '--name',
+      'Tiny',
+      '--breakdown-min',
+      '0.0000001',
+      '-o',
+      'json',
+    ]);
+    expect(made.code, made.stderr).toBe(0);
+    const { id } = JSON.parse(made.stdout) as { id: string };
+    expect((await cli(['measures', 'show', id, '-o', 'table'])).stdout).toMatch(/^Breakdown min:\s+0\.0000001$/m);
+    const list = await cli(['measures', 'list', '--fields', 'name,numericBreakdownMin', '-o', 'table']);
+    expect(list.stdout).toMatch(/^Tiny\s+0\.0000001$/m);
+    const plan = await cli(['measures', 'update', id, '--breakdown-min', '0.00000002', '--dry-run']);
+    expect(plan.stdout).toContain('    numericBreakdownMin: 0.0000001 → 0.00000002\n');
+    for (const out of [made.stdout, list.stdout, plan.stdout]) expect(out).not.toMatch(/\de-\d/);
+  });
+
   it('shows a change of precision alone in a dry run', async () => {
     const { cli, dir, stored } = await setup();
     await writeFile(join(dir, 'lab.csv'), `${SHEET}\r\n`);
