@@ -124,6 +124,27 @@ describe('the CLI through Prism, validating against openapi.json', () => {
     expect(violations()).toEqual([]);
   });
 
+  it('captures through Prism with no violation, into a file serve --load answers the same lists from', async () => {
+    const here = await tempDir();
+    const env = { CLINADMIN_BASE_URL: proxyUrl, CLINADMIN_TOKEN: TOKEN, CLINADMIN_CONFIG_DIR: join(here, 'config') };
+    const before = received();
+    const r = await clinadmin(['sandbox', 'capture', '--out', 'copy.json', '--timeout', '30'], { env, cwd: here });
+    expect(r.exitCode, r.stderr).toBe(0);
+    // Three GETs of the lists, each checked against the contract.
+    await expect.poll(received).toBe(before + 3);
+    expect(violations()).toEqual([]);
+    const copy = await serveProcess(['--load', 'copy.json', '--token', 'copy-token'], { cwd: here });
+    try {
+      const list = async (url: string, path: string, token: string) =>
+        (await fetch(url + path, { headers: { authorization: `Bearer ${token}` } })).json();
+      for (const path of ['/diagnostic-measures', '/insurance-coverages', '/notifications', '/contracts'])
+        expect(await list(copy.url, path, 'copy-token'), path).toEqual(await list(proxyUrl, path, TOKEN));
+    } finally {
+      copy.proc.kill('SIGTERM');
+      await copy.proc;
+    }
+  });
+
   it('would see a violation: a body the contract refuses is reported (the check above can fail)', async () => {
     const before = violations().length;
     const res = await fetch(`${proxyUrl}/diagnostic-measures`, {

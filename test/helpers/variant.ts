@@ -27,7 +27,17 @@ export async function variantServer(): Promise<Variant> {
     { id: 'm3', test: 'tst_ua', name: 'Ratio', type: 'ratio', createdAt: nowSeconds() - 60 },
   ];
   const coverages: Rec[] = [
-    { id: 'c1', contract: 'ctr_1', name: 'CBC copay', type: 'deduction', amount: 15, createdAt: nowSeconds() },
+    // insured and insurer, set by the service from the contract (the seed API's coverage fields).
+    {
+      id: 'c1',
+      contract: 'ctr_1',
+      name: 'CBC copay',
+      type: 'deduction',
+      amount: 15,
+      createdAt: nowSeconds(),
+      insured: 'org_lab',
+      insurer: 'org_insurer',
+    },
   ];
   const notifications: Rec[] = [
     { id: 'n1', code: 'old', type: 'system', title: 'Three days old', body: '', createdAt: nowSeconds() - 3 * 86_400 },

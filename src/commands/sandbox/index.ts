@@ -85,6 +85,25 @@ ${examples(
     )
     .action((id: string, _o: unknown, c: Command) => run('contracts-add', c, id));
   cmd
+    .command('capture')
+    .description(
+      'Copy every measure, coverage and notification of the server the profile points at (GETs of the lists ' +
+        'only) into a file serve --load starts from, with the contracts the coverages name',
+    )
+    .requiredOption('--out <file>', 'the file to write (whole, by a rename)')
+    .addOption(quiet())
+    .addHelpText(
+      'after',
+      examples(
+        'clinadmin sandbox capture --out today.json --profile prod --timeout 120',
+        'clinadmin serve --port 0 --load today.json   # rehearse against a copy',
+      ),
+    )
+    .action(async (_o: unknown, c: Command) => {
+      const { captureAction } = await import('./capture-run.js');
+      state.exitCode = await captureAction(ctx, await optsOf(c));
+    });
+  cmd
     .command('mark')
     .description('Mark the request journal here, so requests --since NAME lists only what came after')
     .argument('<name>', 'letters, digits, ".", "_" and "-"')
