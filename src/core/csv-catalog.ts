@@ -6,6 +6,7 @@ import { COLUMN_WORDS, headerKey, LIMIT_COLUMNS, MEASURE_COLUMNS, RANGE_COLUMNS 
 import { guardFormula, unguardFormula } from './csv-formula.js';
 import { nearest } from './nearest.js';
 import { type Decimal, numberError, parseDecimal, plainDecimal, writtenPrecision } from './number.js';
+import { Problems } from './problems.js';
 import { RANGE_KIND_WORDS, rangeKindOf, SEX_WORDS, sexOf } from './words.js';
 
 // A measure catalog as a spreadsheet keeps it: one row per range, a measure's own fields beside each of its
@@ -172,7 +173,8 @@ export const parseOptions = (delimiter: string) =>
  * are an error naming both lines. Every cell error names file:line:column (column counted in fields from 1).
  */
 export class Sheet {
-  readonly errors: string[] = [];
+  /** Every problem of the sheet, counted; the first 50 listed (problems.ts). */
+  readonly errors = new Problems();
   headerRead = false;
   /** Each known column's place in a row, from 0. */
   private at: Partial<Record<string, number>> = {};
@@ -368,7 +370,7 @@ export class Sheet {
       throw new UsageError(
         `${errors.length} ${errors.length === 1 ? 'error' : 'errors'} in ${source}`,
         undefined,
-        errors,
+        errors.lines(),
       );
   }
 

@@ -1,5 +1,6 @@
 import type { Ctx } from '../context.js';
 import { jsonText } from '../core/number.js';
+import { listed } from '../core/problems.js';
 import { comparableRange, formatCritical, formatRange, type RangeLike } from '../core/ranges.js';
 import { where } from '../core/records.js';
 import type { Counts, RecordResult, Tally } from '../core/sync/execute.js';
@@ -7,7 +8,7 @@ import { canonical } from '../core/sync/existing.js';
 import type { PlanItem } from '../core/sync/plan.js';
 import type { Checker } from '../core/sync/prepare.js';
 import type { Deletion } from '../core/sync/prune.js';
-import { listed, type PlanCounts } from '../core/sync/run.js';
+import type { PlanCounts } from '../core/sync/run.js';
 import { jsonLines, Spool } from '../files/spool.js';
 import type { Rec } from '../json/record.js';
 import { chooseFormat, type PresentOptions, present } from './present.js';

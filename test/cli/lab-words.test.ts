@@ -187,3 +187,48 @@ describe('lint sees every gap, per sex', () => {
     expect(JSON.parse(clean.stdout)).toMatchObject({ checked: 1, clean: 1 });
   });
 });
+
+describe('every problem of a file in one pass', () => {
+  it('lint and import list every problem of every record, the first 50 and then how many more', async () => {
+    const { s, dir, cli } = await server();
+    // 62 records, each with a bound that is no number and a sex that is none.
+    const bad = Array.from({ length: 62 }, (_, i) => ({
+      test: 'tst_x',
+      name: `Measure ${i + 1}`,
+      type: 'numeric',
+      unit: 'mg/dL',
+      referenceRanges: [{ min: 'low', max: 5, sex: 'unknown' }],
+    }));
+    await writeFile(join(dir, 'bad.json'), JSON.stringify(bad));
+    await writeFile(
+      join(dir, 'bad.ndjson'),
+      `${bad
+        .slice(0, 2)
+        .map((m) => JSON.stringify(m))
+        .join('\n')}\n`,
+    );
+    const sheet = ['test,name,type,unit,range,sex,min,max'];
+    for (let i = 1; i <= 62; i++) sheet.push(`tst_x,Measure ${i},numeric,mg/dL,reference,unknown,low,5`);
+    await writeFile(join(dir, 'bad.csv'), excel(sheet));
+    for (const verb of ['lint', 'import']) {
+      const json = await cli(['measures', verb, 'bad.json']);
+      expect(json.code, verb).toBe(2);
+      const lines = json.stderr.split('\n').filter((l) => l.startsWith('  - '));
+      expect(lines).toHaveLength(51);
+      // Both mistakes of the first record, in one run.
+      expect(lines[0]).toContain('bad.json record 1 (Measure 1)');
+      expect(lines.slice(0, 2).join('\n')).toMatch(/referenceRanges\[0\]\.min[\s\S]*referenceRanges\[0\]\.sex/);
+      expect(lines[50]).toBe('  - … and 74 more problems');
+      const nd = await cli(['measures', verb, 'bad.ndjson']);
+      expect(nd.stderr.split('\n').filter((l) => l.startsWith('  - '))).toHaveLength(4);
+      const csv = await cli(['measures', verb, 'bad.csv']);
+      expect(csv.code, verb).toBe(2);
+      const cells = csv.stderr.split('\n').filter((l) => l.startsWith('  - '));
+      expect(cells).toHaveLength(51);
+      expect(cells[0]).toContain('bad.csv:2:6 (Measure 1): sex:');
+      expect(cells[1]).toContain('bad.csv:2:7 (Measure 1): min:');
+      expect(cells[50]).toBe('  - … and 74 more problems');
+    }
+    expect((await s.call('GET', '/diagnostic-measures')).body).toEqual([]);
+  });
+});

@@ -195,7 +195,7 @@ describe('checkInput and planned', () => {
     const input = Array.from({ length: 60 }, () => ({ test: 't' }));
     const err = await refusal(checkInput(spec, sources(input), false));
     expect(err.details).toHaveLength(51);
-    expect(err.details[50]).toBe('… and 10 more');
+    expect(err.details[50]).toBe('… and 10 more problems');
   });
 
   it('names where a repeated key was first seen, however far back', async () => {

@@ -1,4 +1,5 @@
 import type { Ctx } from '../../context.js';
+import { listed } from '../../core/problems.js';
 import { formOf, readRecords } from '../../core/records.js';
 import { prepare } from '../../core/sync/prepare.js';
 import { EXIT, UsageError } from '../../errors.js';
@@ -15,11 +16,12 @@ export async function lint(
 ): Promise<number> {
   const prep = await prepare(await measureSyncSpec(opts.test), await readRecords(ctx, files, formOf(opts.format)));
   for (const w of prep.warnings) ctx.stderr.write(`warning: ${visible(w, true)}\n`);
+  // Every problem of every record, found in one pass; the first 50 listed, then how many more.
   if (prep.errors.length > 0)
     throw new UsageError(
       `${prep.errors.length} ${prep.errors.length === 1 ? 'error' : 'errors'} in the input`,
       undefined,
-      prep.errors,
+      listed(prep.errors, prep.errors.length, 'problem'),
     );
   // The shape import and apply report: the counts, then each record and what was found in it.
   const records = prep.records.map((r) => ({

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import type { ApiClient } from '../../api/client.js';
 import type { Ctx, RunState } from '../../context.js';
+import { listed } from '../../core/problems.js';
 import { forEachRecord } from '../../core/record-stream.js';
 import { formOf } from '../../core/records.js';
 import type { Tally } from '../../core/sync/execute.js';
@@ -11,7 +12,6 @@ import {
   type Checked,
   checkedRecords,
   checkInput,
-  listed,
   planned,
   send,
   spoolProblem,

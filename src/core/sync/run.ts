@@ -1,6 +1,7 @@
 import type { ApiClient } from '../../api/client.js';
 import { CliError, EXIT, UsageError } from '../../errors.js';
 import { jsonLines, Spool, SpoolError } from '../../files/spool.js';
+import { listed, MAX_LISTED } from '../problems.js';
 import type { SourceRecord } from '../records.js';
 import { execute, type RecordResult, Tally } from './execute.js';
 import type { Existing } from './existing.js';
@@ -10,15 +11,6 @@ import { type Deletion, removeAll } from './prune.js';
 
 // Import and apply as steps that return data: check the input into a spool, plan, send. The command
 // wires them to the terminal (output/sync.ts draws the plan, the progress and the summary).
-
-const MAX_LISTED = 50;
-
-/** At most 50 lines, then how many more: a 10,000-record file with one mistake repeated stays readable. */
-export function listed(lines: string[], total = lines.length): string[] {
-  return total <= MAX_LISTED && lines.length === total
-    ? lines
-    : [...lines.slice(0, MAX_LISTED), `… and ${total - Math.min(lines.length, MAX_LISTED)} more`];
-}
 
 /** A spool that failed, as the sentence a user can act on; any other error as it is. */
 export function spoolProblem(err: unknown, sending = false): unknown {
@@ -75,7 +67,7 @@ export async function checkInput(
       throw new UsageError(
         `${bad} invalid ${bad === 1 ? 'record' : 'records'}; nothing was sent`,
         undefined,
-        listed(errors.slice(0, MAX_LISTED), total),
+        listed(errors.slice(0, MAX_LISTED), total, 'problem'),
       );
     }
     if (spool.count === 0) throw new UsageError(`no ${spec.plural} in the input; nothing was sent`);
