@@ -34,14 +34,17 @@ export function cellText(c: Column, r: Rec, view: View): string {
 
 /** The columns a lead text (a notification's title) keeps while the others narrow. */
 export const LEAD_WIDTH = 30;
+/** What a lead text keeps before the other columns narrow to their headers. */
+const LEAD_ROOM = 50;
 /** How far the other columns narrow for a lead text. */
 const LEAD_OTHERS = 4;
 
 /**
  * Fits a line to `total` columns. Free text (a name, a title) is narrowed first, widest first, to 12;
  * then the widest of the rest, down to its header, and then to 8. An id is never cut. When a column is
- * the lead (the title of a notification), it is narrowed only to LEAD_WIDTH, then the others (not the id,
- * nor a time, which has a short form instead) down to 4, and only then the lead itself to 12. With
+ * the lead (the title of a notification), it is narrowed to LEAD_ROOM, the others (not the id, nor a time,
+ * which has a short form instead) to their headers, the lead to LEAD_WIDTH, the others before it down to
+ * 4, and only then the lead itself to 12. With
  * `keepLead` that last step is not taken: the writer leaves out columns (and says so) before it.
  */
 export function fitWidths(widths: number[], columns: Column[], total: number, keepLead = false): number[] {
@@ -69,9 +72,15 @@ export function fitWidths(widths: number[], columns: Column[], total: number, ke
       (i) => Math.min(12, widths[i]),
       (i) => free(i) && !lead(i),
     );
-    narrow((i) => Math.min(LEAD_WIDTH, widths[i]), lead);
+    narrow((i) => Math.min(LEAD_ROOM, widths[i]), lead);
     narrow(header, other);
-    narrow((i) => Math.min(widths[i], LEAD_OTHERS), other);
+    narrow((i) => Math.min(LEAD_WIDTH, widths[i]), lead);
+    // Only those before the title (type, code) go below their headers; those after it are left out first.
+    const first = columns.findIndex((c) => c.lead);
+    narrow(
+      (i) => Math.min(widths[i], LEAD_OTHERS),
+      (i) => other(i) && i < first,
+    );
     if (!keepLead) narrow((i) => Math.min(12, widths[i]), lead);
     return out;
   }

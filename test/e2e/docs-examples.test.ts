@@ -158,6 +158,8 @@ describe('the shell examples of the README and docs/', () => {
     ].join('\n');
     const r = await session('README', script, systemPath);
     expect(r.exitCode, r.log).toBe(0);
+    // After login, the walk-through runs on the stored profile, not on variables exported before it.
+    expect(r.stdout, r.log).toMatch(/"sources": \{\s*"baseUrl": "profile default",\s*"token": "profile default"/);
     // The jobs ran the clinadmin the Install recipe put under the newcomer's HOME, not another one.
     expect(r.stdout, r.log).toContain(`clinadmin is ${r.home}/.local/bin/clinadmin`);
     // As root, the session ran as nobody, so that nothing in it needed root.
