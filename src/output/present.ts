@@ -86,8 +86,10 @@ async function format(ctx: Ctx, data: unknown, o: PresentOptions): Promise<void>
     c.field !== undefined && fields?.includes(c.key) ? { ...col(c.key, c.header), tone: c.tone } : c,
   );
   if (format === 'csv') {
-    const keys = columns.map((c) => c.key);
-    const rows = derive(isRecordList(shaped) ? shaped : [shaped as Rec], keys, columns, view) as Rec[];
+    // CSV is data: by default a derived column (SEEN) is its field's value (seenBy), as stored; named in
+    // --fields, it is the text asked for, filled in above.
+    const keys = [...new Set(columns.map((c) => (fields ? c.key : (c.field ?? c.key))))];
+    const rows = isRecordList(shaped) ? shaped : [shaped as Rec];
     return void exact(ctx.stdout).write(toCsv(rows, keys));
   }
   const t = await theme(colorEnabled(ctx, ctx.stdout, o.color));

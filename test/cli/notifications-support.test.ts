@@ -62,6 +62,10 @@ describe('who has seen it', () => {
     }
     const csv = await cli(['notifications', 'list', '--fields', 'id,seenByList', '-o', 'csv']);
     expect(csv.stdout).toContain('ntf_queue_2,acc_support\r\n');
+    // By default CSV keeps the data: seenBy as stored, not one account's status.
+    const data = (await cli(['notifications', 'list', '-o', 'csv'])).stdout.split('\r\n');
+    expect(data[0]).toBe('id,createdAt,type,code,title,seenBy');
+    expect(data.find((l) => l.startsWith('ntf_queue_2,'))).toMatch(/,"\[""acc_support""\]"$/);
     const both = await cli(['notifications', 'list', '--unseen', '--unseen-by', 'acc_x'], {
       env: { CLINADMIN_ACCOUNT: 'acc_support' },
     });

@@ -180,3 +180,19 @@ describe('notifications browse', () => {
     expect(colored.replace(/\u001b\[[0-9;]*m/g, '')).toBe(plain);
   });
 });
+
+describe('browse --seen-by and --unseen-by', () => {
+  it('keeps those an account has seen, or has not', () => {
+    const list = [
+      { id: 'a', createdAt: 3, seenBy: ['acc_support'] },
+      { id: 'b', createdAt: 2, seenBy: [] },
+      { id: 'c', createdAt: 1, seenBy: ['acc_other', 'acc_support'] },
+    ];
+    const seen = new Browse(undefined, undefined, { seenBy: 'acc_support' });
+    seen.load(list);
+    expect(seen.shown.map((n) => n.id)).toEqual(['a', 'c']);
+    const unseen = new Browse(undefined, undefined, { unseenBy: 'acc_support' });
+    unseen.load(list);
+    expect(unseen.shown.map((n) => n.id)).toEqual(['b']);
+  });
+});
