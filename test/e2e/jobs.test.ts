@@ -185,6 +185,45 @@ describe('coverages apply', () => {
 });
 
 describe('notifications at a terminal', () => {
+  it('watch says a typo in --type once, and --seen-by / --unseen-by filter what arrives', async () => {
+    const dir = await tempDir();
+    const s = await serveProcess(['--seed', '--data', join(dir, 'data.json'), '--token', TOKEN]);
+    const env = { CLINADMIN_BASE_URL: s.url, CLINADMIN_TOKEN: TOKEN, CLINADMIN_CONFIG_DIR: join(dir, 'config') };
+    const follow = (args: string[]) => {
+      const proc = clinadmin(['notifications', 'watch', '--interval', '0.2', '-o', 'ndjson', '-v', ...args], { env });
+      const seen = { out: '', err: '' };
+      proc.stdout!.on('data', (d: Buffer) => (seen.out += d.toString()));
+      proc.stderr!.on('data', (d: Buffer) => (seen.err += d.toString()));
+      return { proc, seen };
+    };
+    try {
+      const typo = follow(['--type', 'wharehouse']);
+      const unseen = follow(['--unseen-by', 'acc_support']);
+      const seen = follow(['--seen-by', 'acc_support']);
+      for (const w of [typo, unseen, seen])
+        await expect.poll(() => w.seen.err, { timeout: 10_000 }).toMatch(/← 200 GET \S+\/notifications/);
+      expect(typo.seen.err).toContain('no notifications of type "wharehouse"; types here: warehouse\n');
+      expect(unseen.seen.err).not.toContain('no notifications');
+      const created = await clinadmin(['measures', 'create', '--test', 'tst_x', '--name', 'Watched'], { env });
+      expect(created.exitCode).toBe(0);
+      // A new notification is seen by nobody yet: --unseen-by prints it, --seen-by does not.
+      await expect.poll(() => unseen.seen.out, { timeout: 10_000 }).toContain('"title":"Measure created: Watched"');
+      // The --seen-by watch has polled since (its trace shows a later answer) and printed nothing.
+      const polls = (t: string) => t.match(/← 200 GET/g)?.length ?? 0;
+      const before = polls(seen.seen.err);
+      await expect.poll(() => polls(seen.seen.err), { timeout: 10_000 }).toBeGreaterThan(before + 1);
+      expect(seen.seen.out).toBe('');
+      expect(typo.seen.err.match(/no notifications of type/g)).toHaveLength(1);
+      for (const w of [typo, unseen, seen]) {
+        w.proc.kill('SIGINT');
+        expect((await w.proc).exitCode).toBe(0);
+      }
+    } finally {
+      s.proc.kill('SIGTERM');
+      await s.proc;
+    }
+  }, 90_000);
+
   it('watch prints a change made by another process and outlives a server restart', async () => {
     const dir = await tempDir();
     const data = join(dir, 'data.json');
