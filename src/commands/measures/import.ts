@@ -1,15 +1,13 @@
 import { Command, Option } from 'commander';
 import type { Ctx, RunState } from '../../context.js';
-import { INPUT_FORMATS } from '../../core/catalog-formats.js';
+import { INPUT_FORMATS, INPUT_FORMS } from '../../core/catalog-formats.js';
 import { addSyncOptions, syncShape } from '../resource/sync-options.js';
+import { strictOption } from '../resource/write-define.js';
 import { examples, optsOf } from '../shared.js';
 
 /** --format, for import and lint alike. */
 export const csvFormat = () =>
-  new Option(
-    '--format <form>',
-    'the input form: auto (by the file: JSON, NDJSON, FHIR, HL7 v2, .csv, .tsv), csv or hl7',
-  )
+  new Option('--format <form>', `the input form: auto (by the file: ${INPUT_FORMS}), csv or hl7`)
     .choices(INPUT_FORMATS)
     .default('auto');
 
@@ -19,15 +17,13 @@ export function importCommand(ctx: Ctx, state: RunState): Command {
     'print the plan (create, update with the changed fields, unchanged) and send nothing',
     'test',
   )
-    .description(
-      'Create or update measures from JSON, NDJSON, FHIR or CSV files; repeatable: equal records are left alone',
-    )
+    .description(`Create or update measures from ${INPUT_FORMS} files; repeatable: equal records are left alone`)
     .argument(
       '<files...>',
       'JSON array, one object, a wrapper object such as {"diagnosticAnalyzers": [...]}, NDJSON, or FHIR ' +
         '(a Bundle, one ObservationDefinition, or FHIR NDJSON); - for stdin',
     )
-    .option('--strict', 'treat lint warnings as errors')
+    .addOption(strictOption())
     .option('--test <id>', 'the test of FHIR ObservationDefinitions that name none')
     .addOption(csvFormat())
     .addHelpText(

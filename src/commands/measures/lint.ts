@@ -1,14 +1,15 @@
 import { Command } from 'commander';
 import type { Ctx, RunState } from '../../context.js';
-import { INPUT_FORMATS } from '../../core/catalog-formats.js';
+import { INPUT_FORMATS, INPUT_FORMS } from '../../core/catalog-formats.js';
+import { strictOption } from '../resource/write-define.js';
 import { examples, optsOf } from '../shared.js';
 import { csvFormat } from './import.js';
 
 export function lintCommand(ctx: Ctx, state: RunState): Command {
   return new Command('lint')
     .description('Check measure files for errors and clinical-sense warnings, sending nothing')
-    .argument('<files...>', 'JSON, NDJSON, FHIR or CSV files as for import; - for stdin')
-    .option('--strict', 'exit 1 on warnings too')
+    .argument('<files...>', `${INPUT_FORMS} files as for import; - for stdin`)
+    .addOption(strictOption())
     .option('--test <id>', 'the test of FHIR ObservationDefinitions that name none')
     .addOption(csvFormat())
     .addHelpText(

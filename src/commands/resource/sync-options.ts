@@ -3,6 +3,8 @@ import { INPUT_FORMATS } from '../../core/catalog-formats.js';
 
 /** Requests in flight at once for import and apply: written once, for both commands' flags and help. */
 const DEFAULT_CONCURRENCY = 48;
+/** The most requests in flight at once: the help and the rule read this one number. */
+const MAX_CONCURRENCY = 64;
 
 /** The flags import and apply share, so both spell them, their help and their default the same way. */
 export function addSyncOptions(cmd: Command, dryRunHelp: string, scope: string): Command {
@@ -15,7 +17,9 @@ export function addSyncOptions(cmd: Command, dryRunHelp: string, scope: string):
     )
     .option('-y, --yes', 'with --prune, delete without asking (needed without a terminal)')
     .addOption(
-      new Option('--concurrency <n>', 'requests in flight at once, 1 to 64').default(String(DEFAULT_CONCURRENCY)),
+      new Option('--concurrency <n>', `requests in flight at once, 1 to ${MAX_CONCURRENCY}`).default(
+        String(DEFAULT_CONCURRENCY),
+      ),
     )
     .option('--report <path>', 'also write the outcome of every record as JSON to this file')
     .option('--show-unchanged', 'with --dry-run, list the unchanged records too (by default, only counted)')
@@ -24,7 +28,7 @@ export function addSyncOptions(cmd: Command, dryRunHelp: string, scope: string):
 
 /** The rules of those flags, parsed once at the top of import and apply (with the global options). */
 export const syncShape = ({ z, wholeNumber }: import('../options.js').OptionRules) => ({
-  concurrency: wholeNumber(1, 64),
+  concurrency: wholeNumber(1, MAX_CONCURRENCY),
   dryRun: z.optional(z.boolean()),
   strict: z.optional(z.boolean()),
   exitCode: z.optional(z.boolean()),

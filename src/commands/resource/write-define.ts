@@ -28,9 +28,13 @@ export function addFieldFlags(cmd: Command, flags: FieldFlag[], hidden: (f: Fiel
   }
 }
 
+/** --strict, for every command that runs the clinical checks: its words once. */
+export const strictOption = () =>
+  new Option('--strict', 'treat the clinical warnings (those `measures lint` gives) as errors');
+
 /** --strict (where the resource has clinical checks), --file and --data, and the examples. */
 export function addBodyFlags(cmd: Command, w: WriteSpec): Command {
-  if (w.lint) cmd.option('--strict', 'treat the clinical warnings (as `measures lint` gives them) as errors');
+  if (w.lint) cmd.addOption(strictOption());
   return cmd
     .option('-f, --file <path>', 'read the whole body from a JSON file (- for stdin); flags override it')
     .option('-d, --data <json>', 'the whole body as JSON, or @FILE; flags override it')
