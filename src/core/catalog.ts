@@ -1,4 +1,5 @@
 import { FACTS, measures } from '../resources/index.js';
+import { withAgeText } from './ages.js';
 import { catalogCsv } from './csv-catalog.js';
 import { type CriticalAs, toObservationDefinition } from './fhir/observation-definition.js';
 import { catalogHl7 } from './hl7/write.js';
@@ -36,6 +37,14 @@ function catalogEntry(m: Rec): Rec {
   return out;
 }
 
+/** A catalog entry as a JSON file writes it: ages in the lab's notation (ages.ts), as people write them. */
+function jsonEntry(m: Rec): Rec {
+  const out = catalogEntry(m);
+  for (const f of ['referenceRanges', 'panicRanges'])
+    if (Array.isArray(out[f])) out[f] = (out[f] as Rec[]).map((r) => withAgeText(r));
+  return out;
+}
+
 /** By test, then name, by code point (never the locale's order, which differs between machines). */
 function byTestThenName(a: Rec, b: Rec): number {
   const key = (r: Rec) => [String(r.test ?? ''), String(r.name ?? '')];
@@ -58,7 +67,7 @@ export function catalogText(
 ): string {
   const sorted = [...list].sort(byTestThenName);
   if (format === 'hl7') return catalogHl7(sorted, now);
-  if (format === 'json') return `${jsonText(sorted.map(catalogEntry), 2)}\n`;
+  if (format === 'json') return `${jsonText(sorted.map(jsonEntry), 2)}\n`;
   if (format === 'csv') return catalogCsv(sorted.map(catalogEntry), delimiter);
   const resources = sorted.map((m) => toObservationDefinition(m, isUcum, criticalAs));
   if (format === 'fhir-ndjson') return resources.map((r) => `${jsonText(r)}\n`).join('');

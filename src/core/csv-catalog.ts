@@ -1,7 +1,7 @@
 import { parse } from 'csv-parse/sync';
 import { UsageError } from '../errors.js';
 import type { Rec } from '../json/record.js';
-import { edgeOf, parseAge, toYears } from './ages.js';
+import { parseAge, parseAgeEnd, withAgeText } from './ages.js';
 import { COLUMN_WORDS, headerKey, LIMIT_COLUMNS, MEASURE_COLUMNS, RANGE_COLUMNS } from './csv-columns.js';
 import { guardFormula, unguardFormula } from './csv-formula.js';
 import { nearest } from './nearest.js';
@@ -97,13 +97,11 @@ function splitList(cell: string): string[] {
   return out;
 }
 
-/**
- * An age as the CSV writes it, in the unit it was written in: `17` (years), `28d`, `11mo`, `36h`; a decimal
- * year as written (0.0767), so that the sheet imports back as the same numbers.
- */
-function ageCell(years: number): string {
-  const { count, unit, whole } = edgeOf(years);
-  return whole && unit !== 'y' && toYears(count, unit) === years ? `${count}${unit}` : String(years);
+/** A range's ages as the CSV writes them, in the lab's notation (ages.ts withAgeText), decimal commas with `;`. */
+function ageCells(r: Rec, delimiter: string): Rec {
+  const t = withAgeText(r);
+  const comma = (v: unknown) => (delimiter === ';' && typeof v === 'string' ? v.replace('.', ',') : v);
+  return { ...t, ageMin: comma(t.ageMin), ageMax: comma(t.ageMax) };
 }
 
 /**
@@ -117,7 +115,6 @@ export function catalogCsv(measures: Rec[], delimiter: ',' | ';' | '\t' = ','): 
     let s: string;
     if (column === 'section') s = JSON.stringify(v);
     else if (LISTS.has(column) && Array.isArray(v)) s = joinList(v);
-    else if (AGES.has(column) && typeof v === 'number') s = ageCell(v);
     else if (typeof v === 'number') s = plainDecimal(v, typeof precision === 'number' ? precision : 0);
     else s = String(v);
     if (typeof v === 'number' && delimiter === ';') s = s.replace('.', ',');
@@ -133,7 +130,8 @@ export function catalogCsv(measures: Rec[], delimiter: ',' | ';' | '\t' = ','): 
     ];
     // A list left empty is written as its field empty; an absent one too: the same cell (docs/catalogs.md).
     if (ranges.length === 0) lines.push([...own, ...RANGE.map(() => '')].join(delimiter));
-    for (const [kind, r] of ranges) {
+    for (const [kind, stored] of ranges) {
+      const r = ageCells(stored, delimiter);
       const values = RANGE.map((c) =>
         c === 'range' ? kind : c === 'rangeId' ? cell(r.id, c) : cell(r[c], c, r[PRECISION_OF[c] ?? '']),
       );
@@ -237,7 +235,8 @@ export class Sheet {
     }
     if (AGES.has(c)) {
       try {
-        return parseAge(semicolon ? value.replace(',', '.') : value, c);
+        const text = semicolon ? value.replace(',', '.') : value;
+        return c === 'ageMin' ? parseAge(text, c) : parseAgeEnd(text, c);
       } catch (err) {
         this.errors.push(`${this.place(line, c)}${name && ` (${name})`}: ${(err as Error).message}`);
         return undefined;

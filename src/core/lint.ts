@@ -1,4 +1,14 @@
-import { EPSILON, edgeOf, formatAge, formatAgeBand, PER_YEAR, smaller, spanOf } from './ages.js';
+import {
+  type AgeUnit,
+  EPSILON,
+  edgeOf,
+  formatAge,
+  formatAgeBand,
+  formatAgeEnd,
+  PER_YEAR,
+  SHOWN,
+  spanOf,
+} from './ages.js';
 import { meet } from './interpret.js';
 import { decimalsOf as decimals, plainDecimal } from './number.js';
 import type { RangeLike } from './ranges.js';
@@ -32,7 +42,9 @@ const where = (r: RangeLike) => [r.sex ?? 'all', formatAgeBand(r.ageMin, r.ageMa
  * the edges around it, from its first age to its last.
  */
 function gap(from: number, to: number, around: number[]): string {
-  const unit = around.map((x) => edgeOf(x).unit).reduce(smaller);
+  // The smallest of the largest units each edge is whole in (hours for an edge whole in none).
+  const units = around.map((x): AgeUnit => edgeOf(x)?.unit ?? 'h');
+  const unit = SHOWN[Math.max(...units.map((u) => SHOWN.indexOf(u)))];
   const first = Math.floor(from * PER_YEAR[unit] + EPSILON);
   const last = Math.ceil(to * PER_YEAR[unit] - EPSILON) - 1;
   return first >= last ? `age ${first} ${unit} is` : `ages ${first}–${last} ${unit} are`;
@@ -49,8 +61,9 @@ interface Band {
  * to its oldest band's end): a male's ages are covered by the male bands and those for all, a female's by
  * the female ones and those for all, so `all 0–28 d` beside `male 29 d–120 y` leaves a female of 29 d and
  * older with no range. A sex with no band of its own and none for all (a test for one sex) is not checked.
- * A gap both sexes share is named once, for sex all. Bands are written in completed units (ages.ts): 0–17 y
- * then 18–120 y leave no gap, nor 0–28 d then 29 d–1 y; 0–17 y then 19–120 y leave 18 y uncovered.
+ * A gap both sexes share is named once, for sex all. Bands are [ageMin, ageMax) (ages.ts), written in the
+ * lab's notation: 0–17 y then 18–120 y leave no gap, nor 0–28 d then 29 d–1 y; 0–17 y then 19–120 y leave
+ * 18 y uncovered.
  */
 function gaps(refs: RangeLike[]): Warning[] {
   const bands: Band[] = refs.map((r, i) => ({ r, i, span: spanOf(r.ageMin, r.ageMax) }));
@@ -80,7 +93,7 @@ function gaps(refs: RangeLike[]): Warning[] {
         const starts = formatAge(b.r.ageMin!);
         note(end, b.span[0], `referenceRanges[${b.i}]`, (who) =>
           after && ended !== undefined
-            ? `${what} not covered for sex ${who}: the bands before it end at ${formatAge(ended)}, ` +
+            ? `${what} not covered for sex ${who}: the bands before it end at ${formatAgeEnd(ended)}, ` +
               `and it starts at ${starts}`
             : `${what} not covered for sex ${who}: the measure's bands start at ${formatAge(first.r.ageMin ?? 0)}, ` +
               `and the first for ${who} at ${starts}`,
@@ -91,17 +104,16 @@ function gaps(refs: RangeLike[]): Warning[] {
     // Past the last band of this sex, up to the measure's oldest age.
     if (before && Number.isFinite(end) && last.span[1] > end + EPSILON && endsAt !== undefined) {
       const [upTo, ended] = [last.r.ageMax, endsAt];
-      // The first age past a band up to 28 d is 29 d (ages.ts: an edge counts whole units).
-      const edge = edgeOf(ended);
-      const firstAge = edge.whole ? `${edge.count + 1} ${edge.unit}` : `over ${formatAge(ended)}`;
-      const what = upTo === undefined ? `ages from ${firstAge} are` : `ages ${firstAge}–${formatAge(upTo)} are`;
-      const runs = upTo === undefined ? 'any age' : formatAge(upTo);
+      // An ageMax is the first age past its band (ages.ts): a band up to 28 d leaves ages from 29 d.
+      const firstAge = formatAge(ended);
+      const what = upTo === undefined ? `ages from ${firstAge} are` : `ages ${firstAge}–${formatAgeEnd(upTo)} are`;
+      const runs = upTo === undefined ? 'any age' : formatAgeEnd(upTo);
       note(
         end,
         last.span[1],
         `referenceRanges[${before.i}]`,
         (who) =>
-          `${what} not covered for sex ${who}: its bands end at ${formatAge(ended)}, and the measure's run to ${runs}`,
+          `${what} not covered for sex ${who}: its bands end at ${formatAgeEnd(ended)}, and the measure's run to ${runs}`,
       );
     }
   }
@@ -117,10 +129,8 @@ function gaps(refs: RangeLike[]): Warning[] {
  * no whole count of it (the day before 1 mo is 30 d), both in the smaller unit.
  */
 function uncovered(from: number, to: number, before: number | undefined, after: number): string {
-  const [u1, u2] = [
-    before === undefined || before === 0 ? edgeOf(after).unit : edgeOf(before).unit,
-    edgeOf(after).unit,
-  ];
+  const unit = (x: number): AgeUnit => edgeOf(x)?.unit ?? 'h';
+  const [u1, u2] = [before === undefined || before === 0 ? unit(after) : unit(before), unit(after)];
   const first = Math.floor(from * PER_YEAR[u1] + EPSILON);
   const last = Math.ceil(to * PER_YEAR[u2] - EPSILON) - 1;
   if (u1 === u2 || last < 1 || last * (PER_YEAR[u1] / PER_YEAR[u2]) < first)

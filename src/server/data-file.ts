@@ -2,11 +2,13 @@ import { constants } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
 import type { z } from 'zod';
 import { toJSONSchema } from 'zod';
+import { migrateMeasure } from '../core/ages-legacy.js';
 import { describeJsonError } from '../json/json-error.js';
 import { type Check, compile } from '../schemas/ajv-check.js';
 import { checkRange, formatPath, toFieldErrors } from '../schemas/common.js';
-import { COLLECTIONS, type CollectionName, type DataFile, dataFileSchema } from '../schemas/data-file.js';
+import { COLLECTIONS, type CollectionName, DATA_FORMAT, type DataFile, dataFileSchema } from '../schemas/data-file.js';
 import { checkMeasure } from '../schemas/measures.js';
+import type { JournalEntry } from './journal.js';
 import { recordJson } from './record-json.js';
 
 /** Raised when the data file or its journal cannot be trusted; `serve` refuses to start with it. */
@@ -24,6 +26,14 @@ function parseDataFile(text: string, file: string): DataFile {
   }
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     throw new DataFileError(`${file} must hold a JSON object with ${COLLECTIONS.join(', ')}`);
+  }
+  const version = (raw as { formatVersion?: unknown }).formatVersion;
+  if (version !== undefined && version !== DATA_FORMAT) {
+    const shown = JSON.stringify(version).slice(0, 40);
+    throw new DataFileError(
+      `${file}: formatVersion ${shown} is not one this clinadmin reads (it writes ${DATA_FORMAT}); ` +
+        'a newer clinadmin wrote it, or it was edited',
+    );
   }
   // The fast check vouches for a good file without copying it; any doubt, and zod reads it (and words the error).
   if (fastCheck()?.(raw)) {
@@ -93,6 +103,23 @@ export function fastCheck(): Check | undefined {
   return fast ?? undefined;
 }
 
+/**
+ * Moves the measures of a format 1 data file (no formatVersion), and the journal lines written beside it,
+ * to format 2 in place: each band's ends read as the old form wrote them and stored as exact years
+ * [ageMin, ageMax) (core/ages-legacy.ts). Returns how many measures hold an age band.
+ */
+export function migrateToFormat2(data: DataFile, journal: JournalEntry[] = []): number {
+  const measures: Record<string, unknown>[] = [...data.diagnosticMeasures];
+  for (const entry of journal) {
+    if ('reset' in entry) measures.push(...entry.reset.diagnosticMeasures);
+    else if (entry.coll === 'diagnosticMeasures' && entry.after) measures.push(entry.after);
+  }
+  let banded = 0;
+  for (const m of measures) if (migrateMeasure(m)) banded++;
+  data.formatVersion = DATA_FORMAT;
+  return banded;
+}
+
 /** The data file, parsed; undefined when there is none. A FIFO or device in its place is refused, not waited on. */
 export async function readDataFile(file: string): Promise<DataFile | undefined> {
   let text: string;
@@ -121,10 +148,10 @@ export function serializeDataFile(data: { [K in CollectionName]: readonly unknow
  * records writes it a slice at a time and requests run in between however large the records are.
  */
 export function* dataFileSlices(data: { [K in CollectionName]: readonly unknown[] }, size: number): Generator<string> {
-  yield '{\n';
-  for (const [n, name] of COLLECTIONS.entries()) {
+  yield `{\n  "formatVersion": ${DATA_FORMAT}`;
+  for (const name of COLLECTIONS) {
     const records = data[name];
-    const open = `${n > 0 ? ',\n' : ''}  "${name}": [`;
+    const open = `,\n  "${name}": [`;
     if (records.length === 0) {
       yield `${open}]`;
       continue;

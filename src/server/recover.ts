@@ -1,8 +1,9 @@
 import { type FileHandle, stat } from 'node:fs/promises';
 import { OwnFileError, openOwnFile, removeOwnFile } from '../files/own-file.js';
 import type { DataFile } from '../schemas/data-file.js';
+import { DATA_FORMAT } from '../schemas/data-file.js';
 import { CutMark } from './cut-mark.js';
-import { readDataFile } from './data-file.js';
+import { migrateToFormat2, readDataFile } from './data-file.js';
 import { type JournalEntry, readJournal } from './journal.js';
 import { describeFsError, type StoreFs } from './store-fs.js';
 
@@ -18,6 +19,8 @@ interface Recovered {
   goodLength: number;
   journal: FileHandle;
   cutMark: CutMark | undefined;
+  /** The data file was format 1 and is moved to format 2 in memory: it is to be written before any change. */
+  migrated: boolean;
 }
 
 /**
@@ -48,7 +51,17 @@ export async function recover(file: string, fs: StoreFs, warn: (m: string) => vo
       return undefined;
     });
     const dataSize = data === undefined ? 0 : (await stat(file)).size;
-    return { data, dataSize, older, replay, goodLength, journal, cutMark };
+    // Format 1 (no formatVersion): its ages, and those of the journal written beside it, move to format 2.
+    const migrated = data !== undefined && data.formatVersion === undefined;
+    if (migrated) {
+      const banded = migrateToFormat2(data, [...older, ...replay]);
+      warn(
+        `${file} has no formatVersion (format 1): converting it to format ${DATA_FORMAT}, ages as exact years, ` +
+          `each band [ageMin, ageMax) (${banded} measure${banded === 1 ? '' : 's'} with age bands); ` +
+          'this is done once',
+      );
+    }
+    return { data, dataSize, older, replay, goodLength, journal, cutMark, migrated };
   } catch (err) {
     await journal.close().catch(() => undefined);
     throw err;

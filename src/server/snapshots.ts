@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../files/atomic.js';
 import { type OwnFolder, openOwnFolder } from '../files/own-file.js';
 import { COLLECTIONS } from '../schemas/data-file.js';
-import { readDataFile, serializeDataFile } from './data-file.js';
+import { migrateToFormat2, readDataFile, serializeDataFile } from './data-file.js';
 import type { StoredRecord } from './journal.js';
 import type { State } from './store.js';
 
@@ -91,5 +91,7 @@ export async function readSnapshot(dataFile: string, name: string): Promise<Stat
     return info ? readDataFile(data.at(`${name}.json`)) : undefined;
   });
   if (!data) return undefined;
+  // A snapshot saved in format 1 reads as format 2 (the same move as the data file's at start).
+  if (data.formatVersion === undefined) migrateToFormat2(data);
   return Object.fromEntries(COLLECTIONS.map((c) => [c, (data[c] ?? []) as StoredRecord[]])) as State;
 }

@@ -16,14 +16,12 @@ const FOLD_BYTES = 64 * 1024 * 1024;
 
 interface StoreOptions {
   file: string;
-  /** Defaults to node:fs/promises. */
-  fs?: StoreFs;
+  fs?: StoreFs; // node:fs/promises when not given
   /** Fold the journal into the data file after at least this many changes, once it is as large as the file. */
   compactEvery?: number;
   /** Fold the journal, however few its changes, once it is this large (64 MiB). */
   foldBytes?: number;
-  /** Notifications kept, the oldest dropped at each fold (`--keep-notifications`); 0 keeps all. */
-  keepNotifications?: number;
+  keepNotifications?: number; // kept at each fold (`--keep-notifications`), the oldest dropped; 0 keeps all
   /** `XDG_RUNTIME_DIR`, where this user's locks by inode meet (else a 0700 folder in the temp folder). */
   runtimeDir?: string;
   warn?: (message: string) => void;
@@ -86,7 +84,9 @@ export class Store {
       store.snapshotSize = found.dataSize;
       // Start from a complete data file and an empty journal, so the file on disk is whole on its own. On a
       // full disk that waits: the journal holds every change, and the server runs from it meanwhile.
-      if (data === undefined || replay.length > 0 || older.length > 0) {
+      // A file moved to format 2 (recover.ts) is written before any change is taken, or the start fails.
+      if (found.migrated) await store.compact();
+      else if (data === undefined || replay.length > 0 || older.length > 0) {
         await store
           .compact()
           .catch((err: Error) =>

@@ -1,65 +1,191 @@
 import { describe, expect, it } from 'vitest';
-import { type AgeUnit, edgeOf, formatAgeBand, inBand, parseAgeBand, spanOf, toYears } from '../../src/core/ages.js';
+import { formatAgeBand, inBand, parseAge, parseAgeBand, readAgesIn, spanOf } from '../../src/core/ages.js';
+import { fromLegacy, legacyYears } from '../../src/core/ages-legacy.js';
+import { evaluate } from '../../src/core/interpret.js';
 import { lintMeasure } from '../../src/core/lint.js';
+import type { RangeLike } from '../../src/core/ranges.js';
 
-// The age rule of `clinadmin help ranges`, checked from its statement: an edge reads back in the unit it
-// was written in, and a band covers the ages whose completed count of each edge's unit lies in it.
+// The age convention of `clinadmin help ranges`, checked from outside sources: UCUM's units of time
+// (a = 365.25 d, mo = a/12, wk = 7 d: https://ucum.org/ucum §31–32), FHIR R4's Range (its ends are exact
+// values: https://hl7.org/fhir/R4/datatypes.html#Range), and the lab's completed-unit notation (0–28 d is
+// every age before day 29, 18–120 every age before the 121st birthday).
 
-describe('an edge reads back in the unit it was written in', () => {
-  it('for every count a lab writes: hours of 2 years, days of 10, weeks of 10, months of 20, years to 150', () => {
-    const limits: [AgeUnit, number][] = [
+const band = (text: string) => parseAgeBand(text, 'age');
+const H = 1 / 8766;
+const D = 1 / 365.25;
+const MO = 1 / 12;
+
+describe('the notation people write becomes exact years [ageMin, ageMax)', () => {
+  it('sends 0–28 d as 0 and 29 d, 18–120 as 18 and 121 years', () => {
+    expect(band('0-28d')).toEqual([0, 29 * D]);
+    expect(band('18-120')).toEqual([18, 121]);
+    expect(band('29d-11mo')).toEqual([29 * D, 1]);
+    expect(band('25h-7d')).toEqual([25 * H, 8 * D]);
+  });
+
+  it('accepts 12mo-1y (the second year) and 24h-1d (the second day)', () => {
+    expect(band('12mo-1y')).toEqual([1, 2]);
+    expect(band('24h-1d')).toEqual([D, 2 * D]);
+    expect(formatAgeBand(...band('12mo-1y'))).toBe('1 y');
+    expect(formatAgeBand(...band('24h-1d'))).toBe('1 d');
+  });
+
+  it('refuses a band that holds no age, in the units written', () => {
+    expect(() => band('3-1y')).toThrow(
+      'age "3-1y" holds no age: it starts at 3y, not before 1y, the last age it covers',
+    );
+    expect(() => band('29d-28d')).toThrow('it starts at 29d, not before 28d, the last age it covers');
+    expect(() => band('0-1.5y')).toThrow('a band ends with a whole count of completed units (1y for ages below 2 y)');
+  });
+
+  it('reads "28d" in a JSON catalog as the last completed day, and a number as exact years', () => {
+    const record = {
+      referenceRanges: [
+        { min: 1, ageMin: '8d', ageMax: '28d' },
+        { min: 1, ageMin: 2, ageMax: 18 },
+      ],
+    };
+    expect(readAgesIn(record)).toEqual([]);
+    expect(record.referenceRanges).toEqual([
+      { min: 1, ageMin: 8 * D, ageMax: 29 * D },
+      { min: 1, ageMin: 2, ageMax: 18 },
+    ]);
+  });
+});
+
+describe('a band shows by one rule: largest whole unit, the upper end as its last completed unit', () => {
+  it('on the lab’s own bands', () => {
+    const shown: [number, number, string][] = [
+      [0, 25 * H, '0–24 h'],
+      [25 * H, 49 * H, '25–48 h'],
+      [49 * H, 73 * H, '49–72 h'],
+      [73 * H, 8 * D, '73 h–7 d'],
+      [25 * H, 8 * D, '25 h–7 d'],
+      [0, 29 * D, '0–28 d'],
+      [8 * D, 1 + MO, '8 d–12 mo'],
+      [29 * D, 1, '29 d–11 mo'],
+      [1, 2, '1 y'],
+      [1, 18, '1–17 y'],
+      [18, 121, '18–120 y'],
+      [6 * MO, 18 * MO, '6–17 mo'],
+    ];
+    for (const [lo, hi, text] of shown) expect(formatAgeBand(lo, hi), text).toBe(text);
+  });
+
+  it('reads back from the text it shows to the same band', () => {
+    for (const text of ['0-24h', '25h-7d', '0-28d', '8d-12mo', '29d-11mo', '12mo-1y', '18-120', '2-52wk']) {
+      const [lo, hi] = band(text);
+      const again = band(
+        formatAgeBand(lo, hi)
+          .replace(/ /g, '')
+          .replace('–', '-')
+          .replace(/^(\d+)([a-z]+)$/, '$1$2-$1$2'),
+      );
+      expect(again, text).toEqual([lo, hi]);
+    }
+  });
+});
+
+describe('a reader keeping 15 significant digits gets the same band', () => {
+  it('for every count of hours to 2 y, days to 10 y, months to 20 y and years to 150', () => {
+    const wrong: string[] = [];
+    for (const [unit, last] of [
       ['h', 2 * 8766],
       ['d', 3653],
-      ['wk', 522],
       ['mo', 240],
       ['y', 150],
-    ];
-    const wrong: string[] = [];
-    for (const [unit, last] of limits) {
-      for (let count = 1; count <= last; count++) {
-        const e = edgeOf(toYears(count, unit));
-        if (e.unit !== unit || e.count !== count || !e.whole) wrong.push(`${count} ${unit} → ${e.count} ${e.unit}`);
+    ] as const) {
+      for (let n = 0; n < last; n++) {
+        const [lo, hi] = band(`${n}${unit}-${n}${unit}`);
+        const [lo15, hi15] = [lo, hi].map((x) => Number(x!.toPrecision(15)));
+        const same = formatAgeBand(lo15, hi15) === formatAgeBand(lo, hi);
+        const [a, b] = [spanOf(lo15, hi15), spanOf(lo, hi)];
+        if (!same || a[0] !== b[0] || a[1] !== b[1]) wrong.push(`${n} ${unit}`);
       }
     }
     expect(wrong).toEqual([]);
   });
 
-  it('stores the exact years where no larger unit has them, and within 2 parts in 10^15 where one does', () => {
-    expect(toYears(28, 'd')).toBe(28 / 365.25);
-    expect(toYears(11, 'mo')).toBe(11 / 12);
-    expect(toYears(36, 'h')).toBe(36 / 8766);
-    expect(toYears(17, 'y')).toBe(17);
-    for (const [count, unit, years] of [
-      [24, 'h', 1 / 365.25],
-      [12, 'mo', 1],
-      [2, 'wk', 14 / 365.25],
-    ] as const) {
-      expect(toYears(count, unit)).not.toBe(years);
-      expect(Math.abs(toYears(count, unit) - years) / years).toBeLessThan(2e-15);
-    }
-  });
-
-  it('is quick and whole for absurd ages too', () => {
-    expect(edgeOf(toYears(1e20, 'h')).whole).toBe(true);
-    expect(edgeOf(1e-7)).toMatchObject({ unit: 'h', whole: false });
+  it('through JSON text written with 15 digits', () => {
+    const stored = band('8d-12mo');
+    const text = JSON.stringify(stored.map((x) => Number(x!.toPrecision(15))));
+    const [lo, hi] = JSON.parse(text) as number[];
+    expect(formatAgeBand(lo, hi)).toBe('8 d–12 mo');
+    expect(inBand(parseAge('13mo', '--age'), lo, hi)).toBe(false);
+    expect(inBand(parseAge('12mo', '--age'), lo, hi)).toBe(true);
   });
 });
 
-describe('a band covers its last hour, day, week, month and year', () => {
-  const band = (text: string) => parseAgeBand(text, 'age');
-  it('holds an age by its completed count of each edge unit', () => {
-    const within = (age: number, text: string) => inBand(age, ...band(text));
-    expect(within(36 / 8766, '25-48h')).toBe(true);
-    expect(within(48.99 / 8766, '25-48h')).toBe(true);
-    expect(within(49 / 8766, '25-48h')).toBe(false);
-    expect(within(11.9 / 12, '29d-11mo')).toBe(true);
-    expect(within(12 / 12, '29d-11mo')).toBe(false);
-    expect(within(20.9 / 365.25, '0-2wk')).toBe(true);
-    expect(within(21 / 365.25, '0-2wk')).toBe(false);
-    expect(within(17.99, '1-17y')).toBe(true);
+describe('evaluate picks the band an age is in: ageMin <= age < ageMax', () => {
+  // A neonatal catalog: bilirubin in hours and days, hemoglobin by age and sex (g/dL).
+  const ref = (age: string, min: number, max: number, sex?: 'male' | 'female'): RangeLike => {
+    const [ageMin, ageMax] = band(age);
+    return { min, max, ageMin, ageMax, ...(sex ? { sex } : {}) };
+  };
+  const bilirubin = {
+    referenceRanges: [
+      ref('0-24h', 0, 6),
+      ref('25-48h', 0, 10),
+      ref('49-72h', 0, 12),
+      ref('73h-7d', 0, 15),
+      ref('8-28d', 0, 12),
+    ],
+  };
+  const hemoglobin = {
+    referenceRanges: [
+      ref('0-28d', 14, 24),
+      ref('29d-11mo', 10, 14),
+      ref('1-17y', 11, 15.5),
+      ref('18-120', 13.5, 17.5, 'male'),
+      ref('18-120', 12, 15.5, 'female'),
+    ],
+  };
+  const picked = (m: { referenceRanges: RangeLike[] }, age: number, sex?: 'male' | 'female') => {
+    const r = evaluate(m, 1, { age, sex }).reference;
+    return r.map((x) => formatAgeBand(x.ageMin, x.ageMax)).join(',') || 'none';
+  };
+
+  it('bilirubin on and between every boundary', () => {
+    const cases: [string, string][] = [
+      ['0h', '0–24 h'],
+      ['12h', '0–24 h'],
+      ['24.99h', '0–24 h'],
+      ['25h', '25–48 h'],
+      ['48.5h', '25–48 h'],
+      ['49h', '49–72 h'],
+      ['72.99h', '49–72 h'],
+      ['73h', '73 h–7 d'],
+      ['7d', '73 h–7 d'],
+      ['191.99h', '73 h–7 d'],
+      ['8d', '8–28 d'],
+      ['28.9d', '8–28 d'],
+      ['29d', 'none'],
+    ];
+    for (const [age, want] of cases) expect(picked(bilirubin, parseAge(age, '--age')), age).toBe(want);
   });
 
-  it('makes the bands labs write meet, with no gap and no overlap', () => {
+  it('hemoglobin by age and sex on and between every boundary', () => {
+    const cases: [string, 'male' | 'female' | undefined, string][] = [
+      ['0d', undefined, '0–28 d'],
+      ['28.99d', undefined, '0–28 d'],
+      ['29d', 'female', '29 d–11 mo'],
+      ['11.9mo', undefined, '29 d–11 mo'],
+      ['12mo', undefined, '1–17 y'],
+      ['1y', 'male', '1–17 y'],
+      ['17.99', undefined, '1–17 y'],
+      ['18', 'male', '18–120 y'],
+      ['18', undefined, 'none'],
+      ['40', 'female', '18–120 y'],
+      ['120.99', 'female', '18–120 y'],
+      ['121', 'male', 'none'],
+    ];
+    for (const [age, sex, want] of cases)
+      expect(picked(hemoglobin, parseAge(age, '--age'), sex), `${age} ${sex}`).toBe(want);
+  });
+});
+
+describe('the bands labs write meet', () => {
+  it('with no gap and no overlap', () => {
     for (const [a, b] of [
       ['0-24h', '25-48h'],
       ['0-28d', '29d-1y'],
@@ -68,9 +194,7 @@ describe('a band covers its last hour, day, week, month and year', () => {
       ['1-12mo', '13mo-17y'],
       ['0-2wk', '21d-1mo'],
     ]) {
-      const [, end] = spanOf(...band(a));
-      const [start] = spanOf(...band(b));
-      expect(Math.abs(start - end), `${a} then ${b}`).toBeLessThan(1e-12);
+      expect(spanOf(...band(b))[0], `${a} then ${b}`).toBe(spanOf(...band(a))[1]);
     }
   });
 
@@ -92,12 +216,17 @@ describe('a band covers its last hour, day, week, month and year', () => {
       },
     ]);
   });
+});
 
-  it('says each band in the units it was written in', () => {
-    expect(formatAgeBand(...band('1-12mo'))).toBe('1–12 mo');
-    expect(formatAgeBand(...band('0-24h'))).toBe('0–24 h');
-    expect(formatAgeBand(...band('49h-5d'))).toBe('49 h–5 d');
-    expect(formatAgeBand(...band('0-2wk'))).toBe('0–2 wk');
+describe('the old stored form (data file format 1) keeps its meaning', () => {
+  it('reads each old band as the same ages', () => {
+    // Format 1 stored the last completed unit, its unit in the last bit where a larger unit had the number.
+    expect(fromLegacy(0, legacyYears(28, 'd'))).toEqual([0, 29 * D]);
+    expect(fromLegacy(legacyYears(8, 'd'), legacyYears(12, 'mo'))).toEqual([8 * D, 13 * MO]);
+    expect(fromLegacy(legacyYears(25, 'h'), legacyYears(7, 'd'))).toEqual([25 * H, 8 * D]);
+    expect(fromLegacy(18, 120)).toEqual([18, 121]);
+    expect(fromLegacy(legacyYears(24, 'h'), legacyYears(48, 'h'))).toEqual([D, 49 * H]);
+    expect(fromLegacy(legacyYears(2, 'wk'), undefined)).toEqual([14 * D, undefined]);
   });
 });
 

@@ -1,7 +1,10 @@
 import { copyFile, open as fsOpen, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { formatAgeBand } from '../../src/core/ages.js';
+import { legacyYears } from '../../src/core/ages-legacy.js';
 import { dataFileSlices, serializeDataFile } from '../../src/server/data-file.js';
+import { journalLine } from '../../src/server/journal.js';
 import { Store, type StoreFs } from '../../src/server/store.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -33,7 +36,7 @@ async function fileOf(n: number): Promise<string> {
   const file = join(await tempDir(), 'data.json');
   await writeFile(
     file,
-    JSON.stringify({ diagnosticMeasures: Array.from({ length: n }, (_, i) => measure(`old${i}`)) }),
+    JSON.stringify({ formatVersion: 2, diagnosticMeasures: Array.from({ length: n }, (_, i) => measure(`old${i}`)) }),
   );
   return file;
 }
@@ -54,6 +57,7 @@ describe('Store', () => {
     const file = join(await tempDir(), 'data.json');
     const store = await open(file);
     expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({
+      formatVersion: 2,
       diagnosticMeasures: [],
       insuranceCoverages: [],
       notifications: [],
@@ -109,7 +113,10 @@ describe('Store', () => {
     const file = join(await tempDir(), 'data.json');
     await writeFile(
       file,
-      JSON.stringify({ diagnosticMeasures: Array.from({ length: 300 }, (_, i) => measure(`old${i}`)) }),
+      JSON.stringify({
+        formatVersion: 2,
+        diagnosticMeasures: Array.from({ length: 300 }, (_, i) => measure(`old${i}`)),
+      }),
     );
     const store = await open(file, [], 10);
     const fileSize = (await stat(file)).size;
@@ -222,10 +229,64 @@ describe('Store', () => {
     await again.close();
   });
 
+  it('moves a data file without formatVersion to format 2 once, ages kept as the old form meant them', async () => {
+    const file = join(await tempDir(), 'data.json');
+    // Format 1 stored a band's last completed unit, the unit in the last bit of the double: 12 mo was
+    // 1.0000000000000002, 24 h one step above 1/365.25 (core/ages-legacy.ts writes those numbers).
+    const banded = (id: string, lo: number, hi: number) => ({
+      ...measure(id),
+      referenceRanges: [{ id: `rr_${id}`, min: 1, max: 2, sex: 'all', ageMin: lo, ageMax: hi }],
+    });
+    const old = [banded('m1', legacyYears(8, 'd'), legacyYears(12, 'mo')), banded('m2', 0, legacyYears(28, 'd'))];
+    await writeFile(file, JSON.stringify({ diagnosticMeasures: old }));
+    await writeFile(
+      `${file}.journal`,
+      `${journalLine({ coll: 'diagnosticMeasures', id: 'm3', after: banded('m3', legacyYears(24, 'h'), legacyYears(7, 'd')) })}\n`,
+    );
+    const warnings: string[] = [];
+    const store = await open(file, warnings);
+    const bands = () =>
+      store.list('diagnosticMeasures').map((m) => {
+        const r = (m as { referenceRanges: { ageMin: number; ageMax: number }[] }).referenceRanges[0];
+        return [m.id, formatAgeBand(r.ageMin, r.ageMax), r.ageMin, r.ageMax];
+      });
+    // The lab's bands as they were written: [8 d, 13 mo), [0, 29 d), [24 h, 8 d) in exact years.
+    const want = [
+      ['m1', '8 d–12 mo', 8 / 365.25, 13 / 12],
+      ['m2', '0–28 d', 0, 29 / 365.25],
+      ['m3', '1–7 d', 1 / 365.25, 8 / 365.25],
+    ];
+    expect(bands()).toEqual(want);
+    expect(warnings).toEqual([
+      expect.stringMatching(
+        /data\.json has no formatVersion \(format 1\): converting it to format 2, .*\(3 measures with age bands\); this is done once$/,
+      ),
+    ]);
+    await store.close();
+    const saved = JSON.parse(await readFile(file, 'utf8'));
+    expect(saved.formatVersion).toBe(2);
+    // Once: a second start reads format 2 as it is, with no line and no second conversion.
+    const again: string[] = [];
+    const reopened = await open(file, again);
+    expect(again).toEqual([]);
+    expect(reopened.list('diagnosticMeasures').map((m) => m.id)).toEqual(['m1', 'm2', 'm3']);
+    await reopened.close();
+    expect(JSON.parse(await readFile(file, 'utf8'))).toEqual(saved);
+  });
+
+  it('refuses a data file of a format it does not know, and leaves it as it is', async () => {
+    const file = join(await tempDir(), 'data.json');
+    await writeFile(file, '{"formatVersion": 3}');
+    await expect(open(file)).rejects.toThrow(
+      'data.json: formatVersion 3 is not one this clinadmin reads (it writes 2)',
+    );
+    expect(await readFile(file, 'utf8')).toBe('{"formatVersion": 3}');
+  });
+
   it('leaves the data file as it is at a stop when nothing was written, and folds it when something was', async () => {
     const file = join(await tempDir(), 'data.json');
     // Hand-written, not as the store writes it: a rewrite would show.
-    const text = `${JSON.stringify({ diagnosticMeasures: [measure('m1')] }, null, 4)}\n`;
+    const text = `${JSON.stringify({ formatVersion: 2, diagnosticMeasures: [measure('m1')] }, null, 4)}\n`;
     await writeFile(file, text);
     const before = await stat(file);
     const idle = await open(file);

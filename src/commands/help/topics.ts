@@ -46,8 +46,9 @@ Rows:
     limits); it is empty on the one row of a measure without ranges. A critical limit may be written
     "<2.5" in a low limit's cell (min, Critical low) and ">6.5" in a high one's.
   - sex is all, male or female, or M and F, in any case.
-  - ageMin and ageMax are years, or an age with its unit: 36h, 28d, 2wk, 11mo, 17y (clinadmin help
-    ranges); a decimal comma is read in a ;-separated sheet (0,0767). Export writes each in its unit.
+  - ageMin and ageMax are the lab's notation: whole years or a count with its unit, 36h, 28d, 2wk, 11mo,
+    17y; ageMax is the last completed unit (0 and 28d hold ages before day 29; clinadmin help ranges).
+    Export writes each in the largest unit it is whole in. A ;-separated sheet may use decimal commas.
   - Numbers are digits with an optional minus sign and one decimal point (a decimal comma in a
     ;-separated sheet); 0x10, 1e3, 1_000 and Infinity are refused. A bound keeps the decimals written:
     8.0 is 8 at precision 1 (minPrecision 1), unless its precision cell says otherwise. Export writes
@@ -110,7 +111,7 @@ const ranges = () => `Ranges: the short form of --reference-range and --panic-ra
   3.5-5.1                       from 3.5 to 5.1 (also 3.5..5.1); 3.5.. or ..5.1 for one bound
   "3.5-5.1 sex=male age=18-65"  then any of: sex=all|male|female  age=MIN-MAX  si=MIN-MAX
                                 precision=N  id=ID
-  age=0-24h  age=0-28d  age=29d-11mo  age=1-17y  age=2-52wk
+  age=0-24h  age=0-28d  age=29d-11mo  age=1-17y  age=12mo-1y
                                 ages are years unless a unit says otherwise (below)
 
 Numbers are digits, a minus sign where a negative makes sense and one decimal point; 0x10, 1e3, 1_000
@@ -129,27 +130,30 @@ Quote them: < and > mean something to the shell. The open forms ..2.5 and 6.5.. 
 ranges: earlier development builds read them as the zone of critical values, the other way round.
 
 Ages, as labs write them:
-  An age is years (17, 0.0767) or a whole count with a unit: h, d, wk, mo, y (UCUM's a too), as in
-  36h, 28d, 2wk, 11mo, 17y; the same forms in age=, --age, JSON and NDJSON ("ageMax": "28d"), CSV
-  cells and prompts. A year is 365.25 days, a month a twelfth of that (30.4375 d), a week 7 days.
-  The rule, in evaluate, lint, the views, import and FHIR alike: each edge of a band counts in the unit
-  it is written in, and a band MIN-MAX covers every age whose completed count of that unit lies in
-  MIN..MAX. So 0-24h holds the whole 24th hour, 29d-11mo everyone until their first birthday (11.9 mo
-  too), and 0-24h/25-48h, 0-28d/29d-1y, 29d-11mo/1-17y, 0-6d/7d-1mo meet with no gap and no overlap.
+  An age is a count with a unit, h, d, wk, mo or y (UCUM's a too), or whole years: 36h, 28d, 2wk,
+  11mo, 17y, 17; the same forms in age=, --age, JSON and NDJSON ("ageMax": "28d"), CSV cells and
+  prompts. A band MIN-MAX is the lab's completed-unit notation: from age MIN through the last
+  completed unit MAX, so 0-28d holds every age before day 29, 18-120 every age before 121 y, 29d-11mo
+  everyone until their first birthday (11.9 mo too), and 0-24h/25-48h, 0-28d/29d-1y, 29d-11mo/1-17y
+  meet with no gap and no overlap. 12mo-1y and 24h-1d are bands too (the second year, the second day).
+  MAX is a whole count; <MAX (0-<0.5y) is an end given as the first age past the band.
   A gap is named in one unit: 0-7d then 1-12mo leave "ages 8-30 d" uncovered.
 
-How the unit comes back: the service stores a bare number of years, so the unit is in the number.
-  - An edge is sent as its exact years (28d is 28/365.25, 11mo 11/12). Where a larger unit already
-    has that number (24h is 1 d, 12mo is 1 y, 2wk is 14 d), the next number a double holds above it
-    is sent (2 parts in 10^16 more), so that it reads back in the unit written.
-  - Read back, a number is in the first of y, mo, d, wk, h whose whole count is sent as exactly that
-    number; else, a decimal year as a person writes it, in the largest of y, mo, d, h whose whole
-    count, rounded to the decimals written, gives it: 0.0767 is 28 d, 0.0794 29 d, 0.9167 11 mo,
-    0.5 6 mo. A number no count fits is that exact age (shown in hours, with decimals).
-  Views show each edge so (0-28 d, 29 d-11 mo, 36 h, 18 mo, 1 y), never weeks unless written in
-  weeks, never a fraction of a year; CSV writes 28d, 11mo, 36h (a decimal year as it was written);
-  FHIR writes both ends of an age Range in the smaller unit (29-334.8125 d), and reads them back to
-  the same numbers.
+What is stored, in evaluate, lint, the views, import and FHIR alike:
+  - The service holds exact ages in years: ageMin the first age in the band, ageMax the first age past
+    it (a band is [ageMin, ageMax)); 0-28d is sent as 0 and 29/365.25, 18-120 as 18 and 121.
+  - A year is 365.25 days, a month a twelfth of a year (30.4375 d), a week 7 days, as UCUM defines a, mo
+    and wk: so every whole count of h, d, mo, y is an exact decimal in hours (1 mo = 730.5 h), 12 mo is
+    1 y and 24 h is 1 d, and the same age has one number whatever unit it was typed in.
+  - A number is read to 15 significant digits and no further: one within that of a whole count of y,
+    mo, d or h is that age. A spreadsheet or database that keeps 15 digits keeps the band.
+  - An age is evaluated as in its band when ageMin <= age < ageMax.
+Display, one rule: each end in the largest of h, d, mo, y in which it is whole (never weeks), the upper
+  end as the last completed unit: [0, 29 d) is 0-28 d, [29 d, 12 mo) is 29 d-11 mo, [25 h, 8 d) is
+  25 h-7 d, [18 y, 121 y) is 18-120 y, [1 y, 2 y) is 1 y. JSON and CSV exports write the same notation
+  ("ageMin": "29d", "ageMax": "11mo"); an end whole in no unit is written as years (0.0767y, <0.0767y).
+FHIR writes an age Range as R4 reads it, low the first age and high the first age past (29-365.25 d
+  for 29 d-11 mo, both ends in one unit), so it means the same with every extension removed.
 
 On update, one range at a time, the others kept whole (ids, SI bounds, precisions):
   --add-reference-range "RANGE"       --set-reference-range "N|ID RANGE"

@@ -6,7 +6,8 @@ import { writtenPrecision } from '../number.js';
 import type { RangeLike } from '../ranges.js';
 import { type CriticalRead, interpretationOf, readCritical } from './critical.js';
 import {
-  ageOf,
+  AGE_CONVENTION,
+  ageBand,
   ext,
   extValue,
   FHIR_BASE,
@@ -74,6 +75,8 @@ export function fromObservationDefinition(od: Rec, test?: string, valueSets?: Va
   const exts = objectsIn(od.extension);
   const extValues = (name: string) => exts.filter((e) => e.url === ext(name)).map((e) => extValue(e));
   const ours = exts.some((e) => typeof e.url === 'string' && e.url.startsWith(FHIR_BASE));
+  // Our export from before the age convention (model.ts AGE_CONVENTION) wrote ages its own way.
+  const legacy = ours && !exts.some((e) => e.url === AGE_CONVENTION);
   const m: Rec = {};
 
   const identifier = objectsIn(od.identifier).find((i) => i.system === ID_SYSTEM);
@@ -223,7 +226,7 @@ export function fromObservationDefinition(od: Rec, test?: string, valueSets?: Va
             r.simax === undefined &&
             (r.min !== undefined) === (low !== undefined) &&
             (r.max !== undefined) === (high !== undefined) &&
-            sameAge(r, (q.age ?? {}) as Rec),
+            sameAge(r, (q.age ?? {}) as Rec, legacy),
         )
       : undefined;
     if (twin) {
@@ -259,12 +262,13 @@ export function fromObservationDefinition(od: Rec, test?: string, valueSets?: Va
       warnings.push({ field: `${at}.gender`, message: `${JSON.stringify(q.gender)} is held as all` });
     paths[`${field}.sex`] = `${at}.gender`;
     const age = (q.age ?? {}) as Rec;
-    for (const [bound, f] of [
-      ['low', 'ageMin'],
-      ['high', 'ageMax'],
+    const band = ageBand(age, legacy);
+    for (const [i, bound, f] of [
+      [0, 'low', 'ageMin'],
+      [1, 'high', 'ageMax'],
     ] as const) {
       const qty = age[bound] as Rec | undefined;
-      const value = ageOf(qty, mixedUnits(age));
+      const value = band[i];
       if (value === undefined) continue;
       paths[`${field}.${f}`] = `${at}.age.${bound}.value`;
       if (Number.isNaN(value)) {
@@ -291,12 +295,10 @@ export function fromObservationDefinition(od: Rec, test?: string, valueSets?: Va
 /** A value as a file wrote it, cut: 1e400 reads as Infinity. */
 const shown = (v: unknown) => (typeof v === 'number' ? String(v) : String(JSON.stringify(v))).slice(0, 40);
 
-/** Whether a range built so far has the ages of a FHIR interval's `age`, read as years. */
-function sameAge(r: Rec, age: Rec): boolean {
-  const mixed = mixedUnits(age);
-  return (
-    r.ageMin === ageOf(age.low as Rec | undefined, mixed) && r.ageMax === ageOf(age.high as Rec | undefined, mixed)
-  );
+/** Whether a range built so far has the ages of a FHIR interval's `age`. */
+function sameAge(r: Rec, age: Rec, legacy: boolean): boolean {
+  const [lo, hi] = ageBand(age, legacy);
+  return r.ageMin === lo && r.ageMax === hi;
 }
 
 /**

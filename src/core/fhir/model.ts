@@ -1,4 +1,5 @@
-import { type AgeUnit, edgeOf, exactYears, PER_YEAR, smaller, toYears, UCUM_CODE, unitOf } from '../ages.js';
+import { type AgeUnit, canon, edgeOf, exactYears, UCUM_CODE, unitOf } from '../ages.js';
+import { fromLegacy, legacyYears } from '../ages-legacy.js';
 
 // The table both directions of the FHIR mapping read (observation-definition.ts writes a measure as an HL7
 // FHIR R4 ObservationDefinition, from-observation-definition.ts reads one back). What R4 has no element for
@@ -75,29 +76,32 @@ export function extValue(e: Rec): unknown {
 
 /** Hours in each unit of age: a conversion between two of them is exact in decimals (1 mo = 30.4375 d). */
 const HOURS = { h: 1, d: 24, wk: 168, mo: 730.5, y: 8766 } as const;
-
-/** The value of an age Quantity in `unit` for a stored edge: its whole count converted, else exact years in it. */
-function valueIn(years: number, unit: AgeUnit): number {
-  const e = edgeOf(years);
-  return e.whole ? Number(((e.count * HOURS[e.unit]) / HOURS[unit]).toPrecision(15)) : years * PER_YEAR[unit];
-}
+const SMALLEST_FIRST: AgeUnit[] = ['h', 'd', 'wk', 'mo', 'y'];
+const smaller = (a: AgeUnit, b: AgeUnit): AgeUnit => (SMALLEST_FIRST.indexOf(a) <= SMALLEST_FIRST.indexOf(b) ? a : b);
 
 /**
- * A band's ages as one FHIR Range: both ends in the smaller unit of the two, as R4's Range requires ("The
- * unit and code/system elements of the low or high elements SHALL match"): `29 d–11 mo` is 29–334.8125 d.
- * An end that would read back as another age (72 h for 3 d) also carries the years it stands for.
+ * The resource extension that says its age Ranges are read as R4 reads them (low the first age in the
+ * band, high the first age past it). A file that has our other extensions and not this one was written
+ * before, when high was the last completed unit and an `age-years` extension kept the unit (ages-legacy.ts).
+ */
+export const AGE_CONVENTION = ext('age-convention');
+export const AGE_CONVENTION_VALUE = 'exact-range';
+
+/**
+ * A band's ages as one FHIR Range, [low, high) in exact ages (ages.ts): both ends in one unit, as R4's Range
+ * requires ("The unit and code/system elements of the low or high elements SHALL match"), the smaller of the
+ * largest units each end is whole in, so the values are exact decimals: `29 d–11 mo` is 29–365.25 d. An end
+ * whole in no unit puts both in years. Nothing in an extension: the numbers alone say the band.
  */
 export function ageRange(ageMin: unknown, ageMax: unknown): Rec | undefined {
   const ends = [num(ageMin) ? ageMin : undefined, num(ageMax) ? ageMax : undefined];
-  const edges = ends.map((y) => (y === undefined ? undefined : edgeOf(y)));
-  const units = edges.filter((e) => e !== undefined && e.count !== 0).map((e) => e!.unit);
-  const unit = units.length === 0 ? 'y' : units.reduce(smaller);
+  const edges = ends.filter((y) => y !== undefined && y !== 0).map((y) => edgeOf(y!));
+  const unit = edges.some((e) => e === undefined) ? 'y' : edges.map((e) => e!.unit).reduce(smaller, 'y');
   const quantity = (years: number) => {
-    const value = valueIn(years, unit);
+    const e = edgeOf(years);
+    const value = e ? Number(((e.count * HOURS[e.unit]) / HOURS[unit]).toPrecision(15)) : canon(years);
     const code = UCUM_CODE[unit];
-    const q: Rec = { value, unit: code, system: UCUM, code };
-    if (ageOf(q) !== years) q.extension = [{ url: ext('age-years'), valueDecimal: years }];
-    return q;
+    return { value, unit: code, system: UCUM, code };
   };
   const [low, high] = ends.map((y) => (y === undefined ? undefined : quantity(y)));
   return low || high ? { ...(low ? { low } : {}), ...(high ? { high } : {}) } : undefined;
@@ -111,22 +115,34 @@ export const objectsIn = (v: unknown): Rec[] =>
 export const isAgeValue = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0;
 
 /**
- * An age Quantity as the years the service stores: a whole count in its unit as that unit's edge (72 h stays
- * hours), another value as exact years; the years our export noted win where they are that value's own (an
- * extension may not change what its element means, R4 §2.5.0.1, so a crafted one that says other is ignored).
- * `mixed` (the Range's two ends in two units, as R4 does not allow and earlier clinadmin wrote: 0 a–4 wk)
- * reads each as exact years. Undefined without a value, NaN when its unit is not one of UCUM's a, mo, wk, d, h
- * or its value no finite number of 0 or more.
+ * An age Quantity as exact years: its value in its unit (R4: a Range's ends are exact). `legacy` (our own
+ * export from before AGE_CONVENTION) reads it as that export wrote it, in the old stored form, the years
+ * noted in its `age-years` extension first where they are that value's own (an extension may not change
+ * what its element means, R4 §2.5.0.1, so a crafted one that says other is ignored); `mixed` (two units in
+ * one Range, as such exports did: 0 a–4 wk) reads each as exact years. Undefined without a value, NaN when
+ * its unit is not one of UCUM's a, mo, wk, d, h or its value no finite number of 0 or more.
  */
-export function ageOf(q: Rec | undefined, mixed = false): number | undefined {
+export function ageOf(q: Rec | undefined, legacy = false, mixed = false): number | undefined {
   if (q?.value === undefined) return undefined;
   const code = String(q.code ?? q.unit ?? 'a');
   const unit = code === 'y' ? undefined : unitOf(code);
   if (unit === undefined || !isAgeValue(q.value)) return Number.NaN;
+  if (!legacy) return canon(exactYears(q.value, unit));
   const noted = objectsIn(q.extension).find((e) => e.url === ext('age-years'))?.valueDecimal;
-  // The years noted are the value's own when they give that value back as ageRange writes it.
-  if (isAgeValue(noted) && Math.abs(valueIn(noted, unit) - q.value) <= q.value * 1e-12) return noted;
-  return Number.isInteger(q.value) && !mixed ? toYears(q.value, unit) : exactYears(q.value, unit);
+  const years = exactYears(q.value, unit);
+  if (isAgeValue(noted) && Math.abs(noted - years) <= years * 1e-9) return noted;
+  return Number.isInteger(q.value) && !mixed ? legacyYears(q.value, unit) : years;
+}
+
+/** A FHIR age Range as a band's [ageMin, ageMax) in exact years (see ageOf for `legacy`). */
+export function ageBand(age: Rec, legacy: boolean): [number | undefined, number | undefined] {
+  const mixed = mixedUnits(age);
+  const [lo, hi] = [
+    ageOf(age.low as Rec | undefined, legacy, mixed),
+    ageOf(age.high as Rec | undefined, legacy, mixed),
+  ];
+  if (!legacy || Number.isNaN(lo) || Number.isNaN(hi)) return [lo, hi];
+  return fromLegacy(lo, hi);
 }
 
 /** Whether an age Range's two ends are in two units. */

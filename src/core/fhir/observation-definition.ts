@@ -1,6 +1,8 @@
 import { decimalLiteral } from '../number.js';
 import { zonesOf } from './critical.js';
 import {
+  AGE_CONVENTION,
+  AGE_CONVENTION_VALUE,
   ageRange,
   type CriticalAs,
   DATA_TYPE,
@@ -56,6 +58,9 @@ export function toObservationDefinition(
     extension.push({ url: ext('hl7-identifier-system'), valueString: sys });
   for (const [field, v] of Object.entries(m))
     if (Array.isArray(v) && v.length === 0) extension.push({ url: ext('measure-empty-list'), valueString: field });
+  const bands = [m.referenceRanges, m.panicRanges].flatMap((l) => (Array.isArray(l) ? (l as Rec[]) : []));
+  if (bands.some((r) => num(r.ageMin) || num(r.ageMax)))
+    extension.push({ url: AGE_CONVENTION, valueCode: AGE_CONVENTION_VALUE });
 
   const coding = {
     ...(sys !== undefined ? { system: systemUri(sys) } : {}),
