@@ -116,7 +116,7 @@ export function inBand(age: number, ageMin: number | undefined, ageMax: number |
 
 // A number may come in exponent form (1e-7): it is how JavaScript prints a tiny age.
 const AGE = /^(<\s*)?(\d+(?:\.\d+)?(?:e[+-]?\d+)?)\s*(a|y|mo|wk|d|h)?$/;
-export const AGE_FORMS = 'a count with its unit (36h, 28d, 2wk, 11mo, 17y or 17a) or years (17)';
+export const AGE_FORMS = 'years (17, 2.5) or a count with its unit: 36h, 28d, 2wk, 11mo, 17y (or 17a)';
 
 /** The count and unit of an age as written; years when no unit is given (nor `unit`). */
 function read(text: string, what: string, unit?: AgeUnit): { count: number; unit: AgeUnit; below: boolean } {
@@ -194,7 +194,7 @@ export function withAgeText<R extends { ageMin?: unknown; ageMax?: unknown }>(r:
   const [lo, hi] = [r.ageMin, r.ageMax];
   return {
     ...r,
-    ...(typeof lo === 'number' ? { ageMin: ageText(lo) } : {}),
+    ...(typeof lo === 'number' ? { ageMin: lo === 0 ? '0' : ageText(lo) } : {}),
     ...(typeof hi === 'number' ? { ageMax: ageEndText(hi, typeof lo === 'number' ? lo : 0) } : {}),
   };
 }

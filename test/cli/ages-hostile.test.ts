@@ -30,10 +30,11 @@ describe('FHIR age Ranges from a hostile file', () => {
     const r = await cli(['measures', 'import', 'od.json', '--test', 'tst_x']);
     expect(r.code, r.stderr).toBe(0);
     const [m] = (await s.call('GET', '/diagnostic-measures')).body as Rec[];
-    // 28 d is 28/365.25 years (UCUM: a = 365.25 d), not the 50 the extension claims.
-    expect((m.referenceRanges as Rec[])[0].ageMax).toBeCloseTo(28 / 365.25, 12);
+    // 28 d is 28/365.25 years (UCUM: a = 365.25 d), not the 50 the extension claims; as R4 reads a Range,
+    // high is the first age past the band: its last completed day is the 27th.
+    expect((m.referenceRanges as Rec[])[0].ageMax).toBe(28 / 365.25);
     const show = await cli(['measures', 'show', m.id as string, '-o', 'table']);
-    expect(show.stdout).toContain('0–28 d');
+    expect(show.stdout).toContain('0–27 d');
   });
 
   it('reads extensions and identifiers that are no list of objects as none, instead of failing', async () => {
@@ -81,7 +82,7 @@ describe('ages a number prints in exponent form', () => {
     await writeFile(join(dir, 'bad.json'), JSON.stringify(bad));
     const r = await cli(['measures', 'import', 'bad.json']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('referenceRanges[0].ageMax: "1e400d" is not an age; write years (17, 0.0767)');
+    expect(r.stderr).toContain('referenceRanges[0].ageMax: "1e400d" is not an age; write years (17, 2.5)');
   });
 });
 
@@ -93,7 +94,7 @@ describe('an age of the wrong kind in a JSON catalog', () => {
     await writeFile(join(dir, 'bad.json'), text);
     const r = await cli(['measures', 'import', 'bad.json']);
     expect(r.code).toBe(2);
-    const forms = 'is not an age; write years (17, 0.0767) or a count with its unit: 36h, 28d, 2wk, 11mo, 17y (or 17a)';
+    const forms = 'is not an age; write years (17, 2.5) or a count with its unit: 36h, 28d, 2wk, 11mo, 17y (or 17a)';
     expect(r.stderr).toContain(`referenceRanges[0].ageMax: true ${forms}`);
     expect(r.stderr).toContain(`referenceRanges[1].ageMin: null ${forms}`);
     expect(r.stderr).toContain(`referenceRanges[2].ageMin: -1 ${forms}`);

@@ -8,9 +8,9 @@ import { cliOnServer } from '../helpers/server.js';
 
 // Ages as labs write them, through the CLI against the real server. The catalogs are written as pediatric
 // references publish bands (Harriet Lane's hours of life, CALIPER's day, month and year bands written
-// inclusive), and every expected answer follows from the rule in `clinadmin help ranges`: an edge counts in
-// the unit it is written in, and a band [min, max] covers every age whose completed count of that unit lies
-// in [min, max]; a month is a twelfth of a year of 365.25 days (30.4375 d).
+// inclusive), and every expected answer follows from the lab's completed-unit notation (0–28 d is every age
+// before day 29) and FHIR R4's Range (its ends are exact: high is the first age past the band), with UCUM's
+// units of time (a = 365.25 d, mo = a/12 = 30.4375 d), as `clinadmin help ranges` says.
 
 const FIXTURES = new URL('../fixtures/ages/', import.meta.url);
 
@@ -46,8 +46,8 @@ describe('one age rule: a band holds the last hour, day and month it names', () 
     const { cli } = await setup();
     const r = await cli(['measures', 'lint', CATALOG.pathname]);
     const warnings = r.stderr.split('\n').filter((l) => l.includes('warning') || l.includes('  - '));
-    // 0–24 h/25–48 h/49 h–5 d, 0–28 d/29 d–11 mo/1–17 y, 0–6 d/7 d–1 mo/2–23 mo, 29 d–1 y/2–120 y and the decimal
-    // years 0.0767 (28 d)/0.0794 (29 d) all meet. Calcium leaves out the days from 8 d until it turns 1 mo
+    // 0–24 h/25–48 h/49 h–5 d, 0–28 d/29 d–11 mo/1–17 y, 0–6 d/7 d–1 mo/2–23 mo, 29 d–1 y/2–120 y and the exact
+    // years [0, 0.0793976728268309)/[0.0793976728268309, 1) (29 d to 15 digits) all meet. Calcium leaves out the days from 8 d until it turns 1 mo
     // (30.4375 d): ages with 8 to 30 completed days.
     expect(r.stderr).toContain(
       'referenceRanges[1]: ages 8–30 d are not covered for sex all: the bands before it end at 7 d, ' +
@@ -57,7 +57,7 @@ describe('one age rule: a band holds the last hour, day and month it names', () 
     expect(r.stderr).not.toMatch(/ wk\b|\d h\b.*\d d\b.*covered/);
   });
 
-  it('reads decimal years at the precision written: 28/365.25 then 29/365.25 cut one digit short meet', async () => {
+  it('reads exact years to 15 significant digits: 29 d written so, and 1 y, meet with no gap', async () => {
     const { cli, dir } = await setup();
     const m = {
       test: 'tst_dec',
@@ -65,9 +65,9 @@ describe('one age rule: a band holds the last hour, day and month it names', () 
       type: 'numeric',
       unit: 'mmol/L',
       referenceRanges: [
-        { min: 133, max: 146, ageMin: 0, ageMax: 0.07665982203969883 },
-        { min: 134, max: 144, ageMin: 0.0793976728268309, ageMax: 0.9166666666666666 },
-        { min: 134, max: 143, ageMin: 1, ageMax: 17 },
+        { min: 133, max: 146, ageMin: 0, ageMax: 0.07939767282683094 },
+        { min: 134, max: 144, ageMin: 0.0793976728268309, ageMax: 1 },
+        { min: 134, max: 143, ageMin: 1.00000000000000022, ageMax: 18 },
       ],
     };
     await writeFile(join(dir, 'dec.json'), JSON.stringify([m]));
@@ -109,12 +109,12 @@ describe('one age rule: a band holds the last hour, day and month it names', () 
       ]),
     );
     expect(JSON.parse(file.stdout).interpretation, file.stderr).toBe('normal');
-    // Written as decimal years: 0.0767 is 28 d and 0.0794 29 d, read at the precision written.
+    // Written as exact years to 15 digits: [0, 29 d) then [29 d, 1 y).
     expect(await interpret(cli, cl, '110.5', '28.5d')).toBe('normal');
     expect(await interpret(cli, cl, '110.5', '29d')).toBe('high');
   });
 
-  it('shows each band in the unit it was written in, never weeks nor a fraction of a year', async () => {
+  it('shows each band in the largest unit each end is whole in, never weeks nor a fraction of a year', async () => {
     const { cli, byName } = await imported();
     const show = await cli(['measures', 'show', byName.Potassium.id as string, '-o', 'table']);
     expect(show.code, show.stderr).toBe(0);
@@ -138,17 +138,18 @@ describe('one age rule: a band holds the last hour, day and month it names', () 
         (c) => c[col('test')] === 'tst_peds_chem' && c[col('name')] === name && c[col('range')] === 'reference',
       );
     const [lo, hi] = [col('ageMin'), col('ageMax')];
-    expect(ages('Potassium').map((c) => `${c[lo]}-${c[hi]}`)).toEqual(['0-28d', '29d-11mo', '1-17', '18-120']);
-    expect(ages('Bilirubin, total').map((c) => `${c[lo]}-${c[hi]}`)).toEqual(['0-24h', '25h-48h', '49h-5d', '6d-120']);
-    expect(ages('Sodium').map((c) => `${c[lo]}-${c[hi]}`)).toEqual(['0-6d', '7d-1mo', '2mo-23mo', '2-17', '18-120']);
-    expect(ages('Calcium, total').map((c) => `${c[lo]}-${c[hi]}`)).toEqual(['0-7d', '1mo-12mo', '13mo-120']);
+    const pairs = (name: string) => ages(name).map((c) => `${c[lo]}-${c[hi]}`);
+    expect(pairs('Potassium')).toEqual(['0-28d', '29d-11mo', '1y-17y', '18y-120y']);
+    expect(pairs('Bilirubin, total')).toEqual(['0-24h', '25h-48h', '49h-5d', '6d-120y']);
+    // 2–23 mo ends at 24 mo, 2 y: its last completed unit is shown as 1 y (help ranges).
+    expect(pairs('Sodium')).toEqual(['0-6d', '7d-1mo', '2mo-1y', '2y-17y', '18y-120y']);
+    expect(pairs('Calcium, total')).toEqual(['0-7d', '1mo-12mo', '13mo-120y']);
     await writeFile(join(dir, 'back.csv'), r.stdout);
     const again = await cli(['measures', 'import', 'back.csv', '--dry-run']);
     expect(again.code, again.stderr).toBe(0);
-    // Chloride's decimal years are written as they were (0.0767): the sheet is the same catalog, to the number.
+    // Chloride's exact years are written in the notation too: the sheet is the same catalog, to the number.
     expect(again.stdout).toContain('dry run: 0 to create, 0 to update, 12 unchanged');
-    const chloride = ages('Chloride').map((c) => `${c[lo]}-${c[hi]}`);
-    expect(chloride).toEqual(['0-0.0767', '0.0794-0.9167', '1-17', '18-120']);
+    expect(pairs('Chloride')).toEqual(['0-28d', '29d-11mo', '1y-17y', '18y-120y']);
     const stored = (await s.call('GET', `/diagnostic-measures/${byName.Potassium.id}`)).body;
     expect(stored.referenceRanges.map((x: Rec) => [x.ageMin, x.ageMax])).toEqual(
       byName.Potassium.referenceRanges.map((x: Rec) => [x.ageMin, x.ageMax]),
@@ -175,11 +176,12 @@ describe('ages with units in every input', () => {
   it('takes "28d", "11mo", "2wk", "17y", "17a" in JSON and NDJSON, as the years the service stores', async () => {
     const { cli, byName, s, dir } = await imported();
     const k = byName.Potassium.referenceRanges as Rec[];
-    // The request carries years: 28 d is 28/365.25, 11 mo 11/12.
-    expect(k[0].ageMax).toBe(28 / 365.25);
+    // The request carries exact years, ageMax the first age past: 0–28 d ends at 29/365.25, 11 mo at 1 y.
+    expect(k[0].ageMax).toBe(29 / 365.25);
     expect(k[1].ageMin).toBe(29 / 365.25);
-    expect(k[1].ageMax).toBe(11 / 12);
-    expect(k[2].ageMax).toBe(17);
+    expect(k[1].ageMax).toBe(1);
+    expect(k[2].ageMax).toBe(18);
+    expect(k[3].ageMax).toBe(121);
     const ndjson = [
       { test: 'tst_nd', name: 'A', type: 'numeric', unit: 'g/L', referenceRanges: [{ min: 1, ageMax: '2wk' }] },
       { test: 'tst_nd', name: 'B', type: 'numeric', unit: 'g/L', referenceRanges: [{ min: 1, ageMin: '17a' }] },
@@ -189,10 +191,11 @@ describe('ages with units in every input', () => {
     expect(imp.code, imp.stderr).toBe(0);
     const all = (await s.call('GET', '/diagnostic-measures')).body as Rec[];
     const a = all.find((m) => m.test === 'tst_nd' && m.name === 'A')!;
-    expect((a.referenceRanges as Rec[])[0].ageMax).toBeCloseTo(14 / 365.25, 15);
+    // Two completed weeks: every age before day 21.
+    expect((a.referenceRanges as Rec[])[0].ageMax).toBe(21 / 365.25);
     expect((all.find((m) => m.test === 'tst_nd' && m.name === 'B')!.referenceRanges as Rec[])[0].ageMin).toBe(17);
     const show = await cli(['measures', 'show', a.id as string, '-o', 'table']);
-    expect(show.stdout).toContain('≤ 2 wk');
+    expect(show.stdout).toContain('≤ 20 d');
   });
 
   it('refuses an age in another form, naming the record, the field, the value and the forms', async () => {
@@ -204,7 +207,7 @@ describe('ages with units in every input', () => {
     const r = await cli(['measures', 'import', 'bad.json']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(
-      'referenceRanges[0].ageMax: "4 weeks" is not an age; write years (17, 0.0767) or a count with its unit: ' +
+      'referenceRanges[0].ageMax: "4 weeks" is not an age; write years (17, 2.5) or a count with its unit: ' +
         '36h, 28d, 2wk, 11mo, 17y (or 17a)',
     );
     const flag = await cli(['measures', 'evaluate', 'msr_k', '--value', '4', '--age', '4 weeks']);
@@ -245,7 +248,7 @@ describe('ages with units in every input', () => {
     const d = await cli(['measures', 'create', '--data', data, '-o', 'json']);
     expect(d.code, d.stderr).toBe(0);
     const stored = (await s.call('GET', `/diagnostic-measures/${JSON.parse(d.stdout).id}`)).body;
-    expect(stored.referenceRanges[0].ageMax).toBe(11 / 12);
+    expect(stored.referenceRanges[0].ageMax).toBe(1);
     const bad = await cli(['measures', 'create', '--data', data.replace('"11mo"', '"11 months"')]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('an age is not in a form clinadmin reads; nothing was sent');
@@ -254,7 +257,7 @@ describe('ages with units in every input', () => {
 });
 
 describe('FHIR: one unit per Range, and the same bands back', () => {
-  it('writes both ends of an age Range in the smaller unit, and an import of the export changes nothing', async () => {
+  it('writes an age Range as R4 reads it, both ends in one unit, and an import of the export changes nothing', async () => {
     const { cli, dir } = await imported();
     const r = await cli(['measures', 'export', '--format', 'fhir']);
     expect(r.code, r.stderr).toBe(0);
@@ -269,11 +272,11 @@ describe('FHIR: one unit per Range, and the same bands back', () => {
       expect(lo.unit).toBe(hi.unit);
       return `${lo.value}-${hi.value} ${hi.code}`;
     };
-    // 11 mo = 11 × 30.4375 d.
-    expect(ages.map(brief)).toEqual(['0-28 d', '29-334.8125 d', '1-17 a', '18-120 a']);
+    // high is the first age past the band: 0–28 d is [0 d, 29 d), 29 d–11 mo [29 d, 365.25 d), 18–120 y [18 a, 121 a).
+    expect(ages.map(brief)).toEqual(['0-29 d', '29-365.25 d', '1-18 a', '18-121 a']);
     const bili = ods.find((od) => od.preferredReportName === 'Bilirubin, total')!;
     const biliAges = (bili.qualifiedInterval as Rec[]).filter((q) => q.category === 'reference');
-    expect(biliAges.map((q) => brief(q.age as Rec))).toEqual(['0-24 h', '25-48 h', '49-120 h', '6-43830 d']);
+    expect(biliAges.map((q) => brief(q.age as Rec))).toEqual(['0-25 h', '25-49 h', '49-144 h', '6-44195.25 d']);
     // Every exported resource valid R4, the ages' extension included (Medplum's validator).
     for (const od of ods) expect(() => validateResource(od as never)).not.toThrow();
     await writeFile(join(dir, 'catalog.fhir.json'), r.stdout);
@@ -282,7 +285,7 @@ describe('FHIR: one unit per Range, and the same bands back', () => {
     expect(back.stdout).toContain('dry run: 0 to create, 0 to update');
   });
 
-  it("reads another system's hour and day bands in their own unit", async () => {
+  it("reads another system's hour bands as R4 reads a Range: high is the first age past", async () => {
     const { cli, dir, s } = await setup();
     const od = {
       resourceType: 'ObservationDefinition',
@@ -290,8 +293,8 @@ describe('FHIR: one unit per Range, and the same bands back', () => {
       permittedDataType: ['Quantity'],
       quantitativeDetails: { customaryUnit: { coding: [{ system: 'http://unitsofmeasure.org', code: 'mg/dL' }] } },
       qualifiedInterval: [
-        { category: 'reference', range: { low: { value: 1.4 }, high: { value: 8.7 } }, age: hours(0, 24) },
-        { category: 'reference', range: { low: { value: 3.4 }, high: { value: 11.5 } }, age: hours(25, 48) },
+        { category: 'reference', range: { low: { value: 1.4 }, high: { value: 8.7 } }, age: hours(0, 25) },
+        { category: 'reference', range: { low: { value: 3.4 }, high: { value: 11.5 } }, age: hours(25, 49) },
       ],
     };
     await writeFile(join(dir, 'od.json'), JSON.stringify(od));
@@ -307,12 +310,14 @@ describe('FHIR: one unit per Range, and the same bands back', () => {
 });
 
 describe('FHIR written by earlier versions', () => {
-  it('reads a Range whose ends are in two units (0 a to 4 wk) as the years they stand for: 0–28 d', async () => {
+  it('reads our export from before the age convention as it meant: 0 a to 4 wk is 0–28 d', async () => {
     const { cli, dir, s } = await setup();
     const q = (value: number, code: string) => ({ value, unit: code, system: 'http://unitsofmeasure.org', code });
     const od = {
       resourceType: 'ObservationDefinition',
       code: { text: 'Sodium' },
+      // Our extensions and no age-convention: high was the last completed unit, ends in two units allowed.
+      extension: [{ url: 'https://fhir.clinadmin.dev/StructureDefinition/measure-test', valueString: 'tst_old' }],
       permittedDataType: ['Quantity'],
       quantitativeDetails: { customaryUnit: { coding: [{ system: 'http://unitsofmeasure.org', code: 'mmol/L' }] } },
       qualifiedInterval: [
@@ -357,9 +362,9 @@ describe('range ids stay with their bands', () => {
     expect(r.code, r.stderr).toBe(0);
     const stored = (await s.call('GET', '/diagnostic-measures/msr_k')).body;
     expect(stored.referenceRanges).toHaveLength(2);
-    expect(stored.referenceRanges[1]).toMatchObject({ id: 'rr_k', min: 3.5, max: 5.1, ageMin: 18, ageMax: 120 });
+    expect(stored.referenceRanges[1]).toMatchObject({ id: 'rr_k', min: 3.5, max: 5.1, ageMin: 18, ageMax: 121 });
     expect(stored.referenceRanges[0].id).not.toBe('rr_k');
-    expect(stored.referenceRanges[0].ageMax).toBe(28 / 365.25);
+    expect(stored.referenceRanges[0].ageMax).toBe(29 / 365.25);
     // The same file again: nothing to change.
     const again = await cli(['measures', 'import', 'k.json', '--dry-run']);
     expect(again.stdout).toContain('dry run: 0 to create, 0 to update');

@@ -141,7 +141,8 @@ describe('measures commands', () => {
       facility: 'fac_y',
       section: 'Chemistry',
       referenceRanges: [
-        { min: 3.5, max: 5.1, sex: 'male', ageMin: 18, ageMax: 65 },
+        // age=18-65 is every age from 18 y until the 66th birthday: [18, 66) in exact years.
+        { min: 3.5, max: 5.1, sex: 'male', ageMin: 18, ageMax: 66 },
         { min: 3.4, max: 5, sex: 'all' },
       ],
       // Critical below 2.5: FHIR's critical range with its low limit.
@@ -634,7 +635,7 @@ describe('update of ranges', () => {
     // FHIR's critical range: below min or above max is critical.
     expect((await server.call('GET', '/diagnostic-measures/msr_k')).body.panicRanges).toEqual([
       { max: 7, sex: 'all' },
-      { min: 3, sex: 'male', ageMin: 0, ageMax: 28 / 365.25 },
+      { min: 3, sex: 'male', ageMin: 0, ageMax: 29 / 365.25 },
     ]);
   });
 

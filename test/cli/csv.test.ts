@@ -74,12 +74,13 @@ describe('measures export --format csv and import of a CSV catalog', () => {
       test: 'tst_bmp',
       unit: 'mmol/L',
       description: 'Serum, not hemolysed',
-      referenceRanges: [{ min: 3.5, max: 5.1, ageMin: 18, ageMax: 120, sex: 'all' }],
+      // 18 to 120 completed years: [18, 121) in exact years (help ranges).
+      referenceRanges: [{ min: 3.5, max: 5.1, ageMin: 18, ageMax: 121, sex: 'all' }],
       panicRanges: [{ min: 2.5, max: 6.5, sex: 'all' }],
     });
     expect(byName['Sodium "Na"'].description).toBe('two\r\nlines');
-    // 72 h is 3 d in years: stored one double above, so that it reads back in hours (help ranges).
-    expect(byName['Neonatal K'].referenceRanges[0].ageMax).toBeCloseTo(72 / (365.25 * 24), 15);
+    // 0–72 h is every age before hour 73: 73/8766 years exactly.
+    expect(byName['Neonatal K'].referenceRanges[0].ageMax).toBe(73 / (365.25 * 24));
   });
 
   it("reads Excel's semicolon CSV with decimal commas, and writes it with --delimiter ';'", async () => {

@@ -166,7 +166,8 @@ describe('FHIR round trips', () => {
         category: 'reference',
         gender: 'male',
         range: { low: { value: 13.5, unit: 'g/dL', system: 'http://unitsofmeasure.org', code: 'g/dL' } },
-        age: { low: { value: 18, unit: 'a', code: 'a' }, high: { value: 120, unit: 'a' } },
+        // R4 Range ends are exact: 18–120 y is [18 a, 121 a).
+        age: { low: { value: 18, unit: 'a', code: 'a' }, high: { value: 121, unit: 'a' } },
       });
       // FHIR's critical range: results outside 7–20 g/dL are critical, the seed's critical limits exactly.
       const critical = intervals.filter((q) => q.category === 'critical');

@@ -92,7 +92,7 @@ describe('clinadmin help TOPIC', () => {
       '3.5-5.1 age=0-28d',
       '3.5-5.1 age=29d-11mo',
       '3.5-5.1 age=1-17y',
-      '3.5-5.1 age=2-52wk',
+      '3.5-5.1 age=12mo-1y',
     ]) {
       for (const word of form.split(' ')) expect(page).toContain(word);
       expect((await create(`r ${form}`, '--reference-range', form)).code, form).toBe(0);

@@ -58,7 +58,7 @@ describe('prompts at a terminal', () => {
       name: 'Sodium',
       type: 'numeric',
       unit: 'mmol/L',
-      referenceRanges: [{ min: 135, max: 145, ageMin: 18, ageMax: 99, sex: 'all' }],
+      referenceRanges: [{ min: 135, max: 145, ageMin: 18, ageMax: 100, sex: 'all' }],
       // FHIR's critical range: results below 120 or above 160 are critical.
       panicRanges: [{ min: 120, max: 160, sex: 'all' }],
     });
@@ -91,13 +91,14 @@ describe('prompts at a terminal', () => {
         ENTER /* add a panic range? no */,
       ],
     });
-    expect(r.stderr).toContain('"24hours" is not an age; write years (17, 0.0767) or a count with its unit');
+    expect(r.stderr).toContain('"24hours" is not an age; write years (17, 2.5) or a count with its unit');
     expect(r.stderr).toContain('added 1.4–8.7 mg/dL (0–24 h)');
     expect(r.stderr).toContain('added 3.4–11.5 mg/dL (25–48 h)');
     expect(r.code, r.stderr).toBe(0);
     const ranges = JSON.parse(r.stdout).referenceRanges;
-    // The request carries years: 25 h is 25/8766 of a year.
+    // The request carries exact years: 25 h is 25/8766 of a year, and 25–48 h ends before hour 49.
     expect(ranges[1].ageMin).toBe(25 / 8766);
+    expect(ranges[1].ageMax).toBe(49 / 8766);
   });
 
   it('checks each answer as it is typed, with the shared rules, and asks again with the reason', async () => {

@@ -5,8 +5,8 @@ import { loggedIn } from '../helpers/logged-in.js';
 
 // The built binary against `clinadmin serve`: a pediatric catalog written as labs publish bands (hours of
 // life, days, months, years), through import, evaluate, lint, show and both exports. Expected answers come
-// from the rule of `clinadmin help ranges`: an edge counts in its own unit, a band covers every age whose
-// completed count of that unit lies between its edges.
+// from the lab's completed-unit notation (0–28 d is every age before day 29) and FHIR R4's Range, whose
+// ends are exact ages (high is the first age past the band), as `clinadmin help ranges` says.
 
 const CATALOG = new URL('../fixtures/ages/pediatric-chemistry.json', import.meta.url).pathname;
 
@@ -37,6 +37,7 @@ describe('ages as labs write them, end to end', () => {
 
     const csv = await run(['measures', 'export', '--format', 'csv']);
     expect(csv.stdout).toContain(',0,28d,');
+    expect(csv.stdout).toContain(',18y,120y,');
     expect(csv.stdout).toContain(',29d,11mo,');
     expect(csv.stdout).toContain(',25h,48h,');
 

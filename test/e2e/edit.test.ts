@@ -53,12 +53,12 @@ describe('edit and the round trip of a record', () => {
     const EDITOR = await editor(`t=t.replace('"ageMin": 18','"ageMin": "17y"')`);
     const r = await run(['measures', 'edit', 'msr_k', '-o', 'json'], { EDITOR, VISUAL: '' });
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout).referenceRanges[0]).toMatchObject({ id: 'rr_k', ageMin: 17, ageMax: 120 });
+    expect(JSON.parse(r.stdout).referenceRanges[0]).toMatchObject({ id: 'rr_k', ageMin: 17, ageMax: 121 });
     // The refused edit is kept in TMPDIR for the user: this test's own, removed after it.
     const TMPDIR = await tempDir();
     const bad = await run(['measures', 'edit', 'msr_k'], {
       TMPDIR,
-      EDITOR: await editor(`t=t.replace('"ageMax": 120','"ageMax": "old"')`),
+      EDITOR: await editor(`t=t.replace('"ageMax": 121','"ageMax": "old"')`),
       VISUAL: '',
     });
     expect(bad.exitCode).toBe(2);

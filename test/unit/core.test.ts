@@ -14,8 +14,8 @@ describe('lintMeasure', () => {
         type: 'numeric',
         unit: 'mmol/L',
         referenceRanges: [
-          { min: 3.5, max: 5.1, sex: 'male', ageMin: 18, ageMax: 120 },
-          { min: 3.4, max: 5.0, sex: 'female', ageMin: 18, ageMax: 120 },
+          { min: 3.5, max: 5.1, sex: 'male', ageMin: 18, ageMax: 121 },
+          { min: 3.4, max: 5.0, sex: 'female', ageMin: 18, ageMax: 121 },
         ],
         // FHIR's critical range: results below 2.5 or above 6.5 are critical.
         panicRanges: [{ min: 2.5, max: 6.5 }],
@@ -27,9 +27,9 @@ describe('lintMeasure', () => {
     const w = lintMeasure({
       type: 'numeric',
       referenceRanges: [
-        { min: 1, max: 2, sex: 'male', ageMin: 0, ageMax: 18 },
-        { min: 1, max: 2, sex: 'male', ageMin: 17, ageMax: 120 },
-        { min: 1, max: 2, sex: 'female', ageMin: 17, ageMax: 120 },
+        { min: 1, max: 2, sex: 'male', ageMin: 0, ageMax: 19 },
+        { min: 1, max: 2, sex: 'male', ageMin: 17, ageMax: 121 },
+        { min: 1, max: 2, sex: 'female', ageMin: 17, ageMax: 121 },
       ],
     });
     expect(w).toEqual([
@@ -55,7 +55,7 @@ describe('lintMeasure', () => {
       unit: 'mg/dL',
       referenceRanges: [
         { min: 70, max: 100, simin: 3.9, simax: 5.6, minPrecision: 0 },
-        { min: 110, max: 120, simin: 3.0, simax: 6.7, sex: 'male', ageMin: 0, ageMax: 1 },
+        { min: 110, max: 120, simin: 3.0, simax: 6.7, sex: 'male', ageMin: 0, ageMax: 2 },
       ],
       // Critical above 80: results from 80 to 100, inside the reference range, would be critical.
       panicRanges: [{ max: 80 }],
@@ -255,10 +255,10 @@ describe('lint of age bands', () => {
       type: 'numeric',
       unit: 'mmol/L',
       referenceRanges: [
-        { min: 1, max: 2, sex: 'male', ageMin: 19, ageMax: 120 },
-        { min: 1, max: 2, sex: 'male', ageMin: 0, ageMax: 17 },
-        { min: 1, max: 2, sex: 'female', ageMin: 0, ageMax: 17 },
-        { min: 1, max: 2, sex: 'female', ageMin: 18, ageMax: 120 },
+        { min: 1, max: 2, sex: 'male', ageMin: 19, ageMax: 121 },
+        { min: 1, max: 2, sex: 'male', ageMin: 0, ageMax: 18 },
+        { min: 1, max: 2, sex: 'female', ageMin: 0, ageMax: 18 },
+        { min: 1, max: 2, sex: 'female', ageMin: 18, ageMax: 121 },
       ],
     });
     expect(w).toEqual([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatAge, formatAgeBand, parseAge, parseAgeBand } from '../../src/core/ages.js';
+import { formatAge, formatAgeBand, parseAge, parseAgeBand, parseAgeEnd } from '../../src/core/ages.js';
 import { evaluate } from '../../src/core/interpret.js';
 import { lintMeasure } from '../../src/core/lint.js';
 import { formatCritical, parseRangeSpec } from '../../src/core/ranges.js';
@@ -21,13 +21,13 @@ const hemoglobin = {
   type: 'numeric',
   unit: 'g/dL',
   referenceRanges: [
-    { min: 14, max: 24, ageMin: 0, ageMax: parseAge('3d', 'age') },
-    { min: 13.5, max: 17.5, sex: 'male', ageMin: 18, ageMax: 120 },
-    { min: 12, max: 15.5, sex: 'female', ageMin: 18, ageMax: 120 },
+    { min: 14, max: 24, ageMin: 0, ageMax: parseAgeEnd('3d', 'age') },
+    { min: 13.5, max: 17.5, sex: 'male', ageMin: 18, ageMax: 121 },
+    { min: 12, max: 15.5, sex: 'female', ageMin: 18, ageMax: 121 },
   ],
   panicRanges: [
     { min: 7, max: 20, ageMin: 18 },
-    { min: 10, max: 26, ageMin: 0, ageMax: parseAge('3d', 'age') },
+    { min: 10, max: 26, ageMin: 0, ageMax: parseAgeEnd('3d', 'age') },
   ],
 };
 
@@ -92,7 +92,7 @@ describe('--panic-range: the forms for critical limits', () => {
     expect(parseRangeSpec('>6.5 sex=male', '--panic-range', true)).toEqual({ max: 6.5, sex: 'male' });
     const neonatal = parseRangeSpec('2.5-6.5 age=0-72h si=2.5-6.5 precision=1', '--panic-range', true);
     // 72 h is 3 d in years: stored a double above, so that it reads back in hours (help ranges).
-    expect(neonatal.ageMax).toBeCloseTo(72 / (365.25 * 24), 15);
+    expect(neonatal.ageMax).toBe(73 / (365.25 * 24));
     expect(formatAgeBand(neonatal.ageMin, neonatal.ageMax)).toBe('0–72 h');
     expect({ ...neonatal, ageMax: 0 }).toEqual({
       min: 2.5,
@@ -119,7 +119,7 @@ describe('--panic-range: the forms for critical limits', () => {
   it('says the one meaning in views: critical < 2.5 or > 6.5', () => {
     expect(formatCritical({ min: 2.5, max: 6.5 }, 'mmol/L')).toBe('critical < 2.5 or > 6.5 mmol/L');
     expect(formatCritical({ min: 7, sex: 'male' }, 'g/dL')).toBe('critical < 7 g/dL (male)');
-    expect(formatCritical({ max: 20, ageMin: 0, ageMax: parseAge('28d', 'age') })).toBe('critical > 20 (0–28 d)');
+    expect(formatCritical({ max: 20, ageMin: 0, ageMax: parseAgeEnd('28d', 'age') })).toBe('critical > 20 (0–28 d)');
   });
 });
 
@@ -192,16 +192,18 @@ describe('the lint under the one meaning', () => {
 });
 
 describe('ages in the unit a lab writes them', () => {
-  it('reads h, d, wk, mo and years, and shows each in the unit it was written in', () => {
+  it('reads h, d, wk, mo and years, and shows each in the largest unit it is whole in', () => {
     expect(parseAge('28d', 'age')).toBe(28 / 365.25);
     expect(parseAge('11mo', 'age')).toBe(11 / 12);
     expect(parseAge('36h', 'age')).toBe(36 / 8766);
     expect(parseAge('17y', 'age')).toBe(17);
     expect(parseAge('17a', 'age')).toBe(17);
     expect(parseAge('30', 'age')).toBe(30);
-    expect(formatAge(parseAge('72h', 'age'))).toBe('72 h');
+    // One age, one number: shown in the largest of h, d, mo, y it is whole in (help ranges).
+    expect(formatAge(parseAge('72h', 'age'))).toBe('3 d');
     expect(formatAge(parseAge('3d', 'age'))).toBe('3 d');
-    expect(formatAge(parseAge('2wk', 'age'))).toBe('2 wk');
+    expect(formatAge(parseAge('2wk', 'age'))).toBe('14 d');
+    expect(formatAge(parseAge('12mo', 'age'))).toBe('1 y');
     expect(formatAge(parseAge('14d', 'age'))).toBe('14 d');
     expect(formatAge(parseAge('36h', 'age'))).toBe('36 h');
     expect(formatAgeBand(...parseAgeBand('0-72h', 'age'))).toBe('0–72 h');
@@ -209,14 +211,15 @@ describe('ages in the unit a lab writes them', () => {
     expect(formatAgeBand(...parseAgeBand('29d-1y', 'age'))).toBe('29 d–1 y');
     expect(formatAgeBand(...parseAgeBand('1-12mo', 'age'))).toBe('1–12 mo');
     expect(formatAgeBand(...parseAgeBand('29d-11mo', 'age'))).toBe('29 d–11 mo');
-    expect(formatAgeBand(18, 65)).toBe('18–65 y');
+    expect(formatAgeBand(18, 66)).toBe('18–65 y');
   });
 
-  it('reads a decimal year at the precision it is written in: never a fraction of a year', () => {
-    // 28/365.25 = 0.076660, 29/365.25 = 0.079398, 11/12 = 0.916667, 18/12 = 1.5.
-    expect(formatAge(0.0767)).toBe('28 d');
-    expect(formatAge(0.0794)).toBe('29 d');
-    expect(formatAge(0.9167)).toBe('11 mo');
+  it('reads a number as exact years: a whole count of a unit in that unit, another as years', () => {
+    // 28/365.25 = 0.0766598..., so 0.0767 is no whole count of any unit: it is that age, not 28 d.
+    expect(formatAge(0.0767)).toBe('0.0767 y');
+    expect(formatAge(28 / 365.25)).toBe('28 d');
+    expect(formatAge(Number((29 / 365.25).toPrecision(15)))).toBe('29 d');
+    expect(formatAge(11 / 12)).toBe('11 mo');
     expect(formatAge(1.5)).toBe('18 mo');
     expect(formatAge(0.5)).toBe('6 mo');
     expect(formatAge(2)).toBe('2 y');
@@ -224,7 +227,7 @@ describe('ages in the unit a lab writes them', () => {
 
   it('refuses an age in another form, naming the value and the forms', () => {
     expect(() => parseAge('28 days', '--age')).toThrow(
-      '--age "28 days" is not an age; write years (17, 0.0767) or a count with its unit: ' +
+      '--age "28 days" is not an age; write years (17, 2.5) or a count with its unit: ' +
         '36h, 28d, 2wk, 11mo, 17y (or 17a)',
     );
     expect(() => parseAge('-1d', '--age')).toThrow('is not an age');

@@ -9,7 +9,7 @@ describe('range short form', () => {
       max: 5.1,
       sex: 'male',
       ageMin: 18,
-      ageMax: 65,
+      ageMax: 66,
     });
     expect(parseRangeSpec('3.5..5.1 si=35..51 precision=1 id=rr_1')).toEqual({
       min: 3.5,
@@ -35,7 +35,7 @@ describe('range short form', () => {
   });
 
   it('formats a range as a lab admin reads it', () => {
-    expect(formatRange({ min: 3.5, max: 5.1, sex: 'male', ageMin: 18, ageMax: 65 }, 'mmol/L')).toBe(
+    expect(formatRange({ min: 3.5, max: 5.1, sex: 'male', ageMin: 18, ageMax: 66 }, 'mmol/L')).toBe(
       '3.5–5.1 mmol/L (male, 18–65 y)',
     );
     expect(formatRange({ min: 12, minPrecision: 1, max: 15.5, sex: 'all' }, 'g/dL')).toBe('12.0–15.5 g/dL');

@@ -247,7 +247,7 @@ describe('Store', () => {
     const store = await open(file, warnings);
     const bands = () =>
       store.list('diagnosticMeasures').map((m) => {
-        const r = (m as { referenceRanges: { ageMin: number; ageMax: number }[] }).referenceRanges[0];
+        const r = (m as unknown as { referenceRanges: { ageMin: number; ageMax: number }[] }).referenceRanges[0];
         return [m.id, formatAgeBand(r.ageMin, r.ageMax), r.ageMin, r.ageMax];
       });
     // The lab's bands as they were written: [8 d, 13 mo), [0, 29 d), [24 h, 8 d) in exact years.
