@@ -127,7 +127,7 @@ function read(text: string, what: string, unit?: AgeUnit): { count: number; unit
   return { count: n, unit: (m[3] === undefined ? unit : unitOf(m[3])) ?? 'y', below: m[1] !== undefined };
 }
 
-/** One age, the start of its count: `30`, `30y`, `36h`, `28d`, `2wk`, `11mo`, `2.5`; a subject's, or a band's ageMin. */
+/** One age, the start of its count (a subject's, or a band's ageMin): `30`, `30y`, `36h`, `28d`, `11mo`, `2.5`. */
 export function parseAge(text: string, what: string, unit?: AgeUnit): number {
   const a = read(text, what, unit);
   if (a.below) throw new UsageError(`${what} "${text.slice(0, 40)}": only a band's upper end is written with <`);
@@ -170,7 +170,8 @@ export function parseAgeBand(text: string, what: string): [number | undefined, n
     const [from, to] = [lo + (unitIn(lo) ? '' : (unitIn(hi) ?? 'y')), hi + (unitIn(hi) ? '' : (unitIn(lo) ?? 'y'))];
     const end = to.startsWith('<') ? `${to.slice(1).trim()}, where it ends` : `${to}, the last age it covers`;
     throw new UsageError(
-      `${what} "${text.slice(0, 40)}" holds no age: it starts at ${from}, not before ${end}; write the younger age first`,
+      `${what} "${text.slice(0, 40)}" holds no age: it starts at ${from}, not before ${end}; ` +
+        'write the younger age first',
     );
   }
   return [a, b];

@@ -58,8 +58,16 @@ const rangeShape = {
   simax: finite().optional(),
   simaxPrecision: precision().optional(),
   sex: sexSchema.default('all'),
-  ageMin: finite().min(0, { error: 'must not be negative' }).optional(),
-  ageMax: finite().min(0, { error: 'must not be negative' }).optional(),
+  ageMin: finite()
+    .min(0, { error: 'must not be negative' })
+    .optional()
+    .describe('The first age in the band: exact years (a year is 365.25 days, a month a twelfth of it)'),
+  ageMax: finite()
+    .min(0, { error: 'must not be negative' })
+    .optional()
+    .describe(
+      'The first age past the band, exact years: a band holds ageMin <= age < ageMax (0-28 d is 0 to 29/365.25)',
+    ),
 };
 
 type Bounds = { min?: number; max?: number; simin?: number; simax?: number; ageMin?: number; ageMax?: number };

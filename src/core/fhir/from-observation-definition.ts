@@ -15,7 +15,6 @@ import {
   INTERVAL_EXTENSIONS,
   isAgeValue,
   LISTS,
-  mixedUnits,
   num,
   objectsIn,
   RESOURCE_EXTENSIONS,
