@@ -113,7 +113,8 @@ function gaps(refs: RangeLike[]): Warning[] {
         last.span[1],
         `referenceRanges[${before.i}]`,
         (who) =>
-          `${what} not covered for sex ${who}: its bands end at ${formatAgeEnd(ended)}, and the measure's run to ${runs}`,
+          `${what} not covered for sex ${who}: its bands end at ${formatAgeEnd(ended)}, ` +
+          `and the measure's run to ${runs}`,
       );
     }
   }

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { int, never, number, registry, strictObject, string, enum as zEnum } from 'zod';
-import { formatAge, formatAgeEnd } from '../core/ages.js';
+import { formatAge, formatAgeEnd } from './ages.js';
 import { hiddenInName } from './names.js';
 
 // Shared building blocks: every rule is written here once and used by the server and the CLI.
@@ -87,7 +87,7 @@ export function checkRange(r: Bounds, ctx: z.RefinementCtx): void {
     const a = r[lo];
     const b = r[hi];
     if (lo === 'ageMin' && a !== undefined && b !== undefined && a >= b) {
-      // A band is [ageMin, ageMax) (core/ages.ts): said in the lab's notation, its last age is before its first.
+      // A band is [ageMin, ageMax) (schemas/ages.ts): said in the lab's notation, its last age is before its first.
       const message = `the age band starts at ${formatAge(a)}, after ${formatAgeEnd(b)}, the last age it covers`;
       ctx.addIssue({ code: 'custom', message, path: [hi] });
     } else if (a !== undefined && b !== undefined && a > b) {

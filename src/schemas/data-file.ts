@@ -6,7 +6,7 @@ import { notificationSchema } from './notifications.js';
 
 /**
  * The format of the data file this version writes. 2: ages are exact years, a band [ageMin, ageMax)
- * (core/ages.ts). A file without it is format 1 (ages in the old stored form, core/ages-legacy.ts), moved
+ * (schemas/ages.ts). A file without it is format 1 (ages in the old stored form, schemas/ages-legacy.ts), moved
  * to 2 once at start.
  */
 export const DATA_FORMAT = 2;

@@ -2,13 +2,11 @@ import { constants } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
 import type { z } from 'zod';
 import { toJSONSchema } from 'zod';
-import { migrateMeasure } from '../core/ages-legacy.js';
 import { describeJsonError } from '../json/json-error.js';
 import { type Check, compile } from '../schemas/ajv-check.js';
 import { checkRange, formatPath, toFieldErrors } from '../schemas/common.js';
 import { COLLECTIONS, type CollectionName, DATA_FORMAT, type DataFile, dataFileSchema } from '../schemas/data-file.js';
 import { checkMeasure } from '../schemas/measures.js';
-import type { JournalEntry } from './journal.js';
 import { recordJson } from './record-json.js';
 
 /** Raised when the data file or its journal cannot be trusted; `serve` refuses to start with it. */
@@ -101,23 +99,6 @@ export function fastCheck(): Check | undefined {
     fast = compiled ? (v) => compiled(v) && refinementsHold(v as DataFile) : null;
   }
   return fast ?? undefined;
-}
-
-/**
- * Moves the measures of a format 1 data file (no formatVersion), and the journal lines written beside it,
- * to format 2 in place: each band's ends read as the old form wrote them and stored as exact years
- * [ageMin, ageMax) (core/ages-legacy.ts). Returns how many measures hold an age band.
- */
-export function migrateToFormat2(data: DataFile, journal: JournalEntry[] = []): number {
-  const measures: Record<string, unknown>[] = [...data.diagnosticMeasures];
-  for (const entry of journal) {
-    if ('reset' in entry) measures.push(...entry.reset.diagnosticMeasures);
-    else if (entry.coll === 'diagnosticMeasures' && entry.after) measures.push(entry.after);
-  }
-  let banded = 0;
-  for (const m of measures) if (migrateMeasure(m)) banded++;
-  data.formatVersion = DATA_FORMAT;
-  return banded;
 }
 
 /** The data file, parsed; undefined when there is none. A FIFO or device in its place is refused, not waited on. */

@@ -3,8 +3,9 @@ import { OwnFileError, openOwnFile, removeOwnFile } from '../files/own-file.js';
 import type { DataFile } from '../schemas/data-file.js';
 import { DATA_FORMAT } from '../schemas/data-file.js';
 import { CutMark } from './cut-mark.js';
-import { migrateToFormat2, readDataFile } from './data-file.js';
+import { readDataFile } from './data-file.js';
 import { type JournalEntry, readJournal } from './journal.js';
+import { migrateToFormat2 } from './migrate.js';
 import { describeFsError, type StoreFs } from './store-fs.js';
 
 /** What a start finds on disk: the data file, the changes to replay over it, and the journal opened to append. */

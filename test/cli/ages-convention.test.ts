@@ -82,7 +82,7 @@ describe('ages mean the same to every reader', () => {
     expect(back.stdout).not.toMatch(/ageM|→/);
   });
 
-  it('puts every age in the band evaluate picks when read as R4 reads a Range, but for a boundary instant', async () => {
+  it('puts every age in the band evaluate picks, read as R4 reads a Range, but for a boundary instant', async () => {
     const { cli, byName } = await imported();
     const r = await cli(['measures', 'export', '--format', 'fhir']);
     const ods = (stripped(JSON.parse(r.stdout)) as { entry: { resource: Rec }[] }).entry.map((e) => e.resource);

@@ -8,19 +8,22 @@ import { tempDir } from '../helpers/tmp.js';
 // Expected answers from FHIR R4's definition of the `critical` range (results outside it are critical) and of
 // a reference range; the catalog is written as a lab writes it: critical limits per sex and age band.
 
-/** Sodium as a lab keeps it: adults 135–145 mmol/L, critical < 120 or > 160; newborns (0–28 d) 133–146. */
+/**
+ * Sodium as a lab keeps it: adults 135–145 mmol/L, critical < 120 or > 160; newborns (0–28 d) 133–146. The
+ * service holds exact years [ageMin, ageMax): 18–120 y is [18, 121), 0–28 d [0, 29 d).
+ */
 const sodium = {
   test: 'tst_bmp',
   name: 'Sodium',
   type: 'numeric',
   unit: 'mmol/L',
   referenceRanges: [
-    { min: 135, max: 145, ageMin: 18, ageMax: 120 },
-    { min: 133, max: 146, ageMin: 0, ageMax: 28 / 365.25 },
+    { min: 135, max: 145, ageMin: 18, ageMax: 121 },
+    { min: 133, max: 146, ageMin: 0, ageMax: 29 / 365.25 },
   ],
   panicRanges: [
     { min: 120, max: 160, ageMin: 18 },
-    { min: 125, max: 155, ageMin: 0, ageMax: 28 / 365.25 },
+    { min: 125, max: 155, ageMin: 0, ageMax: 29 / 365.25 },
   ],
 };
 
@@ -58,7 +61,7 @@ describe('measures evaluate', () => {
     );
     expect(adult).toEqual({
       interpretation: 'critical-low',
-      reference: [{ id: created.body.referenceRanges[0].id, min: 135, max: 145, ageMin: 18, ageMax: 120, sex: 'all' }],
+      reference: [{ id: created.body.referenceRanges[0].id, min: 135, max: 145, ageMin: 18, ageMax: 121, sex: 'all' }],
       panic: [{ min: 120, max: 160, ageMin: 18, sex: 'all' }],
       assumed: ['no sex given: only ranges for all sexes applied'],
     });

@@ -157,7 +157,7 @@ describe('lint sees every gap, per sex', () => {
       unit: 'mg/dL',
       referenceRanges: [
         { min: 0.1, max: 12, sex: 'all', ageMin: 0, ageMax: '28d' },
-        { min: 0.1, max: 1.2, sex: 'male', ageMin: '29d', ageMax: 120 },
+        { min: 0.1, max: 1.2, sex: 'male', ageMin: '29d', ageMax: '120y' },
       ],
     };
     await writeFile(join(dir, 'bili.json'), JSON.stringify([bili]));
@@ -181,7 +181,7 @@ describe('lint sees every gap, per sex', () => {
     );
     expect(JSON.parse(e.stdout).interpretation).toBe('no-range');
     // With the female band the catalog lints clean.
-    bili.referenceRanges.push({ min: 0.1, max: 1.1, sex: 'female', ageMin: '29d', ageMax: 120 });
+    bili.referenceRanges.push({ min: 0.1, max: 1.1, sex: 'female', ageMin: '29d', ageMax: '120y' });
     await writeFile(join(dir, 'bili.json'), JSON.stringify([bili]));
     const clean = await cli(['measures', 'lint', 'bili.json', '-o', 'json']);
     expect(JSON.parse(clean.stdout)).toMatchObject({ checked: 1, clean: 1 });

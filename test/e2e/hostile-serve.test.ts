@@ -230,7 +230,7 @@ describe('one server per data file on this machine', () => {
       const second = join(await tempDir(), 'elsewhere');
       await mkdir(second);
       const data = join(first, 'data.json');
-      await writeFile(data, JSON.stringify({ diagnosticMeasures: [] }));
+      await writeFile(data, JSON.stringify({ formatVersion: 2, diagnosticMeasures: [] }));
       await link(data, join(second, 'data.json'));
       const env = { XDG_RUNTIME_DIR: runtime };
       const s = await serve([], { dir: first, env });

@@ -100,7 +100,7 @@ describe('a long list', () => {
       name: `Measure ${i}`,
       description: 'x'.repeat(200),
     }));
-    await writeFile(dataFile, JSON.stringify({ diagnosticMeasures: records }));
+    await writeFile(dataFile, JSON.stringify({ formatVersion: 2, diagnosticMeasures: records }));
     const s = await testServer({ dataFile });
     const res = await fetch(`${s.url}/diagnostic-measures`, { headers: { authorization: `Bearer ${TOKEN}` } });
     expect(res.headers.get('transfer-encoding')).toBe('chunked');

@@ -17,7 +17,7 @@ async function bigCatalog(file: string, n: number): Promise<void> {
     unit: 'mg/dL',
     description: 'd'.repeat(500),
   }));
-  await writeFile(file, JSON.stringify({ diagnosticMeasures: records }));
+  await writeFile(file, JSON.stringify({ formatVersion: 2, diagnosticMeasures: records }));
 }
 
 /**

@@ -30,7 +30,13 @@ describe('clinadmin serve', () => {
     expect(result.exitCode).toBe(0);
     const data = JSON.parse(await readFile(join(dir, 'clinadmin-data.json'), 'utf8'));
     expect(data.diagnosticMeasures.map((m: { id: string }) => m.id)).toContain(id);
-    expect(Object.keys(data)).toEqual(['diagnosticMeasures', 'insuranceCoverages', 'notifications', 'contracts']);
+    expect(Object.keys(data)).toEqual([
+      'formatVersion',
+      'diagnosticMeasures',
+      'insuranceCoverages',
+      'notifications',
+      'contracts',
+    ]);
   });
 
   it('takes tokens and accounts from CLINADMIN_SERVE_TOKENS', async () => {

@@ -20,7 +20,7 @@ async function catalog(file: string, n: number): Promise<string[]> {
     referenceRanges: [{ id: `rr_${i}`, min: 1, max: 5, sex: 'all', ageMin: 18 }],
     panicRanges: [{ max: 0.5, sex: 'all' }],
   }));
-  await writeFile(file, JSON.stringify({ diagnosticMeasures: records }));
+  await writeFile(file, JSON.stringify({ formatVersion: 2, diagnosticMeasures: records }));
   return ids;
 }
 

@@ -73,7 +73,7 @@ describe('one server per data file', () => {
     const dir = await tempDir();
     const data = join(dir, 'data.json');
     const other = join(dir, 'other.json');
-    await writeFile(data, JSON.stringify({ diagnosticMeasures: [] }));
+    await writeFile(data, JSON.stringify({ formatVersion: 2, diagnosticMeasures: [] }));
     await link(data, other);
     const first = await serveProcess(['--data', data, '--token', 't']);
     const second = await clinadmin(['serve', '--port', '0', '--data', other, '--token', 't']);
@@ -88,7 +88,7 @@ describe('one server per data file', () => {
     const dir = await tempDir();
     const real = join(dir, 'real.json');
     const link = join(dir, 'link.json');
-    await writeFile(real, JSON.stringify({ diagnosticMeasures: [] }));
+    await writeFile(real, JSON.stringify({ formatVersion: 2, diagnosticMeasures: [] }));
     await symlink(real, link);
     const first = clinadmin(['serve', '--port', '0', '--seed', '--data', link, '--token', 't'], { buffer: true });
     await new Promise<void>((resolve) => {

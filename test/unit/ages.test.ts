@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { formatAgeBand, inBand, parseAge, parseAgeBand, readAgesIn, spanOf } from '../../src/core/ages.js';
-import { fromLegacy, legacyYears } from '../../src/core/ages-legacy.js';
 import { evaluate } from '../../src/core/interpret.js';
 import { lintMeasure } from '../../src/core/lint.js';
 import type { RangeLike } from '../../src/core/ranges.js';
+import { fromLegacy, legacyYears } from '../../src/schemas/ages-legacy.js';
 
 // The age convention of `clinadmin help ranges`, checked from outside sources: UCUM's units of time
 // (a = 365.25 d, mo = a/12, wk = 7 d: https://ucum.org/ucum §31–32), FHIR R4's Range (its ends are exact

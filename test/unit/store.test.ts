@@ -2,7 +2,7 @@ import { copyFile, open as fsOpen, readFile, rename, stat, writeFile } from 'nod
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatAgeBand } from '../../src/core/ages.js';
-import { legacyYears } from '../../src/core/ages-legacy.js';
+import { legacyYears } from '../../src/schemas/ages-legacy.js';
 import { dataFileSlices, serializeDataFile } from '../../src/server/data-file.js';
 import { journalLine } from '../../src/server/journal.js';
 import { Store, type StoreFs } from '../../src/server/store.js';
@@ -232,7 +232,7 @@ describe('Store', () => {
   it('moves a data file without formatVersion to format 2 once, ages kept as the old form meant them', async () => {
     const file = join(await tempDir(), 'data.json');
     // Format 1 stored a band's last completed unit, the unit in the last bit of the double: 12 mo was
-    // 1.0000000000000002, 24 h one step above 1/365.25 (core/ages-legacy.ts writes those numbers).
+    // 1.0000000000000002, 24 h one step above 1/365.25 (schemas/ages-legacy.ts writes those numbers).
     const banded = (id: string, lo: number, hi: number) => ({
       ...measure(id),
       referenceRanges: [{ id: `rr_${id}`, min: 1, max: 2, sex: 'all', ageMin: lo, ageMax: hi }],

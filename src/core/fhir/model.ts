@@ -1,5 +1,5 @@
+import { fromLegacy, legacyYears } from '../../schemas/ages-legacy.js';
 import { type AgeUnit, canon, edgeOf, exactYears, UCUM_CODE, unitOf } from '../ages.js';
-import { fromLegacy, legacyYears } from '../ages-legacy.js';
 
 // The table both directions of the FHIR mapping read (observation-definition.ts writes a measure as an HL7
 // FHIR R4 ObservationDefinition, from-observation-definition.ts reads one back). What R4 has no element for
@@ -82,7 +82,7 @@ const smaller = (a: AgeUnit, b: AgeUnit): AgeUnit => (SMALLEST_FIRST.indexOf(a) 
 /**
  * The resource extension that says its age Ranges are read as R4 reads them (low the first age in the
  * band, high the first age past it). A file that has our other extensions and not this one was written
- * before, when high was the last completed unit and an `age-years` extension kept the unit (ages-legacy.ts).
+ * before, when high was the last completed unit and an `age-years` extension kept the unit (schemas/ages-legacy.ts).
  */
 export const AGE_CONVENTION = ext('age-convention');
 export const AGE_CONVENTION_VALUE = 'exact-range';
