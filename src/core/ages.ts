@@ -1,5 +1,6 @@
 import { UsageError } from '../errors.js';
-import { type AgeUnit, canon, exactYears, formatAge, formatAgeEnd, unitOf } from '../schemas/ages.js';
+import { type AgeUnit, canon, edgeOf, exactYears, lastUnit, unitOf } from '../schemas/ages.js';
+import { parseDecimal, plainDecimal } from './number.js';
 
 // The lab's completed-unit notation, read into the API's exact years [ageMin, ageMax) and written back
 // (schemas/ages.ts holds the convention itself: one number per age, and the one display rule).
@@ -22,14 +23,14 @@ export {
   unitOf,
 } from '../schemas/ages.js';
 
-// A number may come in exponent form (1e-7): it is how JavaScript prints a tiny age.
-const AGE = /^(<\s*)?(\d+(?:\.\d+)?(?:e[+-]?\d+)?)\s*(a|y|mo|wk|d|h)?$/;
+// The count is read by the one reader of numbers (number.ts): digits and one decimal point, no exponent.
+const AGE = /^(<\s*)?([0-9.]+)\s*(a|y|mo|wk|d|h)?$/;
 export const AGE_FORMS = 'years (17, 2.5) or a count with its unit: 36h, 28d, 2wk, 11mo, 17y (or 17a)';
 
 /** The count and unit of an age as written; years when no unit is given (nor `unit`). */
 function read(text: string, what: string, unit?: AgeUnit): { count: number; unit: AgeUnit; below: boolean } {
   const m = text.length <= 40 ? AGE.exec(text.trim()) : null;
-  const n = m ? Number(m[2]) : Number.NaN;
+  const n = m ? (parseDecimal(m[2])?.value ?? Number.NaN) : Number.NaN;
   if (!m || !Number.isFinite(n))
     throw new UsageError(`${what} "${text.slice(0, 40)}" is not an age; write ${AGE_FORMS}`);
   return { count: n, unit: (m[3] === undefined ? unit : unitOf(m[3])) ?? 'y', below: m[1] !== undefined };
@@ -85,14 +86,16 @@ export function parseAgeBand(text: string, what: string): [number | undefined, n
   return [a, b];
 }
 
-/** An age as a catalog cell writes it: `29d`, `18y`, `0.0767y`. */
+/** An age as a catalog cell writes it: `29d`, `18y`, `0.0767y` (plain digits, as number.ts writes them). */
 export function ageText(years: number): string {
-  return formatAge(years).replace(' ', '');
+  const e = edgeOf(years);
+  return e ? `${e.count}${e.unit}` : `${plainDecimal(canon(years))}y`;
 }
 
 /** A band's upper end as a catalog cell writes it: `28d`, `120y`, `<0.0767y`. */
 export function ageEndText(ageMax: number, ageMin = 0): string {
-  return formatAgeEnd(ageMax, ageMin).replace(/ /g, '');
+  const last = lastUnit(ageMin, ageMax);
+  return last ? `${last.count}${last.unit}` : `<${ageText(ageMax)}`;
 }
 
 /**
