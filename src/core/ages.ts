@@ -25,7 +25,7 @@ export {
 
 // The count is read by the one reader of numbers (number.ts): digits and one decimal point, no exponent.
 const AGE = /^(<\s*)?([0-9.]+)\s*(a|y|mo|wk|d|h)?$/;
-export const AGE_FORMS = 'years (17, 2.5) or a count with its unit: 36h, 28d, 2wk, 11mo, 17y (or 17a)';
+const AGE_FORMS = 'years (17, 2.5) or a count with its unit: 36h, 28d, 2wk, 11mo, 17y (or 17a)';
 
 /** The count and unit of an age as written; years when no unit is given (nor `unit`). */
 function read(text: string, what: string, unit?: AgeUnit): { count: number; unit: AgeUnit; below: boolean } {
@@ -87,13 +87,13 @@ export function parseAgeBand(text: string, what: string): [number | undefined, n
 }
 
 /** An age as a catalog cell writes it: `29d`, `18y`, `0.0767y` (plain digits, as number.ts writes them). */
-export function ageText(years: number): string {
+function ageText(years: number): string {
   const e = edgeOf(years);
   return e ? `${e.count}${e.unit}` : `${plainDecimal(canon(years))}y`;
 }
 
 /** A band's upper end as a catalog cell writes it: `28d`, `120y`, `<0.0767y`. */
-export function ageEndText(ageMax: number, ageMin = 0): string {
+function ageEndText(ageMax: number, ageMin = 0): string {
   const last = lastUnit(ageMin, ageMax);
   return last ? `${last.count}${last.unit}` : `<${ageText(ageMax)}`;
 }

@@ -122,7 +122,7 @@ export const isAgeValue = (v: unknown): v is number => typeof v === 'number' && 
  * one Range, as such exports did: 0 a–4 wk) reads each as exact years. Undefined without a value, NaN when
  * its unit is not one of UCUM's a, mo, wk, d, h or its value no finite number of 0 or more.
  */
-export function ageOf(q: Rec | undefined, legacy = false, mixed = false): number | undefined {
+function ageOf(q: Rec | undefined, legacy = false, mixed = false): number | undefined {
   if (q?.value === undefined) return undefined;
   const code = String(q.code ?? q.unit ?? 'a');
   const unit = code === 'y' ? undefined : unitOf(code);
@@ -146,7 +146,7 @@ export function ageBand(age: Rec, legacy: boolean): [number | undefined, number 
 }
 
 /** Whether an age Range's two ends are in two units. */
-export const mixedUnits = (age: Rec): boolean => {
+const mixedUnits = (age: Rec): boolean => {
   const [lo, hi] = [age.low as Rec | undefined, age.high as Rec | undefined];
   return lo !== undefined && hi !== undefined && (lo.code ?? lo.unit) !== (hi.code ?? hi.unit);
 };
