@@ -34,6 +34,8 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   // The version needs none of the command tree: answer it from a tiny module (start-up is a feature).
   process.stdout.write(`${load('version.cjs').VERSION}\n`);
 } else {
+  // Node prints its warnings raw; run() writes them through the output layer's writer, escaped.
+  process.removeAllListeners('warning');
   require('./compile-cache.cjs').enableCompileCache(process.env);
   // Under --verbose a stack trace names our source files and lines: Node reads the shipped source maps of
   // what loads from here on (only then, as reading them costs start-up). --verbose as commander reads it

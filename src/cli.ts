@@ -13,6 +13,7 @@ import { CliError, EXIT, EXIT_CODES_HELP, UsageError } from './errors.js';
 import { guardedContext } from './output/terminal.js';
 import { helpWidth, visible } from './output/text.js';
 import { writeOut } from './output/text-out.js';
+import { routeWarnings } from './output/warnings.js';
 import { wrapText } from './output/wrap.js';
 import { VERSION } from './version.js';
 
@@ -142,12 +143,15 @@ export async function run(argv: string[], overrides: Partial<Ctx> = {}, runF?: R
   const ctx = guardedContext(defaultContext(overrides), !earlyGlobals(argv).color);
   const state: RunState = { exitCode: 0 };
   const program = createProgram(ctx, state, false, runF);
+  const stopWarnings = routeWarnings(ctx);
   let failed: number | undefined;
   try {
     await program.parseAsync(argv, { from: 'user' });
   } catch (err) {
     // --verbose as commander parsed it (`-vo json` too), not a scan of the words.
     failed = err instanceof RunReplaced ? EXIT.ok : renderError(err, ctx, program.opts().verbose === true);
+  } finally {
+    stopWarnings();
   }
   await ctx.flush?.();
   // Read once the output is out: a second signal to serve may land while it drains, and makes the exit 130.

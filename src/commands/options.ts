@@ -16,7 +16,7 @@ import {
 } from 'zod';
 import { isHttpUrl } from '../config/resolve.js';
 import { type Decimal, type NumberRules, numberRule, parseDecimal } from '../core/number.js';
-import { type DeadlineAt, EXCHANGE_MS } from '../deadline.js';
+import { type DeadlineAt, EXCHANGE_MS, LONGEST_TIMER_MS } from '../deadline.js';
 import { UsageError } from '../errors.js';
 import { FORMATS } from '../output/format-names.js';
 
@@ -75,9 +75,12 @@ export const numeric = <T>(
     return read === undefined ? undefined : check(read);
   });
 
-/** A positive number of seconds, as milliseconds. */
-export const seconds = numeric('must be a positive number of seconds', ({ value }) =>
-  value > 0 && Number.isFinite(value) ? value * 1000 : undefined,
+/** The most seconds a duration flag takes: a timer keeps at most LONGEST_TIMER_MS (about 24.8 days). */
+const MAX_SECONDS = Math.floor(LONGEST_TIMER_MS / 1000);
+
+/** A positive number of seconds, as milliseconds, at most MAX_SECONDS (a longer timer would fire at once). */
+export const seconds = numeric(`must be a positive number of seconds, at most ${MAX_SECONDS} (24 days)`, ({ value }) =>
+  value > 0 && value <= MAX_SECONDS ? value * 1000 : undefined,
 );
 
 /** A whole number from `min` (to `max`). */

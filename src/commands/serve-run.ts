@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Ctx, RunState } from '../context.js';
 import { parseJson, readText } from '../core/input.js';
+import { LONGEST_TIMER_MS } from '../deadline.js';
 import { CliError, EXIT, UsageError } from '../errors.js';
 import { OwnFileError } from '../files/own-file.js';
 import { writeLines } from '../output/text-out.js';
@@ -26,8 +27,9 @@ const optionsShape = {
   events: z.boolean(),
   seed: z.optional(z.boolean()),
   maxBody: wholeNumber(1),
-  headersTimeout: wholeNumber(100),
-  requestTimeout: wholeNumber(100),
+  // Milliseconds, each a timer: at most the longest delay a timer keeps.
+  headersTimeout: wholeNumber(100, LONGEST_TIMER_MS),
+  requestTimeout: wholeNumber(100, LONGEST_TIMER_MS),
   stopGrace: wholeNumber(0, 86_400),
   latency: z.optional(converted('must be MS or MIN-MAX whole milliseconds, at most 60000', parseLatency)),
   failRate: z.optional(numeric('must be a number from 0 to 1', ({ value }) => (value <= 1 ? value : undefined))),

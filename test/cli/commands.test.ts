@@ -504,11 +504,11 @@ describe('errors and exit codes', () => {
     const cases: [string[], string][] = [
       [
         ['measures', 'list', '--timeout', '0'],
-        'invalid option --timeout: must be a positive number of seconds (got "0")',
+        'invalid option --timeout: must be a positive number of seconds, at most 2147483 (24 days) (got "0")',
       ],
       [
         ['--timeout', 'soon', 'coverages', 'show', 'cov_1'],
-        'invalid option --timeout: must be a positive number of seconds (got "soon")',
+        'invalid option --timeout: must be a positive number of seconds, at most 2147483 (24 days) (got "soon")',
       ],
       [
         ['measures', 'list', '--fields', ' , '],
@@ -529,7 +529,7 @@ describe('errors and exit codes', () => {
       ],
       [
         ['notifications', 'watch', '--interval', '-1'],
-        'invalid option --interval: must be a positive number of seconds (got "-1")',
+        'invalid option --interval: must be a positive number of seconds, at most 2147483 (24 days) (got "-1")',
       ],
       [
         ['notifications', 'watch', '-o', 'csv'],
@@ -544,7 +544,9 @@ describe('errors and exit codes', () => {
     const two = await runCli(['notifications', 'list', '--limit', 'x', '--timeout', '-5'], { env });
     expect(two.code).toBe(2);
     expect(two.stderr).toContain('error: invalid options');
-    expect(two.stderr).toContain('--timeout: must be a positive number of seconds (got "-5")');
+    expect(two.stderr).toContain(
+      '--timeout: must be a positive number of seconds, at most 2147483 (24 days) (got "-5")',
+    );
     expect(two.stderr).toContain('--limit: must be a whole number of at least 0 (got "x")');
   });
 });
