@@ -48,7 +48,7 @@ export function defaultContext(overrides: Partial<Ctx> = {}): Ctx {
   let stderr: OutStream | undefined;
   return {
     // process.stdin and process.stderr are built on first use: building one on a pipe or file loads
-    // streams, tty or net (~1-2 ms of a run that never reads input or writes a warning).
+    // streams, tty or net, which a run that never reads input or writes a warning need not pay for.
     get stdin() {
       return overrides.stdin ?? process.stdin;
     },

@@ -1,4 +1,4 @@
-// undici's public entry, though it also loads fetch, WebSocket and the cache (~30 ms of a request
+// undici's public entry, though it also loads fetch, WebSocket and the cache (a cost of a request
 // command's start-up, BENCHMARKS.md): its internal paths are no API, and an upgrade may move them.
 import { Pool } from 'undici';
 import { type Deadline, LONGEST_TIMER_MS } from '../deadline.js';

@@ -38,7 +38,7 @@ const LAB_FORMS: Record<string, string> = {
   'x10^12': '10*12',
 };
 
-/** The NLM's UCUM library, loaded once (it is bundled; ~20 ms). */
+/** The NLM's UCUM library, bundled, loaded once and only when a unit is checked. */
 export async function loadUcum(): Promise<Ucum> {
   const mod = (await import('@lhncbc/ucum-lhc')) as typeof import('@lhncbc/ucum-lhc') & {
     default?: typeof import('@lhncbc/ucum-lhc');

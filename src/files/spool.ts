@@ -6,9 +6,9 @@ import { join } from 'node:path';
 // Pieces stay under V8's large-object size (128 KB), so each dies young instead of waiting for a full GC.
 const PIECE = 1 << 16;
 /**
- * Items held in memory up to about this many bytes of text; past it, all go to disk. 4 MB: what is held
- * before a spill is promoted and then garbage, and at 8 MB V8 let a 100,000-row sheet's import peak
- * ~40 MB higher, with no gain in speed at 10,000 records (bench/notes.md).
+ * Items held in memory up to about this many bytes of text; past it, all go to disk. Small, as what is
+ * held before a spill is promoted and then garbage: a larger cap raised an import's peak memory and gained
+ * no speed (bench/notes.md).
  */
 const BUDGET = 4 << 20;
 /** Items handed out together from memory, about as many as a 64 KB piece read back holds. */

@@ -1,6 +1,7 @@
 /**
- * Finds where a JSON text first goes wrong. Node 20's JSON.parse often names no position, and a lab
- * admin fixing a 5,000-line file needs the line and column; this runs only after a parse has failed.
+ * Finds where a JSON text first goes wrong, in our words: JSON.parse's message is V8's, which changes with
+ * V8 and which no test or doc can hold, and a lab admin fixing a 5,000-line file needs the line, the column
+ * and what was expected there. It runs only after a parse has failed.
  */
 function locateJsonError(text: string): { offset: number; message: string } {
   let i = 0;

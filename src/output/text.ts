@@ -65,7 +65,7 @@ const ZERO = /[\u0300-\u036f\u200b-\u200d]|\ufe0f/u;
 const ZWJ = '\u200d';
 
 let segmenter: Intl.Segmenter | undefined;
-/** Graphemes, by ICU: made on first use only, as building a segmenter costs ~6 ms of a start. */
+/** Graphemes, by ICU: made on first use only, as building a segmenter is a cost of start-up. */
 function graphemes(s: string): Intl.Segments {
   segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
   return segmenter.segment(s);
@@ -88,8 +88,8 @@ const graphemeWidth = (g: string) =>
 /**
  * Columns a string takes at a terminal: East Asian wide characters and emoji two, combining marks and
  * joiners none, a joined emoji sequence two. Our own rather than string-width, which builds an ICU
- * segmenter and its width tables when loaded: ~20 ms more for every command that prints help or a
- * table (bench/notes.md); here only a string with a joiner reaches ICU.
+ * segmenter and its width tables when loaded, a cost for every command that prints help or a table
+ * (bench/notes.md); here only a string with a joiner reaches ICU.
  */
 export function displayWidth(s: string): number {
   // Most cells are plain ASCII: their width is their length (a table of 100,000 rows asks a million times).

@@ -40,8 +40,8 @@ const digest = (s: string) => createHash('sha256').update(s).digest();
 export function createAuthenticator(entries: TokenEntry[]) {
   const known = entries.map((e) => ({ hash: digest(e.token), caller: { account: e.account, admin: !!e.admin } }));
   // Tokens already proven valid skip the hashing; a refused one always takes the constant-time path. Keyed
-  // by the token, not the header: each spelling of one valid header (spaces, case) pinned up to 16 KB, so
-  // one account could hold ~16 MB; now the keys are at most the tokens serve was given.
+  // by the token, not the header, whose every spelling (spaces, case) would be a key of its own: the keys
+  // are at most the tokens serve was given.
   const accepted = new Map<string, Caller>();
   return (header: string | undefined): Caller | undefined => {
     const token = /^Bearer[ ]+(\S+)\s*$/i.exec(header ?? '')?.[1];

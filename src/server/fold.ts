@@ -9,7 +9,7 @@ import { type StoreFs, syncDir } from './store-fs.js';
 
 /**
  * Characters per slice of a fold: each slice is made and written before the next, and requests run in
- * between. Counted in characters, not records: 500 records of 60 KB made one slice of 30 MB, ~70 ms of work.
+ * between. Counted in characters, not records, as a few large records would make one long slice.
  */
 const FOLD_SLICE = 256 * 1024;
 /** Bytes of a fold written between two fdatasyncs of its temp file. */

@@ -42,9 +42,8 @@ export async function runSync(
       `add --yes to delete without asking, or --dry-run to see what would be deleted`,
     );
   }
-  // The list of the server's records is asked for at once (connecting, and on Node 20 compiling undici's
-  // parser, while the heap is small), but read only once the input is checked: reading both at once held
-  // both in flight, and re-importing 100,000 unchanged measures peaked ~60 MB higher (bench/notes.md).
+  // The list of the server's records is asked for at once (connecting while the heap is small), but read
+  // only once the input is checked: reading both at once holds both in memory at the same time.
   let checkDone!: (ok: boolean) => void;
   const checkedOk = new Promise<boolean>((resolve) => {
     checkDone = resolve;

@@ -73,8 +73,8 @@ export class Checker {
   flagged = 0;
   readonly setAside = new Map<string, number>();
   /**
-   * A 32-bit hash of each valid record's natural key, to find duplicates: 100,000 keys held as strings
-   * took ~10 MB, as small integers ~2 MB. A hash seen before makes the key a suspect; only the records
+   * A 32-bit hash of each valid record's natural key, to find duplicates: a small integer is a fraction of
+   * the memory of the key as a string. A hash seen before makes the key a suspect; only the records
    * read back (settle()) tell a duplicate from two keys that share a hash.
    */
   private hashes = new Set<number>();
