@@ -24,10 +24,13 @@ class NotAnObject extends SyntaxError {}
 let confClass: Promise<typeof Conf> | undefined;
 
 /**
- * Loads conf once. Loading it hooks every exit signal process-wide (its writer's dependency when-exit),
- * and on Ctrl-C re-raises the signal after its own clean-up, which would kill a command that handles
- * Ctrl-C itself (an edit removing its folder, an import writing its report): the signal listeners the load
- * adds are removed, and its exit hook (temp files of an interrupted write) is kept.
+ * Loads conf once. The cause of what follows is in conf's dependencies: conf writes through atomically,
+ * which imports when-exit, whose module body (a singleton Interceptor) adds a `process.once` listener for
+ * every exit signal (SIGINT, SIGTERM, SIGHUP and more) and an 'exit' hook. On a signal it purges
+ * atomically's temp files, then re-raises the signal with process.kill: with its listener gone, that kills
+ * a command that handles Ctrl-C itself (an edit removing its folder, an import writing its report). Neither
+ * package has an option against it, so the signal listeners the import adds are removed, whichever signals
+ * a version hooks; the 'exit' hook stays, so temp files of an interrupted write are still purged.
  */
 function loadConf(): Promise<typeof Conf> {
   confClass ??= (async () => {
