@@ -173,13 +173,17 @@ describe('measures import', () => {
     );
     expect(w).toContain('panicRanges[0].max: the critical high limit 4 is below the high end 5 of referenceRanges[1]');
     expect(w).toContain('referenceRanges[2].min: 3.55 has more decimals than its stated precision 1');
+    // The female band has no ages, so the measure's span is every age: male is uncovered below 18 y and from
+    // 120 y (ageMax 120 is the first age past).
+    expect(w).toContain('referenceRanges[0]: ages 0–17 y are not covered for sex male');
+    expect(w).toContain('referenceRanges[1]: ages from 120 y are not covered for sex male');
     // The summary has the shape of import's: the counts, then each record with what was found.
     const summary = JSON.parse(r.stdout);
     expect(summary).toMatchObject({ checked: 1, clean: 0, withWarnings: 1 });
     expect(summary.records[0]).toMatchObject({ source: 'k.json', position: 1, name: 'Potassium', outcome: 'warnings' });
-    expect(summary.records[0].warnings).toHaveLength(6);
+    expect(summary.records[0].warnings).toHaveLength(8);
     const sentence = await s.run(['measures', 'lint', 'k.json', '-o', 'table']);
-    expect(sentence.stdout).toBe('1 checked, 0 clean, 1 with warnings (6 warnings)\n');
+    expect(sentence.stdout).toBe('1 checked, 0 clean, 1 with warnings (8 warnings)\n');
     expect((await s.run(['measures', 'lint', 'k.json', '--strict'])).code).toBe(1);
     const strict = await s.run(['measures', 'import', 'k.json', '--strict']);
     expect(strict.code).toBe(2);

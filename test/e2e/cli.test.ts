@@ -132,6 +132,7 @@ describe('the built binary', () => {
       'fhir',
       'fhir-ndjson',
       'csv',
+      'hl7',
     ]);
     // Values after an option with a fixed set, own or inherited; files where a file is expected.
     expect(await complete(['clinadmin', 'measures', 'list', '-o', ''])).toEqual([

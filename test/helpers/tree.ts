@@ -30,6 +30,8 @@ export function commandPaths(): CommandPath[] {
   const out: CommandPath[] = [];
   const walk = (cmd: Command, words: string[]) => {
     const args = cmd.registeredArguments.filter((a) => a.required).map((a) => `${a.name()}-value`);
+    // A required option (commander's mandatory) needs a value too, or the parse stops before the action.
+    for (const o of cmd.options.filter((o) => o.mandatory)) args.push(o.long!, `${o.attributeName()}-value`);
     out.push({ words, command: cmd, args });
     // What help lists (commander's public Help): the hidden commands left out, and its own help command too.
     const visible = cmd.createHelp().visibleCommands(cmd);

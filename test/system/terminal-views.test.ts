@@ -127,10 +127,10 @@ describe('replacing every range at a terminal', () => {
     await term.type('Enter');
     await expect.poll(term.screen, { timeout: 10_000 }).toMatch(/\? Replace the ranges of measure msr_hgb as shown\?/);
     const screen = await term.screen();
-    // Each changed range on one line, in the lab's short form.
-    expect(screen).toMatch(
-      /^ {4}referenceRanges\[0\]: rr_hgb_m: 13\.5–17\.5 \[135–175\] \(male, 18–120 y\) → 13\.6–17\.5$/m,
-    );
+    // Each range on one line, in the lab's short form, paired by id, then by sex and band: the new range is for
+    // everyone at every age, a band none of the old ones had, so it is an addition and each old one a removal.
+    expect(screen).toMatch(/^ {4}referenceRanges\[0\]: added 13\.6–17\.5$/m);
+    expect(screen).toMatch(/^ {4}referenceRanges\[0\]: removed rr_hgb_m: 13\.5–17\.5 \[135–175\] \(male, 18–120 y\)$/m);
     expect(screen).toMatch(/^ {4}referenceRanges\[2\]: removed rr_hgb_c: 11\.0–14\.0 \[110–140\] \(1–17 y\)$/m);
     await term.type('n');
     await term.type('Enter');

@@ -70,7 +70,13 @@ ${examples(
       ),
     )
     .action((file: string, _o: unknown, c: Command) => run('load', c, file));
-  const contracts = cmd.command('contracts').description('The contracts coverages may name');
+  const contracts = cmd
+    .command('contracts')
+    .description('The contracts coverages may name')
+    .addHelpText(
+      'after',
+      examples('clinadmin sandbox contracts add ctr_globex_2027 --insured org_central_lab --insurer org_globex'),
+    );
   contracts
     .command('add')
     .description('Add a contract to the server, so coverages for it can be created')
