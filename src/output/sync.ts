@@ -19,8 +19,8 @@ import { writeOut } from './text-out.js';
 
 /** Notes and warnings about the input, on stderr. */
 export function showNotes(ctx: Ctx, checked: Checker): void {
-  if (checked.setAside.size > 0) {
-    const fields = [...checked.setAside].map(([f, n]) => `${f} (${n})`).join(', ');
+  if (checked.serviceFieldsLeftOut.size > 0) {
+    const fields = [...checked.serviceFieldsLeftOut].map(([f, n]) => `${f} (${n})`).join(', ');
     ctx.stderr.write(`note: set aside fields the service sets: ${fields}; an id is still used to find the record\n`);
   }
   for (const w of listed(checked.warnings, checked.warningCount)) ctx.stderr.write(`warning: ${visible(w, true)}\n`);

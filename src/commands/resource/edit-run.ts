@@ -13,7 +13,7 @@ import type { Resource } from '../../resources/index.js';
 import { parseWith } from '../../schemas/common.js';
 import { enc, type Opts, viewsOf, withClient } from '../shared.js';
 import { byIdOrName } from './find.js';
-import { setAside } from './round-trip.js';
+import { editsOf } from './round-trip.js';
 
 /** `edit`, its options parsed: the record in the editor, then only what changed is sent. */
 export async function runEdit(ctx: Ctx, spec: Resource, id: string, opts: Opts): Promise<void> {
@@ -109,7 +109,7 @@ async function editRecord(
     ctx.stderr.write(`note: ${names} removed in the edit: the API cannot unset a field, so kept\n`);
   }
   const schemas = await spec.schemas!();
-  const body = setAside(ctx, spec, current, edited as Record<string, unknown>);
+  const body = editsOf(ctx, spec, current, edited as Record<string, unknown>);
   if (Object.keys(body).length === 0) {
     ctx.stderr.write(`no change to send; nothing was sent\n`);
     return undefined;

@@ -7,7 +7,7 @@ import { FACTS, type Resource } from '../../resources/index.js';
  * field that did not change, are set aside, as import does, so only the edits are sent. A changed
  * create-only field stays in, and the rules refuse it by name.
  */
-export function setAside(
+export function editsOf(
   ctx: Ctx,
   res: Resource,
   current: Record<string, unknown>,

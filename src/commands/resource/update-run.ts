@@ -8,7 +8,7 @@ import { writeLines } from '../../output/text-out.js';
 import { fieldFlags, type Resource } from '../../resources/index.js';
 import { checkFields, enc, type Opts, withClient } from '../shared.js';
 import { byIdOrName } from './find.js';
-import { setAside } from './round-trip.js';
+import { editsOf } from './round-trip.js';
 import { rangeHint, rangeVerbsOf } from './update-ranges.js';
 import { isRangeFlag, type WriteSpec } from './write-define.js';
 import { checkBody, commandLineBody, lintBody, sendAndShow } from './write-run.js';
@@ -59,7 +59,7 @@ export async function runUpdate(ctx: Ctx, spec: Resource, w: WriteSpec, id: stri
         client.request<Record<string, unknown>>('GET', `${spec.path}/${enc(at)}`),
       );
       path = `${spec.path}/${enc(String(current.id ?? id))}`;
-      if (whole) body = setAside(ctx, spec, current, body);
+      if (whole) body = editsOf(ctx, spec, current, body);
       for (const { f, v } of ranging) {
         const now = Array.isArray(current[f.field]) ? (current[f.field] as never[]) : [];
         body[f.field] = applyRangeVerbs(now, v, flagName(f).slice(2), f.kind === 'panic-ranges');

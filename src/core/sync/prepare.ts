@@ -53,7 +53,7 @@ interface Preparation {
   records: Prepared[];
   errors: string[];
   warnings: string[];
-  setAside: Map<string, number>;
+  serviceFieldsLeftOut: Map<string, number>;
 }
 
 /**
@@ -71,7 +71,8 @@ export class Checker {
   /** Records with an error; records with an error or a warning (what --strict refuses). */
   invalid = 0;
   flagged = 0;
-  readonly setAside = new Map<string, number>();
+  /** The fields the service sets that the input gave, left out of what is sent: field → records. */
+  readonly serviceFieldsLeftOut = new Map<string, number>();
   /**
    * A 32-bit hash of each valid record's natural key, to find duplicates: a small integer is a fraction of
    * the memory of the key as a string. A hash seen before makes the key a suspect; only the records
@@ -161,7 +162,7 @@ export class Checker {
     for (const field of spec.serviceSet) {
       if (field in raw) {
         // An id read from a FHIR identifier was never a field of the input: nothing to tell.
-        if (!adapted) this.setAside.set(field, (this.setAside.get(field) ?? 0) + 1);
+        if (!adapted) this.serviceFieldsLeftOut.set(field, (this.serviceFieldsLeftOut.get(field) ?? 0) + 1);
         delete raw[field];
       }
     }
@@ -237,7 +238,12 @@ export async function prepare(spec: SyncSpec, sources: SourceRecord[]): Promise<
     if (p) records.push(p);
   }
   if (checker.unsettled) await checker.settle([records]);
-  return { records, errors: checker.errors, warnings: checker.warnings, setAside: checker.setAside };
+  return {
+    records,
+    errors: checker.errors,
+    warnings: checker.warnings,
+    serviceFieldsLeftOut: checker.serviceFieldsLeftOut,
+  };
 }
 
 /**
