@@ -33,13 +33,15 @@ _clinadmin() {
     COMPREPLY=($(compgen -f -- "$cur"))
   fi
 }
-# Adds each word of $1 (split at $2) that starts with $cur, as data: nothing in a word is expanded.
+# Adds each word of $1 (split at $2) that starts with $cur, as data: nothing in a word is expanded, and a
+# word holding a control character (an escape sequence a terminal would obey) or over 512 is left out.
 _clinadmin_add() {
   local w
   local -a words
   IFS="$2" read -r -d '' -a words <<< "$1"
   for w in "${words[@]}"; do
     w="${w%$'\n'}"
+    [[ "$w" == *[[:cntrl:]]* || ${#w} -gt 512 ]] && continue
     [[ -n "$w" && "$w" == "$cur"* ]] && COMPREPLY+=("$w")
   done
 }

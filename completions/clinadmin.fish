@@ -4,7 +4,9 @@ complete -c clinadmin -f
 # name after a tab (fish shows it as the description), from one request.
 function __clinadmin_ids
     set -l bin (commandline -opc)[1]
-    $bin __complete --names $argv 2>/dev/null
+# A line with a control character (an escape sequence a terminal would obey) or over 512 is left out.
+    $bin __complete --names $argv 2>/dev/null |
+        string match -rv '[\\x00-\\x08\\x0b-\\x1f\\x7f-\\x9f]|^.{513}'
 end
 complete -c clinadmin -n '__fish_use_subcommand' -a measures -d 'Diagnostic measures: the measurable items of a medical test'
 complete -c clinadmin -n '__fish_use_subcommand' -a coverages -d 'Insurance coverages: rules of a contract between insured and insurer'

@@ -141,13 +141,15 @@ _clinadmin() {
     COMPREPLY=($(compgen -f -- "$cur"))
   fi
 }
-# Adds each word of $1 (split at $2) that starts with $cur, as data: nothing in a word is expanded.
+# Adds each word of $1 (split at $2) that starts with $cur, as data: nothing in a word is expanded, and a
+# word holding a control character (an escape sequence a terminal would obey) or over 512 is left out.
 _clinadmin_add() {
   local w
   local -a words
   IFS="$2" read -r -d '' -a words <<< "$1"
   for w in "\${words[@]}"; do
     w="\${w%$'\\n'}"
+    [[ "$w" == *[[:cntrl:]]* || \${#w} -gt 512 ]] && continue
     [[ -n "$w" && "$w" == "$cur"* ]] && COMPREPLY+=("$w")
   done
 }
@@ -213,11 +215,14 @@ _clinadmin() {
     _describe 'command' subs
   elif [[ -n "$ids" ]]; then
     # One id and its name a line, from one request, as data: _describe expands nothing (a colon in an id
-    # is escaped, as _describe splits there).
-    local line
+    # is escaped, as _describe splits there). An id with a control character, or a line over 512, is left
+    # out; a control character in a name is shown as ?, so no escape sequence reaches the terminal.
+    local line id name
     local -a described
     for line in \${(f)"$(\${words[1]} __complete --names $ids 2>/dev/null)"}; do
-      described+=("\${\${line%%$'\\t'*}//:/\\\\:}:\${line#*$'\\t'}")
+      id="\${line%%$'\\t'*}" name="\${line#*$'\\t'}"
+      [[ "$id" == *[[:cntrl:]]* || \${#line} -gt 512 ]] && continue
+      described+=("\${id//:/\\\\:}:\${name//[[:cntrl:]]/?}")
     done
     _describe 'id' described
   elif [[ -n "$files" ]]; then
@@ -247,7 +252,9 @@ export function fishCompletion(program: Command, topics: Record<string, string> 
     '# name after a tab (fish shows it as the description), from one request.',
     'function __clinadmin_ids',
     '    set -l bin (commandline -opc)[1]',
-    '    $bin __complete --names $argv 2>/dev/null',
+    '# A line with a control character (an escape sequence a terminal would obey) or over 512 is left out.',
+    '    $bin __complete --names $argv 2>/dev/null |',
+    "        string match -rv '[\\\\x00-\\\\x08\\\\x0b-\\\\x1f\\\\x7f-\\\\x9f]|^.{513}'",
     'end',
   ];
   const q = (s: string) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
