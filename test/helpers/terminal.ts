@@ -80,6 +80,8 @@ export async function terminal(columns: number, env: Record<string, string>, row
   let marks = 0;
   return {
     screen,
+    /** The window title as the terminal holds it (an OSC 0 or 2 sequence sets it). */
+    title: async () => (await tmux('display-message', '-p', '#{pane_title}')).stdout,
     styled,
     type,
     resize,
