@@ -100,7 +100,8 @@ async function scene(mode: number) {
   await execa('chmod', [mode.toString(8), shared]);
   await execa('chgrp', [String(mallory.gid), shared]);
   const data = join(shared, 'data.json');
-  await writeFile(data, '{}\n', { mode: 0o600 });
+  // A data file of the current format, so the start says nothing of converting it.
+  await writeFile(data, '{"formatVersion":2}\n', { mode: 0o600 });
   const { dev, ino } = await stat(data);
   return { root, outside, shared, data, inodeLock: join(shared, `.clinadmin-${dev}-${ino}.lock`) };
 }
