@@ -1,5 +1,5 @@
 import { UsageError } from '../errors.js';
-import { type AgeUnit, canon, edgeOf, exactYears, lastUnit, unitOf } from '../schemas/ages.js';
+import { type AgeUnit, canon, edgeOf, exactYears, lastUnit } from '../schemas/ages.js';
 import { parseDecimal, plainDecimal } from './number.js';
 
 // The lab's completed-unit notation, read into the API's exact years [ageMin, ageMax) and written back
@@ -24,16 +24,31 @@ export {
 } from '../schemas/ages.js';
 
 // The count is read by the one reader of numbers (number.ts): digits and one decimal point, no exponent.
-const AGE = /^(<\s*)?([0-9.]+)\s*(a|y|mo|wk|d|h)?$/;
-const AGE_FORMS = 'years (17, 2.5) or a count with its unit: 36h, 28d, 2wk, 11mo, 17y (or 17a)';
+const AGE = /^(<\s*)?([0-9.]+)\s*([A-Za-z]+)?$/;
+const AGE_FORMS = 'years (17, 2.5) or a count with its unit: 36h, 28d, 2wk, 11mo, 17y (or 17a, 28 days, 11 months)';
+
+/** The words labs write for each unit, in any case: `28 days`, `36 hrs`, `11 months`. */
+const UNIT_WORDS: Record<string, AgeUnit> = Object.fromEntries(
+  (
+    [
+      ['h', ['h', 'hr', 'hrs', 'hour', 'hours']],
+      ['d', ['d', 'day', 'days']],
+      ['wk', ['wk', 'wks', 'w', 'week', 'weeks']],
+      ['mo', ['mo', 'mos', 'month', 'months']],
+      ['y', ['a', 'y', 'yr', 'yrs', 'year', 'years']],
+    ] as const
+  ).flatMap(([unit, words]) => words.map((w) => [w, unit])),
+);
+const wordUnit = (word: string): AgeUnit | undefined => UNIT_WORDS[word.toLowerCase()];
 
 /** The count and unit of an age as written; years when no unit is given (nor `unit`). */
 function read(text: string, what: string, unit?: AgeUnit): { count: number; unit: AgeUnit; below: boolean } {
   const m = text.length <= 40 ? AGE.exec(text.trim()) : null;
   const n = m ? (parseDecimal(m[2])?.value ?? Number.NaN) : Number.NaN;
-  if (!m || !Number.isFinite(n))
+  const written = m?.[3] === undefined ? undefined : wordUnit(m[3]);
+  if (!m || !Number.isFinite(n) || (m[3] !== undefined && written === undefined))
     throw new UsageError(`${what} "${text.slice(0, 40)}" is not an age; write ${AGE_FORMS}`);
-  return { count: n, unit: (m[3] === undefined ? unit : unitOf(m[3])) ?? 'y', below: m[1] !== undefined };
+  return { count: n, unit: written ?? unit ?? 'y', below: m[1] !== undefined };
 }
 
 /** One age, the start of its count (a subject's, or a band's ageMin): `30`, `30y`, `36h`, `28d`, `11mo`, `2.5`. */
@@ -69,7 +84,7 @@ export function parseAgeBand(text: string, what: string): [number | undefined, n
     );
   const unitIn = (s: string) => {
     const u = AGE.exec(s.trim())?.[3];
-    return u === undefined ? undefined : unitOf(u);
+    return u === undefined ? undefined : wordUnit(u);
   };
   const [lo, hi] = [m[1].trim(), m[2].trim()];
   const a = lo === '' ? undefined : parseAge(lo, what, unitIn(hi));

@@ -202,18 +202,18 @@ describe('ages with units in every input', () => {
   it('refuses an age in another form, naming the record, the field, the value and the forms', async () => {
     const { cli, dir } = await setup();
     const bad = [
-      { test: 't', name: 'Bad', type: 'numeric', unit: 'g/L', referenceRanges: [{ min: 1, ageMax: '4 weeks' }] },
+      { test: 't', name: 'Bad', type: 'numeric', unit: 'g/L', referenceRanges: [{ min: 1, ageMax: '4 fortnights' }] },
     ];
     await writeFile(join(dir, 'bad.json'), JSON.stringify(bad));
     const r = await cli(['measures', 'import', 'bad.json']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(
-      'referenceRanges[0].ageMax: "4 weeks" is not an age; write years (17, 2.5) or a count with its unit: ' +
-        '36h, 28d, 2wk, 11mo, 17y (or 17a)',
+      'referenceRanges[0].ageMax: "4 fortnights" is not an age; write years (17, 2.5) or a count with its unit: ' +
+        '36h, 28d, 2wk, 11mo, 17y (or 17a, 28 days, 11 months)',
     );
-    const flag = await cli(['measures', 'evaluate', 'msr_k', '--value', '4', '--age', '4 weeks']);
+    const flag = await cli(['measures', 'evaluate', 'msr_k', '--value', '4', '--age', '4 fortnights']);
     expect(flag.code).toBe(2);
-    expect(flag.stderr).toContain('--age "4 weeks" is not an age');
+    expect(flag.stderr).toContain('--age "4 fortnights" is not an age');
   });
 
   it('takes units in --reference-range and --data, and the request carries years', async () => {
@@ -250,10 +250,18 @@ describe('ages with units in every input', () => {
     expect(d.code, d.stderr).toBe(0);
     const stored = (await s.call('GET', `/diagnostic-measures/${JSON.parse(d.stdout).id}`)).body;
     expect(stored.referenceRanges[0].ageMax).toBe(1);
-    const bad = await cli(['measures', 'create', '--data', data.replace('"11mo"', '"11 months"')]);
+    // `11 months` is the lab's word for 11mo; `11 moons` is no unit.
+    const words = await cli([
+      'measures',
+      'create',
+      '--data',
+      data.replace('"11mo"', '"11 months"').replace('K"', 'K2"'),
+    ]);
+    expect(words.code, words.stderr).toBe(0);
+    const bad = await cli(['measures', 'create', '--data', data.replace('"11mo"', '"11 moons"')]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('an age is not in a form clinadmin reads; nothing was sent');
-    expect(bad.stderr).toContain('referenceRanges[0].ageMax: "11 months" is not an age; write years');
+    expect(bad.stderr).toContain('referenceRanges[0].ageMax: "11 moons" is not an age; write years');
   });
 });
 

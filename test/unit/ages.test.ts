@@ -23,6 +23,16 @@ describe('the notation people write becomes exact years [ageMin, ageMax)', () =>
     expect(band('25h-7d')).toEqual([25 * H, 8 * D]);
   });
 
+  it('reads the units as labs write them in words, in any case', () => {
+    expect(band('0-28 days')).toEqual(band('0-28d'));
+    expect(band('0 Days-11 Months')).toEqual(band('0d-11mo'));
+    expect(band('25 hours-7 days')).toEqual(band('25h-7d'));
+    expect(band('2 wks-17 yrs')).toEqual(band('2wk-17y'));
+    expect(parseAge('36 hrs', 'age')).toBe(parseAge('36h', 'age'));
+    expect(parseAge('1 year', 'age')).toBe(1);
+    expect(() => parseAge('28 dys', 'ageMax')).toThrow('ageMax "28 dys" is not an age; write years');
+  });
+
   it('accepts 12mo-1y (the second year) and 24h-1d (the second day)', () => {
     expect(band('12mo-1y')).toEqual([1, 2]);
     expect(band('24h-1d')).toEqual([D, 2 * D]);

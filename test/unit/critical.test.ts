@@ -226,9 +226,11 @@ describe('ages in the unit a lab writes them', () => {
   });
 
   it('refuses an age in another form, naming the value and the forms', () => {
-    expect(() => parseAge('28 days', '--age')).toThrow(
-      '--age "28 days" is not an age; write years (17, 2.5) or a count with its unit: ' +
-        '36h, 28d, 2wk, 11mo, 17y (or 17a)',
+    // Words for the units are read (`28 days`); a word that is no unit is refused.
+    expect(parseAge('28 days', '--age')).toBe(parseAge('28d', '--age'));
+    expect(() => parseAge('28 nights', '--age')).toThrow(
+      '--age "28 nights" is not an age; write years (17, 2.5) or a count with its unit: ' +
+        '36h, 28d, 2wk, 11mo, 17y (or 17a, 28 days, 11 months)',
     );
     expect(() => parseAge('-1d', '--age')).toThrow('is not an age');
   });

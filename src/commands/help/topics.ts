@@ -47,7 +47,8 @@ Rows:
     "<2.5" in a low limit's cell (min, Critical low) and ">6.5" in a high one's.
   - sex is all, male or female, or M and F, in any case.
   - ageMin and ageMax are the lab's notation: whole years or a count with its unit, 36h, 28d, 2wk, 11mo,
-    17y; ageMax is the last completed unit (0 and 28d hold ages before day 29; clinadmin help ranges).
+    17y, or in words (28 days, 11 months, 36 hrs); ageMax is the last completed unit (0 and 28d hold
+    ages before day 29; clinadmin help ranges).
     Export writes each in the largest unit it is whole in. A ;-separated sheet may use decimal commas.
   - Numbers are digits with an optional minus sign and one decimal point (a decimal comma in a
     ;-separated sheet); 0x10, 1e3, 1_000 and Infinity are refused. A bound keeps the decimals written:
@@ -130,8 +131,8 @@ Quote them: < and > mean something to the shell. The open forms ..2.5 and 6.5.. 
 ranges: earlier development builds read them as the zone of critical values, the other way round.
 
 Ages, as labs write them:
-  An age is a count with a unit, h, d, wk, mo or y (UCUM's a too), or whole years: 36h, 28d, 2wk,
-  11mo, 17y, 17; the same forms in age=, --age, JSON and NDJSON ("ageMax": "28d"), CSV cells and
+  An age is a count with a unit, h, d, wk, mo or y (UCUM's a too, and the words hours, days, weeks,
+  months, years in any case), or whole years: 36h, 28d, 28 days, 2wk, 11mo, 17y, 17; the same forms in age=, --age, JSON and NDJSON ("ageMax": "28d"), CSV cells and
   prompts. A band MIN-MAX is the lab's completed-unit notation: from age MIN through the last
   completed unit MAX, so 0-28d holds every age before day 29, 18-120 every age before 121 y, 29d-11mo
   everyone until their first birthday (11.9 mo too), and 0-24h/25-48h, 0-28d/29d-1y, 29d-11mo/1-17y
