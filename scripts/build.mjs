@@ -4,9 +4,10 @@
 // (~4 ms on Node 20 when measured; not re-measured on 22-26, where the machine was too loaded to tell), and
 // esbuild splits only ES modules, so each chunk is converted after.
 
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { build, transform } from 'esbuild';
+import { bundledNotices, noticesText } from './notices.mjs';
 
 const { version } = JSON.parse(await readFile('package.json', 'utf8'));
 await rm('dist', { recursive: true, force: true });
@@ -59,16 +60,4 @@ for (const file of result.outputFiles) {
 }
 
 // Everything is bundled, so the package ships the licences of what it bundles.
-const packages = new Map();
-for (const input of Object.keys(result.metafile.inputs)) {
-  const m = /node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)/.exec(input);
-  if (m) packages.set(m[1].replace(/\\/g, '/'), `node_modules/${m[1]}`);
-}
-const notices = [];
-for (const [name, dir] of [...packages].sort(([a], [b]) => a.localeCompare(b))) {
-  const { version: v, license } = JSON.parse(await readFile(`${dir}/package.json`, 'utf8'));
-  const file = (await readdir(dir)).find((f) => /^licen[cs]e/i.test(f));
-  if (!file) throw new Error(`${name} ships no licence file: say in scripts/build.mjs how its licence is met`);
-  notices.push(`${name} ${v} (${license})\n\n${(await readFile(`${dir}/${file}`, 'utf8')).trim()}\n`);
-}
-await writeFile('dist/THIRD-PARTY-LICENSES.txt', notices.join(`\n${'-'.repeat(72)}\n\n`));
+await writeFile('dist/THIRD-PARTY-LICENSES.txt', noticesText(await bundledNotices(result.metafile)));
