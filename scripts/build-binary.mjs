@@ -1,10 +1,12 @@
 // npm run build:binary: clinadmin as one executable file per Linux architecture, by Node's own single
-// executable applications (`node --build-sea`), into dist-bin/ with a SHA256SUMS that `sha256sum -c` reads
-// and the man pages as a tarball beside them. The Node inside is one exact version for every architecture
-// (the registry's @26 tags differ by architecture), taken from the npm registry's node-linux-* packages
-// into a cache folder outside the repo: nothing else is fetched, nothing is committed.
+// executable applications (`node --build-sea`), into dist-bin/ with a SHA256SUMS that `sha256sum -c` reads,
+// the man pages as a tarball beside them, and a Debian package of each (scripts/deb.mjs). The Node inside
+// is one exact version for every architecture (the registry's @26 tags differ by architecture), taken from
+// the npm registry's node-linux-* packages into a cache folder outside the repo: nothing else is fetched,
+// nothing is committed.
 //
-// Usage: node scripts/build-binary.mjs [--out DIR] [--arch x64,arm64]
+// Usage: node scripts/build-binary.mjs [--out DIR] [--arch x64,arm64] [--set-version VERSION]
+// --set-version builds as another version than package.json's (a test of upgrading the package uses it).
 
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -13,6 +15,8 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
+import { buildDeb, sourceCommit, sourceDateEpoch } from './deb.mjs';
+import { bundledNotices } from './notices.mjs';
 import { wrap } from './sea-load.cjs';
 
 /** The Node inside the executables: Node 26 (Active LTS), the newest patch both architectures publish. */
@@ -28,13 +32,14 @@ export function seaNodeCache(env = process.env) {
 }
 
 /**
- * The node binary of one architecture, fetched with `npm pack` once (npm checks the tarball's integrity
- * against the registry's), as `npm install` refuses a package whose cpu is not this machine's.
+ * The node binary of one architecture, with Node's LICENSE beside it, fetched with `npm pack` once (npm
+ * checks the tarball's integrity against the registry's), as `npm install` refuses a package whose cpu is
+ * not this machine's.
  */
 export function seaNode(arch, env = process.env) {
   const dir = join(seaNodeCache(env), arch);
   const bin = join(dir, 'bin', 'node');
-  if (existsSync(bin)) return bin;
+  if (existsSync(bin) && existsSync(join(dir, 'LICENSE'))) return bin;
   const tmp = `${dir}.part`;
   rmSync(tmp, { recursive: true, force: true });
   mkdirSync(tmp, { recursive: true });
@@ -45,9 +50,18 @@ export function seaNode(arch, env = process.env) {
       { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
     ),
   );
-  execFileSync('tar', ['-xzf', join(tmp, packed.filename), '-C', tmp, '--strip-components=1', 'package/bin/node']);
+  execFileSync('tar', [
+    '-xzf',
+    join(tmp, packed.filename),
+    '-C',
+    tmp,
+    '--strip-components=1',
+    'package/bin/node',
+    'package/LICENSE',
+  ]);
   rmSync(join(tmp, packed.filename));
   // The folder appears whole or not at all, so an interrupted download is never taken for a Node.
+  rmSync(dir, { recursive: true, force: true });
   execFileSync('mv', ['-T', tmp, dir]);
   return bin;
 }
@@ -56,8 +70,7 @@ export function seaNode(arch, env = process.env) {
  * The entry and the CLI, each one CommonJS script (a single executable's require() reaches built-ins only):
  * the entry answers --version alone; the CLI, wrapped as sea-load.cjs compiles it, is an asset.
  */
-export async function bundleCli(dir) {
-  const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+export async function bundleCli(dir, version) {
   const common = {
     bundle: true,
     format: 'cjs',
@@ -72,10 +85,10 @@ export async function bundleCli(dir) {
   };
   const main = join(dir, 'main.cjs');
   await build({ ...common, entryPoints: [join(root, 'scripts', 'sea-main.cjs')], outfile: main });
-  const [cli] = (await build({ ...common, entryPoints: [join(root, 'src', 'cli.ts')], write: false })).outputFiles;
+  const cli = await build({ ...common, entryPoints: [join(root, 'src', 'cli.ts')], write: false, metafile: true });
   const text = join(dir, 'clinadmin.js');
-  writeFileSync(text, wrap(cli.text));
-  return { main, text };
+  writeFileSync(text, wrap(cli.outputFiles[0].text));
+  return { main, text, notices: await bundledNotices(cli.metafile, root) };
 }
 
 /**
@@ -119,14 +132,21 @@ export function buildSea({ main, text, arch, output, work, env = process.env }) 
 const sha256 = (file) => createHash('sha256').update(readFileSync(file)).digest('hex');
 
 async function main() {
-  const { values } = parseArgs({ options: { out: { type: 'string' }, arch: { type: 'string' } } });
+  const { values } = parseArgs({
+    options: { out: { type: 'string' }, arch: { type: 'string' }, 'set-version': { type: 'string' } },
+  });
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  const version = values['set-version'] ?? pkg.version;
+  // Debian Policy 5.6.12: an upstream version starts with a digit and holds only these characters.
+  if (!/^[0-9][A-Za-z0-9.+~]*$/.test(version)) throw new Error(`version ${version}: not a Debian version`);
+  const epoch = sourceDateEpoch();
   const out = resolve(values.out ?? join(root, 'dist-bin'));
   const arches = values.arch ? values.arch.split(',') : ARCHES;
   for (const a of arches) if (!ARCHES.includes(a)) throw new Error(`--arch ${a}: one of ${ARCHES.join(', ')}`);
   rmSync(out, { recursive: true, force: true });
   const work = join(out, '.work');
   mkdirSync(work, { recursive: true });
-  const { main, text } = await bundleCli(work);
+  const { main, text, notices } = await bundleCli(work, version);
   const files = [];
   for (const arch of arches) {
     const name = `clinadmin-linux-${arch}`;
@@ -150,6 +170,14 @@ async function main() {
     { cwd: join(root, 'docs', 'man') },
   );
   files.push('clinadmin-man.tar.gz');
+  const commit = sourceCommit();
+  for (const arch of arches) {
+    const node = { version: SEA_NODE_VERSION, licence: readFileSync(join(seaNodeCache(), arch, 'LICENSE'), 'utf8') };
+    const executable = join(out, `clinadmin-linux-${arch}`);
+    files.push(
+      buildDeb({ arch, executable, version, epoch, maintainer: pkg.author, commit, notices, node, out, work }),
+    );
+  }
   rmSync(work, { recursive: true, force: true });
   writeFileSync(join(out, 'SHA256SUMS'), files.map((f) => `${sha256(join(out, f))}  ${f}\n`).join(''));
   console.error(`built ${files.join(', ')} and SHA256SUMS in ${out} (Node ${SEA_NODE_VERSION} inside)`);

@@ -82,11 +82,18 @@ async function runFiles(project: string, names: string[]) {
 }
 
 describe('npm run build:binary', () => {
-  it('writes both executables and the man pages with a SHA256SUMS that sha256sum -c accepts', async () => {
+  it('writes the executables, man pages and Debian packages, with a SHA256SUMS sha256sum -c accepts', async () => {
+    const { version } = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
     const check = await execa('sha256sum', ['-c', 'SHA256SUMS'], { cwd: out, reject: false });
     expect([check.exitCode, check.stdout.split('\n').sort()]).toEqual([
       0,
-      ['clinadmin-linux-arm64: OK', 'clinadmin-linux-x64: OK', 'clinadmin-man.tar.gz: OK'],
+      [
+        'clinadmin-linux-arm64: OK',
+        'clinadmin-linux-x64: OK',
+        'clinadmin-man.tar.gz: OK',
+        `clinadmin_${version}_amd64.deb: OK`,
+        `clinadmin_${version}_arm64.deb: OK`,
+      ],
     ]);
     const pages = (await execa('tar', ['-tzf', join(out, 'clinadmin-man.tar.gz')])).stdout.split('\n');
     expect(pages).toContain('man1/clinadmin.1');
