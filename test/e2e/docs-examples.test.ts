@@ -18,7 +18,8 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const SET_UP = 'npm ci && npm run demo     # set up, then run the main job on the bundled server';
 /**
  * Examples that cannot run inside a test: the test commands themselves, and building and installing the
- * single executable (test/system/binary.test.ts builds it and runs it where no node is). Listed exactly.
+ * single executable (test/system/binary.test.ts builds it and runs it where no node is) and its Debian
+ * package (test/system/deb.test.ts). Listed exactly.
  */
 const NOT_RUN = [
   SET_UP,
@@ -28,6 +29,8 @@ const NOT_RUN = [
   'sha256sum -c --ignore-missing SHA256SUMS    # each file you downloaded, OK; anything else: do not run it',
   'install -m 0755 clinadmin-linux-x64 ~/.local/bin/clinadmin    # any folder on PATH',
   'mkdir -p ~/.local/share/man && tar -xzf clinadmin-man.tar.gz -C ~/.local/share/man    # man clinadmin',
+  // Installing the Debian package needs root: test/system/deb.test.ts installs it into a throwaway system.
+  'sudo apt install ./clinadmin_0.1.0_amd64.deb    # on arm64: ./clinadmin_0.1.0_arm64.deb',
 ];
 /** Pages that hold no example to run, named here so that a page losing its examples fails. */
 const NO_EXAMPLES = ['docs/contributing.md', 'docs/promises.md'];
