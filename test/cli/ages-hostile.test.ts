@@ -95,7 +95,8 @@ describe('an age of the wrong kind in a JSON catalog', () => {
     const r = await cli(['measures', 'import', 'bad.json']);
     expect(r.code).toBe(2);
     const forms =
-      'is not an age; write years (17, 2.5) or a count with its unit: 36h, 28d, 2wk, 11mo, 17y (or 17a, 28 days, 11 months)';
+      'is not an age; write years (17, 2.5) or a count with its unit: 36h, 28d, 2wk, 11mo, 17y ' +
+      '(or 17a, 28 days, 11 months)';
     expect(r.stderr).toContain(`referenceRanges[0].ageMax: true ${forms}`);
     expect(r.stderr).toContain(`referenceRanges[1].ageMin: null ${forms}`);
     expect(r.stderr).toContain(`referenceRanges[2].ageMin: -1 ${forms}`);

@@ -132,11 +132,12 @@ ranges: earlier development builds read them as the zone of critical values, the
 
 Ages, as labs write them:
   An age is a count with a unit, h, d, wk, mo or y (UCUM's a too, and the words hours, days, weeks,
-  months, years in any case), or whole years: 36h, 28d, 28 days, 2wk, 11mo, 17y, 17; the same forms in age=, --age, JSON and NDJSON ("ageMax": "28d"), CSV cells and
-  prompts. A band MIN-MAX is the lab's completed-unit notation: from age MIN through the last
-  completed unit MAX, so 0-28d holds every age before day 29, 18-120 every age before 121 y, 29d-11mo
-  everyone until their first birthday (11.9 mo too), and 0-24h/25-48h, 0-28d/29d-1y, 29d-11mo/1-17y
-  meet with no gap and no overlap. 12mo-1y and 24h-1d are bands too (the second year, the second day).
+  months, years in any case), or whole years: 36h, 28d, 28 days, 2wk, 11mo, 17y, 17; the same forms
+  in age=, --age, JSON and NDJSON ("ageMax": "28d"), CSV cells and prompts. A band MIN-MAX is the
+  lab's completed-unit notation: from age MIN through the last completed unit MAX, so 0-28d holds
+  every age before day 29, 18-120 every age before 121 y, 29d-11mo everyone until their first
+  birthday (11.9 mo too), and 0-24h/25-48h, 0-28d/29d-1y, 29d-11mo/1-17y meet with no gap and no
+  overlap. 12mo-1y and 24h-1d are bands too (the second year, the second day).
   MAX is a whole count; <MAX (0-<0.5y) is an end given as the first age past the band.
   A gap is named in one unit: 0-7d then 1-12mo leave "ages 8-30 d" uncovered.
 
