@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Ctx, RunState } from '../context.js';
 import { parseJson, readText } from '../core/input.js';
+import { readLoadAges } from '../core/load-ages.js';
 import { LONGEST_TIMER_MS } from '../deadline.js';
 import { CliError, EXIT, UsageError } from '../errors.js';
 import { OwnFileError } from '../files/own-file.js';
@@ -64,10 +65,11 @@ export async function serve(
   const load =
     o.load === undefined
       ? undefined
-      : await readText(ctx, o.load).then((t) => ({
-          raw: parseJson(t.text, t.name),
-          name: t.name,
-        }));
+      : await readText(ctx, o.load).then((t) => {
+          const raw = parseJson(t.text, t.name);
+          readLoadAges(raw, t.name);
+          return { raw, name: t.name };
+        });
   const fromFile = o.tokenFile === undefined ? [] : await readTokenFile(resolve(ctx.cwd, o.tokenFile));
   const specs =
     o.token || o.tokenFile !== undefined

@@ -1,7 +1,7 @@
 import type { Rec } from '../json/record.js';
 import { keyWords, naturalKey, RESOURCES } from '../resources/index.js';
 import { toFieldErrors } from '../schemas/common.js';
-import { COLLECTIONS, type CollectionName, type DataFile } from '../schemas/data-file.js';
+import { COLLECTIONS, type CollectionName, DATA_FORMAT, type DataFile } from '../schemas/data-file.js';
 import { COVERAGE_FROM_CONTRACT } from '../schemas/values.js';
 import { fastCheck } from './data-file.js';
 import { RECORD_SCHEMAS, type StoredRecord } from './journal.js';
@@ -88,6 +88,14 @@ export function loadState(raw: unknown, o: LoadOptions): State {
   } else if (raw !== null && typeof raw === 'object') {
     const seen = new Map<CollectionName, string>();
     for (const [key, list] of Object.entries(raw)) {
+      // A data file says its format; one of another format is not read as this one (serve --data migrates it).
+      if (key === 'formatVersion') {
+        if (list !== DATA_FORMAT)
+          throw new LoadError(
+            `formatVersion: ${JSON.stringify(list)} is not ${DATA_FORMAT}, the format this serve reads`,
+          );
+        continue;
+      }
       const coll = KEYS.get(key);
       if (!coll) throw new LoadError(`${key}: unknown key; a file holds ${COLLECTIONS.join(', ')}`);
       if (seen.has(coll)) throw new LoadError(`${key}: ${coll} are already given as ${seen.get(coll)}`);

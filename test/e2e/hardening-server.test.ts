@@ -138,7 +138,13 @@ describe('the server under random and malformed requests', () => {
     expect(requests).toBeGreaterThan(200);
     await s.close();
     const data = JSON.parse(await readFile(s.dataFile, 'utf8'));
-    expect(Object.keys(data)).toEqual(['diagnosticMeasures', 'insuranceCoverages', 'notifications', 'contracts']);
+    expect(Object.keys(data)).toEqual([
+      'formatVersion',
+      'diagnosticMeasures',
+      'insuranceCoverages',
+      'notifications',
+      'contracts',
+    ]);
     console.log(`property test: ${requests} random requests, no 5xx`);
   }, 120_000);
 

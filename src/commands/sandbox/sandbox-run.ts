@@ -73,6 +73,7 @@ export async function sandboxAction(
     const { parseJson, readText } = await import('../../core/input.js');
     const { text, name: source } = await readText(ctx, name!);
     body = parseJson(text, source);
+    (await import('../../core/load-ages.js')).readLoadAges(body, source);
   }
   const data = await withClient(ctx, opts, async ({ client }) => {
     try {
