@@ -85,7 +85,7 @@ describe('measures evaluate', () => {
     for (const bad of [
       ['msr_k', '--value', 'abc'],
       ['msr_k'],
-      ['msr_k', '--value', '1', '--age', '3 years'],
+      ['msr_k', '--value', '1', '--age', '3 yeras'],
       ['msr_k', '--value', '1', '--sex', 'other'],
     ]) {
       const r = await cli(['measures', 'evaluate', ...bad]);

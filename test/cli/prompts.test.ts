@@ -67,7 +67,7 @@ describe('prompts at a terminal', () => {
 
   it('takes ages with their unit at the prompt and says the band back in them', async () => {
     const { env } = await setup();
-    const bad = '1.4-8.7 age=0-24hours';
+    const bad = '1.4-8.7 age=0-24hs';
     const r = await runCli(['measures', 'create', '--test', 'tst_neo', '--unit', 'mg/dL'], {
       env,
       interactive: true,
@@ -91,7 +91,7 @@ describe('prompts at a terminal', () => {
         ENTER /* add a panic range? no */,
       ],
     });
-    expect(r.stderr).toContain('"24hours" is not an age; write years (17, 2.5) or a count with its unit');
+    expect(r.stderr).toContain('"24hs" is not an age; write years (17, 2.5) or a count with its unit');
     expect(r.stderr).toContain('added 1.4–8.7 mg/dL (0–24 h)');
     expect(r.stderr).toContain('added 3.4–11.5 mg/dL (25–48 h)');
     expect(r.code, r.stderr).toBe(0);
