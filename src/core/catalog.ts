@@ -1,6 +1,6 @@
 import { FACTS, measures } from '../resources/index.js';
 import { withAgeText } from './ages.js';
-import { catalogCsv } from './csv-catalog.js';
+import { catalogCsv } from './csv-write.js';
 import { type CriticalAs, toObservationDefinition } from './fhir/observation-definition.js';
 import { catalogHl7 } from './hl7/write.js';
 import { jsonText } from './number.js';

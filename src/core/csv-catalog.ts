@@ -1,18 +1,31 @@
 import { parse } from 'csv-parse/sync';
 import { UsageError } from '../errors.js';
 import type { Rec } from '../json/record.js';
-import { parseAge, parseAgeEnd, withAgeText } from './ages.js';
-import { COLUMN_WORDS, headerKey, LIMIT_COLUMNS, MEASURE_COLUMNS, RANGE_COLUMNS } from './csv-columns.js';
-import { guardFormula, unguardFormula } from './csv-formula.js';
+import { parseAge, parseAgeEnd } from './ages.js';
+import {
+  AGES,
+  COLUMN_OF,
+  HEADERS,
+  isDecimal,
+  keepPrecision,
+  LIMIT_PAIRS,
+  LISTS,
+  NUMBERS,
+  PRECISIONS,
+  splitList,
+} from './csv-cells.js';
+import { headerKey, LIMIT_COLUMNS, MEASURE_COLUMNS as MEASURE, RANGE_COLUMNS as RANGE } from './csv-columns.js';
+import { parseError, parseOptions, sheetDelimiter } from './csv-dialect.js';
+import { unguardFormula } from './csv-formula.js';
 import { nearest } from './nearest.js';
-import { type Decimal, numberError, parseDecimal, plainDecimal, writtenPrecision } from './number.js';
+import { numberError, parseDecimal } from './number.js';
 import { Problems } from './problems.js';
 import { RANGE_KIND_WORDS, rangeKindOf, SEX_WORDS, sexOf } from './words.js';
 
 // A measure catalog as a spreadsheet keeps it: one row per range, a measure's own fields beside each of its
-// ranges. Written as RFC 4180 CSV with CRLF and a UTF-8 byte-order mark (Excel reads UTF-8 only with one);
-// read with csv-parse, as Excel writes it: BOM, CRLF, quoted cells, `;` in most European locales (detected
-// from the header line) with decimal commas.
+// ranges. Written (csv-write.ts) as RFC 4180 CSV with CRLF and a UTF-8 byte-order mark (Excel reads UTF-8
+// only with one); read with csv-parse, as Excel writes it: BOM, CRLF, quoted cells, `;` in most European
+// locales (detected from the header line, csv-dialect.ts) with decimal commas.
 
 /** A measure read from a sheet, as records.ts's SourceRecord has it (declared here: records.ts imports this). */
 interface SheetRecord {
@@ -21,132 +34,6 @@ interface SheetRecord {
   line: number;
   value: Rec;
   cellOf: (path: string) => string | undefined;
-}
-
-const MEASURE = MEASURE_COLUMNS;
-const RANGE = RANGE_COLUMNS;
-const CSV_COLUMNS: readonly string[] = [...MEASURE, ...RANGE];
-/** Each column a header may name, by its key (headerKey): the fields, the critical limits, the lab's words. */
-const COLUMN_OF = new Map<string, string>([
-  ...[...CSV_COLUMNS, ...LIMIT_COLUMNS].map((c) => [headerKey(c), c] as const),
-  ...Object.entries(COLUMN_WORDS).map(([word, c]) => [headerKey(word), c] as const),
-]);
-/** The headers a guess may offer, as written. */
-const HEADERS = [...CSV_COLUMNS, ...Object.keys(COLUMN_WORDS)];
-const LISTS = new Set(['sets', 'choices']);
-const AGES = new Set(['ageMin', 'ageMax']);
-/** Every bound and precision of a range, and the breakdown limits, are numbers; the other cells are text. */
-const NUMBERS = new Set<string>([
-  'numericBreakdownMin',
-  'numericBreakdownMax',
-  ...RANGE.filter((c) => c !== 'range' && c !== 'sex' && c !== 'rangeId' && !AGES.has(c)),
-  ...LIMIT_COLUMNS,
-]);
-/** Each limit cell, with its partner and its side: `<2.5` belongs in a low one, `>6.5` in a high one. */
-const LIMIT_PAIRS: Readonly<Record<string, [string, 'low' | 'high']>> = {
-  min: ['max', 'low'],
-  max: ['min', 'high'],
-  simin: ['simax', 'low'],
-  simax: ['simin', 'high'],
-  criticalLow: ['criticalHigh', 'low'],
-  criticalHigh: ['criticalLow', 'high'],
-};
-
-/** Each bound of a range and the field that holds its precision. */
-const BOUND_PRECISION = [
-  ['min', 'minPrecision'],
-  ['max', 'maxPrecision'],
-  ['simin', 'siminPrecision'],
-  ['simax', 'simaxPrecision'],
-] as const;
-const PRECISIONS = new Set<string>(BOUND_PRECISION.map(([, p]) => p));
-const PRECISION_OF: Partial<Record<string, string>> = Object.fromEntries(BOUND_PRECISION);
-
-const isDecimal = (v: unknown): v is Decimal =>
-  v !== null && typeof v === 'object' && 'decimals' in v && typeof (v as Decimal).value === 'number';
-
-/**
- * A range's cells read as numbers become their values; a bound keeps the decimals it was written with (`8.0`
- * sets minPrecision 1) unless its precision cell says otherwise.
- */
-function keepPrecision(range: Rec): void {
-  for (const [bound, precision] of BOUND_PRECISION) {
-    const b = range[bound];
-    if (isDecimal(b) && range[precision] === undefined) {
-      const written = writtenPrecision(b);
-      if (written !== undefined) range[precision] = written;
-    }
-  }
-  for (const [k, v] of Object.entries(range)) if (isDecimal(v)) range[k] = v.value;
-}
-
-/** A list joined with `|`; a `|` or `\` inside an item escaped with `\`. */
-const joinList = (items: unknown[]) => items.map((i) => String(i).replace(/[\\|]/g, (c) => `\\${c}`)).join('|');
-
-function splitList(cell: string): string[] {
-  const out: string[] = [];
-  let item = '';
-  for (let i = 0; i < cell.length; i++) {
-    if (cell[i] === '\\' && i + 1 < cell.length) item += cell[++i];
-    else if (cell[i] === '|') {
-      out.push(item);
-      item = '';
-    } else item += cell[i];
-  }
-  out.push(item);
-  return out;
-}
-
-/** A range's ages as the CSV writes them, in the lab's notation (ages.ts withAgeText), decimal commas with `;`. */
-function ageCells(r: Rec, delimiter: string): Rec {
-  const t = withAgeText(r);
-  const comma = (v: unknown) => (delimiter === ';' && typeof v === 'string' ? v.replace('.', ',') : v);
-  return { ...t, ageMin: comma(t.ageMin), ageMax: comma(t.ageMax) };
-}
-
-/**
- * The catalog as CSV, measures in the order given. `delimiter` `;` also writes decimal commas, as Excel reads
- * them in the locales that use `;`.
- */
-export function catalogCsv(measures: Rec[], delimiter: ',' | ';' | '\t' = ','): string {
-  // A number in plain digits (never 1e-7, which no sheet reader takes for a number), a bound at its precision.
-  const cell = (v: unknown, column: string, precision?: unknown): string => {
-    if (v === undefined || v === null) return '';
-    let s: string;
-    if (column === 'section') s = JSON.stringify(v);
-    else if (LISTS.has(column) && Array.isArray(v)) s = joinList(v);
-    else if (typeof v === 'number') s = plainDecimal(v, typeof precision === 'number' ? precision : 0);
-    else s = String(v);
-    if (typeof v === 'number' && delimiter === ';') s = s.replace('.', ',');
-    if (typeof v !== 'number') s = guardFormula(s);
-    return s.includes(delimiter) || /["\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-  };
-  const lines = [CSV_COLUMNS.join(delimiter)];
-  for (const m of measures) {
-    const own = MEASURE.map((c) => cell(m[c], c));
-    const ranges = [
-      ...((m.referenceRanges as Rec[] | undefined) ?? []).map((r) => ['reference', r] as const),
-      ...((m.panicRanges as Rec[] | undefined) ?? []).map((r) => ['panic', r] as const),
-    ];
-    // A list left empty is written as its field empty; an absent one too: the same cell (docs/catalogs.md).
-    if (ranges.length === 0) lines.push([...own, ...RANGE.map(() => '')].join(delimiter));
-    for (const [kind, stored] of ranges) {
-      const r = ageCells(stored, delimiter);
-      const values = RANGE.map((c) =>
-        c === 'range' ? kind : c === 'rangeId' ? cell(r.id, c) : cell(r[c], c, r[PRECISION_OF[c] ?? '']),
-      );
-      lines.push([...own, ...values].join(delimiter));
-    }
-  }
-  return `\ufeff${lines.join('\r\n')}\r\n`;
-}
-
-/** `;` when the header line has more of them than commas (Excel in most European locales), else `,`. */
-function delimiterOf(text: string, tsv: boolean): ',' | ';' | '\t' {
-  if (tsv) return '\t';
-  const header = text.replace(/^\ufeff/, '').split(/\r?\n/, 1)[0] ?? '';
-  const count = (c: string) => header.split(c).length - 1;
-  return count(';') > count(',') ? ';' : ',';
 }
 
 /** A measure as its rows are read: its record, the line each own field came from, and each range's line. */
@@ -159,10 +46,6 @@ export interface SheetEntry {
 }
 
 type RangeList = 'referenceRanges' | 'panicRanges';
-
-/** The options csv-parse reads a sheet with, whole or streamed. */
-export const parseOptions = (delimiter: string) =>
-  ({ bom: true, delimiter, info: true, relax_column_count: true, skip_empty_lines: true }) as const;
 
 /**
  * The rows of one sheet, read one at a time into measures grouped by (test, name): the whole-text reading
@@ -393,9 +276,6 @@ export class Sheet {
   }
 }
 
-/** The delimiter of a file named `source` whose text begins with `head`. */
-export const sheetDelimiter = (head: string, source: string) => delimiterOf(head, /\.tsv$/i.test(source));
-
 /** Reads a whole CSV catalog into one record per measure, in the order each measure first appears. */
 export function parseCatalogCsv(text: string, source: string): SheetRecord[] {
   const sheet = new Sheet(source, sheetDelimiter(text, source));
@@ -411,10 +291,4 @@ export function parseCatalogCsv(text: string, source: string): SheetRecord[] {
   for (const { record, info } of rows.slice(1)) sheet.add(record, info.lines, measures);
   sheet.check();
   return [...measures.values()].map((m, i) => sheet.record(m, i + 1));
-}
-
-/** csv-parse's error, named by file and line. */
-export function parseError(err: unknown, source: string): UsageError {
-  const e = err as { lines?: number; message: string };
-  return new UsageError(`${source}${e.lines ? `:${e.lines}` : ''}: ${e.message}`);
 }

@@ -3,7 +3,8 @@ import { open } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { parse } from 'csv-parse';
 import { UsageError } from '../errors.js';
-import { parseError, parseOptions, Sheet, type SheetEntry, sheetDelimiter } from './csv-catalog.js';
+import { Sheet, type SheetEntry } from './csv-catalog.js';
+import { parseError, parseOptions, sheetDelimiter } from './csv-dialect.js';
 import type { SourceRecord } from './records.js';
 import { hashOf } from './sync/prepare.js';
 
