@@ -1,8 +1,6 @@
-import { writtenDecimals } from '../../json/decimals.js';
 import { findAmbiguity, lineColumn } from '../../json/json-error.js';
 import type { FieldError } from '../../schemas/common.js';
 import type { Warning } from '../lint.js';
-import { writtenPrecision } from '../number.js';
 import type { RangeLike } from '../ranges.js';
 import { type CriticalRead, interpretationOf, readCritical } from './critical.js';
 import {
@@ -22,6 +20,7 @@ import {
   readType,
   systemName,
 } from './model.js';
+import { keepWritten, sameAge, shown } from './qualified-interval.js';
 import { codedChoices, type ValueSetAnswers } from './value-set.js';
 
 // A measure from an HL7 FHIR R4 ObservationDefinition: model.ts's table read backwards.
@@ -289,30 +288,4 @@ export function fromObservationDefinition(od: Rec, test?: string, valueSets?: Va
   if (reference.length > 0) m.referenceRanges = reference;
   if (panic.length > 0) m.panicRanges = panic;
   return { value: m, warnings, errors, pathOf };
-}
-
-/** A value as a file wrote it, cut: 1e400 reads as Infinity. */
-const shown = (v: unknown) => (typeof v === 'number' ? String(v) : String(JSON.stringify(v))).slice(0, 40);
-
-/** Whether a range built so far has the ages of a FHIR interval's `age`. */
-function sameAge(r: Rec, age: Rec, legacy: boolean): boolean {
-  const [lo, hi] = ageBand(age, legacy);
-  return r.ageMin === lo && r.ageMax === hi;
-}
-
-/**
- * The precision of each bound a Range's decimal was written with (`"value": 8.0` is 8 at precision 1, as FHIR
- * R4 gives a decimal's trailing zeros meaning), where no extension of ours has set it.
- */
-function keepWritten(r: Rec, range: Rec, si: boolean): void {
-  for (const [end, bound] of [
-    ['low', si ? 'simin' : 'min'],
-    ['high', si ? 'simax' : 'max'],
-  ] as const) {
-    const value = r[bound];
-    const written = writtenDecimals(range[end], 'value');
-    if (typeof value !== 'number' || written === undefined || r[`${bound}Precision`] !== undefined) continue;
-    const precision = writtenPrecision({ value, decimals: written });
-    if (precision !== undefined) r[`${bound}Precision`] = precision;
-  }
 }
