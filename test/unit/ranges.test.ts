@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { comparableRange, formatRange, parseRangeSpec } from '../../src/core/ranges.js';
-import { pairRanges } from '../../src/output/sync.js';
+import { pairRanges } from '../../src/output/diff-lines.js';
 
 describe('range short form', () => {
   it('parses bounds, sex, age, SI bounds, precision and id', () => {
