@@ -111,3 +111,13 @@ export function problemResponse(p: Problem): string {
     `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`
   );
 }
+
+/** A problem thrown while a request is handled, answered with its status and headers (app.ts). */
+export class HttpProblem extends Error {
+  constructor(
+    readonly problem: Problem,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(problem.detail);
+  }
+}
