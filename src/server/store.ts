@@ -8,24 +8,12 @@ import { type DataFileLock, lockDataFile, realDataFile } from './lock.js';
 import { type Change, type Pending, PendingWrites } from './pending.js';
 import { recover } from './recover.js';
 import { describeFsError, exists, nodeFs, type StoreFs } from './store-fs.js';
+import type { StoreOptions } from './store-options.js';
 
 export { StoreUnavailableError };
 
 /** A journal this large is folded even before it has `compactEvery` changes: it stays bounded. */
 const FOLD_BYTES = 64 * 1024 * 1024;
-
-interface StoreOptions {
-  file: string;
-  fs?: StoreFs; // node:fs/promises when not given
-  /** Fold the journal into the data file after at least this many changes, once it is as large as the file. */
-  compactEvery?: number;
-  /** Fold the journal, however few its changes, once it is this large (64 MiB). */
-  foldBytes?: number;
-  keepNotifications?: number; // kept at each fold (`--keep-notifications`), the oldest dropped; 0 keeps all
-  /** `XDG_RUNTIME_DIR`, where this user's locks by inode meet (else a 0700 folder in the temp folder). */
-  runtimeDir?: string;
-  warn?: (message: string) => void;
-}
 
 /**
  * The data file plus an append-only journal beside it (`<file>.journal`).
