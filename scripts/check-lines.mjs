@@ -1,9 +1,11 @@
 // No line over 120 characters in the files people read: the formatter wraps code, not strings or prose
 // in comments, so this catches what it leaves. Generated files (completions/, dist/) are left out.
+// And no file under src/ over 300 lines (STYLE.md: a file that grows past it is split by what it holds).
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
 const MAX = 120;
+const MAX_SRC_LINES = 300;
 const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], { encoding: 'utf8' })
   .split('\n')
   .filter((f) => /\.(ts|mjs|cjs|js|sh|json|jsonc|yml)$/.test(f) || f === '.ci/run')
@@ -15,6 +17,11 @@ for (const file of files) {
     text = readFileSync(file, 'utf8');
   } catch {
     continue; // deleted in the work tree
+  }
+  const lines = text.endsWith('\n') ? text.split('\n').length - 1 : text.split('\n').length;
+  if (file.startsWith('src/') && lines > MAX_SRC_LINES) {
+    long++;
+    console.error(`${file}: ${lines} lines (at most ${MAX_SRC_LINES} under src/)`);
   }
   text.split('\n').forEach((line, i) => {
     if (line.length > MAX) {
