@@ -19,8 +19,8 @@ const nameOf = (r: { name?: unknown; title?: unknown }) =>
 
 /** The hidden id completion: a group's ids (with `names`, each with its name), or nothing when none come. */
 export async function runCompleteIds(ctx: Ctx, group: string, names: boolean, cmd: Command): Promise<void> {
-  const spec = resourceByGroup(group);
-  if (!spec) return;
+  const res = resourceByGroup(group);
+  if (!res) return;
   try {
     const { connect, loadClient } = await import('./connect.js');
     // The client's code is loaded before the clock starts: on a busy machine, loading it is not the server's
@@ -33,7 +33,7 @@ export async function runCompleteIds(ctx: Ctx, group: string, names: boolean, cm
       { ...(await optsOf(cmd)), timeoutMs: 2000, deadline: { ms: 2000, from: performance.now() }, verbose: false },
     );
     try {
-      const records = await client.list<{ id: unknown; name?: unknown; title?: unknown }>(spec.path);
+      const records = await client.list<{ id: unknown; name?: unknown; title?: unknown }>(res.path);
       const listed = records.filter((r) => isCompletableId(r.id));
       const lines = names
         ? listed.map((r) => `${r.id}\t${cut(visible(nameOf(r), true), 60)}`)

@@ -7,10 +7,10 @@ import type { WriteSpec } from './write-define.js';
 import { checkBody, commandLineBody, lintBody, sendAndShow } from './write-run.js';
 
 /** create: the body from flags and files, what is missing asked for at a terminal, checked, then POSTed. */
-export async function runCreate(ctx: Ctx, spec: Resource, w: WriteSpec, opts: Opts): Promise<void> {
-  checkFields(spec, opts.fields);
-  const flags = fieldFlags(spec);
-  const schemas = await spec.schemas!();
+export async function runCreate(ctx: Ctx, res: Resource, w: WriteSpec, opts: Opts): Promise<void> {
+  checkFields(res, opts.fields);
+  const flags = fieldFlags(res);
+  const schemas = await res.schemas!();
   let body = await commandLineBody(ctx, opts, flags);
   const missing = flags.filter((f) => f.required && (body[f.field] === undefined || body[f.field] === ''));
   if (missing.length > 0) {
@@ -21,13 +21,13 @@ export async function runCreate(ctx: Ctx, spec: Resource, w: WriteSpec, opts: Op
       );
     }
     // What the command line gave is checked before the first question, not after the last.
-    checkBody(spec, schemas.create, body, new Set(Object.keys(body)));
+    checkBody(res, schemas.create, body, new Set(Object.keys(body)));
     body = await w.prompt(ctx, body);
   }
   // What can be checked without the server is checked before anything is asked of it.
-  checkBody(spec, schemas.create, body);
-  await lintBody(ctx, spec, w, opts, body);
+  checkBody(res, schemas.create, body);
+  await lintBody(ctx, res, w, opts, body);
   await withClient(ctx, opts, ({ client, settings }) =>
-    sendAndShow(ctx, spec, opts, client, settings.account, () => client.request('POST', spec.path, body)),
+    sendAndShow(ctx, res, opts, client, settings.account, () => client.request('POST', res.path, body)),
   );
 }

@@ -15,10 +15,10 @@ interface Outcome {
 }
 
 /** `delete`: asked once at a terminal (or --yes), each id deleted, then the counts. */
-export async function runDelete(ctx: Ctx, spec: Resource, state: RunState, ids: string[], cmd: Command): Promise<void> {
+export async function runDelete(ctx: Ctx, res: Resource, state: RunState, ids: string[], cmd: Command): Promise<void> {
   const opts = await optsOf(cmd);
   await withClient(ctx, opts, async ({ client, settings }) => {
-    const target = ids.length === 1 ? `${spec.noun} ${ids[0]}` : `${ids.length} ${spec.plural} (${ids.join(', ')})`;
+    const target = ids.length === 1 ? `${res.noun} ${ids[0]}` : `${ids.length} ${res.plural} (${ids.join(', ')})`;
     const where = `${client.baseUrl} (profile ${settings.profile})`;
     if (!opts.yes) {
       if (!ctx.isInteractive) {
@@ -34,14 +34,14 @@ export async function runDelete(ctx: Ctx, spec: Resource, state: RunState, ids: 
     for (const id of ids) {
       try {
         // The id, or the exact name (find.ts); several records of that name delete none.
-        await byIdOrName(client, spec, id, (at) => client.request('DELETE', `${spec.path}/${enc(at)}`));
+        await byIdOrName(client, res, id, (at) => client.request('DELETE', `${res.path}/${enc(at)}`));
         outcomes.push({ id, outcome: 'deleted' });
-        ctx.stderr.write(`deleted ${spec.noun} ${id}\n`);
+        ctx.stderr.write(`deleted ${res.noun} ${id}\n`);
       } catch (err) {
         if (!(err instanceof CliError) || err.exitCode === EXIT.auth || err.exitCode === EXIT.usage) throw err;
         const status = err.exitCode === EXIT.notFound ? 'not-found' : 'failed';
         outcomes.push({ id, outcome: status, error: err.message });
-        ctx.stderr.write(`${status === 'not-found' ? 'not found' : 'failed'}: ${spec.noun} ${id}: ${err.message}\n`);
+        ctx.stderr.write(`${status === 'not-found' ? 'not found' : 'failed'}: ${res.noun} ${id}: ${err.message}\n`);
       }
     }
     // The shape import and apply report: the counts, then what happened to each record.

@@ -16,15 +16,15 @@ import { byIdOrName } from './find.js';
 import { editsOf } from './round-trip.js';
 
 /** `edit`, its options parsed: the record in the editor, then only what changed is sent. */
-export async function runEdit(ctx: Ctx, spec: Resource, id: string, opts: Opts): Promise<void> {
+export async function runEdit(ctx: Ctx, res: Resource, id: string, opts: Opts): Promise<void> {
   await withClient(ctx, opts, async ({ client, settings }) => {
     // The id, or the exact name (find.ts); the change goes to the id of the record found.
-    const current = await byIdOrName(client, spec, id, (at) =>
-      client.request<Record<string, unknown>>('GET', `${spec.path}/${enc(at)}`),
+    const current = await byIdOrName(client, res, id, (at) =>
+      client.request<Record<string, unknown>>('GET', `${res.path}/${enc(at)}`),
     );
-    const path = `${spec.path}/${enc(String(current.id ?? id))}`;
-    await inEditFile(`${spec.noun}-${id.replace(/\W/g, '_')}.json`, async (file, kept) => {
-      const body = await editRecord(ctx, spec, current, file, kept);
+    const path = `${res.path}/${enc(String(current.id ?? id))}`;
+    await inEditFile(`${res.noun}-${id.replace(/\W/g, '_')}.json`, async (file, kept) => {
+      const body = await editRecord(ctx, res, current, file, kept);
       if (!body) return;
       ctx.stderr.write(`~ update ${id}\n${diffLines(current, body).join('\n')}\n`);
       let data: unknown;
@@ -36,7 +36,7 @@ export async function runEdit(ctx: Ctx, spec: Resource, id: string, opts: Opts):
           throw new RefusedEdit(err.message, kept, err.details);
         throw err;
       }
-      await present(ctx, data, { ...opts, account: settings.account, ...(await viewsOf(spec)) });
+      await present(ctx, data, { ...opts, account: settings.account, ...(await viewsOf(res)) });
     });
   });
 }
@@ -65,7 +65,7 @@ async function inEditFile(name: string, edit: (file: string, kept: string) => Pr
 /** Opens the record in the editor; the change to send, or undefined when there is none. */
 async function editRecord(
   ctx: Ctx,
-  spec: Resource,
+  res: Resource,
   current: Record<string, unknown>,
   file: string,
   kept: string,
@@ -108,8 +108,8 @@ async function editRecord(
     const names = removed.map((k) => visible(k, true)).join(', ');
     ctx.stderr.write(`note: ${names} removed in the edit: the API cannot unset a field, so kept\n`);
   }
-  const schemas = await spec.schemas!();
-  const body = editsOf(ctx, spec, current, edited as Record<string, unknown>);
+  const schemas = await res.schemas!();
+  const body = editsOf(ctx, res, current, edited as Record<string, unknown>);
   if (Object.keys(body).length === 0) {
     ctx.stderr.write(`no change to send; nothing was sent\n`);
     return undefined;
@@ -119,7 +119,7 @@ async function editRecord(
   const checked = ages.length > 0 ? { ok: false as const, errors: ages } : parseWith(schemas.patch, body);
   if (!checked.ok) {
     throw new RefusedEdit(
-      `the edited ${spec.noun} is invalid; nothing was sent`,
+      `the edited ${res.noun} is invalid; nothing was sent`,
       kept,
       checked.errors.map((e) => `${e.path}: ${e.message}`),
     );

@@ -4,13 +4,13 @@ import type { Resource } from '../../resources/index.js';
 import { examples, optsOf } from '../shared.js';
 
 /** kubectl edit: the record in $VISUAL or $EDITOR as JSON; only what changed is sent. */
-export function editCommand(ctx: Ctx, spec: Resource): Command {
+export function editCommand(ctx: Ctx, res: Resource): Command {
   return new Command('edit')
-    .description(`Edit a ${spec.noun} in $VISUAL or $EDITOR and send only what changed`)
-    .argument('<id>', `the ${spec.noun}'s id${spec.key?.includes('name') ? ', or its exact name' : ''}`)
+    .description(`Edit a ${res.noun} in $VISUAL or $EDITOR and send only what changed`)
+    .argument('<id>', `the ${res.noun}'s id${res.key?.includes('name') ? ', or its exact name' : ''}`)
     .addHelpText(
       'after',
-      `${examples(`clinadmin ${spec.group} edit ID`, `EDITOR=nano clinadmin ${spec.group} edit ID`)}
+      `${examples(`clinadmin ${res.group} edit ID`, `EDITOR=nano clinadmin ${res.group} edit ID`)}
 The record opens as JSON. Fields the service sets, and fields left as they were, are not sent. An
 edit that does not parse, or breaks a rule, is refused with the reason, and the edited file is kept
 (the hint says where); otherwise the file is removed, whether the edit was sent or abandoned.
@@ -18,6 +18,6 @@ edit that does not parse, or breaks a rule, is refused with the reason, and the 
     )
     .action(async (id: string, _o: unknown, cmd: Command) => {
       const { runEdit } = await import('./edit-run.js');
-      await runEdit(ctx, spec, id, await optsOf(cmd));
+      await runEdit(ctx, res, id, await optsOf(cmd));
     });
 }

@@ -18,7 +18,7 @@ const LISTED = 20;
  */
 export async function byIdOrName<T>(
   client: ApiClient,
-  spec: Resource,
+  res: Resource,
   word: string,
   op: (id: string) => Promise<T>,
   anyCase = false,
@@ -26,19 +26,19 @@ export async function byIdOrName<T>(
   try {
     return await op(word);
   } catch (err) {
-    if (!(err instanceof NotFoundError) || !spec.key?.includes('name')) throw err;
-    return op(await idOfName(client, spec, word, anyCase, err));
+    if (!(err instanceof NotFoundError) || !res.key?.includes('name')) throw err;
+    return op(await idOfName(client, res, word, anyCase, err));
   }
 }
 
 async function idOfName(
   client: ApiClient,
-  spec: Resource,
+  res: Resource,
   word: string,
   anyCase: boolean,
   missing: NotFoundError,
 ): Promise<string> {
-  const scope = spec.key!.find((k) => k !== 'name');
+  const scope = res.key!.find((k) => k !== 'name');
   const lower = word.toLowerCase();
   const exact: Rec[] = [];
   const other: Rec[] = [];
@@ -62,7 +62,7 @@ async function idOfName(
     batchEnd: () => true,
     drained: async () => undefined,
   };
-  await client.stream(spec.path, sink);
+  await client.stream(res.path, sink);
   const found = exact.length > 0 ? exact : other;
   if (found.length === 1) return String(found[0].id);
   const quoted = JSON.stringify(word.slice(0, 80));
@@ -72,7 +72,7 @@ async function idOfName(
       .map((r) => `${String(r.id)}  ${scope ? `${scope} ${String(r[scope] ?? '')}  ` : ''}${String(r.name)}`);
     if (found.length > LISTED) rows.push(`… and ${found.length - LISTED} more`);
     throw new UsageError(
-      `${found.length} ${spec.plural} are named ${quoted}; nothing was done`,
+      `${found.length} ${res.plural} are named ${quoted}; nothing was done`,
       `give the id of the one you mean`,
       rows,
     );

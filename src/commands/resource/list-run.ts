@@ -23,20 +23,20 @@ function filtered(sink: ListSink, keep: (r: Rec) => boolean, limit?: number): Li
 /** list: the records streamed from the server to the output as they arrive, filtered here. */
 export async function runList(
   ctx: Ctx,
-  spec: Resource,
+  res: Resource,
   opts: Opts & { nameLike?: string; limit?: number },
 ): Promise<void> {
-  checkFields(spec, opts.fields);
+  checkFields(res, opts.fields);
   await withClient(ctx, opts, async ({ client, settings }) => {
     const { listOutput } = await import('../../output/stream.js');
     const out = await listOutput(ctx, {
       ...opts,
       account: settings.account,
-      ...(await viewsOf(spec)),
-      empty: `no ${spec.plural}`,
+      ...(await viewsOf(res)),
+      empty: `no ${res.plural}`,
     });
     // The API has no filters, so they run here, as each record arrives.
-    const wanted = (spec.filters ?? []).filter((f) => typeof opts[f] === 'string');
+    const wanted = (res.filters ?? []).filter((f) => typeof opts[f] === 'string');
     const like = opts.nameLike?.toLowerCase();
     const keep = (r: Rec) =>
       wanted.every((f) => String(r[f] ?? '') === opts[f]) &&
@@ -46,7 +46,7 @@ export async function runList(
           .includes(like));
     const filters = wanted.length > 0 || like !== undefined || opts.limit !== undefined;
     await client.stream(
-      spec.path,
+      res.path,
       filters ? filtered(out, keep, opts.limit) : out,
       out.holds ? client.heldLimit : undefined,
     );

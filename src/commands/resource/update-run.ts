@@ -17,9 +17,9 @@ import { checkBody, commandLineBody, lintBody, sendAndShow } from './write-run.j
  * update: the fields given, PATCHed. Ranges change one at a time against the record as it is; a whole
  * body (a record from `show -o json`, edited) is compared with the record first; --dry-run shows the diff.
  */
-export async function runUpdate(ctx: Ctx, spec: Resource, w: WriteSpec, id: string, opts: Opts): Promise<void> {
-  checkFields(spec, opts.fields);
-  const flags = fieldFlags(spec);
+export async function runUpdate(ctx: Ctx, res: Resource, w: WriteSpec, id: string, opts: Opts): Promise<void> {
+  checkFields(res, opts.fields);
+  const flags = fieldFlags(res);
   const rangeFlags = flags.filter(isRangeFlag);
   const given = (f: (typeof flags)[number]) => opts[optionKey(f.flags)] !== undefined;
   const createOnly = flags.filter((f) => !f.update && given(f));
@@ -33,7 +33,7 @@ export async function runUpdate(ctx: Ctx, spec: Resource, w: WriteSpec, id: stri
   const replaceAll = rangeFlags.filter(given);
   if (replaceAll.length > 0) {
     throw new UsageError(
-      `on update, ${flagName(replaceAll[0])} would replace every range the ${spec.noun} has; nothing was sent`,
+      `on update, ${flagName(replaceAll[0])} would replace every range the ${res.noun} has; nothing was sent`,
       rangeHint(replaceAll[0]),
     );
   }
@@ -42,32 +42,32 @@ export async function runUpdate(ctx: Ctx, spec: Resource, w: WriteSpec, id: stri
   if (Object.keys(body).length === 0 && ranging.length === 0) {
     throw new UsageError('nothing to update: give at least one field flag, --file or --data');
   }
-  const schemas = await spec.schemas!();
+  const schemas = await res.schemas!();
   const whole = opts.file !== undefined || opts.data !== undefined;
   const fetches = ranging.length > 0 || Boolean(opts.dryRun) || whole;
   // What can be checked without the server is checked before anything is asked of it; ranges, a dry
   // run and a whole body need the record as it is first.
   if (!fetches) {
-    checkBody(spec, schemas.patch, body);
-    await lintBody(ctx, spec, w, opts, body);
+    checkBody(res, schemas.patch, body);
+    await lintBody(ctx, res, w, opts, body);
   }
   await withClient(ctx, opts, async ({ client, settings }) => {
     // The id, or a name (find.ts): with a fetch first, the record it finds gives the id the change goes to.
-    let path = `${spec.path}/${enc(id)}`;
+    let path = `${res.path}/${enc(id)}`;
     if (fetches) {
-      const current = await byIdOrName(client, spec, id, (at) =>
-        client.request<Record<string, unknown>>('GET', `${spec.path}/${enc(at)}`),
+      const current = await byIdOrName(client, res, id, (at) =>
+        client.request<Record<string, unknown>>('GET', `${res.path}/${enc(at)}`),
       );
-      path = `${spec.path}/${enc(String(current.id ?? id))}`;
-      if (whole) body = editsOf(ctx, spec, current, body);
+      path = `${res.path}/${enc(String(current.id ?? id))}`;
+      if (whole) body = editsOf(ctx, res, current, body);
       for (const { f, v } of ranging) {
         const now = Array.isArray(current[f.field]) ? (current[f.field] as never[]) : [];
         body[f.field] = applyRangeVerbs(now, v, flagName(f).slice(2), f.kind === 'panic-ranges');
       }
-      checkBody(spec, schemas.patch, body);
+      checkBody(res, schemas.patch, body);
       const lines = diffLines(current, body);
       if (Object.keys(body).length === 0) {
-        ctx.stderr.write(`nothing to update: ${spec.noun} ${id} is as given; nothing was sent\n`);
+        ctx.stderr.write(`nothing to update: ${res.noun} ${id} is as given; nothing was sent\n`);
         return;
       }
       if (opts.dryRun) {
@@ -85,15 +85,15 @@ export async function runUpdate(ctx: Ctx, spec: Resource, w: WriteSpec, id: stri
           );
         }
         ctx.stderr.write(`${lines.join('\n')}\n`);
-        if (!(await (await prompter(ctx)).confirm(`Replace the ranges of ${spec.noun} ${id} as shown?`, false)))
+        if (!(await (await prompter(ctx)).confirm(`Replace the ranges of ${res.noun} ${id} as shown?`, false)))
           throw new CliError('nothing was changed', EXIT.usage);
       }
-      await lintBody(ctx, spec, w, opts, body);
+      await lintBody(ctx, res, w, opts, body);
     }
-    await sendAndShow(ctx, spec, opts, client, settings.account, () =>
+    await sendAndShow(ctx, res, opts, client, settings.account, () =>
       fetches
         ? client.request('PATCH', path, body)
-        : byIdOrName(client, spec, id, (at) => client.request('PATCH', `${spec.path}/${enc(at)}`, body)),
+        : byIdOrName(client, res, id, (at) => client.request('PATCH', `${res.path}/${enc(at)}`, body)),
     );
   });
 }

@@ -31,7 +31,7 @@ export async function commandLineBody(ctx: Ctx, opts: Opts, flags: FieldFlag[]):
  * `only`, just those fields' errors count: what the command line gave, checked before a prompt asks the rest.
  */
 export function checkBody(
-  spec: Resource,
+  res: Resource,
   schema: Parameters<typeof parseWith>[0],
   body: Record<string, unknown>,
   only?: Set<string>,
@@ -40,7 +40,7 @@ export function checkBody(
   const errors = checked.ok ? [] : checked.errors.filter((e) => !only || only.has(e.path.split(/[.[]/)[0]));
   if (errors.length > 0) {
     throw new UsageError(
-      `the ${spec.noun} is invalid; nothing was ${only ? 'asked or ' : ''}sent`,
+      `the ${res.noun} is invalid; nothing was ${only ? 'asked or ' : ''}sent`,
       undefined,
       errors.map((e) => `${e.path}: ${e.message}`),
     );
@@ -48,11 +48,11 @@ export function checkBody(
 }
 
 /** The clinical checks: warnings on stderr, or with --strict an error and nothing sent. */
-export async function lintBody(ctx: Ctx, spec: Resource, w: WriteSpec, opts: Opts, body: Record<string, unknown>) {
+export async function lintBody(ctx: Ctx, res: Resource, w: WriteSpec, opts: Opts, body: Record<string, unknown>) {
   const warnings = (await w.lint?.(body)) ?? [];
   if (warnings.length > 0 && opts.strict) {
     throw new UsageError(
-      `the ${spec.noun} has ${warnings.length === 1 ? 'a warning' : `${warnings.length} warnings`}, ` +
+      `the ${res.noun} has ${warnings.length === 1 ? 'a warning' : `${warnings.length} warnings`}, ` +
         'errors with --strict; nothing was sent',
       undefined,
       warnings.map((x) => `${x.field}: ${x.message}`),
@@ -64,16 +64,16 @@ export async function lintBody(ctx: Ctx, spec: Resource, w: WriteSpec, opts: Opt
 /** Sends the write and shows the record the server answered with. */
 export async function sendAndShow(
   ctx: Ctx,
-  spec: Resource,
+  res: Resource,
   opts: Opts,
   client: ApiClient,
   account: string | undefined,
   send: () => Promise<unknown>,
 ): Promise<void> {
   const data = await send().catch(async (err: unknown) => {
-    throw spec.fromContract ? await withContracts(client, err) : err;
+    throw res.fromContract ? await withContracts(client, err) : err;
   });
-  await present(ctx, data, { ...opts, account, ...(await viewsOf(spec)) });
+  await present(ctx, data, { ...opts, account, ...(await viewsOf(res)) });
 }
 
 /**
