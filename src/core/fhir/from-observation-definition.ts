@@ -2,6 +2,7 @@ import { findAmbiguity, lineColumn } from '../../json/json-error.js';
 import type { FieldError } from '../../schemas/common.js';
 import type { Warning } from '../lint.js';
 import type { RangeLike } from '../ranges.js';
+import { sourcePath } from '../source-path.js';
 import { type CriticalRead, interpretationOf, readCritical } from './critical.js';
 import {
   AGE_CONVENTION,
@@ -49,12 +50,7 @@ export function fromObservationDefinition(od: Rec, test?: string, valueSets?: Va
   const warnings: Warning[] = [];
   const errors: FieldError[] = [];
   const paths: Record<string, string> = {};
-  const pathOf = (p: string) => {
-    const key = Object.keys(paths)
-      .filter((k) => p === k || p.startsWith(`${k}.`) || p.startsWith(`${k}[`))
-      .sort((a, b) => b.length - a.length)[0];
-    return key === undefined ? p : `${paths[key]}${p.slice(key.length)}`;
-  };
+  const pathOf = (p: string) => sourcePath(paths, p, true);
   if (od.resourceType !== 'ObservationDefinition') {
     const what = typeof od.resourceType === 'string' ? `a ${od.resourceType}` : 'not a FHIR resource';
     // A ValueSet of a Bundle was read for the answers of the coded measures that reference it (records.ts).

@@ -2,6 +2,7 @@ import type { FieldError } from '../../schemas/common.js';
 import type { Warning } from '../lint.js';
 import { parseDecimal, writtenPrecision } from '../number.js';
 import type { RangeLike } from '../ranges.js';
+import { sourcePath } from '../source-path.js';
 import { yearsOf } from './ages.js';
 import { at, type MasterRecord, repetitions, value } from './master-file.js';
 import type { Segment } from './syntax.js';
@@ -91,13 +92,7 @@ export function measureFromHl7(rec: MasterRecord, test: string | undefined): Fro
   for (const name of om.keys())
     if (!['OM1', 'OM2', 'OM3', 'OM5'].includes(name))
       warnings.push({ field: at(om.get(name)!), message: `${name} has no field in a measure: not imported` });
-  const pathOf = (p: string) => {
-    const key = Object.keys(paths)
-      .filter((k) => p === k || p.startsWith(`${k}.`) || p.startsWith(`${k}[`))
-      .sort((a, b) => b.length - a.length)[0];
-    return key === undefined ? p : paths[key];
-  };
-  return { value: m, warnings, errors, event, pathOf };
+  return { value: m, warnings, errors, event, pathOf: (p) => sourcePath(paths, p, false) };
 }
 
 /** OM2: units, the display mask, reference (OM2-6) and critical (OM2-7) ranges. */
