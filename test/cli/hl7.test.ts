@@ -202,4 +202,25 @@ describe('events, sexes and faults', () => {
     expect(forced.code).toBe(2);
     expect(forced.stderr).toContain('x.txt is not HL7 v2: its first segment must be MSH, FHS or BHS');
   });
+
+  it('shows the control bytes of a hostile file escaped, in lint and import alike', async () => {
+    const s = await server();
+    // An OSC sequence (ESC ] 0 ; title BEL) in an unknown escape and in MSH-9: a terminal would retitle itself.
+    const osc = '\u001b]0;owned\u0007';
+    await writeFile(
+      join(s.dir, 'e.hl7'),
+      `MSH|^~\\&|L||||1||MFN^M08|1|P|2.5.1\rMFE|MAD|1||1|CWE\rOM1|1|X^Y\\Z${osc}\\|NM\r`,
+    );
+    await writeFile(join(s.dir, 't.hl7'), `MSH|^~\\&|L||||1||AD${osc}^A01|1|P|2.5.1\rPID|1\r`);
+    for (const args of [
+      ['measures', 'lint', 'e.hl7', '--test', 't'],
+      ['measures', 'import', 'e.hl7', '--test', 't'],
+      ['measures', 'lint', 't.hl7'],
+    ]) {
+      const r = await s.cli(args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr + r.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
+      expect(r.stderr).toContain('\\u001b]0;owned\\u0007');
+    }
+  });
 });

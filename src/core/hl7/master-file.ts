@@ -1,5 +1,5 @@
 import { UsageError } from '../../errors.js';
-import { type Field, HEADERS, printable, type Segment, segments, unescapeHl7 } from './syntax.js';
+import { type Field, HEADERS, type Segment, segments, unescapeHl7 } from './syntax.js';
 
 // The master file messages of HL7 v2.5.1 chapter 8 that carry a test catalog: MFN^M08 (numeric
 // observations: MFE, OM1, OM2, OM3), M09 (categorical: MFE, OM1, OM3) and M10 (batteries: MFE, OM1, OM5),
@@ -85,7 +85,7 @@ function messageType(msh: Segment, source: string): string {
   if (code === 'MFN' && (MESSAGE_TYPES as readonly string[]).includes(event)) return event;
   const found = code ? `${code}${event ? `^${event}` : ''}` : 'no message type';
   throw new UsageError(
-    `${source} ${at(msh, 9)}: ${printable(found)} is not a master file of observations; ` +
+    `${source} ${at(msh, 9)}: ${found.slice(0, 60)} is not a master file of observations; ` +
       'clinadmin reads MFN^M08 (numeric), MFN^M09 (categorical) and MFN^M10 (batteries)',
   );
 }

@@ -80,7 +80,7 @@ export function segments(text: string, source: string): Segment[] {
     if (!NAME.test(name))
       throw new UsageError(
         `${source} segment ${number} (line ${line}): expected a segment name of three capitals or digits, ` +
-          `found "${printable(raw.slice(0, 12))}"`,
+          `found "${raw.slice(0, 12)}"`,
       );
     if (HEADERS.has(name)) seps = declared(raw, source, number);
     if (!seps)
@@ -123,7 +123,7 @@ export function unescapeHl7(value: string, s: Separators, at: () => string): str
       continue;
     }
     const end = value.indexOf(s.escape, i + 1);
-    if (end === -1) throw new UsageError(`${at()}: an escape sequence is not closed: "${printable(value.slice(i))}"`);
+    if (end === -1) throw new UsageError(`${at()}: an escape sequence is not closed: "${value.slice(i, i + 40)}"`);
     const code = value.slice(i + 1, end);
     out += escaped(code, s, at);
     i = end + 1;
@@ -152,7 +152,7 @@ function escaped(code: string, s: Separators, at: () => string): string {
   }
   if (/^X([0-9A-Fa-f]{2})+$/.test(code)) return Buffer.from(code.slice(1), 'hex').toString('utf8');
   throw new UsageError(
-    `${at()}: unknown escape sequence "${s.escape}${printable(code)}${s.escape}" ` +
+    `${at()}: unknown escape sequence "${s.escape}${code.slice(0, 40)}${s.escape}" ` +
       `(HL7 v2 defines F, S, T, R, E, X, H, N and .br)`,
   );
 }
@@ -171,9 +171,4 @@ export function escapeHl7(value: string, s: Separators = DEFAULT_SEPARATORS): st
     else out += c;
   }
   return out;
-}
-
-/** A short piece of input for a message: control characters shown as \xHH, never raw. */
-export function printable(s: string): string {
-  return s.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }
