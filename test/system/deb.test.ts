@@ -208,6 +208,28 @@ describe('the Debian packages', () => {
 });
 
 /** A copy of this machine to install into (overlay-root.sh), and commands run in it as root or as a user. */
+/**
+ * The installed program's `measures list -o json` against serve (the repo's build, on this machine's
+ * loopback) is what the API itself answers: `list` runs it with the base URL and token in its environment.
+ */
+async function listsAsServeHolds(
+  list: (env: Record<string, string>) => Promise<{ exitCode?: number; stdout: unknown; stderr: string }>,
+) {
+  const data = await tempDir();
+  const s = await serveProcess(['--seed', '--data', join(data, 'data.json'), '--token', E2E_TOKEN]);
+  try {
+    const r = await list({ CLINADMIN_BASE_URL: s.url, CLINADMIN_TOKEN: E2E_TOKEN });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const fromServer = await fetch(`${s.url}/diagnostic-measures`, {
+      headers: { authorization: `Bearer ${E2E_TOKEN}` },
+    }).then((res) => res.json());
+    expect(JSON.parse(String(r.stdout))).toEqual(fromServer);
+  } finally {
+    s.proc.kill('SIGTERM');
+    await s.proc;
+  }
+}
+
 async function throwawaySystem() {
   const top = await mkdtemp(join(tmpdir(), 'clinadmin-root-'));
   const holder = execa(OVERLAY, [top, out], { reject: false, buffer: false }) as unknown as ResultPromise;
@@ -266,22 +288,7 @@ describe('the amd64 package installed into a throwaway Debian system', () => {
     expect([v.exitCode, v.stdout, v.stderr]).toEqual([0, `/usr/bin/clinadmin\n${pkg.version}`, '']);
 
     // A real command against serve (the repo's build, on this machine's loopback, which the copy shares).
-    const data = await tempDir();
-    const s = await serveProcess(['--seed', '--data', join(data, 'data.json'), '--token', E2E_TOKEN]);
-    try {
-      const list = await sys.asUser('clinadmin measures list -o json', {
-        CLINADMIN_BASE_URL: s.url,
-        CLINADMIN_TOKEN: E2E_TOKEN,
-      });
-      expect(list.exitCode, list.stderr).toBe(0);
-      const fromServer = await fetch(`${s.url}/diagnostic-measures`, {
-        headers: { authorization: `Bearer ${E2E_TOKEN}` },
-      }).then((r) => r.json());
-      expect(JSON.parse(list.stdout)).toEqual(fromServer);
-    } finally {
-      s.proc.kill('SIGTERM');
-      await s.proc;
-    }
+    await listsAsServeHolds((env) => sys.asUser('clinadmin measures list -o json', env));
 
     // man finds the page where the package put it, with no MANPATH.
     const man = await sys.asUser('man clinadmin-measures-import', { MANPAGER: 'cat', MANWIDTH: '100' });
@@ -398,22 +405,7 @@ describe('the arm64 package installed into an empty root under qemu-user', () =>
       );
     const v = await run(['--version']);
     expect([v.exitCode, v.stdout, v.stderr]).toEqual([0, pkg.version, '']);
-    const data = await tempDir();
-    const s = await serveProcess(['--seed', '--data', join(data, 'data.json'), '--token', E2E_TOKEN]);
-    try {
-      const list = await run(['measures', 'list', '-o', 'json'], {
-        CLINADMIN_BASE_URL: s.url,
-        CLINADMIN_TOKEN: E2E_TOKEN,
-      });
-      expect(list.exitCode, list.stderr).toBe(0);
-      const fromServer = await fetch(`${s.url}/diagnostic-measures`, {
-        headers: { authorization: `Bearer ${E2E_TOKEN}` },
-      }).then((r) => r.json());
-      expect(JSON.parse(list.stdout)).toEqual(fromServer);
-    } finally {
-      s.proc.kill('SIGTERM');
-      await s.proc;
-    }
+    await listsAsServeHolds((env) => run(['measures', 'list', '-o', 'json'], env));
     const man = await execa('man', ['-l', join(system, 'usr/share/man/man1/clinadmin-measures-import.1.gz')], {
       env: { MANPAGER: 'cat', MANWIDTH: '100' },
     });
