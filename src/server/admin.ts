@@ -7,7 +7,7 @@ import { RECORD_SCHEMAS, resetLine, type StoredRecord } from './journal.js';
 import { LoadError, loadState, refuseKeyTwice } from './load-file.js';
 import { type Problem, problem, sendJson, sendList } from './problem.js';
 import { JournalFilterError, type RequestJournal } from './requests.js';
-import { isSnapshotName, listSnapshots, readSnapshot, saveSnapshot } from './snapshots.js';
+import { isSnapshotName, listSnapshots, NAME_RULE, readSnapshot, saveSnapshot } from './snapshots.js';
 import type { State, Store } from './store.js';
 
 /** What the sandbox endpoints work on: the store, where its data file is, and the state it started with. */
@@ -131,8 +131,7 @@ export async function handleAdmin(
   if (snapshot) {
     only('POST');
     const name = decodeURIComponent(snapshot[1]);
-    if (!isSnapshotName(name))
-      refuse(400, `a snapshot name is letters, digits, ".", "_" and "-" (at most 64, no ".."); got "${name}"`);
+    if (!isSnapshotName(name)) refuse(400, `a snapshot name is ${NAME_RULE}; got "${name}"`);
     await sb.store.settle();
     const state = sb.store.state();
     const info = await saveSnapshot(sb.dataFile, name, state);
@@ -213,8 +212,7 @@ export async function handleAdmin(
   if (mark) {
     only('POST');
     const name = decodeURIComponent(mark[1]);
-    if (!isSnapshotName(name))
-      refuse(400, `a mark name is letters, digits, ".", "_" and "-" (at most 64, no ".."); got "${name}"`);
+    if (!isSnapshotName(name)) refuse(400, `a mark name is ${NAME_RULE}; got "${name}"`);
     try {
       return sendJson(res, 200, sb.requests.mark(name));
     } catch (err) {

@@ -17,7 +17,8 @@ interface SnapshotInfo {
   notifications: number;
 }
 
-/** A name that stays inside the folder: letters, digits, `.`, `_`, `-`, never `..`, at most 64. */
+/** A name that stays inside the folder: what isSnapshotName holds, in words for an error. */
+export const NAME_RULE = 'letters, digits, ".", "_" and "-" (at most 64, no "..")';
 export const isSnapshotName = (name: string) => /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(name) && !name.includes('..');
 
 /**
