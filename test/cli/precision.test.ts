@@ -167,6 +167,31 @@ describe('precision as written', () => {
     expect(plan.stdout).toContain('dry run: 0 to create, 1 to update, 2 unchanged, 0 in error');
   });
 
+  it('keeps a whole critical limit whole beside bounds with decimals, in FHIR with extensions removed', async () => {
+    const { cli, dir, stored } = await setup();
+    // A neonatal band as a lab writes it: 0.5–10.0 with a critical limit of >20, a whole number.
+    const sheet = [
+      'Panel,Analyte,Units,Age from,Age to,Ref low,Ref high,Critical high',
+      'tst_p,Bili,mg/dL,0,28d,0.5,10.0,>20',
+    ];
+    await writeFile(join(dir, 'bili.csv'), `${sheet.join('\r\n')}\r\n`);
+    expect((await cli(['measures', 'import', 'bili.csv'])).code).toBe(0);
+    const [bili] = await stored();
+    expect(bili.panicRanges).toEqual([{ max: 20, sex: 'all', ageMin: 0, ageMax: 29 / 365.25 }]);
+    const out = await cli(['measures', 'export', '--format', 'fhir']);
+    expect(out.code, out.stderr).toBe(0);
+    // R4's decimalPrecision is one count of decimals for the measure: 0.5 and 10.0 have one, 20 none, so no
+    // single count is true of them, and a reader that has only the decimals (extensions dropped) must not get one.
+    const fhir = JSON.parse(out.stdout, (_k, v, context?: { source?: string }) =>
+      typeof v === 'number' ? RAW.rawJSON(context!.source!) : v,
+    );
+    await writeFile(join(dir, 'bare.fhir.json'), JSON.stringify(withoutExtensions(fhir), null, 2));
+    const plan = await cli(['measures', 'import', 'bare.fhir.json', '--test', 'tst_p', '--dry-run']);
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(plan.stdout).not.toContain('→');
+    expect(plan.stdout).toContain('dry run: 0 to create, 0 to update, 1 unchanged, 0 in error');
+  });
+
   it('pairs ranges by id, then by sex and band: an inserted band is one addition', async () => {
     const { cli, dir } = await setup();
     const rows = [

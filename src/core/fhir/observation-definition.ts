@@ -1,4 +1,4 @@
-import { decimalLiteral } from '../number.js';
+import { decimalLiteral, precisionOf } from '../number.js';
 import { zonesOf } from './critical.js';
 import {
   AGE_CONVENTION,
@@ -121,7 +121,12 @@ export function toObservationDefinition(
   };
 }
 
-/** conversionFactor when every bound pair gives one SI/conventional ratio; decimalPrecision when all agree. */
+/**
+ * conversionFactor when every bound pair gives one SI/conventional ratio; decimalPrecision when every bound
+ * holds the same precision (its field, else its own decimals: 0.5 and 10.0 hold 1, 20 holds 0). A reader
+ * without our extensions gives that count to each bound whose literal shows fewer decimals, so it must be
+ * true of every bound: beside 10.0, a critical limit of 20 would come back as 20.0.
+ */
 function conversion(ranges: Rec[]): Rec {
   const ratios: number[] = [];
   const precisions = new Set<unknown>();
@@ -132,7 +137,7 @@ function conversion(ranges: Rec[]): Rec {
     ]) {
       if (num(r[c]) && num(r[s]) && r[c] !== 0) ratios.push((r[s] as number) / (r[c] as number));
     }
-    for (const p of ['minPrecision', 'maxPrecision']) if (r[p] !== undefined) precisions.add(r[p]);
+    for (const b of ['min', 'max']) if (num(r[b])) precisions.add(precisionOf(r[b], r[`${b}Precision`]));
   }
   const out: Rec = {};
   const first = ratios[0];
