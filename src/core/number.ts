@@ -159,3 +159,13 @@ export function jsonText(value: unknown, space?: number): string {
     space,
   );
 }
+
+/** A value as text in a view or a cell: nothing for null, objects as JSON, numbers in plain digits. */
+export const valueText = (v: unknown): string =>
+  v === undefined || v === null
+    ? ''
+    : typeof v === 'object'
+      ? jsonText(v)
+      : typeof v === 'number'
+        ? plainDecimal(v)
+        : String(v);

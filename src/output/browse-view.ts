@@ -1,5 +1,6 @@
 import type { Browse, BrowseNote } from '../core/browse.js';
 import { age } from '../core/notifications.js';
+import { valueText } from '../core/number.js';
 import { epochMs } from '../resources/time.js';
 import { localTime } from './columns.js';
 import { cut, displayWidth, pad, visible } from './text.js';
@@ -60,7 +61,7 @@ function detail(n: BrowseNote | undefined, width: number, t: Theme, now: number)
     lines.push('', t.bold('meta'));
     const meta = typeof n.meta === 'object' ? Object.entries(n.meta as object) : [['', n.meta]];
     for (const [k, v] of meta)
-      lines.push(cut(`  ${k ? `${one(k)}: ` : ''}${one(typeof v === 'string' ? v : JSON.stringify(v))}`, width));
+      lines.push(cut(`  ${k ? `${one(k)}: ` : ''}${one(v === null ? 'null' : valueText(v))}`, width));
   }
   return lines;
 }

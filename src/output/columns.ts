@@ -1,4 +1,4 @@
-import { jsonText, plainDecimal } from '../core/number.js';
+import { valueText } from '../core/number.js';
 import { formatCritical, formatRange, type RangeLike } from '../core/ranges.js';
 import type { Rec } from '../json/record.js';
 import type { ColumnFormat, Resource } from '../resources/registry.js';
@@ -30,14 +30,7 @@ export interface View {
   account?: string;
 }
 
-const text = (key: string) => (r: Rec) =>
-  r[key] === undefined || r[key] === null
-    ? ''
-    : typeof r[key] === 'object'
-      ? jsonText(r[key])
-      : typeof r[key] === 'number'
-        ? plainDecimal(r[key])
-        : String(r[key]);
+const text = (key: string) => (r: Rec) => valueText(r[key]);
 export const col = (key: string, header = key, shown = false): Column => ({ key, header, value: text(key), shown });
 
 /** Columns named as their keys and all shown: for records without a column list of their own. */

@@ -1,4 +1,4 @@
-import { jsonText, plainDecimal, precisionOf } from '../core/number.js';
+import { precisionOf, valueText } from '../core/number.js';
 import { formatCritical, formatRange, type RangeLike } from '../core/ranges.js';
 import type { Rec } from '../json/record.js';
 import type { Column, View } from './columns.js';
@@ -18,7 +18,7 @@ function label(header: string): string {
 function describeValue(v: unknown): string {
   if (v === null || v === undefined) return '';
   if (Array.isArray(v) && v.every((x) => typeof x !== 'object' || x === null)) return visible(v.join(', '));
-  return visible(typeof v === 'object' ? jsonText(v) : typeof v === 'number' ? plainDecimal(v) : String(v));
+  return visible(valueText(v));
 }
 
 const isRanges = (c: Column, r: Rec) =>

@@ -1,5 +1,5 @@
 import { guardFormula } from '../core/csv-formula.js';
-import { jsonText, plainDecimal } from '../core/number.js';
+import { jsonText, valueText } from '../core/number.js';
 
 /** Plain serialisers: no dependency, so piping JSON costs no start-up. */
 
@@ -14,7 +14,7 @@ export function toNdjson(data: unknown): string {
 
 function csvCell(v: unknown): string {
   if (v === undefined || v === null) return '';
-  let s = typeof v === 'object' ? jsonText(v) : typeof v === 'number' ? plainDecimal(v) : String(v);
+  let s = valueText(v);
   // The one rule against formula injection (core/csv-formula.ts); a number such as -5 stays a number.
   if (typeof v !== 'number') s = guardFormula(s);
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;

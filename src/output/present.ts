@@ -1,4 +1,5 @@
 import type { Ctx } from '../context.js';
+import { valueText } from '../core/number.js';
 import { CliError, EXIT, UsageError } from '../errors.js';
 import type { Rec } from '../json/record.js';
 import { type Column, col, type View } from './columns.js';
@@ -101,7 +102,7 @@ async function format(ctx: Ctx, data: unknown, o: PresentOptions): Promise<void>
     }
     if (!isRecordList(shaped))
       return void ctx.stdout.write(
-        `${shaped.map((v) => visible(typeof v === 'object' ? JSON.stringify(v) : String(v), true)).join('\n')}\n`,
+        `${shaped.map((v) => visible(v === null ? 'null' : valueText(v), true)).join('\n')}\n`,
       );
     const { renderList } = await import('./list.js');
     const listColumns = format === 'wide' && !fields && o.wide ? o.wide : columns;

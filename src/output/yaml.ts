@@ -1,4 +1,5 @@
-import { Document, visit } from 'yaml';
+import { Document, type ScalarTag, type Tags, visit } from 'yaml';
+import { plainDecimal } from '../core/number.js';
 
 // Text written plain only when every YAML reader takes it for text: a letter or _ first, then word
 // characters, space, . / @ -, and not one of YAML 1.1's booleans and nulls (yes, on, y…) nor what a 1.1
@@ -7,12 +8,32 @@ const PLAIN = /^[A-Za-z_][\w ./@-]*$/;
 const RESERVED = /^(y|n|yes|no|true|false|on|off|null|[eE][-+]?[0-9]+)$/i;
 
 /**
+ * The schema's own int and float tags, but a number JSON would write with an exponent (`1e-7`, `1e+21`) is
+ * written in plain digits, as every other output writes it, so that what we write we read.
+ */
+const plainNumbers = (tags: Tags): Tags =>
+  tags.map((t) =>
+    typeof t === 'object' &&
+    (t.tag === 'tag:yaml.org,2002:int' || t.tag === 'tag:yaml.org,2002:float') &&
+    t.default &&
+    !t.format
+      ? ({
+          ...(t as ScalarTag),
+          stringify: ((item, ...rest) =>
+            typeof item.value === 'number' && /e/.test(String(item.value))
+              ? plainDecimal(item.value)
+              : (t as ScalarTag).stringify!(item, ...rest)) satisfies ScalarTag['stringify'],
+        } as ScalarTag)
+      : t,
+  );
+
+/**
  * `-o yaml` through the `yaml` package, readable alike by YAML 1.2 and 1.1 readers (PyYAML, many CI
  * tools): any other text is double-quoted, so `yes`, `0o7`, `2026-01-01` or a key `<<` (a merge to 1.1)
  * stay text. Long text is not folded (lineWidth 0), so a value stays on its line for grep and diff.
  */
 export function toYaml(data: unknown): string {
-  const doc = new Document(data);
+  const doc = new Document(data, { customTags: plainNumbers });
   visit(doc, {
     Scalar(_, node) {
       const v = node.value;

@@ -23,6 +23,14 @@ describe('output formats read back by third-party parsers', () => {
     );
   });
 
+  it('-o yaml writes numbers in plain digits, which YAML 1.2 and 1.1 read as the same numbers', () => {
+    const r = { low: 1e-7, high: -2.5e-8, big: 1e21, count: 8, half: 0.5 };
+    const text = toYaml(r);
+    expect(text).toBe('low: 0.0000001\nhigh: -0.000000025\nbig: 1000000000000000000000\ncount: 8\nhalf: 0.5\n');
+    expect(parseYaml(text)).toEqual(r);
+    expect(parseYaml(text, { version: '1.1' })).toEqual(r);
+  });
+
   it('-o csv parses back with `csv-parse` to the same cells: text (formulas escaped), JSON objects, null empty', () => {
     fc.assert(
       fc.property(records, (rs) => {
