@@ -216,10 +216,10 @@ describe('importing FHIR written by other systems', () => {
       unit: 'meq/L',
       siunit: 'mmol/L',
       referenceRanges: [
-        { min: 3.5, minPrecision: 1, max: 5.1, maxPrecision: 1, simin: 3.5, simax: 5.1, sex: 'male', ageMin: 18 },
+        // decimalPrecision 1 says what 3.5 says already, and what 5 does not: 5.0.
+        { min: 3.5, max: 5.1, simin: 3.5, simax: 5.1, sex: 'male', ageMin: 18 },
         {
           min: 3.4,
-          minPrecision: 1,
           max: 5,
           maxPrecision: 1,
           simin: 3.4,
@@ -231,9 +231,7 @@ describe('importing FHIR written by other systems', () => {
         // One month is 1/12 of a year (UCUM's mo = a/12), held exactly.
         {
           min: 3.6,
-          minPrecision: 1,
           max: 5.9,
-          maxPrecision: 1,
           simin: 3.6,
           simax: 5.9,
           sex: 'all',
@@ -244,8 +242,8 @@ describe('importing FHIR written by other systems', () => {
       // The file writes its critical intervals as zones (high 2.5, low 6.5), one-sided and wholly beyond the
       // reference ranges: read as the limits FHIR defines, critical below 2.5 and above 6.5, with a note each.
       panicRanges: [
-        { min: 2.5, minPrecision: 1, simin: 2.5, sex: 'all' },
-        { max: 6.5, maxPrecision: 1, simax: 6.5, sex: 'all' },
+        { min: 2.5, simin: 2.5, sex: 'all' },
+        { max: 6.5, simax: 6.5, sex: 'all' },
       ],
     });
     expect(r.stderr).toContain(
@@ -390,13 +388,13 @@ describe('importing FHIR written by other systems', () => {
     const [m] = (await s.call('GET', '/diagnostic-measures')).body;
     // The Normal interval is the reference range; Low and High only hold the results outside it.
     expect(m.referenceRanges.map(({ id: _id, ...x }: Record<string, unknown>) => x)).toEqual([
-      { min: 70, minPrecision: 0, max: 99, maxPrecision: 0, sex: 'all' },
+      { min: 70, max: 99, sex: 'all' },
     ]);
     // "Critical Low" up to 40 and "Critical High" from 400 are zones of critical values: as FHIR defines the
     // critical range, critical below 40 and above 400.
     expect(m.panicRanges).toEqual([
-      { min: 40, minPrecision: 0, sex: 'all' },
-      { max: 400, maxPrecision: 0, sex: 'all' },
+      { min: 40, sex: 'all' },
+      { max: 400, sex: 'all' },
     ]);
     expect(r.stderr).toContain('qualifiedInterval[1].condition: a "low" interval holds the low results');
     expect(r.stderr).toContain('(condition "critical low"); held as the critical limit: critical below 40');

@@ -242,11 +242,7 @@ export function fromObservationDefinition(od: Rec, test?: string, valueSets?: Va
       const e = iexts.find((x) => x.url === ext(name));
       if (e) r[f] = extValue(e);
     }
-    keepWritten(r, range, si);
-    if (!ours && typeof details.decimalPrecision === 'number') {
-      if (r.min !== undefined) r.minPrecision ??= details.decimalPrecision;
-      if (r.max !== undefined) r.maxPrecision ??= details.decimalPrecision;
-    }
+    keepWritten(r, range, si, !ours && !si ? details.decimalPrecision : undefined);
     if (factor !== undefined && !si) {
       if (num(r.min)) r.simin = Number((r.min * factor).toPrecision(12));
       if (num(r.max)) r.simax = Number((r.max * factor).toPrecision(12));

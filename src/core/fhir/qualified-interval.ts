@@ -15,16 +15,18 @@ export function sameAge(r: Rec, age: Rec, legacy: boolean): boolean {
 
 /**
  * The precision of each bound a Range's decimal was written with (`"value": 8.0` is 8 at precision 1, as FHIR
- * R4 gives a decimal's trailing zeros meaning), where no extension of ours has set it.
+ * R4 gives a decimal's trailing zeros meaning), else the measure's `decimalPrecision` (another system's JSON
+ * may write 5.0 as 5), where no extension of ours has set it. Set only where it says more than the value's own
+ * decimals, as every reader of numbers does: 3.5 at precision 1 is stored as 3.5, 5 at precision 1 as 5.0.
  */
-export function keepWritten(r: Rec, range: Rec, si: boolean): void {
+export function keepWritten(r: Rec, range: Rec, si: boolean, decimalPrecision?: unknown): void {
   for (const [end, bound] of [
     ['low', si ? 'simin' : 'min'],
     ['high', si ? 'simax' : 'max'],
   ] as const) {
     const value = r[bound];
-    const written = writtenDecimals(range[end], 'value');
-    if (typeof value !== 'number' || written === undefined || r[`${bound}Precision`] !== undefined) continue;
+    const written = writtenDecimals(range[end], 'value') ?? decimalPrecision;
+    if (typeof value !== 'number' || typeof written !== 'number' || r[`${bound}Precision`] !== undefined) continue;
     const precision = writtenPrecision({ value, decimals: written });
     if (precision !== undefined) r[`${bound}Precision`] = precision;
   }
