@@ -1,26 +1,14 @@
 import { parse } from 'csv-parse/sync';
 import { UsageError } from '../errors.js';
 import type { Rec } from '../json/record.js';
-import { parseAge, parseAgeEnd } from './ages.js';
-import {
-  AGES,
-  COLUMN_OF,
-  HEADERS,
-  isDecimal,
-  keepPrecision,
-  LIMIT_PAIRS,
-  LISTS,
-  NUMBERS,
-  PRECISIONS,
-  splitList,
-} from './csv-cells.js';
+import { limitText, readCell } from './csv-cell-read.js';
+import { COLUMN_OF, HEADERS, isDecimal, keepPrecision } from './csv-cells.js';
 import { headerKey, LIMIT_COLUMNS, MEASURE_COLUMNS as MEASURE, RANGE_COLUMNS as RANGE } from './csv-columns.js';
 import { parseError, parseOptions, sheetDelimiter } from './csv-dialect.js';
 import { unguardFormula } from './csv-formula.js';
 import { nearest } from './nearest.js';
-import { numberError, parseDecimal } from './number.js';
-import { Problems } from './problems.js';
-import { RANGE_KIND_WORDS, rangeKindOf, SEX_WORDS, sexOf } from './words.js';
+import { listed, MAX_LISTED, type ReadProblem } from './problems.js';
+import { RANGE_KIND_WORDS, rangeKindOf } from './words.js';
 
 // A measure catalog as a spreadsheet keeps it: one row per range, a measure's own fields beside each of its
 // ranges. Written (csv-write.ts) as RFC 4180 CSV with CRLF and a UTF-8 byte-order mark (Excel reads UTF-8
@@ -33,7 +21,10 @@ interface SheetRecord {
   position: number;
   line: number;
   value: Rec;
-  cellOf: (path: string) => string | undefined;
+  cellOf: (path: string) => { place: string; line: number; column: number } | undefined;
+  problems?: ReadProblem[];
+  moreProblems?: number;
+  unread?: string[];
 }
 
 /** A measure as its rows are read: its record, the line each own field came from, and each range's line. */
@@ -43,6 +34,10 @@ export interface SheetEntry {
   lines: Map<string, number>;
   /** Each range's line; with the columns its fields came from where they are not named as the fields. */
   rangeLines: Record<RangeList, (number | { line: number; columns: Record<string, string> })[]>;
+  /** Its rows' cell errors (the first 50, then a count) and the ranges they left unread (`panicRanges[1]`). */
+  problems: ReadProblem[];
+  more: number;
+  unread: string[];
 }
 
 type RangeList = 'referenceRanges' | 'panicRanges';
@@ -51,12 +46,18 @@ type RangeList = 'referenceRanges' | 'panicRanges';
  * The rows of one sheet, read one at a time into measures grouped by (test, name): the whole-text reading
  * and the streamed one (csv-stream.ts) share it, so both give the same records and the same errors. A
  * measure's own field may be repeated on its rows or left empty after the first; two rows that disagree
- * are an error naming both lines. Every cell error names file:line:column (column counted in fields from 1).
+ * are an error naming both lines. Every cell error names file:line:column (column counted in fields from 1)
+ * and stays with the measure of its row, which the checker then holds invalid beside whatever else it
+ * finds in it (sync/prepare.ts): one run lists every problem of the sheet, as tsc and eslint do.
  */
 export class Sheet {
-  /** Every problem of the sheet, counted; the first 50 listed (problems.ts). */
-  readonly errors = new Problems();
+  /** The header's problems (a column we do not know, or one named twice): the first record carries them. */
+  headerProblems: ReadProblem[] = [];
   headerRead = false;
+  /** Whether the header names the test and name columns a measure's rows are found by. */
+  keyed = false;
+  /** The measure whose row is being read, which takes the row's cell errors. */
+  private current: SheetEntry | undefined;
   /** Each known column's place in a row, from 0. */
   private at: Partial<Record<string, number>> = {};
   constructor(
@@ -71,6 +72,7 @@ export class Sheet {
   header(record: string[]): void {
     this.headerRead = true;
     this.at = {};
+    this.headerProblems = [];
     record.forEach((h, i) => {
       const name = h.trim();
       const known = COLUMN_OF.get(headerKey(name));
@@ -78,14 +80,32 @@ export class Sheet {
       if (known === undefined) {
         const guess = nearest(headerKey(name), HEADERS.map(headerKey));
         const shown = guess === undefined ? undefined : HEADERS.find((w) => headerKey(w) === guess);
-        this.errors.push(
-          `${place}: unknown column "${name.slice(0, 60)}"${shown ? `; did you mean "${shown}"?` : ''} ` +
-            '(the columns are in `clinadmin help csv`)',
-        );
+        this.headerProblems.push({
+          text:
+            `${place}: unknown column "${name.slice(0, 60)}"${shown ? `; did you mean "${shown}"?` : ''} ` +
+            '(the columns are in `clinadmin help csv`); its cells are not read',
+          line: 1,
+          column: i + 1,
+        });
       } else if (this.at[known] !== undefined) {
-        this.errors.push(`${place}: "${name.slice(0, 60)}" is ${known} again (column ${this.at[known]! + 1})`);
+        const text = `${place}: "${name.slice(0, 60)}" is ${known} again (column ${this.at[known]! + 1})`;
+        this.headerProblems.push({ text, line: 1, column: i + 1 });
       } else this.at[known] = i;
     });
+    this.keyed = this.at.test !== undefined && this.at.name !== undefined;
+  }
+
+  /** A cell's error, kept with the measure of the row being read: `file:line:column (name): …`. */
+  private fault(line: number, c: string | undefined, name: string, message: string): void {
+    const m = this.current!;
+    const at = c === undefined ? `${this.source}:${line}` : this.place(line, c);
+    if (m.problems.length >= MAX_LISTED) m.more++;
+    else
+      m.problems.push({
+        text: `${at}${name && ` (${name})`}: ${message}`,
+        line,
+        column: c === undefined ? 0 : (this.at[c] ?? 0) + 1,
+      });
   }
 
   /** A cell's text, trimmed; a cell we wrote with a leading ' (so no spreadsheet runs it) read as the original. */
@@ -107,43 +127,7 @@ export class Sheet {
 
   /** A cell's value as its field holds it, or undefined with an error noted. */
   private read(c: string, value: string, line: number, name: string): unknown {
-    const semicolon = this.delimiter === ';';
-    if (NUMBERS.has(c)) {
-      // A `;` sheet writes decimal commas (Excel in the locales that use `;`); a precision is never negative.
-      const rules = { negative: !PRECISIONS.has(c), comma: semicolon };
-      const read = parseDecimal(value, rules);
-      if (read !== undefined) return read;
-      this.errors.push(`${this.place(line, c)}${name && ` (${name})`}: ${numberError(c, value, rules)}`);
-      return undefined;
-    }
-    if (AGES.has(c)) {
-      try {
-        const text = semicolon ? value.replace(',', '.') : value;
-        return c === 'ageMin' ? parseAge(text, c) : parseAgeEnd(text, c);
-      } catch (err) {
-        this.errors.push(`${this.place(line, c)}${name && ` (${name})`}: ${(err as Error).message}`);
-        return undefined;
-      }
-    }
-    if (c === 'sex') {
-      const sex = sexOf(value);
-      if (sex !== undefined) return sex;
-      const guess = nearest(value, Object.keys(SEX_WORDS));
-      this.errors.push(
-        `${this.place(line, c)}${name && ` (${name})`}: sex: must be all, male or female (or M, F) ` +
-          `(got "${value.slice(0, 40)}")${guess ? `; did you mean ${SEX_WORDS[guess]}?` : ''}`,
-      );
-      return undefined;
-    }
-    if (LISTS.has(c)) return splitList(value);
-    if (c === 'section') {
-      try {
-        return JSON.parse(value);
-      } catch {
-        return value;
-      }
-    }
-    return value;
+    return readCell(c, value, this.delimiter === ';', (message) => this.fault(line, c, name, message));
   }
 
   /** Reads a row into its measure in `measures` (added there on its first row); returns the measure's key. */
@@ -152,9 +136,11 @@ export class Sheet {
     const key = JSON.stringify([this.cell(record, 'test'), name]);
     let m = measures.get(key);
     if (!m) {
-      m = { rec: {}, line, lines: new Map(), rangeLines: { referenceRanges: [], panicRanges: [] } };
+      const rangeLines = { referenceRanges: [], panicRanges: [] };
+      m = { rec: {}, line, lines: new Map(), rangeLines, problems: [], more: 0, unread: [] };
       measures.set(key, m);
     }
+    this.current = m;
     for (const c of MEASURE) {
       if (this.at[c] === undefined) continue;
       const text = this.cell(record, c);
@@ -166,10 +152,7 @@ export class Sheet {
         m.rec[c] = value;
         m.lines.set(c, line);
       } else if (JSON.stringify(m.rec[c]) !== JSON.stringify(value)) {
-        this.errors.push(
-          `${this.place(line, c)}${name && ` (${name})`}: ${c}: "${text}" differs from line ${m.lines.get(c)} ` +
-            'of the same measure',
-        );
+        this.fault(line, c, name, `${c}: "${text}" differs from line ${m.lines.get(c)} of the same measure`);
       }
     }
     // The kind in a lab's words (`critical` is panic); a sheet without a range column holds reference ranges.
@@ -180,15 +163,19 @@ export class Sheet {
     if (written === '' && cells.length === 0 && limits.length === 0) return key;
     const kind = written === '' && this.at.range === undefined ? 'reference' : rangeKindOf(written);
     if (kind === undefined) {
-      const place = written === '' ? `${this.source}:${line}` : `${this.place(line, 'range')}${name && ` (${name})`}`;
       const guess = nearest(written, Object.keys(RANGE_KIND_WORDS));
-      this.errors.push(
-        `${place}: range: must be reference or panic (or critical) (got "${written.slice(0, 40)}")` +
+      this.fault(
+        line,
+        written === '' ? undefined : 'range',
+        written === '' ? '' : name,
+        `range: must be reference or panic (or critical) (got "${written.slice(0, 40)}")` +
           (guess ? `; did you mean ${guess}?` : ''),
       );
       return key;
     }
     const range: Rec = {};
+    const faults = () => m.problems.length + m.more;
+    const before = faults();
     for (const c of cells) {
       const text = kind === 'panic' ? this.limit(c, this.cell(record, c), line, name) : this.cell(record, c);
       const value = text === undefined ? undefined : this.read(c, text, line, name);
@@ -196,12 +183,14 @@ export class Sheet {
     }
     keepPrecision(range);
     const list = kind === 'reference' ? 'referenceRanges' : 'panicRanges';
-    this.push(m, list, range, line);
+    this.push(m, list, range, line, faults() > before);
     if (limits.length === 0) return key;
     if (kind === 'panic') {
-      this.errors.push(
-        `${this.place(line, limits[0])}${name && ` (${name})`}: critical limits stand on a reference row ` +
-          '(a panic row holds them in min and max)',
+      this.fault(
+        line,
+        limits[0],
+        name,
+        'critical limits stand on a reference row (a panic row holds them in min and max)',
       );
       return key;
     }
@@ -209,6 +198,7 @@ export class Sheet {
     const panic: Rec = {};
     for (const k of ['sex', 'ageMin', 'ageMax']) if (range[k] !== undefined) panic[k] = range[k];
     const columns: Record<string, string> = {};
+    const limitsBefore = faults();
     for (const c of limits) {
       const text = this.limit(c, this.cell(record, c), line, name);
       const value = text === undefined ? undefined : this.read(c, text, line, name);
@@ -217,50 +207,54 @@ export class Sheet {
       if (value !== undefined) panic[field] = value;
     }
     keepPrecision(panic);
-    this.push(m, 'panicRanges', panic, line, columns);
+    this.push(m, 'panicRanges', panic, line, faults() > limitsBefore, columns);
     return key;
   }
 
-  private push(m: SheetEntry, list: RangeList, range: Rec, line: number, columns?: Record<string, string>): void {
+  /** Adds a range to its measure's list; one with a bad cell is noted as not read whole. */
+  private push(
+    m: SheetEntry,
+    list: RangeList,
+    range: Rec,
+    line: number,
+    bad: boolean,
+    columns?: Record<string, string>,
+  ) {
+    if (bad) m.unread.push(`${list}[${m.rangeLines[list].length}]`);
     m.rangeLines[list].push(columns ? { line, columns } : line);
     m.rec[list] ??= [];
     (m.rec[list] as Rec[]).push(range);
   }
 
-  /**
-   * A critical limit as `help ranges` writes one: `<2.5` in a low limit's cell, `>6.5` in a high one's, read
-   * as the number; the sign on the other side is an error naming the cell it belongs in.
-   */
   private limit(c: string, text: string, line: number, name: string): string | undefined {
-    const pair = LIMIT_PAIRS[c];
-    const sign = text[0];
-    if (pair === undefined || (sign !== '<' && sign !== '>')) return text;
-    const rest = text.slice(1).trim();
-    if ((sign === '<') === (pair[1] === 'low')) return rest;
-    this.errors.push(
-      `${this.place(line, c)}${name && ` (${name})`}: ${c}: "${text.slice(0, 40)}" is a critical ` +
-        `${sign === '<' ? 'low' : 'high'} limit (critical ${sign === '<' ? 'below' : 'above'} ${rest.slice(0, 40)}); ` +
-        `write it under ${pair[0]}`,
+    return limitText(c, text, (message) => this.fault(line, c, name, message));
+  }
+
+  /**
+   * Throws the header's problems alone when the rows cannot be read past them: the sheet has no rows, or
+   * no test or name column to find a row's measure by (every row would fall into one measure). Otherwise
+   * they come with the first record, beside every other problem of the sheet.
+   */
+  checkHeader(rows: number): void {
+    const p = this.headerProblems;
+    if (p.length === 0 || (rows > 0 && this.keyed)) return;
+    throw new UsageError(
+      `${p.length} ${p.length === 1 ? 'error' : 'errors'} in ${this.source}`,
+      rows > 0 ? "a row's measure is found by its test and name cells: the rows are read once both columns are" : '',
+      listed(p.map((x) => x.text)),
     );
-    return undefined;
   }
 
-  /** Throws every error found so far, as one. */
-  check(): void {
-    const { errors, source } = this;
-    if (errors.length > 0)
-      throw new UsageError(
-        `${errors.length} ${errors.length === 1 ? 'error' : 'errors'} in ${source}`,
-        undefined,
-        errors.lines(),
-      );
-  }
-
-  /** The measure as a record whose fields are named by their cells (`catalog.csv:14:9`). */
+  /** The measure as a record whose fields are named by their cells (`catalog.csv:14:9`), with its rows' errors. */
   record(m: SheetEntry, position: number): SheetRecord {
-    const cellOf = (path: string): string | undefined => {
+    const cellAt = (line: number, column: string) => ({
+      place: this.place(line, column),
+      line,
+      column: (this.at[column] ?? 0) + 1,
+    });
+    const cellOf = (path: string) => {
       const own = m.lines.get(path);
-      if (own !== undefined) return this.place(own, path);
+      if (own !== undefined) return cellAt(own, path);
       const found = /^(referenceRanges|panicRanges)\[(\d+)\](?:\.(\w+))?$/.exec(path);
       if (!found) return undefined;
       const at = m.rangeLines[found[1] as RangeList][Number(found[2])];
@@ -270,9 +264,12 @@ export class Sheet {
       const column =
         (typeof at === 'number' ? undefined : at.columns[found[3]]) ?? (found[3] === 'id' ? 'rangeId' : found[3]);
       // A field the row left empty is named by the row's range cell.
-      return this.place(line, column && range[found[3]] !== undefined ? column : 'range');
+      return cellAt(line, column && range[found[3]] !== undefined ? column : 'range');
     };
-    return { source: this.source, position, line: m.line, value: m.rec, cellOf };
+    const problems = position === 1 ? [...this.headerProblems, ...m.problems] : m.problems;
+    const record: SheetRecord = { source: this.source, position, line: m.line, value: m.rec, cellOf };
+    if (problems.length > 0) Object.assign(record, { problems, moreProblems: m.more, unread: m.unread });
+    return record;
   }
 }
 
@@ -288,7 +285,7 @@ export function parseCatalogCsv(text: string, source: string): SheetRecord[] {
   if (rows.length === 0) throw new UsageError(`${source} is empty`);
   sheet.header(rows[0].record);
   const measures = new Map<string, SheetEntry>();
+  sheet.checkHeader(rows.length - 1);
   for (const { record, info } of rows.slice(1)) sheet.add(record, info.lines, measures);
-  sheet.check();
   return [...measures.values()].map((m, i) => sheet.record(m, i + 1));
 }

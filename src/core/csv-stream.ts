@@ -16,8 +16,9 @@ export class NotStreamed extends Error {}
 /**
  * A CSV catalog file read twice, so that memory holds the measures' keys and not the sheet: the first
  * reading finds each measure's last row, the second assembles each measure and hands it on once its last
- * row is read, in the order measures first appear (a measure waits only for those begun before it). Any
- * error stops the handing on; every row is still checked, and all the errors are thrown at the end.
+ * row is read, in the order measures first appear (a measure waits only for those begun before it). A
+ * measure is handed on with its rows' cell errors (the first with the header's too), for the checker to
+ * list beside what else it finds; only a header the rows cannot be read past is thrown at once.
  * A file that is not UTF-8 text or that csv-parse refuses raises NotStreamed before any record is handed on.
  */
 export async function csvRecords(
@@ -37,6 +38,7 @@ export async function csvRecords(
     throw err instanceof UsageError ? err : new NotStreamed();
   });
   if (!sheet.headerRead) throw new UsageError(`${source} is empty`);
+  sheet.checkHeader(rows);
 
   const pending = new Map<string, SheetEntry & { done?: boolean }>();
   let row = 0;
@@ -47,13 +49,12 @@ export async function csvRecords(
     for (const [k, m] of pending) {
       if (!m.done) break;
       pending.delete(k);
-      if (sheet.errors.length === 0) each(sheet.record(m, ++position));
+      each(sheet.record(m, ++position));
     }
   }).catch((err) => {
     throw err instanceof UsageError ? err : parseError(err, source);
   });
   if (row !== rows) throw new UsageError(`${source} changed while it was read; import it again`);
-  sheet.check();
   for (const m of pending.values()) each(sheet.record(m, ++position));
 }
 

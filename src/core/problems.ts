@@ -11,17 +11,73 @@ export function listed(lines: string[], total = lines.length, noun?: 'problem'):
   return [...lines.slice(0, MAX_LISTED), `… and ${n} more${noun ? ` ${noun}${n === 1 ? '' : 's'}` : ''}`];
 }
 
-/** Problems as they are found: each counted, the first 50 kept. */
-export class Problems {
-  private readonly kept: string[] = [];
-  length = 0;
+/** A problem found in reading a record (a sheet's cell), where it stands: `file:line:column` is in its text. */
+export interface ReadProblem {
+  text: string;
+  line: number;
+  column: number;
+}
 
-  push(text: string): void {
-    if (this.length++ < MAX_LISTED) this.kept.push(text);
+/** Where a problem stands in the input, compared element by element: its file's number, line and column. */
+export type Place = readonly number[];
+
+const before = (a: Place, b: Place): number => {
+  for (let i = 0; i < Math.max(a.length, b.length); i++)
+    if ((a[i] ?? 0) !== (b[i] ?? 0)) return (a[i] ?? 0) - (b[i] ?? 0);
+  return 0;
+};
+
+/**
+ * Problems that may be found out of the input's order (a sheet's measure is checked once its last row is
+ * read; a duplicate once every record is), each counted and kept by its place: the first `limit` of the
+ * file's order are kept, whatever order they came in, and listed in it (those at one place as they came).
+ */
+export class Ranked {
+  private kept: { text: string; at: Place; seq: number }[] = [];
+  count = 0;
+  constructor(private readonly limit = Number.POSITIVE_INFINITY) {}
+
+  push(text: string, at: Place): void {
+    const entry = { text, at, seq: this.count++ };
+    if (this.kept.length < this.limit) {
+      this.kept.push(entry);
+      return;
+    }
+    // Full: the new problem takes the place of the last kept one if it comes before it.
+    let last = 0;
+    for (let i = 1; i < this.kept.length; i++) if (this.order(this.kept[i], this.kept[last]) > 0) last = i;
+    if (this.kept.length > 0 && this.order(entry, this.kept[last]) < 0) this.kept[last] = entry;
   }
 
-  /** The problems to list: the first 50, then how many more. */
-  lines(): string[] {
-    return listed(this.kept, this.length, 'problem');
+  private order(a: { at: Place; seq: number }, b: { at: Place; seq: number }): number {
+    return before(a.at, b.at) || a.seq - b.seq;
   }
+
+  /** The kept problems in the input's order, each with its place. */
+  entries(): { text: string; at: Place }[] {
+    return [...this.kept].sort((a, b) => this.order(a, b));
+  }
+
+  /** The kept problems' texts, in the input's order. */
+  texts(): string[] {
+    return this.entries().map((e) => e.text);
+  }
+}
+
+/**
+ * Errors and warnings as one list in the input's order, as eslint lists them: each warning marked, the
+ * first 50 listed and then how many more. `mark` words a warning (`warning: …`).
+ */
+export function mixed(errors: Ranked, warnings: Ranked, mark: (w: string) => string): string[] {
+  const all = [
+    ...errors.entries().map((e) => ({ ...e, text: e.text })),
+    ...warnings.entries().map((w) => ({ ...w, text: mark(w.text) })),
+  ];
+  // A stable sort: at one place, errors before warnings.
+  all.sort((a, b) => before(a.at, b.at));
+  return listed(
+    all.slice(0, MAX_LISTED).map((e) => e.text),
+    errors.count + warnings.count,
+    'problem',
+  );
 }

@@ -8,6 +8,7 @@ import { containValueSets } from './fhir/value-set.js';
 import { hl7Records } from './hl7/read.js';
 import { looksLikeHl7 } from './hl7/syntax.js';
 import { readText, refuseAmbiguity } from './input.js';
+import type { ReadProblem } from './problems.js';
 
 /** One record of an input file, with where it came from for error messages. */
 export interface SourceRecord {
@@ -19,8 +20,13 @@ export interface SourceRecord {
   /** 0-based index in a FHIR Bundle's `entry`, as FHIRPath counts (`entry[2]`). */
   entry?: number;
   value: Record<string, unknown>;
-  /** For a CSV catalog: a field's cell as `file:line:column`, by its path (`referenceRanges[0].max`). */
-  cellOf?: (path: string) => string | undefined;
+  /** For a CSV catalog: a field's cell (`file:line:column`, its line and column) by its path (`referenceRanges[0]`). */
+  cellOf?: (path: string) => { place: string; line: number; column: number } | undefined;
+  /** What reading the record found wrong (a sheet's cells): its errors; the first 50, then how many more. */
+  problems?: ReadProblem[];
+  moreProblems?: number;
+  /** Paths the reading could not take whole (a range with a bad cell), which its checks pass over. */
+  unread?: string[];
 }
 
 /** Wrapper keys an exported collection may come under: each resource's (the registry's), then the usual. */

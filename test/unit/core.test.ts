@@ -179,9 +179,13 @@ describe('checkInput and planned', () => {
   it('lists each invalid record, and counts lint warnings as errors only with --strict', async () => {
     const input = [{ test: 't', name: 'A', type: 'numeric' }, { test: 't' }];
     const err = await refusal(checkInput(spec, sources(input), false));
+    // The warnings beside the errors, in the input's order, so one run shows all there is to fix.
     expect(err).toMatchObject({
       message: '1 invalid record; nothing was sent',
-      details: ['in.json record 2: name: is required'],
+      details: [
+        'warning: in.json record 1 (A): unit: a numeric measure has no unit',
+        'in.json record 2: name: is required',
+      ],
     });
     const checked = await checkInput(spec, sources([input[0]]), false);
     await checked.spool.close();

@@ -69,11 +69,11 @@ describe('a CSV catalog read from a file', () => {
     ]);
     expect(records[0].value.panicRanges).toEqual([{ sex: 'all', min: 3.5, max: 5.1 }]);
     expect(plain(records)).toEqual(plain(parseCatalogCsv(text, 'apart.csv')));
-    expect(records[0].cellOf?.('panicRanges[0].max')).toBe('apart.csv:5:8');
-    expect(records[0].cellOf?.('referenceRanges[0].ageMin')).toBe('apart.csv:2:5');
+    expect(records[0].cellOf?.('panicRanges[0].max')).toEqual({ place: 'apart.csv:5:8', line: 5, column: 8 });
+    expect(records[0].cellOf?.('referenceRanges[0].ageMin')?.place).toBe('apart.csv:2:5');
   });
 
-  it('gives the same errors as the whole-text reading, and hands nothing on', async () => {
+  it('gives the same errors as the whole-text reading, each with the measure of its row', async () => {
     const dir = await tempDir();
     const text = [
       header,
@@ -82,21 +82,19 @@ describe('a CSV catalog read from a file', () => {
       'tst_2,B,numeric,mg/dL,low,all,1,2',
       '',
     ].join('\n');
-    let whole: unknown;
-    try {
-      parseCatalogCsv(text, 'bad.csv');
-    } catch (err) {
-      whole = err;
-    }
-    const handed: SourceRecord[] = [];
-    await writeFile(join(dir, 'bad.csv'), text);
-    const err = await forEachRecord({ cwd: dir } as Ctx, ['bad.csv'], (r) => handed.push(r)).catch((e) => e);
-    expect(err).toEqual(whole);
-    expect((err as { details: string[] }).details).toEqual([
-      'bad.csv:3:4 (Measure 1): unit: "mg/dL" differs from line 2 of the same measure',
-      `bad.csv:3:7 (Measure 1): min: ${NUMBER_RULE} (got "x")`,
-      'bad.csv:4:5 (B): range: must be reference or panic (or critical) (got "low")',
+    const whole = parseCatalogCsv(text, 'bad.csv');
+    const { records } = await streamed(dir, 'bad.csv', text);
+    expect(plain(records)).toEqual(plain(whole));
+    expect(records.map((r) => [r.value.name, r.problems?.map((p) => [p.text, p.line, p.column]), r.unread])).toEqual([
+      [
+        'Measure 1',
+        [
+          ['bad.csv:3:4 (Measure 1): unit: "mg/dL" differs from line 2 of the same measure', 3, 4],
+          [`bad.csv:3:7 (Measure 1): min: ${NUMBER_RULE} (got "x")`, 3, 7],
+        ],
+        ['panicRanges[0]'],
+      ],
+      ['B', [['bad.csv:4:5 (B): range: must be reference or panic (or critical) (got "low")', 4, 5]], []],
     ]);
-    expect(handed).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import type { Ctx } from '../../context.js';
-import { listed } from '../../core/problems.js';
+import { mixed } from '../../core/problems.js';
 import { formOf, readRecords } from '../../core/records.js';
 import { prepare } from '../../core/sync/prepare.js';
 import { EXIT, UsageError } from '../../errors.js';
@@ -15,14 +15,17 @@ export async function lint(
   files: string[],
 ): Promise<number> {
   const prep = await prepare(await measureSyncSpec(opts.test), await readRecords(ctx, files, formOf(opts.format)));
-  for (const w of prep.warnings) ctx.stderr.write(`warning: ${visible(w, true)}\n`);
-  // Every problem of every record, found in one pass; the first 50 listed, then how many more.
-  if (prep.errors.length > 0)
+  // Every problem of every file in one pass, in the input's order, as eslint lists them: the errors and
+  // the warnings beside them, the first 50 and then how many more.
+  const [errors, warnings] = [prep.errorList.count, prep.warningList.count];
+  if (errors > 0)
     throw new UsageError(
-      `${prep.errors.length} ${prep.errors.length === 1 ? 'error' : 'errors'} in the input`,
+      `${errors} ${errors === 1 ? 'error' : 'errors'}` +
+        `${warnings > 0 ? ` and ${warnings} ${warnings === 1 ? 'warning' : 'warnings'}` : ''} in the input`,
       undefined,
-      listed(prep.errors, prep.errors.length, 'problem'),
+      mixed(prep.errorList, prep.warningList, (w) => `warning: ${w}`),
     );
+  for (const w of prep.warnings) ctx.stderr.write(`warning: ${visible(w, true)}\n`);
   // The shape import and apply report: the counts, then each record and what was found in it.
   const records = prep.records.map((r) => ({
     source: r.src.source,

@@ -3,6 +3,7 @@ import { toFieldErrors } from '../../schemas/common.js';
 import { readAgesIn } from '../ages.js';
 import type { Adapted } from '../fhir/from-observation-definition.js';
 import type { Warning } from '../lint.js';
+import { type Place, Ranked } from '../problems.js';
 import { type SourceRecord, where } from '../records.js';
 
 /** What the importer and apply need to know of a resource. */
@@ -42,6 +43,8 @@ export interface Prepared {
   warnings: Warning[];
   /** Its place among all records of the input (0-based), to keep messages in the input's order. */
   ordinal: number;
+  /** Its file's number among the inputs (from 1), to place a duplicate's error in the input's order. */
+  file: number;
   /** Whether it drew a warning (a record read back from the spool keeps only that of its warnings). */
   warned: boolean;
 }
@@ -53,21 +56,23 @@ interface Preparation {
   records: Prepared[];
   errors: string[];
   warnings: string[];
+  /** The same, each with its place, to list them as one (problems.ts's mixed()). */
+  errorList: Ranked;
+  warningList: Ranked;
   serviceFieldsLeftOut: Map<string, number>;
 }
 
 /**
  * Checks records one at a time with the shared create schema, keeping only what the whole input needs:
- * the first `limit` errors and warnings (and how many there were), the fields set aside, and each
- * record's key with the id it carried. An import of 100,000 records holds no record past its check.
+ * the first `limit` errors and warnings in the input's order (and how many there were), the fields set
+ * aside, and each record's key with the id it carried. An import of 100,000 records holds no record past
+ * its check. A record read with problems (a sheet's cells, csv-catalog.ts) brings them along: they are
+ * its errors, beside what its checks find in the rest of it, and it is not sent.
  */
 export class Checker {
-  /** The first `limit` errors, in the input's order, and where each record stands (`errorAt`). */
-  errors: string[] = [];
-  private errorAt: number[] = [];
-  errorCount = 0;
-  readonly warnings: string[] = [];
-  warningCount = 0;
+  /** Errors and warnings, each kept by its place in the input (problems.ts). */
+  readonly errorList: Ranked;
+  readonly warningList: Ranked;
   /** Records with an error; records with an error or a warning (what --strict refuses). */
   invalid = 0;
   flagged = 0;
@@ -83,26 +88,37 @@ export class Checker {
   /** The scopes (tests or contracts) the records name, for --prune. */
   readonly scopes = new Set<string>();
   private checked = 0;
+  /** The input file being checked, counted from 1 (a file's first record is at position 1), and its name. */
+  private file = 0;
+  private source: string | undefined;
 
   constructor(
     private readonly spec: SyncSpec,
-    private readonly limit = Number.POSITIVE_INFINITY,
-  ) {}
-
-  private error(text: string, at = this.checked): void {
-    if (this.errorCount++ < this.limit) {
-      this.errors.push(text);
-      this.errorAt.push(at);
-    }
+    limit = Number.POSITIVE_INFINITY,
+  ) {
+    this.errorList = new Ranked(limit);
+    this.warningList = new Ranked(limit);
   }
 
-  private warning(text: string): void {
-    if (this.warningCount++ < this.limit) this.warnings.push(text);
+  /** The first errors and warnings, in the input's order. */
+  get errors(): string[] {
+    return this.errorList.texts();
+  }
+  get errorCount(): number {
+    return this.errorList.count;
+  }
+  get warnings(): string[] {
+    return this.warningList.texts();
+  }
+  get warningCount(): number {
+    return this.warningList.count;
   }
 
   /** The record checked and ready to send, or undefined when it is in error or skipped. */
   check(src: SourceRecord): Prepared | undefined {
     const { spec } = this;
+    if (src.position === 1 || src.source !== this.source) this.file++;
+    this.source = src.source;
     const [errors, warnings] = [this.errorCount, this.warningCount];
     const prepared = this.prepareOne(src);
     if (this.errorCount > errors) this.invalid++;
@@ -139,12 +155,11 @@ export class Checker {
         this.invalid++;
         if (!r.warned) this.flagged++;
         const label = this.spec.label(bodyOf(r));
-        this.error(`${where(r.src, r.name)}: the same ${label} as ${where(earlier.src, earlier.name)}`, r.ordinal);
+        this.errorList.push(`${where(r.src, r.name)}: the same ${label} as ${where(earlier.src, earlier.name)}`, [
+          r.file,
+          r.src.line ?? r.src.position,
+        ]);
       }
-    // Errors found now join those found in the first pass in the input's order.
-    const order = this.errors.map((_, i) => i).sort((a, b) => this.errorAt[a] - this.errorAt[b] || a - b);
-    this.errors = order.slice(0, this.limit).map((i) => this.errors[i]);
-    this.errorAt = order.slice(0, this.limit).map((i) => this.errorAt[i]);
     this.suspects.clear();
   }
 
@@ -175,37 +190,52 @@ export class Checker {
     src.value = {};
     const cellOf = src.cellOf;
     const at = () => where(origin, raw.name);
+    const here: Place = [this.file, src.line ?? src.position];
+    const error = (text: string, place = here) => this.errorList.push(text, place);
+    const warning = (text: string, place = here) => this.warningList.push(text, place);
     // A record read from FHIR is named by its FHIR paths, with the measure's field in brackets.
     const path = (p: string) => (adapted && adapted.pathOf(p) !== p ? `${adapted.pathOf(p)} (${p})` : p);
     // A record read from a sheet is named by the cell: `catalog.csv:14:9 (Potassium): max: …`.
-    const place = (p: string) => {
+    const place = (p: string, message: string): [string, Place] => {
       const cell = cellOf?.(p) ?? cellOf?.(p.replace(/\.[^.[]+$/, ''));
       return cell === undefined
-        ? `${at()}: ${path(p)}`
-        : `${cell}${typeof raw.name === 'string' ? ` (${raw.name})` : ''}: ${p}`;
+        ? [`${at()}: ${path(p)}: ${message}`, here]
+        : [
+            `${cell.place}${typeof raw.name === 'string' ? ` (${raw.name})` : ''}: ${p}: ${message}`,
+            [this.file, cell.line, cell.column],
+          ];
     };
-    for (const w of adapted?.warnings ?? []) this.warning(`${at()}: ${w.field}: ${w.message}`);
+    // What the reading found (a sheet's cells) is the record's own first: it is not sent. What the checks
+    // find in a range it could not read whole, or between that range and another (an overlap), is left
+    // out: it would only echo the cell's error.
+    for (const e of src.problems ?? []) error(e.text, [this.file, e.line, e.column]);
+    this.errorList.count += src.moreProblems ?? 0;
+    const unread = src.unread ?? [];
+    const read = (p: string) => !unread.some((u) => p === u || p.startsWith(`${u}.`) || p.startsWith(`${u}[`));
+    for (const w of adapted?.warnings ?? []) warning(`${at()}: ${w.field}: ${w.message}`);
     if (adapted?.skip) {
       if (adapted.scope !== undefined && spec.scope !== undefined) this.scopes.add(adapted.scope);
       return undefined;
     }
     if (adapted && adapted.errors.length > 0) {
-      for (const e of adapted.errors) this.error(`${at()}: ${path(e.path)}: ${e.message}`);
+      for (const e of adapted.errors) error(`${at()}: ${path(e.path)}: ${e.message}`);
       return undefined;
     }
     // Ages written with their unit ("28d", "11mo") become the years the service stores, as every input has them.
     const ages = readAgesIn(raw);
-    for (const e of ages) this.error(`${place(e.path)}: ${e.message}`);
+    for (const e of ages) if (read(e.path)) error(...place(e.path, e.message));
     if (ages.length > 0) return undefined;
     const parsed = spec.create.safeParse(raw);
     if (!parsed.success) {
-      for (const e of toFieldErrors(parsed.error, raw)) this.error(`${place(e.path)}: ${e.message}`);
+      for (const e of toFieldErrors(parsed.error, raw)) if (read(e.path)) error(...place(e.path, e.message));
       return undefined;
     }
     const body = parsed.data;
     const key = spec.key(body);
     const ws = [...(adapted?.warnings ?? []), ...(spec.lint?.(body) ?? [])];
-    for (const w of ws.slice(adapted?.warnings.length ?? 0)) this.warning(`${place(w.field)}: ${w.message}`);
+    for (const w of ws.slice(adapted?.warnings.length ?? 0))
+      if (read(w.field) && !unread.some((u) => w.message.includes(u))) warning(...place(w.field, w.message));
+    if (src.problems?.length) return undefined;
     const scope = spec.scope === undefined ? undefined : String(body[spec.scope]);
     const json = JSON.stringify(body);
     return {
@@ -217,6 +247,7 @@ export class Checker {
       json,
       warnings: ws,
       ordinal: this.checked,
+      file: this.file,
       warned: ws.length > 0,
     };
   }
@@ -242,44 +273,8 @@ export async function prepare(spec: SyncSpec, sources: SourceRecord[]): Promise<
     records,
     errors: checker.errors,
     warnings: checker.warnings,
+    errorList: checker.errorList,
+    warningList: checker.warningList,
     serviceFieldsLeftOut: checker.serviceFieldsLeftOut,
-  };
-}
-
-/**
- * A checked record as one line of the import's spool: where it came from, its id, name, key, scope,
- * place and whether it drew a warning as a JSON array, a tab (never raw in JSON text), then the body.
- */
-export function toLine(p: Prepared): string {
-  const { source, position, line, entry } = p.src;
-  const meta = [source, position, line ?? null, entry ?? null, p.id ?? null, p.name, p.key, p.scope ?? null];
-  meta.push(p.ordinal, p.warned);
-  return `${JSON.stringify(meta)}\t${p.json}`;
-}
-
-export function fromLine(text: string): Prepared {
-  const tab = text.indexOf('\t');
-  const [source, position, line, entry, id, name, key, scope, ordinal, warned] = JSON.parse(text.slice(0, tab)) as [
-    string,
-    number,
-    number | null,
-    number | null,
-    string | null,
-    unknown,
-    string,
-    string | null,
-    number,
-    boolean,
-  ];
-  return {
-    src: { source, position, ...(line !== null ? { line } : {}), ...(entry !== null ? { entry } : {}) },
-    ...(id !== null ? { id } : {}),
-    name,
-    key,
-    ...(scope !== null ? { scope } : {}),
-    json: text.slice(tab + 1),
-    warnings: [],
-    ordinal,
-    warned,
   };
 }

@@ -1,13 +1,14 @@
 import type { ApiClient } from '../../api/client.js';
 import { CliError, EXIT, UsageError } from '../../errors.js';
 import { jsonLines, Spool, SpoolError } from '../../files/spool.js';
-import { listed, MAX_LISTED } from '../problems.js';
+import { MAX_LISTED, mixed } from '../problems.js';
 import type { SourceRecord } from '../records.js';
 import { execute, type RecordResult, Tally } from './execute.js';
 import type { Existing } from './existing.js';
 import { type PlanItem, planOne } from './plan.js';
-import { Checker, fromLine, type Prepared, type SyncSpec, toLine } from './prepare.js';
+import { Checker, type Prepared, type SyncSpec } from './prepare.js';
 import { type Deletion, removeAll } from './prune.js';
+import { fromLine, toLine } from './spool-line.js';
 
 // Import and apply as steps that return data: check the input into a spool, plan, send. The command
 // wires them to the terminal (output/sync.ts draws the plan, the progress and the summary).
@@ -58,16 +59,12 @@ export async function checkInput(
     if (checker.unsettled) await checker.settle(checkedRecords(spool));
     const bad = strict ? checker.flagged : checker.invalid;
     if (bad > 0) {
-      const errors = [...checker.errors];
-      let total = checker.errorCount;
-      if (strict) {
-        errors.push(...checker.warnings.map((w) => `${w} (an error with --strict)`));
-        total += checker.warningCount;
-      }
+      // Every problem of the input in its order, the warnings beside the errors (with --strict, errors too).
+      const mark = strict ? (w: string) => `${w} (an error with --strict)` : (w: string) => `warning: ${w}`;
       throw new UsageError(
         `${bad} invalid ${bad === 1 ? 'record' : 'records'}; nothing was sent`,
         undefined,
-        listed(errors.slice(0, MAX_LISTED), total, 'problem'),
+        mixed(checker.errorList, checker.warningList, mark),
       );
     }
     if (spool.count === 0) throw new UsageError(`no ${spec.plural} in the input; nothing was sent`);
