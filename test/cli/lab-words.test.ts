@@ -13,7 +13,7 @@ async function server() {
   const s = await testServer({ seed: false, events: false });
   const dir = await tempDir();
   const env = { CLINADMIN_BASE_URL: s.url, CLINADMIN_TOKEN: TOKEN };
-  const cli = (args: string[]) => runCli(args, { env, cwd: dir });
+  const cli = (args: string[], stdin?: string) => runCli(args, { env, cwd: dir, stdin });
   return { s, dir, cli };
 }
 
@@ -228,6 +228,83 @@ describe('every problem of a file in one pass', () => {
       expect(cells[0]).toContain('bad.csv:2:6 (Measure 1): sex:');
       expect(cells[1]).toContain('bad.csv:2:7 (Measure 1): min:');
       expect(cells[50]).toBe('  - … and 74 more problems');
+    }
+    expect((await s.call('GET', '/diagnostic-measures')).body).toEqual([]);
+  });
+
+  it("lists a lab sheet's bad cells and its records' problems together, in the sheet's order", async () => {
+    const { s, dir, cli } = await server();
+    // A lab's own sheet with five mistakes of four kinds: a number cell that is none (line 3), a sex that is
+    // none (line 5), a low above its high (line 6, a rule of the record), a band pasted twice (line 8, an
+    // overlap) and a wrong LOINC check digit (line 9). The check digit of 2345 by LOINC's mod 10 algorithm
+    // (LOINC Users' Guide, "Calculating Mod 10 check digits"), by hand: the digits in odd places from the
+    // right, 5 and 3, make 53, doubled 106; the digits in even places, 4 and 2, make 42, put in front: 42106;
+    // its digits add to 4+2+1+0+6 = 13; the next multiple of 10 is 20, and 20 - 13 = 7: Glucose is 2345-7,
+    // not 2345-1. The other codes are LOINC's own (2951-2, 2823-3, 718-7, 2075-0, 17861-6).
+    const rows = [
+      'Panel,Analyte,LOINC,Code system,Units,Type,Sex,Age from,Age to,Ref low,Ref high,Critical low,Critical high',
+      'tst_bmp,Sodium,2951-2,LN,mmol/L,numeric,All,18,120,136,145,<120,>160',
+      'tst_bmp,Potassium,2823-3,LN,mmol/L,numeric,All,18,120,3.5,5.l,<2.5,>6.5',
+      'tst_cbc,Hemoglobin,718-7,LN,g/dL,numeric,M,18,120,13.5,17.5,<7,',
+      'tst_cbc,Hemoglobin,718-7,LN,g/dL,numeric,X,18,120,12,15.5,<7,',
+      'tst_bmp,Chloride,2075-0,LN,mmol/L,numeric,All,18,120,107,98,,',
+      'tst_bmp,Calcium,17861-6,LN,mg/dL,numeric,All,18,120,8.6,10.3,<6,>13',
+      'tst_bmp,Calcium,17861-6,LN,mg/dL,numeric,All,18,120,8.6,10.3,<6,>13',
+      'tst_bmp,Glucose,2345-1,LN,mg/dL,numeric,All,18,120,70,99,<40,>400',
+    ];
+    await writeFile(join(dir, 'lab.csv'), excel(rows));
+    const expected = [
+      '  - lab.csv:3:11 (Potassium): max: must be a number: an optional minus sign, digits and at most one decimal ' +
+        'point, as in -3.5 (got "5.l")',
+      '  - lab.csv:5:7 (Hemoglobin): sex: must be all, male or female (or M, F) (got "X")',
+      '  - lab.csv:6:11 (Chloride): referenceRanges[0].max: min (107) must not be greater than max (98)',
+      // A sheet without a range column names a range by its row's first cell.
+      '  - warning: lab.csv:8:1 (Calcium): referenceRanges[1]: its age band overlaps referenceRanges[0] for sex all: ' +
+        'ages 18–120 y are in both',
+      '  - warning: lab.csv:9:3 (Glucose): hl7IdentifierCod: 2345-1 has a wrong LOINC check digit: ' +
+        '2345-7 is the code with that number',
+    ];
+    const listed = (stderr: string) => stderr.split('\n').filter((l) => l.startsWith('  - '));
+    const lint = await cli(['measures', 'lint', 'lab.csv']);
+    expect(lint.code, lint.stderr).toBe(2);
+    expect(lint.stderr.split('\n')[0]).toBe('error: 3 errors and 2 warnings in the input');
+    const found = listed(lint.stderr);
+    expect(found).toEqual(expected);
+    // import reads a file in two passes (csv-stream.ts) and stdin whole: both list the same, and send nothing.
+    const streamed = await cli(['measures', 'import', 'lab.csv']);
+    expect(streamed.code).toBe(2);
+    expect(streamed.stderr.split('\n')[0]).toBe('error: 3 invalid records; nothing was sent');
+    expect(listed(streamed.stderr)).toEqual(found);
+    const whole = await cli(['measures', 'import', '-', '--format', 'csv'], excel(rows));
+    expect(whole.code).toBe(2);
+    expect(listed(whole.stderr)).toEqual(found.map((l) => l.replace('lab.csv:', 'stdin:')));
+    expect((await s.call('GET', '/diagnostic-measures')).body).toEqual([]);
+  });
+
+  it("lists a sheet's unknown column with its rows' problems, and 60 bad cells as 50 and a count", async () => {
+    const { s, dir, cli } = await server();
+    const rows = ['Panel,Analyte,Units,Type,Sex,Ref low,Ref hihg'];
+    for (let i = 1; i <= 30; i++) rows.push(`tst_x,Measure ${i},mg/dL,numeric,Q,low,5`);
+    await writeFile(join(dir, 'many.csv'), excel(rows));
+    for (const args of [
+      ['lint', 'many.csv'],
+      ['import', 'many.csv'],
+      ['import', '-', '--format', 'csv'],
+    ]) {
+      const r = await cli(['measures', ...args], excel(rows));
+      expect(r.code, args.join(' ')).toBe(2);
+      const lines = r.stderr.split('\n').filter((l) => l.startsWith('  - '));
+      // The header's problem first, then two cells a row: 61 problems, the first 50 listed.
+      const file = args[1] === '-' ? 'stdin' : 'many.csv';
+      expect(lines).toHaveLength(51);
+      expect(lines[0]).toBe(
+        `  - ${file}:1:7: unknown column "Ref hihg"; did you mean "Ref high"? (the columns are in ` +
+          '`clinadmin help csv`); its cells are not read',
+      );
+      expect(lines[1]).toMatch(new RegExp(`^ {2}- ${file}:2:5 \\(Measure 1\\): sex: `));
+      expect(lines[2]).toMatch(new RegExp(`^ {2}- ${file}:2:6 \\(Measure 1\\): min: `));
+      expect(lines[49]).toMatch(new RegExp(`^ {2}- ${file}:26:5 \\(Measure 25\\): sex: `));
+      expect(lines[50]).toBe('  - … and 11 more problems');
     }
     expect((await s.call('GET', '/diagnostic-measures')).body).toEqual([]);
   });
