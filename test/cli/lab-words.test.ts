@@ -281,10 +281,39 @@ describe('every problem of a file in one pass', () => {
     expect((await s.call('GET', '/diagnostic-measures')).body).toEqual([]);
   });
 
-  it("lists a sheet's unknown column with its rows' problems, and 60 bad cells as 50 and a count", async () => {
+  it("lists a sheet's unknown column beside its rows' problems, the rows still read", async () => {
     const { s, dir, cli } = await server();
-    const rows = ['Panel,Analyte,Units,Type,Sex,Ref low,Ref hihg'];
-    for (let i = 1; i <= 30; i++) rows.push(`tst_x,Measure ${i},mg/dL,numeric,Q,low,5`);
+    const rows = [
+      'Panel,Analyte,Units,Type,Sex,Ref low,Ref hihg',
+      'tst_x,Albumin,g/dL,numeric,F,3.5,5',
+      'tst_x,Bilirubin,mg/dL,numberic,all,0.1,1.2',
+      'tst_x,Calcium,mg/dL,numeric,Q,8.6,10.3',
+    ];
+    await writeFile(join(dir, 'col.csv'), excel(rows));
+    for (const args of [
+      ['lint', 'col.csv'],
+      ['import', 'col.csv'],
+      ['import', '-', '--format', 'csv'],
+    ]) {
+      const r = await cli(['measures', ...args], excel(rows));
+      expect(r.code, args.join(' ')).toBe(2);
+      const file = args[1] === '-' ? 'stdin' : 'col.csv';
+      expect(r.stderr.split('\n').filter((l) => l.startsWith('  - '))).toEqual([
+        `  - ${file}:1:7: unknown column "Ref hihg"; did you mean "Ref high"? (the columns are in ` +
+          '`clinadmin help csv`); its cells are not read',
+        `  - ${file}:3:4 (Bilirubin): type: must be one of: numeric, posneg, text, html, multiplechoice, checklist, ` +
+          'numeric-breakdown',
+        `  - ${file}:4:5 (Calcium): sex: must be all, male or female (or M, F) (got "Q")`,
+      ]);
+    }
+    expect((await s.call('GET', '/diagnostic-measures')).body).toEqual([]);
+  });
+
+  it("lists 60 problems of a sheet's cells and records as the first 50 and a count", async () => {
+    const { s, dir, cli } = await server();
+    // Each row: a type no measure has (the record's rule) and a sex that is none (the cell's).
+    const rows = ['Panel,Analyte,Units,Type,Sex,Ref low,Ref high'];
+    for (let i = 1; i <= 30; i++) rows.push(`tst_x,Measure ${i},mg/dL,numberic,Q,3,5`);
     await writeFile(join(dir, 'many.csv'), excel(rows));
     for (const args of [
       ['lint', 'many.csv'],
@@ -294,17 +323,13 @@ describe('every problem of a file in one pass', () => {
       const r = await cli(['measures', ...args], excel(rows));
       expect(r.code, args.join(' ')).toBe(2);
       const lines = r.stderr.split('\n').filter((l) => l.startsWith('  - '));
-      // The header's problem first, then two cells a row: 61 problems, the first 50 listed.
       const file = args[1] === '-' ? 'stdin' : 'many.csv';
       expect(lines).toHaveLength(51);
-      expect(lines[0]).toBe(
-        `  - ${file}:1:7: unknown column "Ref hihg"; did you mean "Ref high"? (the columns are in ` +
-          '`clinadmin help csv`); its cells are not read',
-      );
-      expect(lines[1]).toMatch(new RegExp(`^ {2}- ${file}:2:5 \\(Measure 1\\): sex: `));
-      expect(lines[2]).toMatch(new RegExp(`^ {2}- ${file}:2:6 \\(Measure 1\\): min: `));
+      expect(lines[0]).toMatch(new RegExp(`^ {2}- ${file}:2:4 \\(Measure 1\\): type: must be one of: `));
+      expect(lines[1]).toBe(`  - ${file}:2:5 (Measure 1): sex: must be all, male or female (or M, F) (got "Q")`);
+      expect(lines[48]).toMatch(new RegExp(`^ {2}- ${file}:26:4 \\(Measure 25\\): type: `));
       expect(lines[49]).toMatch(new RegExp(`^ {2}- ${file}:26:5 \\(Measure 25\\): sex: `));
-      expect(lines[50]).toBe('  - … and 11 more problems');
+      expect(lines[50]).toBe('  - … and 10 more problems');
     }
     expect((await s.call('GET', '/diagnostic-measures')).body).toEqual([]);
   });

@@ -202,6 +202,22 @@ describe('checkInput and planned', () => {
     expect(err.details[50]).toBe('… and 10 more problems');
   });
 
+  it("keeps a sheet's first 50 problems in its lines' order, whatever order its measures are checked in", async () => {
+    // Measure A's rows are lines 2, 62 and 63: it is checked first, with its cells on lines 62 and 63, the
+    // file's last problems; B's 59 cells (lines 3 to 61) come after them and before them in the file.
+    const rows = ['test,name,type,unit,sex,min,max', 't,A,numeric,mg/dL,Q,1,2'];
+    for (let i = 3; i <= 61; i++) rows.push('t,B,numeric,mg/dL,Q,1,2');
+    rows.push('t,A,numeric,mg/dL,Q,1,2', 't,A,numeric,mg/dL,Q,1,2');
+    const records = parseRecords(`${rows.join('\n')}\n`, 'in.csv');
+    expect(records.map((r) => r.value.name)).toEqual(['A', 'B']);
+    const err = await refusal(checkInput(spec, async (each) => records.forEach(each), false));
+    expect(err.details).toHaveLength(51);
+    expect(err.details[0]).toMatch(/^in\.csv:2:5 \(A\): sex: /);
+    expect(err.details[1]).toMatch(/^in\.csv:3:5 \(B\): sex: /);
+    expect(err.details[49]).toMatch(/^in\.csv:51:5 \(B\): sex: /);
+    expect(err.details[50]).toBe('… and 12 more problems');
+  });
+
   it('names where a repeated key was first seen, however far back', async () => {
     const input = Array.from({ length: 3000 }, (_, i) => ({ test: 't', name: `M${i}` }));
     input.push({ test: 't', name: 'M7' });
