@@ -72,6 +72,9 @@ Errors name file, line and column (the column counted in fields from 1), and not
 row is invalid:
   catalog.csv:14:9 (Potassium): max: must be a number: an optional minus sign, digits and at most one
     decimal point, as in -3.5 (got "lots")
+One run lists every problem of the sheet in its order, as eslint does: bad cells, an unknown column
+(the rest is still read without it), the rules a measure breaks and lint's warnings (marked warning:),
+the first 50 and then how many more.
 
 --dry-run, --report, --prune and the summary behave as for JSON (clinadmin measures import --help).
 `;
@@ -190,7 +193,8 @@ import, apply and lint read, from files or stdin (-):
 
 Every record is checked with the server's own rules before the first request. A syntax error names
 file, line and column; an invalid record names file, record (or line), name and field. With any invalid
-record nothing is sent (exit 2).
+record nothing is sent (exit 2), and every error and warning of the input is listed in its order, the
+first 50 and then how many more.
 
 Text must be UTF-8 (a byte-order mark is fine); UTF-16, Latin-1 or a NUL byte is refused, naming the
 place. A file is read in 64 KB pieces, so its size does not set the memory used.
