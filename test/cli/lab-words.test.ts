@@ -331,6 +331,12 @@ describe('every problem of a file in one pass', () => {
       expect(lines[49]).toMatch(new RegExp(`^ {2}- ${file}:26:5 \\(Measure 25\\): sex: `));
       expect(lines[50]).toBe('  - … and 10 more problems');
     }
+    // evaluate reads the file as lint does, and lists its problems the same way.
+    const evaluated = await cli(['measures', 'evaluate', '--file', 'many.csv', '--name', 'Measure 1', '--value', '4']);
+    expect(evaluated.code).toBe(2);
+    const lines = evaluated.stderr.split('\n').filter((l) => l.startsWith('  - '));
+    expect(lines).toHaveLength(51);
+    expect(lines[50]).toBe('  - … and 10 more problems');
     expect((await s.call('GET', '/diagnostic-measures')).body).toEqual([]);
   });
 });

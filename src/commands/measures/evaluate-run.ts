@@ -2,6 +2,7 @@ import type { Ctx } from '../../context.js';
 import { parseAge } from '../../core/ages.js';
 import { evaluate, type Subject } from '../../core/interpret.js';
 import { nearest } from '../../core/nearest.js';
+import { listed } from '../../core/problems.js';
 import { formatCritical, formatRange, type RangeLike } from '../../core/ranges.js';
 import { readRecords } from '../../core/records.js';
 import { bodyOf, prepare } from '../../core/sync/prepare.js';
@@ -71,7 +72,11 @@ async function fromFile(ctx: Ctx, o: EvaluateOptions): Promise<Rec> {
   if (o.name === undefined) throw new UsageError('--file needs --name: the measure to evaluate');
   const prep = await prepare(await measureSyncSpec(o.test), await readRecords(ctx, [o.file!]));
   if (prep.errors.length > 0)
-    throw new UsageError(`${o.file} has errors; check it with measures lint`, undefined, prep.errors);
+    throw new UsageError(
+      `${o.file} has errors; check it with measures lint`,
+      undefined,
+      listed(prep.errors, prep.errors.length, 'problem'),
+    );
   const all = prep.records.map(bodyOf).filter((m) => o.test === undefined || m.test === o.test);
   // The exact name first, then the name in another case.
   const exact = all.filter((m) => m.name === o.name);
