@@ -1,6 +1,7 @@
-// Every problem of a file is counted in one pass, as tsc and eslint report them; the first 50 are kept
-// to list, and the rest are a count, so a 100,000-row file with one mistake repeated stays readable and
-// holds no more than 50 messages.
+// Every problem of a file is counted in one pass, as tsc and eslint report them; the first 50 in the
+// file's order are listed, and the rest are a count, so a 100,000-row file with one mistake repeated stays
+// readable. import keeps no more than 51 of each kind (sync/run.ts); lint, which holds the whole file
+// anyway, keeps them all.
 
 export const MAX_LISTED = 50;
 
@@ -49,6 +50,11 @@ export class Ranked {
     if (this.kept.length > 0 && this.order(entry, this.kept[last]) < 0) this.kept[last] = entry;
   }
 
+  /** Problems counted but not kept (those a record brings past its own first 50). */
+  more(n: number): void {
+    this.count += n;
+  }
+
   private order(a: { at: Place; seq: number }, b: { at: Place; seq: number }): number {
     return before(a.at, b.at) || a.seq - b.seq;
   }
@@ -69,10 +75,7 @@ export class Ranked {
  * first 50 listed and then how many more. `mark` words a warning (`warning: …`).
  */
 export function mixed(errors: Ranked, warnings: Ranked, mark: (w: string) => string): string[] {
-  const all = [
-    ...errors.entries().map((e) => ({ ...e, text: e.text })),
-    ...warnings.entries().map((w) => ({ ...w, text: mark(w.text) })),
-  ];
+  const all = [...errors.entries(), ...warnings.entries().map((w) => ({ ...w, text: mark(w.text) }))];
   // A stable sort: at one place, errors before warnings.
   all.sort((a, b) => before(a.at, b.at));
   return listed(

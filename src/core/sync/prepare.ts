@@ -209,7 +209,7 @@ export class Checker {
     // find in a range it could not read whole, or between that range and another (an overlap), is left
     // out: it would only echo the cell's error.
     for (const e of src.problems ?? []) error(e.text, [this.file, e.line, e.column]);
-    this.errorList.count += src.moreProblems ?? 0;
+    this.errorList.more(src.moreProblems ?? 0);
     const unread = src.unread ?? [];
     const read = (p: string) => !unread.some((u) => p === u || p.startsWith(`${u}.`) || p.startsWith(`${u}[`));
     for (const w of adapted?.warnings ?? []) warning(`${at()}: ${w.field}: ${w.message}`);
