@@ -42,6 +42,9 @@ export interface SheetEntry {
 
 type RangeList = 'referenceRanges' | 'panicRanges';
 
+/** Headers that name the code's system as well as the code: LOINC's own (HL7 table 0396's LN). */
+const LOINC_HEADERS = ['loinc', 'loinccode'];
+
 /**
  * The rows of one sheet, read one at a time into measures grouped by (test, name): the whole-text reading
  * and the streamed one (csv-stream.ts) share it, so both give the same records and the same errors. A
@@ -60,6 +63,8 @@ export class Sheet {
   private current: SheetEntry | undefined;
   /** Each known column's place in a row, from 0. */
   private at: Partial<Record<string, number>> = {};
+  /** The code system a code column's header names (`LOINC`: LN) where no column gives one. */
+  private impliedSystem: string | undefined;
   constructor(
     readonly source: string,
     readonly delimiter: string,
@@ -93,6 +98,9 @@ export class Sheet {
       } else this.at[known] = i;
     });
     this.keyed = this.at.test !== undefined && this.at.name !== undefined;
+    const code = this.at.hl7IdentifierCod;
+    const loinc = code !== undefined && LOINC_HEADERS.includes(headerKey(record[code].trim()));
+    this.impliedSystem = loinc && this.at.hl7IdentifierSys === undefined ? 'LN' : undefined;
   }
 
   /** A cell's error, kept with the measure of the row being read: `file:line:column (name): …`. */
@@ -155,6 +163,7 @@ export class Sheet {
         this.fault(line, c, name, `${c}: "${text}" differs from line ${m.lines.get(c)} of the same measure`);
       }
     }
+    if (this.impliedSystem && m.rec.hl7IdentifierCod !== undefined) m.rec.hl7IdentifierSys ??= this.impliedSystem;
     // The kind in a lab's words (`critical` is panic); a sheet without a range column holds reference ranges.
     const written = this.cell(record, 'range');
     const filled = (cs: readonly string[]) => cs.filter((c) => this.at[c] !== undefined && this.cell(record, c) !== '');

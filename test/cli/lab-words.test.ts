@@ -57,17 +57,18 @@ describe("a CSV catalog in the lab's own words", () => {
     const r = await lab.cli(['measures', 'import', 'lab.csv']);
     expect(r.code, r.stderr).toBe(0);
 
-    // The same catalog in the fields' own names, critical limits as panic rows.
+    // The same catalog in the fields' own names, critical limits as panic rows; a column headed LOINC holds
+    // LOINC codes, which HL7 table 0396 names LN.
     const own = await server();
     await writeFile(
       join(own.dir, 'own.csv'),
       excel([
-        'test,name,hl7IdentifierCod,unit,type,range,sex,ageMin,ageMax,min,max',
-        'tst_bmp,Potassium,2823-3,mmol/L,numeric,reference,all,18,120,3.5,5.1',
-        'tst_bmp,Potassium,2823-3,mmol/L,numeric,panic,all,18,120,2.5,6.5',
-        'tst_cbc,Hemoglobin,718-7,g/dL,numeric,reference,male,18,120,13.5,17.5',
-        'tst_cbc,Hemoglobin,718-7,g/dL,numeric,reference,female,18,120,12,15.5',
-        'tst_cbc,Hemoglobin,718-7,g/dL,numeric,panic,female,18,120,7,',
+        'test,name,hl7IdentifierCod,hl7IdentifierSys,unit,type,range,sex,ageMin,ageMax,min,max',
+        'tst_bmp,Potassium,2823-3,LN,mmol/L,numeric,reference,all,18,120,3.5,5.1',
+        'tst_bmp,Potassium,2823-3,LN,mmol/L,numeric,panic,all,18,120,2.5,6.5',
+        'tst_cbc,Hemoglobin,718-7,LN,g/dL,numeric,reference,male,18,120,13.5,17.5',
+        'tst_cbc,Hemoglobin,718-7,LN,g/dL,numeric,reference,female,18,120,12,15.5',
+        'tst_cbc,Hemoglobin,718-7,LN,g/dL,numeric,panic,female,18,120,7,',
       ]),
     );
     expect((await own.cli(['measures', 'import', 'own.csv'])).code).toBe(0);
@@ -76,6 +77,7 @@ describe("a CSV catalog in the lab's own words", () => {
     expect(expected[0]).toMatchObject({
       name: 'Potassium',
       hl7IdentifierCod: '2823-3',
+      hl7IdentifierSys: 'LN',
       panicRanges: [{ min: 2.5, max: 6.5, sex: 'all' }],
     });
     // FHIR's critical range: 2.4 is below the low limit, 6.6 above the high one.
@@ -97,6 +99,21 @@ describe("a CSV catalog in the lab's own words", () => {
           ).stdout,
         ).interpretation,
       ).toBe(answer);
+  });
+
+  it("checks a LOINC column's codes as LOINC's; a column headed Code names no system", async () => {
+    const lab = await server();
+    // LOINC's mod 10 check digit of 2823 (digits from the right, every other one doubled from the first):
+    // 3*2=6 -> 6; 2 -> 2; 8*2=16 -> 1+6=7; 2 -> 2; sum 17; (10 - 17 % 10) % 10 = 3, so 2823-3, not 2823-4.
+    const sheet = (header: string) =>
+      excel([`Panel,Analyte,${header},Units,Ref low,Ref high`, 'tst_bmp,Potassium,2823-4,mmol/L,3.5,5.1']);
+    await writeFile(join(lab.dir, 'loinc.csv'), sheet('LOINC'));
+    await writeFile(join(lab.dir, 'code.csv'), sheet('Code'));
+    const loinc = await lab.cli(['measures', 'lint', 'loinc.csv']);
+    expect(loinc.stderr).toContain('2823-3 is the code with that number');
+    const code = await lab.cli(['measures', 'lint', 'code.csv']);
+    expect(code.code, code.stderr).toBe(0);
+    expect(code.stderr).not.toContain('2823-3');
   });
 
   it('reads critical as panic and a range row by row in any case; sex=M in the short form', async () => {
