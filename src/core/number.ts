@@ -102,6 +102,8 @@ export function plainDecimal(n: number, decimals = 0): string {
   let fraction: string;
   if (e === -1) {
     const dot = s.indexOf('.');
+    // Most numbers (`3.5`, `120`) are their own text, unless asked for more places than they are written with.
+    if ((dot === -1 ? 0 : s.length - dot - 1) >= decimals) return n < 0 ? `-${s}` : s;
     [whole, fraction] = dot === -1 ? [s, ''] : [s.slice(0, dot), s.slice(dot + 1)];
   } else {
     const exp = Number(s.slice(e + 1));

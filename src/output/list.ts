@@ -15,6 +15,7 @@ interface ListOptions {
 }
 
 const GAP = '  ';
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 /** Rows looked at to size the columns before the first is written: the first row shows at once. */
 const SAMPLE = 200;
 const MIN_WIDTH = 8;
@@ -29,7 +30,8 @@ export function cellText(c: Column, r: Rec, view: View): string {
   } catch {
     text = JSON.stringify(r[c.key]) ?? '';
   }
-  return visible(text, true);
+  // Printable ASCII, most cells, is already safe on one line: the one test spares visible()'s two.
+  return PRINTABLE_ASCII.test(text) ? text : visible(text, true);
 }
 
 /** The columns a lead text (a notification's title) keeps while the others narrow. */
@@ -208,18 +210,23 @@ export class ListWriter {
 
   private line(all: string[], style?: (s: string) => string): string {
     const widths = this.widths!;
-    const cells = all.slice(0, widths.length);
-    const last = cells.length - 1;
-    return cells
-      .map((text, i) => {
-        // An id is never cut: a row with a longer one runs past its column rather than lose it.
-        const shown = this.columns[i].key === 'id' ? text : cut(text, this.limits[i]);
-        const toned = this.tone(i, shown);
-        const styled = style ? style(toned) : toned;
-        return i === last ? styled : styled + ' '.repeat(Math.max(0, widths[i] - displayWidth(shown)));
-      })
-      .join(GAP)
-      .trimEnd();
+    const last = Math.min(all.length, widths.length) - 1;
+    let out = '';
+    for (let i = 0; i <= last; i++) {
+      const text = all[i];
+      let width = displayWidth(text);
+      let shown = text;
+      // An id is never cut: a row with a longer one runs past its column rather than lose it.
+      if (width > this.limits[i] && this.columns[i].key !== 'id') {
+        shown = cut(text, this.limits[i]);
+        width = displayWidth(shown);
+      }
+      const toned = this.tone(i, shown);
+      if (i > 0) out += GAP;
+      out += style ? style(toned) : toned;
+      if (i < last && widths[i] > width) out += ' '.repeat(widths[i] - width);
+    }
+    return out.trimEnd();
   }
 
   private tone(i: number, text: string): string {

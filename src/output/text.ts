@@ -74,9 +74,18 @@ function graphemes(s: string): Intl.Segments {
 /** Columns of characters one by one: East Asian wide ones and those beyond the BMP (emoji) two, marks none. */
 function charsWidth(s: string): number {
   let w = 0;
-  for (const ch of s) {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    // Below the first combining mark, and the blocks between ZERO's and WIDE's ranges, every character
+    // takes one column: the common case (a dash, a Latin accent, Greek, Cyrillic) needs no test.
+    if (c < 0x300 || (c >= 0x370 && c < 0x1100) || (c >= 0x1160 && c < 0x2e80 && (c < 0x200b || c > 0x200d))) {
+      w++;
+      continue;
+    }
+    const ch = String.fromCodePoint(s.codePointAt(i) ?? c);
+    if (ch.length === 2) i++;
     if (ZERO.test(ch)) continue;
-    w += WIDE.test(ch) || (ch.codePointAt(0) ?? 0) > 0xffff ? 2 : 1;
+    w += WIDE.test(ch) || ch.length === 2 ? 2 : 1;
   }
   return w;
 }
