@@ -126,8 +126,7 @@ export class JsonArraySplitter {
           escaped = true;
           // An element with an escape is parsed whole: its members' names and strings need JSON.parse.
           commas = undefined;
-        }
-        else odd = true;
+        } else odd = true;
         continue;
       }
       const b = chunk[i];

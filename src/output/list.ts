@@ -1,7 +1,7 @@
 import type { OutStream } from '../context.js';
 import type { Rec } from '../json/record.js';
 import type { Column, View } from './columns.js';
-import { cut, displayWidth, visible } from './text.js';
+import { cut, displayWidth, printableAscii, visible } from './text.js';
 import type { Theme } from './theme.js';
 
 interface ListOptions {
@@ -15,7 +15,6 @@ interface ListOptions {
 }
 
 const GAP = '  ';
-const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 /** Rows looked at to size the columns before the first is written: the first row shows at once. */
 const SAMPLE = 200;
 const MIN_WIDTH = 8;
@@ -31,7 +30,7 @@ export function cellText(c: Column, r: Rec, view: View): string {
     text = JSON.stringify(r[c.key]) ?? '';
   }
   // Printable ASCII, most cells, is already safe on one line: the one test spares visible()'s two.
-  return PRINTABLE_ASCII.test(text) ? text : visible(text, true);
+  return printableAscii(text) ? text : visible(text, true);
 }
 
 /** The columns a lead text (a notification's title) keeps while the others narrow. */

@@ -50,7 +50,15 @@ export function visible(s: string, oneLine = false, styled = false): string {
   return oneLine ? safe.replace(/[\t\n]+/g, ' ') : safe;
 }
 
-const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+/** Printable ASCII only (space to tilde): text that is safe on one line and as wide as it is long. */
+export function printableAscii(s: string): boolean {
+  // A loop, not a regular expression: most cells are a few characters, where a match's own cost dominates.
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || c > 0x7e) return false;
+  }
+  return true;
+}
 
 // Our own colors: the only escape sequences the views write.
 const ANSI = /\u001b\[[0-9;]*m/g;
@@ -102,7 +110,7 @@ const graphemeWidth = (g: string) =>
  */
 export function displayWidth(s: string): number {
   // Most cells are plain ASCII: their width is their length (a table of 100,000 rows asks a million times).
-  if (PRINTABLE_ASCII.test(s)) return s.length;
+  if (printableAscii(s)) return s.length;
   const plain = s.includes('\u001b') ? s.replace(ANSI, '') : s;
   if (!plain.includes(ZWJ)) return charsWidth(plain);
   let w = 0;
@@ -116,7 +124,7 @@ export function displayWidth(s: string): number {
  */
 export function cut(s: string, width: number): string {
   if (displayWidth(s) <= width) return s;
-  if (PRINTABLE_ASCII.test(s)) return `${s.slice(0, Math.max(0, width - 1))}…`;
+  if (printableAscii(s)) return `${s.slice(0, Math.max(0, width - 1))}…`;
   let out = '';
   let w = 0;
   for (const { segment } of graphemes(s)) {
