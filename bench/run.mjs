@@ -54,6 +54,8 @@ const browseOnly = process.argv.includes('--browse');
 const watchOnly = process.argv.includes('--watch');
 // Only the single executable's rows (about a minute after its build): the file against Node 26 and SEA's floors.
 const binaryOnly = process.argv.includes('--binary');
+// Only the list rows (about two minutes): 100,000 measures as NDJSON and as a table, each beside its floor.
+const listsOnly = process.argv.includes('--lists');
 const RUNS = quick ? 3 : 5;
 const STARTUP_RUNS = quick ? 11 : 21;
 const LOAD_SECONDS = quick ? 3 : 5;
@@ -246,7 +248,7 @@ async function main() {
   // Node's compile cache as bin/clinadmin.cjs runs it: what any program making that request or printing
   // that help with them costs.
   const floors = {};
-  for (const name of ['floor-undici', 'floor-help', 'floor-import']) {
+  for (const name of ['floor-undici', 'floor-help', 'floor-import', 'floor-ndjson']) {
     const { build } = await import('esbuild');
     const out = join(work, `${name}.cjs`);
     await build({
@@ -267,6 +269,11 @@ async function main() {
   }
   // Start-up, help, and a real command, each against its floor in the same run: `node -e 0`, commander
   // alone printing one help, undici alone making the same request; on Node 26, 24 and 22 (scripts/nodes.sh).
+  if (listsOnly) {
+    await listSection(floors);
+    if (!thisNode) mergeRows('--lists');
+    return;
+  }
   for (const { label, node, held } of startupNodes()) {
     // Targets on Node 26 and 24; on Node 22 the same rows, as figures without a target.
     const row = (what, measured, ratio, target) =>
@@ -516,70 +523,7 @@ async function main() {
     );
   }
 
-  // Lists stream: memory of `measures list -o ndjson` at 100,000 measures against 100, and its time
-  // against curl fetching the same list into wc -c (the floor: bytes off the socket, nothing parsed).
-  {
-    const big = await start('clinadmin', { data: serveFile(100_000, 'list-100k') });
-    const small = await start('clinadmin', { data: serveFile(100, 'list-100') });
-    const list = (url) => [
-      [BIN, 'measures', 'list', '-o', 'ndjson'],
-      { CLINADMIN_BASE_URL: url, CLINADMIN_TOKEN: TOKEN },
-    ];
-    const rssBig = median([0, 1, 2].map(() => peakRss(...list(big.url))));
-    const rssSmall = median([0, 1, 2].map(() => peakRss(...list(small.url))));
-    record(
-      'list memory: peak RSS of `measures list -o ndjson`, 100,000 measures / 100',
-      `${(rssBig / 2 ** 20).toFixed(0)} MiB vs ${(rssSmall / 2 ** 20).toFixed(0)} MiB`,
-      rssBig / rssSmall,
-      1.5,
-      '<=',
-    );
-    const curl = () => {
-      const t = performance.now();
-      const r = spawnSync('sh', [
-        '-c',
-        `curl -s -H 'authorization: Bearer ${TOKEN}' ${big.url}/diagnostic-measures | wc -c`,
-      ]);
-      if (r.status !== 0) throw new Error(`curl failed: ${r.stderr}`);
-      return performance.now() - t;
-    };
-    const [cli, floor] = sideBySide(() => wall(...list(big.url)), curl, RUNS);
-    record(
-      'list time: `measures list -o ndjson` of 100,000 measures / curl of the same list into wc -c',
-      ms(cli, floor),
-      cli / floor,
-      2,
-      '<=',
-    );
-    const pass = () => wall([join(root, 'bench', 'floor-pass.cjs')], list(big.url)[1]);
-    const [passMs, curlMs] = sideBySide(pass, curl, RUNS);
-    reference(
-      'floor: undici alone passing the same list to stdout, nothing done per record (`bench/floor-pass.cjs`) / curl',
-      ms(passMs, curlMs),
-      passMs / curlMs,
-    );
-    // A table streams too: `-o table` (laid out to 120 columns) against `-o ndjson` of the same list.
-    const table = () => wall(...[[BIN, 'measures', 'list', '-o', 'table'], { ...list(big.url)[1], COLUMNS: '120' }]);
-    const [tableMs, ndjsonMs] = sideBySide(table, () => wall(...list(big.url)), RUNS);
-    record(
-      'table time: `measures list -o table` of 100,000 measures / `-o ndjson` of the same list',
-      ms(tableMs, ndjsonMs),
-      tableMs / ndjsonMs,
-      1.5,
-      '<=',
-    );
-    await Promise.all([big.stop(), small.stop()]);
-    const firsts = [];
-    for (let i = 0; i < 3; i++) firsts.push(await firstRow(100_000));
-    const first = median(firsts) / 1000;
-    record(
-      'first table row: seconds from the start of the answer to the first row on stdout, 100,000 measures',
-      `${first.toFixed(3)} s`,
-      first,
-      0.3,
-      '<=',
-    );
-  }
+  await listSection(floors);
   await sandboxSection(helpers);
   await csvSection(helpers);
   await fhirSection(helpers);
@@ -587,6 +531,91 @@ async function main() {
   await scaleSection(helpers);
   await binarySection(helpers);
   if (!thisNode) writeReport();
+}
+
+// Lists stream: memory of `measures list -o ndjson` at 100,000 measures against 100, and its time
+// against curl fetching the same list into wc -c (the floor: bytes off the socket, nothing parsed).
+async function listSection(floors) {
+  const BIN_TABLE = [BIN, 'measures', 'list', '-o', 'table'];
+  const big = await start('clinadmin', { data: serveFile(100_000, 'list-100k') });
+  const small = await start('clinadmin', { data: serveFile(100, 'list-100') });
+  const list = (url) => [
+    [BIN, 'measures', 'list', '-o', 'ndjson'],
+    { CLINADMIN_BASE_URL: url, CLINADMIN_TOKEN: TOKEN },
+  ];
+  const rssBig = median([0, 1, 2].map(() => peakRss(...list(big.url))));
+  const rssSmall = median([0, 1, 2].map(() => peakRss(...list(small.url))));
+  record(
+    'list memory: peak RSS of `measures list -o ndjson`, 100,000 measures / 100',
+    `${(rssBig / 2 ** 20).toFixed(0)} MiB vs ${(rssSmall / 2 ** 20).toFixed(0)} MiB`,
+    rssBig / rssSmall,
+    1.5,
+    '<=',
+  );
+  const curl = () => {
+    const t = performance.now();
+    const r = spawnSync('sh', [
+      '-c',
+      `curl -s -H 'authorization: Bearer ${TOKEN}' ${big.url}/diagnostic-measures | wc -c`,
+    ]);
+    if (r.status !== 0) throw new Error(`curl failed: ${r.stderr}`);
+    return performance.now() - t;
+  };
+  const [cli, floor] = sideBySide(() => wall(...list(big.url)), curl, RUNS);
+  record(
+    'list time: `measures list -o ndjson` of 100,000 measures / curl of the same list into wc -c',
+    ms(cli, floor),
+    cli / floor,
+    2,
+    '<=',
+  );
+  const pass = () => wall([join(root, 'bench', 'floor-pass.cjs')], list(big.url)[1]);
+  const [passMs, curlMs] = sideBySide(pass, curl, RUNS);
+  reference(
+    'floor: undici alone passing the same list to stdout, nothing done per record (`bench/floor-pass.cjs`) / curl',
+    ms(passMs, curlMs),
+    passMs / curlMs,
+  );
+  // The floor NDJSON is held to: undici's public entry fetching the list, JSON.parse of it whole, a line a record.
+  const parsed = () => wall([floors['floor-ndjson']], list(big.url)[1]);
+  const [ndMs, parsedMs] = sideBySide(() => wall(...list(big.url)), parsed, RUNS);
+  record(
+    'ndjson against a parse: `measures list -o ndjson` of 100,000 measures / undici, JSON.parse of the list ' +
+      'and a line a record (`bench/floor-ndjson.mjs`)',
+    ms(ndMs, parsedMs),
+    ndMs / parsedMs,
+    1,
+    '<=',
+  );
+  // A table streams too: `-o table` (laid out to 120 columns) against `-o ndjson` of the same list.
+  const table = () => wall(BIN_TABLE, { ...list(big.url)[1], COLUMNS: '120' });
+  const [tableMs, ndjsonMs] = sideBySide(table, () => wall(...list(big.url)), RUNS);
+  record(
+    'table time: `measures list -o table` of 100,000 measures / `-o ndjson` of the same list',
+    ms(tableMs, ndjsonMs),
+    tableMs / ndjsonMs,
+    1.5,
+    '<=',
+  );
+  // And holds no more than NDJSON does: the records are read and written a piece of the answer at a time.
+  const rssTable = median([0, 1, 2].map(() => peakRss(BIN_TABLE, { ...list(big.url)[1], COLUMNS: '120' })));
+  reference(
+    'table memory: peak RSS of `measures list -o table` / of `-o ndjson`, 100,000 measures',
+    `${(rssTable / 2 ** 20).toFixed(0)} MiB vs ${(rssBig / 2 ** 20).toFixed(0)} MiB`,
+    rssTable / rssBig,
+    'reference',
+  );
+  await Promise.all([big.stop(), small.stop()]);
+  const firsts = [];
+  for (let i = 0; i < 3; i++) firsts.push(await firstRow(100_000));
+  const first = median(firsts) / 1000;
+  record(
+    'first table row: seconds from the start of the answer to the first row on stdout, 100,000 measures',
+    `${first.toFixed(3)} s`,
+    first,
+    0.3,
+    '<=',
+  );
 }
 
 /**
@@ -680,9 +709,12 @@ GET \`/diagnostic-measures/:id\` and POST \`/diagnostic-measures\` under autocan
 \`clinadmin measures import\` of 10,000 measures into an empty server, peak RSS from \`/usr/bin/time -f %M\`.
 After each POST run at 10,000 measures the server is killed with SIGKILL and restarted, and every acknowledged
 POST must be found on disk. \`clinadmin measures list -o ndjson\` against \`clinadmin serve\` holding 100,000 and
-100 measures for peak RSS, and against \`curl -s URL | wc -c\` of the same 100,000 for time; \`-o table\`
-(COLUMNS=120, in a pipe) against \`-o ndjson\` of the same list; and the first table row timed from the moment a
-server in the bench process starts its answer of 100,000 measures to the first byte on the CLI's stdout.
+100 measures for peak RSS, against \`curl -s URL | wc -c\` of the same 100,000 for time, and against
+\`bench/floor-ndjson.mjs\` (the list through undici's public entry, parsed whole, written a line a record, bundled
+as the CLI is; \`npm run bench -- --lists\` runs these rows alone); \`-o table\`
+(COLUMNS=120, in a pipe) against \`-o ndjson\` of the same list, for time and peak RSS; and the first table row
+timed from the moment a server in the bench process starts its answer of 100,000 measures to the first byte
+on the CLI's stdout.
 The scale section (\`npm run bench -- --scale\` runs it alone) holds 100,000 measures (62 MiB) in \`clinadmin serve\`
 and in json-server 0.17: start until the first answer, resident memory after a full GET list (from /proc), and
 the GET list from request to last byte, each a fresh process a run; then 60 KB PATCHes from four clients until
