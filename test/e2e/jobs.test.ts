@@ -202,7 +202,10 @@ describe('notifications at a terminal', () => {
       const seen = follow(['--seen-by', 'acc_support']);
       for (const w of [typo, unseen, seen])
         await expect.poll(() => w.seen.err, { timeout: 10_000 }).toMatch(/← 200 GET \S+\/notifications/);
-      expect(typo.seen.err).toContain('no notifications of type "wharehouse"; types here: warehouse\n');
+      // The typo is named once its answers are read (the poll's trace comes first, as it is received).
+      await expect
+        .poll(() => typo.seen.err, { timeout: 10_000 })
+        .toContain('no notifications of type "wharehouse"; types here: warehouse\n');
       expect(unseen.seen.err).not.toContain('no notifications');
       const created = await clinadmin(['measures', 'create', '--test', 'tst_x', '--name', 'Watched'], { env });
       expect(created.exitCode).toBe(0);
