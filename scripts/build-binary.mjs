@@ -66,12 +66,9 @@ export function seaNode(arch, env = process.env) {
   return bin;
 }
 
-/**
- * The entry and the CLI, each one CommonJS script (a single executable's require() reaches built-ins only):
- * the entry answers --version alone; the CLI, wrapped as sea-load.cjs compiles it, is an asset.
- */
-export async function bundleCli(dir, version) {
-  const common = {
+/** esbuild's options for every script a single executable runs: one CommonJS file for the pinned Node. */
+export function seaBundleOptions(version) {
+  return {
     bundle: true,
     format: 'cjs',
     platform: 'node',
@@ -83,9 +80,18 @@ export async function bundleCli(dir, version) {
     supported: { 'dynamic-import': false },
     logLevel: 'warning',
   };
+}
+
+/**
+ * The entry and the CLI, each one CommonJS script (a single executable's require() reaches built-ins only):
+ * the entry answers --version alone; the CLI, wrapped as sea-load.cjs compiles it, is an asset. `entry`
+ * stands in for the CLI where the bench builds a floor the same way (a module with the CLI's `run`).
+ */
+export async function bundleCli(dir, version, entry = join(root, 'src', 'cli.ts')) {
+  const common = seaBundleOptions(version);
   const main = join(dir, 'main.cjs');
   await build({ ...common, entryPoints: [join(root, 'scripts', 'sea-main.cjs')], outfile: main });
-  const cli = await build({ ...common, entryPoints: [join(root, 'src', 'cli.ts')], write: false, metafile: true });
+  const cli = await build({ ...common, entryPoints: [entry], write: false, metafile: true });
   const text = join(dir, 'clinadmin.js');
   writeFileSync(text, wrap(cli.outputFiles[0].text));
   return { main, text, notices: await bundledNotices(cli.metafile, root) };
