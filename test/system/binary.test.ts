@@ -11,7 +11,8 @@ import { tempDir } from '../helpers/tmp.js';
 // clinadmin as one executable file (npm run build:binary), built here from this tree, run where no node can
 // be found: no-node.sh binds /dev/null over every node and hides Node's folders in a mount namespace (root).
 // The x64 file runs a named set of the e2e and terminal tests through the helpers' launcher; the arm64 file
-// runs under qemu-user (Debian's qemu-user-static, with the arm64 C libraries of libc6-arm64-cross).
+// runs under qemu-user (Debian's qemu-user-static, with the arm64 C libraries of libc6-arm64-cross), and the
+// x64 file runs again under qemu-user as the oldest x86-64 CPU.
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const VITEST = join(root, 'node_modules', 'vitest', 'vitest.mjs');
@@ -186,6 +187,48 @@ describe('the linux-x64 file where no node can be found', () => {
       delete process.env.CLINADMIN_TEST_NO_NODE;
     }
   }, 120_000);
+});
+
+// The oldest x86-64 the file must start on: QEMU's `qemu64` model is the x86-64 baseline (SSE2 and SSE3, no
+// SSSE3, SSE4 or AVX; below x86-64-v2). Node's own x64 binary runs there, so the file, whose code cache was
+// made on this build machine's CPU, must too: V8 probes the CPU it runs on, and a cache is bytecode, not
+// machine code. qemu-user answers CPUID as that model, so glibc and V8 pick their code paths for it.
+const OLDEST_X64 = 'qemu64';
+
+describe(`the linux-x64 file on the oldest x86-64 (qemu-x86_64 -cpu ${OLDEST_X64})`, () => {
+  const old = (args: string[], env: Record<string, string> = {}) =>
+    execa('qemu-x86_64-static', ['-cpu', OLDEST_X64, x64(), ...args], {
+      reject: false,
+      env: { ...process.env, NO_COLOR: '1', CI: '1', ...env },
+      timeout: 120_000,
+    });
+
+  it('prints its version and help as on this CPU, and lists measures from a server', async () => {
+    const { version } = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
+    const v = await old(['--version']);
+    expect([v.exitCode, v.stdout, v.stderr]).toEqual([0, version, '']);
+    const help = await old(['measures', 'create', '--help']);
+    const native = await execa(x64(), ['measures', 'create', '--help'], {
+      reject: false,
+      env: { ...process.env, NO_COLOR: '1', CI: '1' },
+    });
+    expect([help.exitCode, help.stdout, help.stderr]).toEqual([0, native.stdout, '']);
+    expect(help.stdout).toContain('Usage: clinadmin measures create');
+    const dir = await tempDir();
+    const s = await serveProcess(['--seed', '--data', join(dir, 'data.json'), '--token', E2E_TOKEN]);
+    const list = await old(['measures', 'list', '-o', 'json'], {
+      CLINADMIN_BASE_URL: s.url,
+      CLINADMIN_TOKEN: E2E_TOKEN,
+      CLINADMIN_CONFIG_DIR: join(dir, 'config'),
+    });
+    expect(list.exitCode, list.stderr).toBe(0);
+    const fromServer = await fetch(`${s.url}/diagnostic-measures`, {
+      headers: { authorization: `Bearer ${E2E_TOKEN}` },
+    }).then((r) => r.json());
+    expect(JSON.parse(list.stdout)).toEqual(fromServer);
+    s.proc.kill('SIGTERM');
+    await s.proc;
+  }, 300_000);
 });
 
 describe('the linux-arm64 file under qemu-user', () => {
