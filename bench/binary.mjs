@@ -36,9 +36,18 @@ async function buildSnapshotSea({ entry, output, dir, warm = [] }) {
     write: false,
   });
   writeFileSync(undici, wrap(whole.outputFiles[0].text));
-  const config = join(dir, `${name}.json`);
+  return snapshotSea({
+    main: join(here, 'sea-snapshot.cjs'),
+    output,
+    dir,
+    env: { SNAP_APP: app, SNAP_UNDICI: undici, SNAP_EAGER: '1', SNAP_WARM: JSON.stringify(warm) },
+  });
+}
+
+/** `node --build-sea` with useSnapshot: `main` runs once, here, and its heap is the file's start. */
+function snapshotSea({ main, output, dir, env = {} }) {
+  const config = join(dir, `${output.split('/').pop()}.json`);
   const node = seaNode('x64');
-  const main = join(here, 'sea-snapshot.cjs');
   writeFileSync(
     config,
     JSON.stringify({
@@ -52,7 +61,7 @@ async function buildSnapshotSea({ entry, output, dir, warm = [] }) {
   );
   execFileSync(node, ['--no-warnings', '--build-sea', config], {
     stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, SNAP_APP: app, SNAP_UNDICI: undici, SNAP_EAGER: '1', SNAP_WARM: JSON.stringify(warm) },
+    env: { ...process.env, ...env },
   });
   return output;
 }
@@ -85,6 +94,13 @@ export async function binarySection({
     work: dir,
   });
   const floorVersion = buildSea({ main: version, arch: 'x64', output: join(dir, 'floor-version'), work: dir });
+  // The least any snapshot costs: one that holds only its main function, which prints a version.
+  const emptyMain = join(dir, 'floor-version-snapshot.cjs');
+  writeFileSync(
+    emptyMain,
+    "require('node:v8').startupSnapshot.setDeserializeMainFunction(() => process.stdout.write('0.1.0\\n'));\n",
+  );
+  const floorEmpty = snapshotSea({ main: emptyMain, output: join(dir, 'floor-version-snapshot'), dir });
   // undici's GET and print built exactly as the CLI is: the same entry, an asset, a code cache after a warm-up.
   const undiciDir = join(dir, 'floor-undici-work');
   mkdirSync(undiciDir, { recursive: true });
@@ -177,6 +193,13 @@ export async function binarySection({
     `SEA floor, version: a single executable of Node ${SEA_NODE_VERSION} that only prints a version / \`node -e 0\``,
     ms(...versionFloor),
     versionFloor[0] / versionFloor[1],
+  );
+  const emptyFloor = pair([floorEmpty], [node, '-e', '0']);
+  reference(
+    'SEA floor, empty snapshot: a single executable from a startup snapshot that holds only a main function ' +
+      'printing a version / `node -e 0`',
+    ms(...emptyFloor),
+    emptyFloor[0] / emptyFloor[1],
   );
   const v = pair([file, '--version'], [node, '-e', '0']);
   record(

@@ -729,8 +729,8 @@ CPU of one poll (from /proc, the median of nine) against JSON.parse of the same 
 The single executable's rows (\`npm run bench -- --binary\` runs them alone) build \`clinadmin-linux-x64\` as
 \`npm run build:binary\` does, and single executables of the same Node that only do the fetch, only print a
 version, or only do undici's GET and print built as the CLI is (SEA's floors), and the same CLI and undici
-floor from a V8 startup snapshot (\`bench/sea-snapshot.cjs\`), and run each against the plain \`node\` it is
-built from (21 runs, alternated).
+floor from a V8 startup snapshot (\`bench/sea-snapshot.cjs\`) beside an empty snapshot, and run each against the
+plain \`node\` it is built from (21 runs, alternated).
 ${NOTES}`;
   writeFileSync(join(root, 'BENCHMARKS.md'), text);
   log('wrote BENCHMARKS.md');
