@@ -1,7 +1,7 @@
 import type { OutStream } from '../context.js';
 import type { Rec } from '../json/record.js';
 import type { Column, View } from './columns.js';
-import { cut, displayWidth, printableAscii, visible } from './text.js';
+import { cut, displayWidth, visible } from './text.js';
 import type { Theme } from './theme.js';
 
 interface ListOptions {
@@ -29,8 +29,7 @@ export function cellText(c: Column, r: Rec, view: View): string {
   } catch {
     text = JSON.stringify(r[c.key]) ?? '';
   }
-  // Printable ASCII, most cells, is already safe on one line: the one test spares visible()'s two.
-  return printableAscii(text) ? text : visible(text, true);
+  return visible(text, true);
 }
 
 /** The columns a lead text (a notification's title) keeps while the others narrow. */

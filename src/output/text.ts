@@ -35,6 +35,7 @@ const hex = (c: string) => {
  * character can only stand inside a string) the escape reads back as the same character.
  */
 export function visible(s: string, oneLine = false, styled = false): string {
+  if (plainText(s, oneLine)) return s;
   let safe = s;
   // A plain class first: most text holds none, and it scans several times faster than CONTROL.
   if (ANY_CONTROL.test(s)) {
@@ -50,8 +51,25 @@ export function visible(s: string, oneLine = false, styled = false): string {
   return oneLine ? safe.replace(/[\t\n]+/g, ' ') : safe;
 }
 
+/**
+ * Text made only of printable ASCII, Latin-1 and Latin Extended letters (but the soft hyphen), and the
+ * dashes, quotes and marks of General Punctuation (but its format characters), and, unless `oneLine`, tabs
+ * and newlines: nothing to escape or join, the common case, told by a loop (a regular expression's own cost
+ * dominates a short cell).
+ */
+function plainText(s: string, oneLine: boolean): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if ((c >= 0x20 && c <= 0x7e) || (!oneLine && (c === 0x0a || c === 0x09))) continue;
+    if ((c >= 0xa0 && c <= 0x2ff && c !== 0xad) || (c >= 0x2010 && c <= 0x2027) || (c >= 0x2030 && c <= 0x205f))
+      continue;
+    return false;
+  }
+  return true;
+}
+
 /** Printable ASCII only (space to tilde): text that is safe on one line and as wide as it is long. */
-export function printableAscii(s: string): boolean {
+function printableAscii(s: string): boolean {
   // A loop, not a regular expression: most cells are a few characters, where a match's own cost dominates.
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
