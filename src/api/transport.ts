@@ -1,7 +1,6 @@
 import type { Pool } from 'undici';
 import { LONGEST_TIMER_MS } from '../deadline.js';
 import { JsonArraySplitter, type ListSink } from '../json/array-stream.js';
-import { memberPicker } from '../json/members.js';
 import type { Headers } from './retry.js';
 
 // One attempt of an exchange through undici's handler interface; retries, traces and errors are the
@@ -161,7 +160,6 @@ export function streamOnce(
     // second inside one element, or between them, is cut off like one dripping a record.
     const cut = attemptSignal(ex, start.cut);
     let paused = false;
-    const pick = sink.fields ? memberPicker(sink.fields) : undefined;
     ex.pool.dispatch(
       { path, method: 'GET', headers: ex.headers.read },
       {
@@ -169,7 +167,7 @@ export function streamOnce(
         onResponseStart(_c, statusCode, h) {
           status = statusCode;
           headers = h as Headers;
-          if (status >= 200 && status < 300) splitter = new JsonArraySplitter(pick !== undefined);
+          if (status >= 200 && status < 300) splitter = new JsonArraySplitter();
         },
         onResponseData(controller, chunk) {
           bytes += chunk.length;
@@ -202,10 +200,9 @@ export function streamOnce(
               sink.raw(elements[k]);
               continue;
             }
-            const members = plain[k] ? splitter.members[k] : undefined;
-            let rec: unknown = pick && members ? pick(elements[k], members) : undefined;
+            let rec: unknown;
             try {
-              rec ??= JSON.parse(elements[k].toString('utf8'));
+              rec = JSON.parse(elements[k].toString('utf8'));
             } catch {
               controller.abort(Object.assign(new Error('malformed'), { code: 'CLINADMIN_MALFORMED' }));
               return;

@@ -1,5 +1,3 @@
-import type { Read } from './members.js';
-
 // Byte classes, looked up once per byte: the loop below is the hot path of every long list.
 // The classes are written as numbers in the loop: a named module constant is a load on every byte,
 // where a literal compiles into the comparison (bench/notes.md has the measure).
@@ -55,16 +53,6 @@ export class JsonArraySplitter {
    */
   plain: boolean[] = [];
   /**
-   * With members asked for, for each element the last pushBytes() returned: the offsets, in the element's
-   * bytes, of the commas between its top-level members, and (negative) of those one level in, between the
-   * items of a list or the members of an object that is a member's value; undefined for an element that is
-   * not an object or that holds an escape. A reader that needs a few fields of a plain record finds them
-   * there (json/members.ts).
-   */
-  members: (number[] | undefined)[] = [];
-  /** The commas of the element in progress, when members are asked for. */
-  private commas?: number[];
-  /**
    * The separators are not those of one JSON array: a comma missing, doubled or trailing, or something
    * other than white space after its end. Lists from a server are taken as they come; an input file
    * the user gave is refused for it (core/record-stream.ts).
@@ -74,13 +62,10 @@ export class JsonArraySplitter {
   private afterElement = false;
   private sawElement = false;
 
-  constructor(private readonly withMembers = false) {}
-
   /** Feeds a chunk; returns the bytes of the elements it completed (views of the chunk where they fit). */
   pushBytes(chunk: Buffer): Buffer[] {
     const out: Buffer[] = [];
     this.plain = [];
-    this.members = [];
     if (this.state === 3) {
       this.pieces.push(chunk);
       this.heldBytes += chunk.length;
@@ -105,10 +90,8 @@ export class JsonArraySplitter {
       this.trailingFrom(chunk, i);
       return out;
     }
-    let { depth, inString, escaped, inElement, odd, commas } = this;
+    let { depth, inString, escaped, inElement, odd } = this;
     let start = inElement ? 0 : -1;
-    // Where this chunk's bytes sit in the element in progress: after those held from earlier chunks.
-    let base = inElement ? this.heldBytes : 0;
     scan: for (; i < n; i++) {
       if (inString) {
         if (escaped) {
@@ -122,11 +105,8 @@ export class JsonArraySplitter {
           c = INSIDE[chunk[i]];
         }
         if (c === 1) inString = false;
-        else if (c === 8) {
-          escaped = true;
-          // An element with an escape is parsed whole: its members' names and strings need JSON.parse.
-          commas = undefined;
-        } else odd = true;
+        else if (c === 8) escaped = true;
+        else odd = true;
         continue;
       }
       const b = chunk[i];
@@ -148,8 +128,6 @@ export class JsonArraySplitter {
         inElement = true;
         odd = b !== 0x7b;
         start = i;
-        base = 0;
-        commas = this.withMembers && !odd ? [] : undefined;
       }
       if (c === 0) continue;
       if (c === 1) inString = true;
@@ -159,7 +137,6 @@ export class JsonArraySplitter {
           // The end of a scalar element (`,` or `]` right after it).
           out.push(this.take(chunk, start, i));
           this.plain.push(false);
-          if (this.withMembers) this.members.push(undefined);
           inElement = false;
           this.afterElement = b !== 0x2c;
           if (b === 0x5d) {
@@ -168,15 +145,11 @@ export class JsonArraySplitter {
           }
           continue;
         }
-        if (c === 4) {
-          if (commas && depth <= 2) commas.push(depth === 1 ? base + i - start : start - base - i);
-          continue;
-        }
+        if (c === 4) continue;
         depth--;
         if (depth === 0) {
           out.push(this.take(chunk, start, i + 1));
           this.plain.push(!odd);
-          if (this.withMembers) this.members.push(commas);
           inElement = false;
           this.afterElement = true;
         }
@@ -188,7 +161,7 @@ export class JsonArraySplitter {
       this.heldBytes += rest.length;
     }
     if (this.state === 2) this.trailingFrom(chunk, i + 1);
-    Object.assign(this, { depth, inString, escaped, inElement, odd, commas });
+    Object.assign(this, { depth, inString, escaped, inElement, odd });
     return out;
   }
 
@@ -246,11 +219,6 @@ export interface ListSink {
    * watch` knows it by its leading id): it is neither parsed nor handed on.
    */
   known?(bytes: Buffer): boolean;
-  /**
-   * When given, a plain record comes to record() holding only these top-level fields (those it has), read
-   * from their own bytes (json/members.ts): a table needs a few fields of each record, not all.
-   */
-  fields?: readonly Read[];
   /** The records so far are handed on; false asks to pause the answer until drained() resolves. */
   batchEnd(): boolean;
   drained(): Promise<void>;

@@ -1,6 +1,5 @@
 import { valueText } from '../core/number.js';
 import { formatCritical, formatRange, type RangeLike } from '../core/ranges.js';
-import type { Read } from '../json/members.js';
 import type { Rec } from '../json/record.js';
 import type { ColumnFormat, Resource } from '../resources/registry.js';
 import { epochMs } from '../resources/time.js';
@@ -24,11 +23,6 @@ export interface Column {
   short?: (text: string) => string;
   /** The record's field a derived column is drawn from, when it is not `key` (SEEN from seenBy). */
   field?: string;
-  /**
-   * Every top-level field of the record `value` reads, and which lists it reads only the first item and the
-   * length of: a long table parses only these of each record (json/members.ts).
-   */
-  reads?: readonly Read[];
 }
 
 export interface View {
@@ -37,13 +31,7 @@ export interface View {
 }
 
 const text = (key: string) => (r: Rec) => valueText(r[key]);
-export const col = (key: string, header = key, shown = false): Column => ({
-  key,
-  header,
-  value: text(key),
-  shown,
-  reads: [{ field: key }],
-});
+export const col = (key: string, header = key, shown = false): Column => ({ key, header, value: text(key), shown });
 
 /** Columns named as their keys and all shown: for records without a column list of their own. */
 export const textColumns = (keys: string[]): Column[] => keys.map((key) => col(key, key, true));
@@ -112,22 +100,6 @@ const FORMATS: Record<ColumnFormat, (key: string) => Column['value']> = {
   excerpt: (key) => (r) => (typeof r[key] === 'string' ? (r[key] as string).replace(/\s+/g, ' ').slice(0, 60) : ''),
 };
 
-/** The fields each format's value reads, beside its own: held to FORMATS by test/unit/columns-reads.test.ts. */
-const READS: Record<ColumnFormat, (key: string) => Read[]> = {
-  text: (field) => [{ field }],
-  time: (field) => [{ field }],
-  ranges: (field) => [{ field, first: true }, { field: 'unit' }, { field: 'siunit' }],
-  'range-count': () => [
-    { field: 'referenceRanges', first: true },
-    { field: 'panicRanges', first: true },
-  ],
-  amount: () => [{ field: 'amount' }, { field: 'percentage' }],
-  'applies-to': () => [{ field: 'ref' }, { field: 'refType' }],
-  seen: (field) => [{ field }],
-  list: (field) => [{ field }],
-  excerpt: (field) => [{ field }],
-};
-
 const TONES: Partial<Record<ColumnFormat, Column['tone']>> = {
   seen: (t) => (t === 'seen' ? 'green' : t === 'new' ? 'yellow' : undefined),
 };
@@ -148,7 +120,6 @@ const column = (
   header,
   shown,
   value: FORMATS[format](field),
-  reads: READS[format](field),
   tone: TONES[format],
   free: free || lead,
   ...(lead ? { lead } : {}),

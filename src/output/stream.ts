@@ -100,10 +100,7 @@ async function tableSink(
   });
   let batch: Rec[] = [];
   let count = 0;
-  // Each record is read for the fields its columns show, no more, where every column says which it reads.
-  const reads = columns.every((c) => c.reads) ? columns.flatMap((c) => c.reads ?? []) : undefined;
   return {
-    ...(reads ? { fields: reads } : {}),
     record(rec) {
       batch.push(rec as Rec);
       count++;
