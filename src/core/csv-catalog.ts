@@ -7,7 +7,7 @@ import { headerKey, LIMIT_COLUMNS, MEASURE_COLUMNS as MEASURE, RANGE_COLUMNS as 
 import { parseError, parseOptions, sheetDelimiter } from './csv-dialect.js';
 import { unguardFormula } from './csv-formula.js';
 import { nearest } from './nearest.js';
-import { listed, MAX_LISTED, type ReadProblem } from './problems.js';
+import { keepFirst, listed, type ReadProblem } from './problems.js';
 import { RANGE_KIND_WORDS, rangeKindOf } from './words.js';
 
 // A measure catalog as a spreadsheet keeps it: one row per range, a measure's own fields beside each of its
@@ -107,13 +107,11 @@ export class Sheet {
   private fault(line: number, c: string | undefined, name: string, message: string): void {
     const m = this.current!;
     const at = c === undefined ? `${this.source}:${line}` : this.place(line, c);
-    if (m.problems.length >= MAX_LISTED) m.more++;
-    else
-      m.problems.push({
-        text: `${at}${name && ` (${name})`}: ${message}`,
-        line,
-        column: c === undefined ? 0 : (this.at[c] ?? 0) + 1,
-      });
+    m.more += keepFirst(m.problems, {
+      text: `${at}${name && ` (${name})`}: ${message}`,
+      line,
+      column: c === undefined ? 0 : (this.at[c] ?? 0) + 1,
+    });
   }
 
   /** A cell's text, trimmed; a cell we wrote with a leading ' (so no spreadsheet runs it) read as the original. */

@@ -19,6 +19,22 @@ export interface ReadProblem {
   column: number;
 }
 
+/**
+ * Adds a record's problem to its first MAX_LISTED by line and column, whatever order they were found in (a
+ * row's measure cells are read before its range's); returns 1 when one is counted past them, else 0.
+ */
+export function keepFirst(kept: ReadProblem[], p: ReadProblem): number {
+  if (kept.length < MAX_LISTED) {
+    kept.push(p);
+    return 0;
+  }
+  const after = (a: ReadProblem, b: ReadProblem) => a.line - b.line || a.column - b.column;
+  let last = 0;
+  for (let i = 1; i < kept.length; i++) if (after(kept[i], kept[last]) > 0) last = i;
+  if (after(p, kept[last]) < 0) kept[last] = p;
+  return 1;
+}
+
 /** Where a problem stands in the input, compared element by element: its file's number, line and column. */
 export type Place = readonly number[];
 

@@ -218,6 +218,19 @@ describe('checkInput and planned', () => {
     expect(err.details[50]).toBe('… and 12 more problems');
   });
 
+  it("keeps a measure's first 50 cell errors by column too, when its 50th line holds two", async () => {
+    // A row's measure fields are read before its range's, so on line 51 numericBreakdownMin (column 4)
+    // is found before min (column 3); the list is the file's order all the same (docs/catalogs.md).
+    const rows = ['test,name,min,numericBreakdownMin'];
+    for (let i = 0; i < 49; i++) rows.push(`t,O,x${i},`);
+    rows.push('t,O,BADMIN,BADNB');
+    const records = parseRecords(`${rows.join('\n')}\n`, 'in.csv');
+    const err = await refusal(checkInput(spec, async (each) => records.forEach(each), false));
+    expect(err.details).toHaveLength(51);
+    expect(err.details[49]).toMatch(/^in\.csv:51:3 \(O\): min: .*"BADMIN"/);
+    expect(err.details[50]).toBe('… and 1 more problem');
+  });
+
   it('names where a repeated key was first seen, however far back', async () => {
     const input = Array.from({ length: 3000 }, (_, i) => ({ test: 't', name: `M${i}` }));
     input.push({ test: 't', name: 'M7' });
