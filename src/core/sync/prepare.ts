@@ -6,6 +6,9 @@ import type { Warning } from '../lint.js';
 import { type Place, Ranked } from '../problems.js';
 import { type SourceRecord, where } from '../records.js';
 
+/** The name of one range in a record's path or a check's message. */
+const RANGE_NAME = /(?:referenceRanges|panicRanges)\[\d+\]/g;
+
 /** What the importer and apply need to know of a resource. */
 export interface SyncSpec {
   noun: string;
@@ -210,8 +213,10 @@ export class Checker {
     // out: it would only echo the cell's error.
     for (const e of src.problems ?? []) error(e.text, [this.file, e.line, e.column]);
     this.errorList.more(src.moreProblems ?? 0);
-    const unread = src.unread ?? [];
-    const read = (p: string) => !unread.some((u) => p === u || p.startsWith(`${u}.`) || p.startsWith(`${u}[`));
+    // A range is named `referenceRanges[3]` in a path and a message alike: each name is looked up once.
+    const unread = new Set(src.unread);
+    const names = (text: string) => text.match(RANGE_NAME) ?? [];
+    const read = (p: string) => unread.size === 0 || !unread.has(names(p)[0] ?? '');
     for (const w of adapted?.warnings ?? []) warning(`${at()}: ${w.field}: ${w.message}`);
     if (adapted?.skip) {
       if (adapted.scope !== undefined && spec.scope !== undefined) this.scopes.add(adapted.scope);
@@ -234,7 +239,7 @@ export class Checker {
     const key = spec.key(body);
     const ws = [...(adapted?.warnings ?? []), ...(spec.lint?.(body) ?? [])];
     for (const w of ws.slice(adapted?.warnings.length ?? 0))
-      if (read(w.field) && !unread.some((u) => w.message.includes(u))) warning(...place(w.field, w.message));
+      if (read(w.field) && !names(w.message).some((n) => unread.has(n))) warning(...place(w.field, w.message));
     if (src.problems?.length) return undefined;
     const scope = spec.scope === undefined ? undefined : String(body[spec.scope]);
     const json = JSON.stringify(body);
