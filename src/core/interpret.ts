@@ -20,11 +20,17 @@ export function applies(r: RangeLike, s: Subject): boolean {
   return inBand(s.age, r.ageMin, r.ageMax);
 }
 
-/** Whether two ranges can apply to one subject: sexes that meet, age bands that overlap. */
-export function meet(a: RangeLike, b: RangeLike): boolean {
+/**
+ * Whether two ranges can apply to one subject: sexes that meet, age bands that overlap. A caller comparing
+ * many pairs passes each range's span, worked out once.
+ */
+export function meet(
+  a: RangeLike,
+  b: RangeLike,
+  [startA, endA] = spanOf(a.ageMin, a.ageMax),
+  [startB, endB] = spanOf(b.ageMin, b.ageMax),
+): boolean {
   const sex = (a.sex ?? 'all') === 'all' || (b.sex ?? 'all') === 'all' || a.sex === b.sex;
-  const [startA, endA] = spanOf(a.ageMin, a.ageMax);
-  const [startB, endB] = spanOf(b.ageMin, b.ageMax);
   return sex && Math.max(startA, startB) < Math.min(endA, endB) - EPSILON;
 }
 

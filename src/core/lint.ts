@@ -147,10 +147,13 @@ export function lintMeasure(m: MeasureLike): Warning[] {
 
   if (m.type === 'numeric' && !m.unit) out.push({ field: 'unit', message: 'a numeric measure has no unit' });
 
-  for (let i = 0; i < refs.length; i++) {
-    for (let j = i + 1; j < refs.length; j++) {
-      if (same(refs[i].sex, refs[j].sex) && meet(refs[i], refs[j])) {
-        const [a, b] = [spanOf(refs[i].ageMin, refs[i].ageMax), spanOf(refs[j].ageMin, refs[j].ageMax)];
+  // Each band's span once: the pairs below are many in a long (or hostile) list, a span's reading is not cheap.
+  const spans = refs.map((r) => spanOf(r.ageMin, r.ageMax));
+  // Each band is said to overlap the first one before it that it overlaps: a warning a band, not a pair.
+  for (let j = 1; j < refs.length; j++) {
+    for (let i = 0; i < j; i++) {
+      if (same(refs[i].sex, refs[j].sex) && meet(refs[i], refs[j], spans[i], spans[j])) {
+        const [a, b] = [spans[i], spans[j]];
         // The ages in both, from the later start to the earlier end, in the unit of those two edges.
         const edges = [a[0] >= b[0] ? refs[i].ageMin : refs[j].ageMin, a[1] <= b[1] ? refs[i].ageMax : refs[j].ageMax];
         const known = edges.filter((x) => x !== undefined && x > 0) as number[];
@@ -162,6 +165,7 @@ export function lintMeasure(m: MeasureLike): Warning[] {
             `its age band overlaps referenceRanges[${i}] for sex ${refs[i].sex ?? 'all'}` +
             (both ? `: ${both} in both` : ''),
         });
+        break;
       }
     }
   }
@@ -173,8 +177,9 @@ export function lintMeasure(m: MeasureLike): Warning[] {
   // or above its high end; a limit wholly on the wrong side reads as a zone of critical values, the other
   // reading in the field, and the warning says how to write the limit meant.
   panics.forEach((p, pi) => {
+    const span = spanOf(p.ageMin, p.ageMax);
     refs.forEach((r, ri) => {
-      if (!meet(p, r)) return;
+      if (!meet(p, r, span, spans[ri])) return;
       for (const [lo, hi, kind] of [
         ['min', 'max', ''],
         ['simin', 'simax', 'SI '],

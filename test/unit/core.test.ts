@@ -23,6 +23,19 @@ describe('lintMeasure', () => {
     ).toEqual([]);
   });
 
+  it('says each overlapping band once, naming the first band it overlaps, however many it does', () => {
+    // A sheet pasted 2,000 times over: one warning a band (1,999), not one a pair (about two million).
+    const band = { min: 1, max: 2, ageMin: 18, ageMax: 121 };
+    const w = lintMeasure({ type: 'numeric', unit: 'g/L', referenceRanges: Array.from({ length: 2000 }, () => band) });
+    expect(w).toHaveLength(1999);
+    expect(w[0]).toEqual({
+      field: 'referenceRanges[1]',
+      message: 'its age band overlaps referenceRanges[0] for sex all: ages 18–120 y are in both',
+    });
+    expect(new Set(w.map((x) => x.field)).size).toBe(1999);
+    expect(w.every((x) => x.message.startsWith('its age band overlaps referenceRanges[0] '))).toBe(true);
+  });
+
   it('warns of a numeric measure without a unit, and overlapping bands of one sex', () => {
     const w = lintMeasure({
       type: 'numeric',
