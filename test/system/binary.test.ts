@@ -6,6 +6,7 @@ import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, clinadmin, serveProcess } from '../helpers/bin.js';
 import { E2E_TOKEN, loggedIn } from '../helpers/logged-in.js';
+import { listsAsServeHolds } from '../helpers/serve-list.js';
 import { tempDir } from '../helpers/tmp.js';
 
 // clinadmin as one executable file (npm run build:binary), built here from this tree, run where no node can
@@ -214,20 +215,9 @@ describe(`the linux-x64 file on the oldest x86-64 (qemu-x86_64 -cpu ${OLDEST_X64
     });
     expect([help.exitCode, help.stdout, help.stderr]).toEqual([0, native.stdout, '']);
     expect(help.stdout).toContain('Usage: clinadmin measures create');
-    const dir = await tempDir();
-    const s = await serveProcess(['--seed', '--data', join(dir, 'data.json'), '--token', E2E_TOKEN]);
-    const list = await old(['measures', 'list', '-o', 'json'], {
-      CLINADMIN_BASE_URL: s.url,
-      CLINADMIN_TOKEN: E2E_TOKEN,
-      CLINADMIN_CONFIG_DIR: join(dir, 'config'),
-    });
-    expect(list.exitCode, list.stderr).toBe(0);
-    const fromServer = await fetch(`${s.url}/diagnostic-measures`, {
-      headers: { authorization: `Bearer ${E2E_TOKEN}` },
-    }).then((r) => r.json());
-    expect(JSON.parse(list.stdout)).toEqual(fromServer);
-    s.proc.kill('SIGTERM');
-    await s.proc;
+    await listsAsServeHolds((env, dir) =>
+      old(['measures', 'list', '-o', 'json'], { ...env, CLINADMIN_CONFIG_DIR: join(dir, 'config') }),
+    );
   }, 300_000);
 });
 
@@ -243,19 +233,8 @@ describe('the linux-arm64 file under qemu-user', () => {
     const { version } = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
     const v = await qemu(['--version']);
     expect([v.exitCode, v.stdout, v.stderr]).toEqual([0, version, '']);
-    const dir = await tempDir();
-    const s = await serveProcess(['--seed', '--data', join(dir, 'data.json'), '--token', E2E_TOKEN]);
-    const list = await qemu(['measures', 'list', '-o', 'json'], {
-      CLINADMIN_BASE_URL: s.url,
-      CLINADMIN_TOKEN: E2E_TOKEN,
-      CLINADMIN_CONFIG_DIR: join(dir, 'config'),
-    });
-    expect(list.exitCode, list.stderr).toBe(0);
-    const fromServer = await fetch(`${s.url}/diagnostic-measures`, {
-      headers: { authorization: `Bearer ${E2E_TOKEN}` },
-    }).then((r) => r.json());
-    expect(JSON.parse(list.stdout)).toEqual(fromServer);
-    s.proc.kill('SIGTERM');
-    await s.proc;
+    await listsAsServeHolds((env, dir) =>
+      qemu(['measures', 'list', '-o', 'json'], { ...env, CLINADMIN_CONFIG_DIR: join(dir, 'config') }),
+    );
   }, 300_000);
 });

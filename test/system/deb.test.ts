@@ -7,8 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { execa, type ResultPromise } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveProcess } from '../helpers/bin.js';
-import { E2E_TOKEN } from '../helpers/logged-in.js';
+import { listsAsServeHolds } from '../helpers/serve-list.js';
 import { terminal } from '../helpers/terminal.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -208,28 +207,6 @@ describe('the Debian packages', () => {
 });
 
 /** A copy of this machine to install into (overlay-root.sh), and commands run in it as root or as a user. */
-/**
- * The installed program's `measures list -o json` against serve (the repo's build, on this machine's
- * loopback) is what the API itself answers: `list` runs it with the base URL and token in its environment.
- */
-async function listsAsServeHolds(
-  list: (env: Record<string, string>) => Promise<{ exitCode?: number; stdout: unknown; stderr: string }>,
-) {
-  const data = await tempDir();
-  const s = await serveProcess(['--seed', '--data', join(data, 'data.json'), '--token', E2E_TOKEN]);
-  try {
-    const r = await list({ CLINADMIN_BASE_URL: s.url, CLINADMIN_TOKEN: E2E_TOKEN });
-    expect(r.exitCode, r.stderr).toBe(0);
-    const fromServer = await fetch(`${s.url}/diagnostic-measures`, {
-      headers: { authorization: `Bearer ${E2E_TOKEN}` },
-    }).then((res) => res.json());
-    expect(JSON.parse(String(r.stdout))).toEqual(fromServer);
-  } finally {
-    s.proc.kill('SIGTERM');
-    await s.proc;
-  }
-}
-
 async function throwawaySystem() {
   const top = await mkdtemp(join(tmpdir(), 'clinadmin-root-'));
   const holder = execa(OVERLAY, [top, out], { reject: false, buffer: false }) as unknown as ResultPromise;
