@@ -24,15 +24,22 @@ export interface ReadProblem {
  * row's measure cells are read before its range's); returns 1 when one is counted past them, else 0.
  */
 export function keepFirst(kept: ReadProblem[], p: ReadProblem): number {
-  if (kept.length < MAX_LISTED) {
+  return keepFirstBy(kept, p, MAX_LISTED, (a, b) => a.line - b.line || a.column - b.column) ? 1 : 0;
+}
+
+/**
+ * Adds `p` to `kept`, the first `limit` by `order`: when full, `p` takes the place of the last kept one if it
+ * comes before it. True when one (`p` or the one it replaced) was left out.
+ */
+function keepFirstBy<T>(kept: T[], p: T, limit: number, order: (a: T, b: T) => number): boolean {
+  if (kept.length < limit) {
     kept.push(p);
-    return 0;
+    return false;
   }
-  const after = (a: ReadProblem, b: ReadProblem) => a.line - b.line || a.column - b.column;
   let last = 0;
-  for (let i = 1; i < kept.length; i++) if (after(kept[i], kept[last]) > 0) last = i;
-  if (after(p, kept[last]) < 0) kept[last] = p;
-  return 1;
+  for (let i = 1; i < kept.length; i++) if (order(kept[i], kept[last]) > 0) last = i;
+  if (kept.length > 0 && order(p, kept[last]) < 0) kept[last] = p;
+  return true;
 }
 
 /** Where a problem stands in the input, compared element by element: its file's number, line and column. */
@@ -55,15 +62,7 @@ export class Ranked {
   constructor(private readonly limit = Number.POSITIVE_INFINITY) {}
 
   push(text: string, at: Place): void {
-    const entry = { text, at, seq: this.count++ };
-    if (this.kept.length < this.limit) {
-      this.kept.push(entry);
-      return;
-    }
-    // Full: the new problem takes the place of the last kept one if it comes before it.
-    let last = 0;
-    for (let i = 1; i < this.kept.length; i++) if (this.order(this.kept[i], this.kept[last]) > 0) last = i;
-    if (this.kept.length > 0 && this.order(entry, this.kept[last]) < 0) this.kept[last] = entry;
+    keepFirstBy(this.kept, { text, at, seq: this.count++ }, this.limit, (a, b) => this.order(a, b));
   }
 
   /** Problems counted but not kept (those a record brings past its own first 50). */
