@@ -1,6 +1,6 @@
 import type { Pool } from 'undici';
 import { LONGEST_TIMER_MS } from '../deadline.js';
-import { JsonArraySplitter, type ListSink } from '../json/array-stream.js';
+import { JsonArraySplitter, type ListSink, parseElements } from '../json/array-stream.js';
 import type { Headers } from './retry.js';
 
 // One attempt of an exchange through undici's handler interface; retries, traces and errors are the
@@ -192,23 +192,33 @@ export function streamOnce(
           }
           const plain = splitter.plain;
           if (elements.length > 0 && !paused) cut.rearm(ex.gapMs);
+          // The records of this piece to parse, parsed together at the next raw record or the piece's end.
+          let parse: Buffer[] = [];
+          const parsePending = (): boolean => {
+            const { records: recs, malformed } = parseElements(parse);
+            parse = [];
+            // Counted as before this was batched: each record handed on, and the one that was not JSON.
+            records += recs.length + (malformed ? 1 : 0);
+            for (const rec of recs) sink.record(rec);
+            if (malformed) controller.abort(Object.assign(new Error('malformed'), { code: 'CLINADMIN_MALFORMED' }));
+            return !malformed;
+          };
           for (let k = 0; k < elements.length; k++) {
-            records++;
-            if (plain[k] && sink.known?.(elements[k])) continue;
+            // What the sink knows or takes as bytes it learns in order: the records before are handed on first.
+            if (plain[k] && (sink.known || sink.raw) && parse.length > 0 && !parsePending()) return;
+            if (plain[k] && sink.known?.(elements[k])) {
+              records++;
+              continue;
+            }
             // A plain record goes on as the bytes it came in, where the sink can take them (-o ndjson).
             if (sink.raw && plain[k]) {
+              records++;
               sink.raw(elements[k]);
               continue;
             }
-            let rec: unknown;
-            try {
-              rec = JSON.parse(elements[k].toString('utf8'));
-            } catch {
-              controller.abort(Object.assign(new Error('malformed'), { code: 'CLINADMIN_MALFORMED' }));
-              return;
-            }
-            sink.record(rec);
+            parse.push(elements[k]);
           }
+          if (parse.length > 0 && !parsePending()) return;
           if (!sink.batchEnd()) {
             controller.pause();
             paused = true;

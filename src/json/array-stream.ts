@@ -190,6 +190,49 @@ export class JsonArraySplitter {
   }
 }
 
+const COMMA = Buffer.from(',');
+const OPEN = Buffer.from('[');
+const CLOSE = Buffer.from(']');
+/** Past this many bytes in one piece, its elements are parsed one by one (a copy would cost more than it saves). */
+const BATCH_BYTES = 1024 * 1024;
+
+/**
+ * The splitter's elements parsed by one `JSON.parse` of them as an array: V8 reads objects of one shape
+ * faster within one parse than in a parse each (bench/notes.md has the measure). When one element is not
+ * JSON, they are parsed one by one instead: `records` holds those before it, and `malformed` is true.
+ */
+export function parseElements(elements: Buffer[]): { records: unknown[]; malformed: boolean } {
+  // A large record (up to the 64 MiB cap) is parsed as it is, without a copy of it into an array's text.
+  let bytes = 0;
+  for (const e of elements) bytes += e.length;
+  if (elements.length === 1 || bytes > BATCH_BYTES) return parseEach(elements);
+  const parts: Buffer[] = [OPEN];
+  for (const [i, bytes] of elements.entries()) {
+    if (i > 0) parts.push(COMMA);
+    parts.push(bytes);
+  }
+  parts.push(CLOSE);
+  try {
+    const all: unknown = JSON.parse(Buffer.concat(parts).toString('utf8'));
+    if (Array.isArray(all) && all.length === elements.length) return { records: all, malformed: false };
+  } catch {
+    // One of them is not JSON: found below, with the ones before it kept.
+  }
+  return parseEach(elements);
+}
+
+function parseEach(elements: Buffer[]): { records: unknown[]; malformed: boolean } {
+  const records: unknown[] = [];
+  for (const bytes of elements) {
+    try {
+      records.push(JSON.parse(bytes.toString('utf8')));
+    } catch {
+      return { records, malformed: true };
+    }
+  }
+  return { records, malformed: false };
+}
+
 const ID_KEY = Buffer.from('{"id":"');
 
 /**

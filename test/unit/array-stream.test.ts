@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { JsonArraySplitter, leadingId } from '../../src/json/array-stream.js';
+import { JsonArraySplitter, leadingId, parseElements } from '../../src/json/array-stream.js';
 
 /** The bytes of `text` in pieces cut at the given byte offsets (taken modulo its length). */
 function pieces(text: string, cuts: number[]): Buffer[] {
@@ -133,5 +133,38 @@ describe('leadingId', () => {
     expect(id('{"id":"nt\\"f"}')).toBeUndefined();
     expect(id('{"id":"ntf_1')).toBeUndefined();
     expect(id('{"id":7}')).toBeUndefined();
+  });
+});
+
+describe('parseElements', () => {
+  const bytes = (texts: string[]) => texts.map((t) => Buffer.from(t));
+
+  it('gives what JSON.parse gives for each element alone, for any elements', () => {
+    fc.assert(
+      fc.property(fc.array(fc.jsonValue()), fc.boolean(), (values, pretty) => {
+        const texts = values.map((v) => JSON.stringify(v, null, pretty ? 2 : undefined));
+        const { records, malformed } = parseElements(bytes(texts));
+        expect(malformed).toBe(false);
+        expect(records).toEqual(texts.map((t) => JSON.parse(t)));
+      }),
+    );
+  });
+
+  it('keeps the records before the first element that is not JSON, and says so', () => {
+    // Each bad element as JSON.parse refuses it alone: a trailing comma, a bare word, a lone quote's escape.
+    for (const bad of ['{"a":1,}', 'tru', '"\\x"', '{"a":[1}]', '1 2']) {
+      expect(() => JSON.parse(bad)).toThrow();
+      const { records, malformed } = parseElements(bytes(['{"id":"a"}', '[1]', bad, '{"id":"b"}']));
+      expect({ bad, records, malformed }).toEqual({ bad, records: [{ id: 'a' }, [1]], malformed: true });
+    }
+  });
+
+  it('reads a piece over 1 MiB (a record near the cap among small ones) the same way', () => {
+    const big = JSON.stringify({ id: 'big', note: 'x'.repeat(1.5 * 2 ** 20) });
+    expect(parseElements(bytes(['{"id":"a"}', big, '2']))).toEqual({
+      records: [{ id: 'a' }, JSON.parse(big), 2],
+      malformed: false,
+    });
+    expect(parseElements(bytes([big, '{"id":"b",}', '3']))).toEqual({ records: [JSON.parse(big)], malformed: true });
   });
 });

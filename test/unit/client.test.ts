@@ -226,6 +226,22 @@ describe('ApiClient', () => {
     await c.close();
   });
 
+  it('hands on the records before one that is not JSON, in order, then says the list is not valid JSON', async () => {
+    // One piece of the answer: the records are parsed together, and the bad one (a trailing comma) is found.
+    const body = '[{"id":"m0"},{"id":"m1","n":[1,2]},{"id":"m2",},{"id":"m3"}]';
+    const s = await scripted([(_q, r) => r.writeHead(200, { 'content-type': 'application/json' }).end(body)]);
+    const { c } = client(s.url);
+    const seen: unknown[] = [];
+    const sink = {
+      record: (rec: unknown) => void seen.push(rec),
+      batchEnd: () => true,
+      drained: async () => undefined,
+    };
+    await expect(c.stream('/diagnostic-measures', sink)).rejects.toThrow(/sent a list that is not valid JSON/);
+    expect(seen).toEqual([{ id: 'm0' }, { id: 'm1', n: [1, 2] }]);
+    await c.close();
+  });
+
   it('refuses an answer over 64 MiB for one record, without holding it', async () => {
     const huge = (_q: IncomingMessage, r: ServerResponse) => {
       r.writeHead(200, { 'content-type': 'application/json' });
