@@ -107,6 +107,11 @@ export async function binarySection({
   const floorRun = join(here, 'floor-undici-run.mjs');
   const undiciBundle = await bundleCli(undiciDir, VERSION, floorRun);
   const floorUndici = buildSea({ ...undiciBundle, arch: 'x64', output: join(dir, 'floor-undici'), work: undiciDir });
+  // commander alone printing one command's help, built the same way: the least a help of this design costs.
+  const helpDir = join(dir, 'floor-help-work');
+  mkdirSync(helpDir, { recursive: true });
+  const helpBundle = await bundleCli(helpDir, VERSION, join(here, 'floor-help-run.mjs'));
+  const floorHelp = buildSea({ ...helpBundle, arch: 'x64', output: join(dir, 'floor-help'), work: helpDir });
   const snapshot = await buildSnapshotSea({
     entry: join(root, 'src', 'cli.ts'),
     output: join(dir, 'clinadmin-snapshot'),
@@ -172,6 +177,14 @@ export async function binarySection({
     listTarget,
     '<=',
   );
+  const listOnFloor = pair([file, 'measures', 'list', '-o', 'json'], [floorUndici], api);
+  reference(
+    'single executable, list against its floor: `clinadmin-linux-x64 measures list -o json` / the undici floor ' +
+      'built the same way',
+    ms(...listOnFloor),
+    listOnFloor[0] / listOnFloor[1],
+    'reference',
+  );
   const snapList = pair([snapshot, 'measures', 'list', '-o', 'json'], nodeFetch, api);
   reference(
     'snapshot twin, list: the same CLI from a startup snapshot, `measures list -o json` / the same fetch',
@@ -231,6 +244,20 @@ export async function binarySection({
     help[0] / help[1],
     1.2,
     '<=',
+  );
+  const helpFloor = pair([floorHelp], [node, '-e', '0']);
+  reference(
+    'SEA floor, help: a single executable built as `clinadmin-linux-x64` is, that only has commander print one ' +
+      "command's help (`bench/floor-help-run.mjs`) / `node -e 0`",
+    ms(...helpFloor),
+    helpFloor[0] / helpFloor[1],
+  );
+  const helpOnFloor = pair([file, 'measures', 'create', '--help'], [floorHelp]);
+  reference(
+    'single executable, help against its floor: `clinadmin-linux-x64 measures create --help` / that file',
+    ms(...helpOnFloor),
+    helpOnFloor[0] / helpOnFloor[1],
+    'reference',
   );
   const snapHelp = pair([snapshot, 'measures', 'create', '--help'], [node, '-e', '0']);
   reference(

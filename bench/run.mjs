@@ -248,7 +248,7 @@ async function main() {
   // Node's compile cache as bin/clinadmin.cjs runs it: what any program making that request or printing
   // that help with them costs.
   const floors = {};
-  for (const name of ['floor-undici', 'floor-help', 'floor-import', 'floor-ndjson']) {
+  for (const name of ['floor-undici', 'floor-help', 'floor-import', 'floor-ndjson', 'floor-table']) {
     const { build } = await import('esbuild');
     const out = join(work, `${name}.cjs`);
     await build({
@@ -597,6 +597,23 @@ async function listSection(floors) {
     1.5,
     '<=',
   );
+  // A table must parse what it shows, where NDJSON passes the bytes on: its floor parses the list and
+  // prints the table's columns a line a record, no widths (bench/floor-table.mjs).
+  const tableFloor = () => wall([floors['floor-table']], list(big.url)[1]);
+  const [floorMs, floorNdMs] = sideBySide(tableFloor, () => wall(...list(big.url)), RUNS);
+  reference(
+    "floor: undici, JSON.parse of the list and the table's columns a line a record, no widths " +
+      '(`bench/floor-table.mjs`) / `-o ndjson` of the same list',
+    ms(floorMs, floorNdMs),
+    floorMs / floorNdMs,
+  );
+  const [onFloorMs, floorMs2] = sideBySide(table, tableFloor, RUNS);
+  reference(
+    'table against its floor: `measures list -o table` of 100,000 measures / `bench/floor-table.mjs`',
+    ms(onFloorMs, floorMs2),
+    onFloorMs / floorMs2,
+    'reference',
+  );
   // And holds no more than NDJSON does: the records are read and written a piece of the answer at a time.
   const rssTable = median([0, 1, 2].map(() => peakRss(BIN_TABLE, { ...list(big.url)[1], COLUMNS: '120' })));
   reference(
@@ -712,7 +729,9 @@ POST must be found on disk. \`clinadmin measures list -o ndjson\` against \`clin
 100 measures for peak RSS, against \`curl -s URL | wc -c\` of the same 100,000 for time, and against
 \`bench/floor-ndjson.mjs\` (the list through undici's public entry, parsed whole, written a line a record, bundled
 as the CLI is; \`npm run bench -- --lists\` runs these rows alone); \`-o table\`
-(COLUMNS=120, in a pipe) against \`-o ndjson\` of the same list, for time and peak RSS; and the first table row
+(COLUMNS=120, in a pipe) against \`-o ndjson\` of the same list, for time and peak RSS, and against its floor,
+\`bench/floor-table.mjs\` (the list through undici's public entry, parsed whole, the table's columns printed a
+line a record with no widths, bundled as the CLI is), itself timed against \`-o ndjson\`; and the first table row
 timed from the moment a server in the bench process starts its answer of 100,000 measures to the first byte
 on the CLI's stdout.
 The scale section (\`npm run bench -- --scale\` runs it alone) holds 100,000 measures (62 MiB) in \`clinadmin serve\`
@@ -728,7 +747,9 @@ CPU of one poll (from /proc, the median of nine) against JSON.parse of the same 
 (the median of nine parses, each held until the next).
 The single executable's rows (\`npm run bench -- --binary\` runs them alone) build \`clinadmin-linux-x64\` as
 \`npm run build:binary\` does, and single executables of the same Node that only do the fetch, only print a
-version, or only do undici's GET and print built as the CLI is (SEA's floors), and the same CLI and undici
+version, only do undici's GET and print, or only have commander print one command's help
+(\`bench/floor-help-run.mjs\`), the last two built as the CLI is (SEA's floors); the list and the help also
+against those two floors directly; and the same CLI and undici
 floor from a V8 startup snapshot (\`bench/sea-snapshot.cjs\`) beside an empty snapshot, and run each against the
 plain \`node\` it is built from (21 runs, alternated).
 ${NOTES}`;
