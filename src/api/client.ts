@@ -115,8 +115,8 @@ export class ApiClient {
   }
 
   /**
-   * GETs a list and hands each record to `onRecord` as it arrives, parsed one element at a time, so memory
-   * stays flat however long the list. `onRecord` returns false to pause the answer until `drained()`
+   * GETs a list and hands each record to `onRecord` as it arrives, parsed a piece of the answer at a time, so
+   * memory stays flat however long the list. `onRecord` returns false to pause the answer until `drained()`
    * resolves (backpressure from stdout). A top-level array is a list, and so is an object whose only array
    * property holds the records (`{"items": [...]}`, the seed's `{"diagnosticAnalyzers": [...]}`). When an
    * answer carries a `Link: <…>; rel="next"` header (RFC 8288) on the same origin, the next page follows,

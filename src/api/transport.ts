@@ -197,9 +197,12 @@ export function streamOnce(
           const parsePending = (): boolean => {
             const { records: recs, malformed } = parseElements(parse);
             parse = [];
-            // Counted as before this was batched: each record handed on, and the one that was not JSON.
-            records += recs.length + (malformed ? 1 : 0);
-            for (const rec of recs) sink.record(rec);
+            // Counted one by one as they are handed on, and the one that was not JSON with them.
+            for (const rec of recs) {
+              records++;
+              sink.record(rec);
+            }
+            if (malformed) records++;
             if (malformed) controller.abort(Object.assign(new Error('malformed'), { code: 'CLINADMIN_MALFORMED' }));
             return !malformed;
           };
