@@ -173,6 +173,25 @@ describe('every text from the server that reaches a person is escaped', () => {
   });
 });
 
+describe('a list whose elements are not all records', () => {
+  it('filters by name and field without failing on a null, a number or a string among them', async () => {
+    const kalium = { id: 'msr_a', test: 'tst_1', name: 'Kalium', type: 'numeric' };
+    const h = await hostileServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify([null, 7, 'x', kalium, { id: 'msr_b', test: 'tst_1', name: 'Natrium', type: 'text' }]));
+    });
+    const env = { CLINADMIN_BASE_URL: h.url, CLINADMIN_TOKEN: 'tok-hostile-1234' };
+    for (const filter of [
+      ['--name-like', 'KAL'],
+      ['--type', 'numeric'],
+    ]) {
+      const r = await clinadmin(['measures', 'list', ...filter, '-o', 'json'], { env });
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toEqual([kalium]);
+    }
+  });
+});
+
 describe('a server that cuts off the list an import plans against', () => {
   const stored = { id: 'msr_cut', test: 'tst_cut', name: 'Cut', type: 'text' };
   // What a proxy does to an answer that waited: part of the list, then the connection dropped.
