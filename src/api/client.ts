@@ -5,8 +5,9 @@ import { type Deadline, LONGEST_TIMER_MS } from '../deadline.js';
 import { ApiError, CliError, DeadlineError, EXIT } from '../errors.js';
 import type { ListSink } from '../json/array-stream.js';
 import { JsonText } from '../json/json-text.js';
+import { isRecord } from '../json/record.js';
 import { withoutTrailingSlashes } from '../linear.js';
-import { answer, listIn, networkError, type Peer } from './failure.js';
+import { answer, listIn, networkError, notARecord, type Peer } from './failure.js';
 import { nextPage, PageTrail } from './links.js';
 import { redactor } from './redact.js';
 import { backoff, errorCode, type Headers, IDEMPOTENT, mayResend, mayRetry, retryAfter } from './retry.js';
@@ -137,9 +138,11 @@ export class ApiClient {
       if (r.text !== undefined) {
         // Not a streamed array: an error, or a list in a wrapper, read whole (at most 64 MiB).
         const value = answer<unknown>(this.peer, r.status, r.headers, r.text, 'GET', path, true);
-        const records = listIn(value, path);
-        for (const rec of records) sink.record(rec);
-        written += records.length;
+        for (const rec of listIn(value, path)) {
+          written++;
+          if (!isRecord(rec)) throw notARecord(this.peer, path, written, rec);
+          sink.record(rec);
+        }
         sink.batchEnd();
       }
       if (sink.done?.()) return;

@@ -93,6 +93,7 @@ export function networkError(at: Peer, err: unknown, code: string | undefined, p
       'run the command again',
     );
   }
+  if (code === 'CLINADMIN_NOT_RECORD') return notARecord(at, path, records, (err as { value?: unknown }).value);
   if (code === 'CLINADMIN_MALFORMED') {
     return new ApiError(
       `the API at ${at.baseUrl} sent a list that is not valid JSON`,
@@ -150,6 +151,17 @@ export function networkError(at: Peer, err: unknown, code: string | undefined, p
 }
 
 /** The records of a list answer: an array, or the one array property of an object (a wrapper). */
+/** A list's element `n` (from 1) that is not a record: what it is, and that those before it were handed on. */
+export function notARecord(at: Peer, path: string, n: number, value: unknown): ApiError {
+  const what = value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
+  return new ApiError(
+    `the API at ${at.baseUrl} answered GET ${path} with a list whose element ${n} is ${what}, not a record`,
+    undefined,
+    [],
+    n > 1 ? 'what was written before it is only part of the list; check the server' : 'check the server',
+  );
+}
+
 export function listIn(value: unknown, path: string): unknown[] {
   if (Array.isArray(value)) return value;
   if (value !== null && typeof value === 'object') {

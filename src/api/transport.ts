@@ -1,6 +1,7 @@
 import type { Pool } from 'undici';
 import { LONGEST_TIMER_MS } from '../deadline.js';
 import { JsonArraySplitter, type ListSink, parseElements } from '../json/array-stream.js';
+import { isRecord } from '../json/record.js';
 import type { Headers } from './retry.js';
 
 // One attempt of an exchange through undici's handler interface; retries, traces and errors are the
@@ -194,17 +195,25 @@ export function streamOnce(
           if (elements.length > 0 && !paused) cut.rearm(ex.gapMs);
           // The records of this piece to parse, parsed together at the next raw record or the piece's end.
           let parse: Buffer[] = [];
+          // A list that cannot go on ends here: the records handed on before are written first, then it aborts.
+          const refuse = (reason: Record<string, unknown>): false => {
+            sink.batchEnd();
+            controller.abort(Object.assign(new Error(String(reason.code)), reason));
+            return false;
+          };
           const parsePending = (): boolean => {
             const { records: recs, malformed } = parseElements(parse);
             parse = [];
             // Counted one by one as they are handed on, and the one that was not JSON with them.
             for (const rec of recs) {
               records++;
+              // A list of the API holds records: a null or a number there is the server's fault, said as such.
+              if (!isRecord(rec)) return refuse({ code: 'CLINADMIN_NOT_RECORD', value: rec });
               sink.record(rec);
             }
-            if (malformed) records++;
-            if (malformed) controller.abort(Object.assign(new Error('malformed'), { code: 'CLINADMIN_MALFORMED' }));
-            return !malformed;
+            if (!malformed) return true;
+            records++;
+            return refuse({ code: 'CLINADMIN_MALFORMED' });
           };
           for (let k = 0; k < elements.length; k++) {
             // What the sink knows or takes as bytes it learns in order: the records before are handed on first.

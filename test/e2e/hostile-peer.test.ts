@@ -174,21 +174,31 @@ describe('every text from the server that reaches a person is escaped', () => {
 });
 
 describe('a list whose elements are not all records', () => {
-  it('filters by name and field without failing on a null, a number or a string among them', async () => {
+  it('is refused in every command that reads it, naming the element, with the records before it written', async () => {
     const kalium = { id: 'msr_a', test: 'tst_1', name: 'Kalium', type: 'numeric' };
-    const h = await hostileServer((_req, res) => {
+    const h = await hostileServer((req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify([null, 7, 'x', kalium, { id: 'msr_b', test: 'tst_1', name: 'Natrium', type: 'text' }]));
+      // A wrapper object is read whole, a bare array streamed: both ways a list can come.
+      const list = [kalium, null, { id: 'msr_b', test: 'tst_1', name: 'Natrium', type: 'text' }];
+      res.end(JSON.stringify(req.url?.startsWith('/notifications') ? { items: list } : list));
     });
     const env = { CLINADMIN_BASE_URL: h.url, CLINADMIN_TOKEN: 'tok-hostile-1234' };
-    for (const filter of [
-      ['--name-like', 'KAL'],
-      ['--type', 'numeric'],
+    for (const args of [
+      ['measures', 'list', '-o', 'json'],
+      ['measures', 'list', '--name-like', 'KAL', '-o', 'ndjson'],
+      ['measures', 'list', '-o', 'wide'],
+      ['measures', 'export', '--format', 'csv'],
+      ['notifications', 'list', '-o', 'json'],
     ]) {
-      const r = await clinadmin(['measures', 'list', ...filter, '-o', 'json'], { env });
-      expect(r.exitCode, r.stderr).toBe(0);
-      expect(JSON.parse(r.stdout)).toEqual([kalium]);
+      const r = await clinadmin(args, { env });
+      expect({ args, code: r.exitCode }).toEqual({ args, code: 1 });
+      const path = args[0] === 'measures' ? '/diagnostic-measures' : '/notifications';
+      expect(r.stderr).toContain(`answered GET ${path} with a list whose element 2 is null, not a record`);
+      expect(r.stderr).not.toMatch(/unexpected|connection to/);
     }
+    const listed = await clinadmin(['measures', 'list', '-o', 'ndjson'], { env });
+    expect(listed.stdout).toBe(JSON.stringify(kalium));
+    expect(listed.stderr).toContain('what was written before it is only part of the list');
   });
 });
 

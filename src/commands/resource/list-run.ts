@@ -38,10 +38,7 @@ export async function runList(
     // The API has no filters, so they run here, as each record arrives.
     const wanted = (res.filters ?? []).filter((f) => typeof opts[f] === 'string');
     const like = opts.nameLike?.toLowerCase();
-    // An element that is not a record (a hostile `null` or `7`) has no name or field to match: it is left out.
     const keep = (r: Rec) =>
-      typeof r === 'object' &&
-      r !== null &&
       wanted.every((f) => String(r[f] ?? '') === opts[f]) &&
       (like === undefined ||
         String(r.name ?? '')
