@@ -140,8 +140,13 @@ export class ApiClient {
         const value = answer<unknown>(this.peer, r.status, r.headers, r.text, 'GET', path, true);
         for (const rec of listIn(value, path)) {
           written++;
-          if (!isRecord(rec)) throw notARecord(this.peer, path, written, rec);
-          sink.record(rec);
+          if (isRecord(rec)) {
+            sink.record(rec);
+            continue;
+          }
+          // The records handed on before it are written, as a streamed list's are.
+          sink.batchEnd();
+          throw notARecord(this.peer, path, written, rec);
         }
         sink.batchEnd();
       }

@@ -151,14 +151,15 @@ export function networkError(at: Peer, err: unknown, code: string | undefined, p
 }
 
 /** The records of a list answer: an array, or the one array property of an object (a wrapper). */
-/** A list's element `n` (from 1) that is not a record: what it is, and that those before it were handed on. */
+/** A list's element `n` (from 1) that is not a record: what it is (a type, never the server's bytes). */
 export function notARecord(at: Peer, path: string, n: number, value: unknown): ApiError {
   const what = value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
   return new ApiError(
     `the API at ${at.baseUrl} answered GET ${path} with a list whose element ${n} is ${what}, not a record`,
     undefined,
     [],
-    n > 1 ? 'what was written before it is only part of the list; check the server' : 'check the server',
+    // Whether records before it were written depends on the view (a table or YAML holds them): not said.
+    'the list was read no further; check the server',
   );
 }
 

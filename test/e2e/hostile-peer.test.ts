@@ -180,7 +180,7 @@ describe('a list whose elements are not all records', () => {
       res.writeHead(200, { 'content-type': 'application/json' });
       // A wrapper object is read whole, a bare array streamed: both ways a list can come.
       const list = [kalium, null, { id: 'msr_b', test: 'tst_1', name: 'Natrium', type: 'text' }];
-      res.end(JSON.stringify(req.url?.startsWith('/notifications') ? { items: list } : list));
+      res.end(JSON.stringify(req.url?.startsWith('/diagnostic-measures') ? list : { items: list }));
     });
     const env = { CLINADMIN_BASE_URL: h.url, CLINADMIN_TOKEN: 'tok-hostile-1234' };
     for (const args of [
@@ -196,9 +196,12 @@ describe('a list whose elements are not all records', () => {
       expect(r.stderr).toContain(`answered GET ${path} with a list whose element 2 is null, not a record`);
       expect(r.stderr).not.toMatch(/unexpected|connection to/);
     }
-    const listed = await clinadmin(['measures', 'list', '-o', 'ndjson'], { env });
-    expect(listed.stdout).toBe(JSON.stringify(kalium));
-    expect(listed.stderr).toContain('what was written before it is only part of the list');
+    // Streamed or read whole, the record before the bad one is written, and nothing after it.
+    for (const group of ['measures', 'coverages']) {
+      const listed = await clinadmin([group, 'list', '-o', 'ndjson'], { env });
+      expect({ group, out: listed.stdout }).toEqual({ group, out: JSON.stringify(kalium) });
+      expect(listed.stderr).toContain('the list was read no further');
+    }
   });
 });
 
