@@ -83,6 +83,30 @@ describe('lists stream', () => {
     ]);
   });
 
+  it('fetches no page past the one that fills --limit', async () => {
+    // Three pages of two records, each linking the next (RFC 8288 rel="next").
+    const asked: string[] = [];
+    const server = createServer((req, res) => {
+      asked.push(req.url ?? '');
+      const page = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('page') ?? '1');
+      res.writeHead(200, {
+        'content-type': 'application/json',
+        ...(page < 3 ? { link: `</diagnostic-measures?page=${page + 1}>; rel="next"` } : {}),
+      });
+      res.end(JSON.stringify([1, 2].map((k) => ({ id: `msr_${page}_${k}`, test: 't', name: `N${page}${k}` }))));
+    });
+    servers.push(server);
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const env = {
+      CLINADMIN_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      CLINADMIN_TOKEN: 't',
+    };
+    const r = await clinadmin(['measures', 'list', '--limit', '3', '--fields', 'id', '-o', 'csv'], { env });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout.split('\r\n')).toEqual(['id', 'msr_1_1', 'msr_1_2', 'msr_2_1']);
+    expect(asked).toEqual(['/diagnostic-measures', '/diagnostic-measures?page=2']);
+  });
+
   it('writes each record before the next has arrived', async () => {
     const { env, answer } = await handPeer();
     const proc = clinadmin(['measures', 'list', '-o', 'ndjson'], { env });

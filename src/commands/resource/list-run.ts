@@ -17,6 +17,8 @@ function filtered(sink: ListSink, keep: (r: Rec) => boolean, limit?: number): Li
         sink.record(rec);
       }
     },
+    // With as many as --limit asks for, no next page is fetched (as gh's --limit stops paging).
+    done: () => (limit !== undefined && kept >= limit) || sink.done?.() === true,
   };
 }
 
