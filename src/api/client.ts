@@ -208,6 +208,7 @@ export class ApiClient {
       } catch (err) {
         if (err instanceof CliError) throw err;
         const code = errorCode(err);
+        if (code === 'CLINADMIN_READER') throw (err as { cause: unknown }).cause;
         // A list cut off after records were handed on cannot be repeated without repeating them.
         const records = (err as { records?: number }).records ?? 0;
         const ms = Math.round(performance.now() - started);

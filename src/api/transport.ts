@@ -171,75 +171,81 @@ export function streamOnce(
           if (status >= 200 && status < 300) splitter = new JsonArraySplitter();
         },
         onResponseData(controller, chunk) {
-          bytes += chunk.length;
-          if (bytes > maxBytes) {
-            controller.abort(Object.assign(new Error('too large'), { code: 'CLINADMIN_LIST_TOO_LARGE' }));
-            return;
-          }
-          if (!splitter) {
-            size += chunk.length;
-            if (size > MAX_RECORD_BYTES) {
+          try {
+            bytes += chunk.length;
+            if (bytes > maxBytes) {
+              controller.abort(Object.assign(new Error('too large'), { code: 'CLINADMIN_LIST_TOO_LARGE' }));
+              return;
+            }
+            if (!splitter) {
+              size += chunk.length;
+              if (size > MAX_RECORD_BYTES) {
+                controller.abort(Object.assign(new Error('too large'), { code: 'CLINADMIN_TOO_LARGE' }));
+                return;
+              }
+              other.push(chunk);
+              return;
+            }
+            const elements = splitter.pushBytes(chunk);
+            // One element, or a body that is not an array, is held whole until it ends: the cap of one record.
+            if (splitter.heldBytes > MAX_RECORD_BYTES) {
               controller.abort(Object.assign(new Error('too large'), { code: 'CLINADMIN_TOO_LARGE' }));
               return;
             }
-            other.push(chunk);
-            return;
-          }
-          const elements = splitter.pushBytes(chunk);
-          // One element, or a body that is not an array, is held whole until it ends: the cap of one record.
-          if (splitter.heldBytes > MAX_RECORD_BYTES) {
-            controller.abort(Object.assign(new Error('too large'), { code: 'CLINADMIN_TOO_LARGE' }));
-            return;
-          }
-          const plain = splitter.plain;
-          if (elements.length > 0 && !paused) cut.rearm(ex.gapMs);
-          // The records of this piece to parse, parsed together at the next raw record or the piece's end.
-          let parse: Buffer[] = [];
-          // A list that cannot go on ends here: the records handed on before are written first, then it aborts.
-          const refuse = (reason: Record<string, unknown>): false => {
-            sink.batchEnd();
-            controller.abort(Object.assign(new Error(String(reason.code)), reason));
-            return false;
-          };
-          const parsePending = (): boolean => {
-            const { records: recs, malformed } = parseElements(parse);
-            parse = [];
-            // Counted one by one as they are handed on, and the one that was not JSON with them.
-            for (const rec of recs) {
+            const plain = splitter.plain;
+            if (elements.length > 0 && !paused) cut.rearm(ex.gapMs);
+            // The records of this piece to parse, parsed together at the next raw record or the piece's end.
+            let parse: Buffer[] = [];
+            // A list that cannot go on ends here: the records handed on before are written first, then it aborts.
+            const refuse = (reason: Record<string, unknown>): false => {
+              sink.batchEnd();
+              controller.abort(Object.assign(new Error(String(reason.code)), reason));
+              return false;
+            };
+            const parsePending = (): boolean => {
+              const { records: recs, malformed } = parseElements(parse);
+              parse = [];
+              // Counted one by one as they are handed on, and the one that was not JSON with them.
+              for (const rec of recs) {
+                records++;
+                // A list of the API holds records: a null or a number there is the server's fault, said as such.
+                if (!isRecord(rec)) return refuse({ code: 'CLINADMIN_NOT_RECORD', value: rec });
+                sink.record(rec);
+              }
+              if (!malformed) return true;
               records++;
-              // A list of the API holds records: a null or a number there is the server's fault, said as such.
-              if (!isRecord(rec)) return refuse({ code: 'CLINADMIN_NOT_RECORD', value: rec });
-              sink.record(rec);
+              return refuse({ code: 'CLINADMIN_MALFORMED' });
+            };
+            for (let k = 0; k < elements.length; k++) {
+              // What the sink knows or takes as bytes it learns in order: the records before are handed on first.
+              if (plain[k] && (sink.known || sink.raw) && parse.length > 0 && !parsePending()) return;
+              if (plain[k] && sink.known?.(elements[k])) {
+                records++;
+                continue;
+              }
+              // A plain record goes on as the bytes it came in, where the sink can take them (-o ndjson).
+              if (sink.raw && plain[k]) {
+                records++;
+                sink.raw(elements[k]);
+                continue;
+              }
+              parse.push(elements[k]);
             }
-            if (!malformed) return true;
-            records++;
-            return refuse({ code: 'CLINADMIN_MALFORMED' });
-          };
-          for (let k = 0; k < elements.length; k++) {
-            // What the sink knows or takes as bytes it learns in order: the records before are handed on first.
-            if (plain[k] && (sink.known || sink.raw) && parse.length > 0 && !parsePending()) return;
-            if (plain[k] && sink.known?.(elements[k])) {
-              records++;
-              continue;
+            if (parse.length > 0 && !parsePending()) return;
+            if (!sink.batchEnd()) {
+              controller.pause();
+              paused = true;
+              cut.hold();
+              void sink.drained().then(() => {
+                paused = false;
+                cut.rearm(ex.gapMs);
+                controller.resume();
+              });
             }
-            // A plain record goes on as the bytes it came in, where the sink can take them (-o ndjson).
-            if (sink.raw && plain[k]) {
-              records++;
-              sink.raw(elements[k]);
-              continue;
-            }
-            parse.push(elements[k]);
-          }
-          if (parse.length > 0 && !parsePending()) return;
-          if (!sink.batchEnd()) {
-            controller.pause();
-            paused = true;
-            cut.hold();
-            void sink.drained().then(() => {
-              paused = false;
-              cut.rearm(ex.gapMs);
-              controller.resume();
-            });
+          } catch (err) {
+            // A fault of the list's reader (the sink, our own code) is not the network's: it ends the list
+            // as itself, neither sent again nor said as a broken connection.
+            controller.abort(Object.assign(new Error('reader'), { code: 'CLINADMIN_READER', cause: err }));
           }
         },
         onResponseEnd() {

@@ -242,6 +242,22 @@ describe('ApiClient', () => {
     await c.close();
   });
 
+  it("passes on a fault of the list's reader as itself: not a network failure, not sent again", async () => {
+    const s = await scripted([json(200, [{ id: 'm0' }, { id: 'm1' }]), json(200, [{ id: 'm0' }, { id: 'm1' }])]);
+    const { c } = client(s.url);
+    const fault = new TypeError('the reader broke');
+    const sink = {
+      record: () => {
+        throw fault;
+      },
+      batchEnd: () => true,
+      drained: async () => undefined,
+    };
+    await expect(c.stream('/diagnostic-measures', sink)).rejects.toBe(fault);
+    expect(s.seen).toHaveLength(1);
+    await c.close();
+  });
+
   it('refuses an answer over 64 MiB for one record, without holding it', async () => {
     const huge = (_q: IncomingMessage, r: ServerResponse) => {
       r.writeHead(200, { 'content-type': 'application/json' });
