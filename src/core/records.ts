@@ -2,6 +2,7 @@ import type { Ctx } from '../context.js';
 import { UsageError } from '../errors.js';
 import { parseJson } from '../json/decimals.js';
 import { describeJsonError, findAmbiguity, lineColumn, MAX_DEPTH, repeatedKey, scanValue } from '../json/json-error.js';
+import { isRecord } from '../json/record.js';
 import { RESOURCES } from '../resources/index.js';
 import { parseCatalogCsv } from './csv-catalog.js';
 import { containValueSets } from './fhir/value-set.js';
@@ -32,12 +33,10 @@ export interface SourceRecord {
 /** Wrapper keys an exported collection may come under: each resource's (the registry's), then the usual. */
 const WRAPPERS = [...RESOURCES.flatMap((r) => r.wrappers ?? []), 'items', 'data'];
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
-
 function unwrap(value: unknown, source: string): unknown[] {
   if (Array.isArray(value)) return value;
-  if (isObject(value) && value.resourceType === 'Bundle') return bundleResources(value, source);
-  if (!isObject(value))
+  if (isRecord(value) && value.resourceType === 'Bundle') return bundleResources(value, source);
+  if (!isRecord(value))
     throw new UsageError(`${source}: expected a JSON array of records, one record object, or NDJSON`);
   const key =
     WRAPPERS.find((k) => Array.isArray(value[k])) ??
@@ -50,7 +49,7 @@ function bundleResources(bundle: Record<string, unknown>, source: string): unkno
   const entries = bundle.entry ?? [];
   if (!Array.isArray(entries)) throw new UsageError(`${source}: Bundle.entry must be an array`);
   const resources = entries.map((e, i) => {
-    if (!isObject(e) || !isObject(e.resource))
+    if (!isRecord(e) || !isRecord(e.resource))
       throw new UsageError(`${source} entry[${i}]: expected an entry with a resource`);
     return e.resource;
   });
@@ -86,9 +85,9 @@ export function parseRecords(text: string, source: string, form?: InputForm): So
   }
   if (wholeError === undefined) {
     refuseAmbiguity(text, whole, source);
-    const bundle = isObject(whole) && whole.resourceType === 'Bundle';
+    const bundle = isRecord(whole) && whole.resourceType === 'Bundle';
     return unwrap(whole, source).map((value, i) => {
-      if (!isObject(value))
+      if (!isRecord(value))
         throw new UsageError(
           `${source} record ${i + 1}: expected a JSON object, ` +
             `found ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}`,
@@ -102,7 +101,7 @@ export function parseRecords(text: string, source: string, form?: InputForm): So
   const firstLine = lines.find((l) => l.trim() !== '')!;
   let firstIsObject = false;
   try {
-    firstIsObject = isObject(JSON.parse(firstLine));
+    firstIsObject = isRecord(JSON.parse(firstLine));
   } catch {
     firstIsObject = false;
   }
@@ -117,7 +116,7 @@ export function parseRecords(text: string, source: string, form?: InputForm): So
       const at = describeJsonError(l).replace(/^line 1, /, '');
       throw new UsageError(`${source} is not valid NDJSON: line ${i + 1}, ${at}`);
     }
-    if (!isObject(value)) throw new UsageError(`${source} line ${i + 1}: expected a JSON object`);
+    if (!isRecord(value)) throw new UsageError(`${source} line ${i + 1}: expected a JSON object`);
     const found = findAmbiguity(l, value);
     if (found) throw new UsageError(`${source} line ${i + 1}, column ${found.offset + 1}: ${found.message}`);
     out.push({ source, position: out.length + 1, line: i + 1, value });

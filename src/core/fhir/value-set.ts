@@ -1,7 +1,5 @@
-import type { Rec } from '../../json/record.js';
+import { isRecord, type Rec } from '../../json/record.js';
 import type { Warning } from '../lint.js';
-
-const isObject = (v: unknown): v is Rec => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /**
  * A coded measure's choices as a ValueSet contained in the resource, referenced by `validCodedValueSet`,
@@ -26,21 +24,21 @@ export function choicesValueSet(choices: string[], system: string): { contained:
 function answers(vs: Rec): string[] {
   const out = new Set<string>();
   const add = (c: unknown) => {
-    if (!isObject(c)) return;
+    if (!isRecord(c)) return;
     const text =
       typeof c.display === 'string' && c.display ? c.display : typeof c.code === 'string' ? c.code : undefined;
     if (text !== undefined) out.add(text);
   };
-  const compose = isObject(vs.compose) ? vs.compose : {};
+  const compose = isRecord(vs.compose) ? vs.compose : {};
   for (const inc of Array.isArray(compose.include) ? compose.include : [])
-    for (const c of isObject(inc) && Array.isArray(inc.concept) ? inc.concept : []) add(c);
+    for (const c of isRecord(inc) && Array.isArray(inc.concept) ? inc.concept : []) add(c);
   const walk = (list: unknown) => {
     for (const c of Array.isArray(list) ? list : []) {
       add(c);
-      if (isObject(c)) walk(c.contains);
+      if (isRecord(c)) walk(c.contains);
     }
   };
-  if (isObject(vs.expansion)) walk(vs.expansion.contains);
+  if (isRecord(vs.expansion)) walk(vs.expansion.contains);
   return [...out];
 }
 
@@ -60,9 +58,9 @@ export function codedChoices(
   warnings: Warning[],
   known: ValueSetAnswers = new WeakMap(),
 ): string[] | undefined {
-  const ref = isObject(od.validCodedValueSet) ? od.validCodedValueSet.reference : undefined;
+  const ref = isRecord(od.validCodedValueSet) ? od.validCodedValueSet.reference : undefined;
   const contained = (Array.isArray(od.contained) ? od.contained : []).filter(
-    (c): c is Rec => isObject(c) && c.resourceType === 'ValueSet',
+    (c): c is Rec => isRecord(c) && c.resourceType === 'ValueSet',
   );
   const vs = typeof ref === 'string' && ref.startsWith('#') ? contained.find((c) => `#${c.id}` === ref) : undefined;
   let found: string[] = [];
@@ -105,7 +103,7 @@ export function containValueSets(resources: Rec[], fullUrls: (string | undefined
     return copy;
   };
   for (const r of resources) {
-    if (r.resourceType !== 'ObservationDefinition' || !isObject(r.validCodedValueSet)) continue;
+    if (r.resourceType !== 'ObservationDefinition' || !isRecord(r.validCodedValueSet)) continue;
     const ref = r.validCodedValueSet.reference;
     const vs = typeof ref === 'string' ? byRef.get(ref) : undefined;
     if (!vs) continue;
