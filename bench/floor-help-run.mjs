@@ -1,6 +1,6 @@
-// The floor of the single executable's help (issue 52): commander alone printing one command's help, as
-// bench/floor-help.mjs does it, shaped as the CLI's module (`run(argv, overrides)`), so that bench/binary.mjs
-// builds it into a single executable exactly as the CLI is built: the same entry, asset and warmed code cache.
+// The help floor: commander alone printing one command's help, shaped as the CLI's module (`run(argv,
+// overrides)`), so that bench/floor-help.mjs runs it under Node and bench/binary.mjs builds it into a single
+// executable exactly as the CLI is built: the same entry, asset and warmed code cache.
 import { Command } from 'commander';
 
 export async function run(_argv, overrides = {}) {
