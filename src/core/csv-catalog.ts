@@ -1,10 +1,9 @@
-import { parse } from 'csv-parse/sync';
 import { UsageError } from '../errors.js';
 import type { Rec } from '../json/record.js';
 import { limitText, readCell } from './csv-cell-read.js';
 import { COLUMN_OF, HEADERS, isDecimal, keepPrecision } from './csv-cells.js';
 import { headerKey, LIMIT_COLUMNS, MEASURE_COLUMNS as MEASURE, RANGE_COLUMNS as RANGE } from './csv-columns.js';
-import { parseError, parseOptions, sheetDelimiter } from './csv-dialect.js';
+import { parseWhole, sheetDelimiter } from './csv-dialect.js';
 import { unguardFormula } from './csv-formula.js';
 import { nearest } from './nearest.js';
 import { keepFirst, listed, type ReadProblem } from './problems.js';
@@ -283,16 +282,11 @@ export class Sheet {
 /** Reads a whole CSV catalog into one record per measure, in the order each measure first appears. */
 export function parseCatalogCsv(text: string, source: string): SheetRecord[] {
   const sheet = new Sheet(source, sheetDelimiter(text, source));
-  let rows: { record: string[]; info: { lines: number } }[];
-  try {
-    rows = parse(text, parseOptions(sheet.delimiter)) as unknown as typeof rows;
-  } catch (err) {
-    throw parseError(err, source);
-  }
+  const { rows, starts } = parseWhole(text, sheet.delimiter, source);
   if (rows.length === 0) throw new UsageError(`${source} is empty`);
-  sheet.header(rows[0].record);
+  sheet.header(rows[0]);
   const measures = new Map<string, SheetEntry>();
   sheet.checkHeader(rows.length - 1);
-  for (const { record, info } of rows.slice(1)) sheet.add(record, info.lines, measures);
+  for (let i = 1; i < rows.length; i++) sheet.add(rows[i], starts[i], measures);
   return [...measures.values()].map((m, i) => sheet.record(m, i + 1));
 }

@@ -4,7 +4,7 @@ import { pipeline } from 'node:stream/promises';
 import { parse } from 'csv-parse';
 import { UsageError } from '../errors.js';
 import { Sheet, type SheetEntry } from './csv-catalog.js';
-import { parseError, parseOptions, sheetDelimiter } from './csv-dialect.js';
+import { parseError, parseOptions, rowLines, sheetDelimiter } from './csv-dialect.js';
 import type { SourceRecord } from './records.js';
 import { hashOf } from './sync/prepare.js';
 
@@ -32,7 +32,7 @@ export async function csvRecords(
   // waiting until the end, when whatever still waits is handed on in order.
   const last = new Map<number, number>();
   let rows = 0;
-  await readRows(full, sheet, true, undefined, (record) => {
+  await readRows(full, sheet, true, undefined, rowLines(), (record) => {
     last.set(hashOf(sheet.key(record)), rows++);
   }).catch((err) => {
     throw err instanceof UsageError ? err : new NotStreamed();
@@ -43,7 +43,8 @@ export async function csvRecords(
   const pending = new Map<string, SheetEntry & { done?: boolean }>();
   let row = 0;
   let position = 0;
-  await readRows(full, sheet, false, pause, (record, line) => {
+  const lines = rowLines();
+  await readRows(full, sheet, false, pause, lines, (record, line) => {
     const key = sheet.add(record, line, pending);
     if (last.get(hashOf(key)) === row++) pending.get(key)!.done = true;
     for (const [k, m] of pending) {
@@ -52,7 +53,7 @@ export async function csvRecords(
       each(sheet.record(m, ++position));
     }
   }).catch((err) => {
-    throw err instanceof UsageError ? err : parseError(err, source);
+    throw err instanceof UsageError ? err : parseError(err, source, lines);
   });
   if (row !== rows) throw new UsageError(`${source} changed while it was read; import it again`);
   for (const m of pending.values()) each(sheet.record(m, ++position));
@@ -81,6 +82,7 @@ async function readRows(
   sheet: Sheet,
   validate: boolean,
   pause: (() => Promise<void> | undefined) | undefined,
+  lines: ReturnType<typeof rowLines>,
   onRow: (record: string[], line: number) => void,
 ): Promise<void> {
   const decoder = new TextDecoder('utf-8', { fatal: true });
@@ -103,10 +105,10 @@ async function readRows(
     },
     parse({
       ...parseOptions(sheet.delimiter),
-      info: false,
-      on_record: (record: string[], { lines }: { lines: number }) => {
+      on_record: (record: string[], info: { empty_lines: number }) => {
+        const line = lines.start(record, info);
         if (header) sheet.header(record);
-        else onRow(record, lines);
+        else onRow(record, line);
         header = false;
         return null;
       },

@@ -170,6 +170,34 @@ describe('measures export --format csv and import of a CSV catalog', () => {
     expect(await readFile(join(dir, 'ok.csv'), 'utf8')).toContain('Chloride');
   });
 
+  it('names a row by the line it starts on, past cells with line breaks and blank rows', async () => {
+    const { dir, cli } = await server();
+    // Line by line as an editor numbers them: Excel writes a cell's Alt+Enter as LF (line 2-3); text pasted
+    // from Windows keeps its CRLF (lines 5-7); line 4 is blank. The bad cells are on lines 5 and 8.
+    const lines = [
+      'test,name,type,unit,range,min,max,description',
+      'tst_bmp,Potassium,numeric,mmol/L,reference,3.5,5.1,"first\nsecond"',
+      '',
+      'tst_bmp,Sodium,numeric,mmol/L,reference,135,lots,"one\r\ntwo\r\nthree"',
+      'tst_bmp,Chloride,numeric,mmol/L,reference,98,many,plain',
+    ];
+    await writeFile(join(dir, 'multi.csv'), excel(lines));
+    const r = await cli(['measures', 'import', 'multi.csv']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`  - multi.csv:5:7 (Sodium): max: ${NUMBER_RULE} (got "lots")`);
+    expect(r.stderr).toContain(`  - multi.csv:8:7 (Chloride): max: ${NUMBER_RULE} (got "many")`);
+    // Read whole from stdin, the same lines.
+    const piped = await cli(['measures', 'import', '-', '--format', 'csv'], excel(lines));
+    expect(piped.stderr).toBe(r.stderr.replaceAll('multi.csv', 'stdin'));
+    // A quote out of place on line 9, after the same rows, is named there, in the prefix and in csv-parse's words.
+    await writeFile(join(dir, 'quote.csv'), excel([...lines, 'tst_bmp,"Cal"cium,numeric,mmol/L']));
+    for (const args of [['quote.csv'], ['-', '--format', 'csv']]) {
+      const q = await cli(['measures', 'import', ...args], excel([...lines, 'tst_bmp,"Cal"cium,numeric,mmol/L']));
+      expect(q.code).toBe(2);
+      const name = args[0] === '-' ? 'stdin' : 'quote.csv';
+      expect(q.stderr).toMatch(new RegExp(`^error: ${name}:9: Invalid Closing Quote: .* at line 9 instead of`));
+    }
+  });
   it('names the cell of a rule a row breaks and of a lint warning, and behaves as JSON with --report', async () => {
     const { s, dir, cli } = await server();
     await writeFile(
