@@ -22,6 +22,7 @@ interface SheetRecord {
   value: Rec;
   cellOf: (path: string) => { place: string; line: number; column: number } | undefined;
   problems?: ReadProblem[];
+  fileProblems?: ReadProblem[];
   moreProblems?: number;
   unread?: string[];
 }
@@ -272,9 +273,9 @@ export class Sheet {
       // A field the row left empty is named by the row's range cell.
       return cellAt(line, column && range[found[3]] !== undefined ? column : 'range');
     };
-    const problems = position === 1 ? [...this.headerProblems, ...m.problems] : m.problems;
     const record: SheetRecord = { source: this.source, position, line: m.line, value: m.rec, cellOf };
-    if (problems.length > 0) Object.assign(record, { problems, moreProblems: m.more, unread: m.unread });
+    if (m.problems.length > 0) Object.assign(record, { problems: m.problems, moreProblems: m.more, unread: m.unread });
+    if (position === 1 && this.headerProblems.length > 0) record.fileProblems = this.headerProblems;
     return record;
   }
 }

@@ -25,6 +25,8 @@ export interface SourceRecord {
   cellOf?: (path: string) => { place: string; line: number; column: number } | undefined;
   /** What reading the record found wrong (a sheet's cells): its errors; the first 50, then how many more. */
   problems?: ReadProblem[];
+  /** What is wrong with the file it is the first record of (a sheet's columns): listed with it, not its own. */
+  fileProblems?: ReadProblem[];
   moreProblems?: number;
   /** Paths the reading could not take whole (a range with a bad cell), which its checks pass over. */
   unread?: string[];

@@ -163,6 +163,26 @@ describe('measures export --format csv and import of a CSV catalog', () => {
         '  - col.csv:1:3: unknown column "unitt"; did you mean "unit"? (the columns are in `clinadmin help csv`); ' +
         'its cells are not read\n',
     );
+    // import counts a column it does not know as the sheet's problem, not as its first measure's.
+    const head = 'test,name,type,unit,range,min,max,Comments';
+    const chloride = 'tst_bmp,Chloride,numeric,mmol/L,reference,98,107,checked in May';
+    const unknown =
+      '  - col2.csv:1:8: unknown column "Comments" (the columns are in `clinadmin help csv`); its cells are not read\n';
+    await writeFile(
+      join(dir, 'col2.csv'),
+      excel([head, chloride, 'tst_bmp,Sodium,numeric,mmol/L,reference,135,lots,']),
+    );
+    const both = await cli(['measures', 'import', 'col2.csv']);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toBe(
+      "error: 1 invalid record and 1 problem with a file's columns; nothing was sent\n" +
+        unknown +
+        `  - col2.csv:3:7 (Sodium): max: ${NUMBER_RULE} (got "lots")\n`,
+    );
+    await writeFile(join(dir, 'col2.csv'), excel([head, chloride]));
+    const header = await cli(['measures', 'import', 'col2.csv', '--strict']);
+    expect(header.code).toBe(2);
+    expect(header.stderr).toBe(`error: 1 problem with a file's columns; nothing was sent\n${unknown}`);
     // lint reads a sheet too.
     await writeFile(join(dir, 'ok.csv'), excel(['test,name,type,unit', 'tst_bmp,Chloride,numeric,mmol/L']));
     const lint = await cli(['measures', 'lint', 'ok.csv', '-o', 'json']);

@@ -79,6 +79,8 @@ export class Checker {
   /** Records with an error; records with an error or a warning (what --strict refuses). */
   invalid = 0;
   flagged = 0;
+  /** Errors of a file rather than of a record in it (a sheet's columns): they too stop the input. */
+  fileErrors = 0;
   /** The fields the service sets that the input gave, left out of what is sent: field → records. */
   readonly serviceFieldsLeftOut = new Map<string, number>();
   /**
@@ -122,6 +124,9 @@ export class Checker {
     const { spec } = this;
     if (src.position === 1 || src.source !== this.source) this.file++;
     this.source = src.source;
+    // The file's own problems come first, in its order, and do not make the record beside them invalid.
+    for (const e of src.fileProblems ?? []) this.errorList.push(e.text, [this.file, e.line, e.column]);
+    this.fileErrors += src.fileProblems?.length ?? 0;
     const [errors, warnings] = [this.errorCount, this.warningCount];
     const prepared = this.prepareOne(src);
     if (this.errorCount > errors) this.invalid++;

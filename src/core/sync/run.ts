@@ -58,11 +58,16 @@ export async function checkInput(
     await spool.settled();
     if (checker.unsettled) await checker.settle(checkedRecords(spool));
     const bad = strict ? checker.flagged : checker.invalid;
-    if (bad > 0) {
+    const files = checker.fileErrors;
+    if (bad > 0 || files > 0) {
       // Every problem of the input in its order, the warnings beside the errors (with --strict, errors too).
       const mark = strict ? (w: string) => `${w} (an error with --strict)` : (w: string) => `warning: ${w}`;
+      const what = [
+        ...(bad > 0 ? [`${bad} invalid ${bad === 1 ? 'record' : 'records'}`] : []),
+        ...(files > 0 ? [`${files} ${files === 1 ? 'problem' : 'problems'} with a file's columns`] : []),
+      ];
       throw new UsageError(
-        `${bad} invalid ${bad === 1 ? 'record' : 'records'}; nothing was sent`,
+        `${what.join(' and ')}; nothing was sent`,
         undefined,
         mixed(checker.errorList, checker.warningList, mark),
       );
