@@ -253,6 +253,31 @@ describe('importing FHIR written by other systems', () => {
     expect(r.stderr).toContain('held as the critical limit: critical above 6.5');
   });
 
+  it('names a decimalPrecision that is no whole number 0-10 once, at its own element, and sends nothing', async () => {
+    const { s, dir, cli } = await server();
+    const k = JSON.parse(await readFile(new URL('potassium.json', FIXTURES), 'utf8'));
+    // R4 types ObservationDefinition.quantitativeDetails.decimalPrecision as integer: 1.5 is not valid FHIR.
+    k.quantitativeDetails.decimalPrecision = 1.5;
+    expect(fhirErrors(k).join('\n')).toMatch(/decimalPrecision/);
+    // 12 and -1 are integers FHIR allows, but a precision is held as 0 to 10 decimals.
+    for (const bad of [1.5, 12, -1]) {
+      k.quantitativeDetails.decimalPrecision = bad;
+      await writeFile(join(dir, 'k.json'), JSON.stringify(k));
+      const lint = await cli(['measures', 'lint', 'k.json', '--test', 'tst_bmp']);
+      expect(lint.code).toBe(2);
+      const [summary, first, ...rest] = lint.stderr.trimEnd().split('\n');
+      expect(summary).toBe('error: 1 error and 2 warnings in the input');
+      expect(first).toBe(
+        '  - k.json record 1 (Potassium, serum): quantitativeDetails.decimalPrecision: ' +
+          `must be a whole number from 0 to 10 (got ${bad})`,
+      );
+      // The file's critical zones are its two warnings; no bound is blamed for the precision.
+      expect(rest.every((w) => w.includes('read as a zone of critical values'))).toBe(true);
+      expect((await cli(['measures', 'import', 'k.json', '--test', 'tst_bmp'])).code).toBe(2);
+    }
+    expect((await s.call('GET', '/diagnostic-measures')).body).toEqual([]);
+  });
+
   it('reads a Bundle of any type: what the model cannot hold is a warning naming the entry and element', async () => {
     const { s, dir, cli } = await server();
     await writeFile(join(dir, 'partner.json'), await readFile(new URL('partner-bundle.json', FIXTURES)));

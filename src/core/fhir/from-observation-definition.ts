@@ -158,6 +158,15 @@ export function fromObservationDefinition(od: Rec, test?: string, valueSets?: Va
   paths.siunit = 'quantitativeDetails.unit';
   // Another system's factor gives SI bounds where a range has none (ours carry them in extensions).
   const factor = !ours && typeof details.conversionFactor === 'number' ? details.conversionFactor : undefined;
+  // Another system's precision of every bound (ours carry each bound's): an integer in R4, of which we hold
+  // 0 to 10. Another value is this element's error, said once, not each bound's it would have set.
+  let decimalPrecision = ours ? undefined : details.decimalPrecision;
+  const held = (p: unknown) => Number.isInteger(p) && (p as number) >= 0 && (p as number) <= 10;
+  if (decimalPrecision !== undefined && !held(decimalPrecision)) {
+    const message = `must be a whole number from 0 to 10 (got ${shown(decimalPrecision)})`;
+    errors.push({ path: 'quantitativeDetails.decimalPrecision', message });
+    decimalPrecision = undefined;
+  }
 
   const reference: Rec[] = [];
   const panic: Rec[] = [];
@@ -242,7 +251,7 @@ export function fromObservationDefinition(od: Rec, test?: string, valueSets?: Va
       const e = iexts.find((x) => x.url === ext(name));
       if (e) r[f] = extValue(e);
     }
-    keepWritten(r, range, si, !ours && !si ? details.decimalPrecision : undefined);
+    keepWritten(r, range, si, si ? undefined : decimalPrecision);
     if (factor !== undefined && !si) {
       if (num(r.min)) r.simin = Number((r.min * factor).toPrecision(12));
       if (num(r.max)) r.simax = Number((r.max * factor).toPrecision(12));
