@@ -253,4 +253,24 @@ describe("FHIR's critical intervals from another system: limits, or zones where 
     expect(warnings.map((w) => w.field)).toEqual(['qualifiedInterval[1]', 'qualifiedInterval[3]']);
     expect(warnings[1].message).toMatch(/makes results inside the reference range 40–60 critical/);
   });
+
+  it('joins the two marked sides of one of our panic ranges, and takes no interval not such a side', async () => {
+    const { joinSide } = await import('../../src/core/fhir/critical.js');
+    const panic: Record<string, unknown>[] = [];
+    const sides = new Map<number, Record<string, unknown>>();
+    // Critical below 2.5 is the zone up to 2.5 ("Critical low"); critical above 6.5 the zone from 6.5.
+    expect(joinSide(sides, 0, { max: 2.5, simax: 2.5, sex: 'all' }, 'critical low', panic)).toBe(true);
+    expect(joinSide(sides, 0, { min: 6.5, simin: 6.5, sex: 'all' }, 'critical high', panic)).toBe(true);
+    expect(panic).toEqual([{ min: 2.5, simin: 2.5, max: 6.5, simax: 6.5, sex: 'all' }]);
+    // A file changed by hand: a third side of range 0, a two-sided interval, a condition that is not its side.
+    const low = { max: 2 };
+    const both = { min: 1, max: 9 };
+    const wrong = { min: 7 };
+    expect(joinSide(sides, 0, low, 'critical low', panic)).toBe(false);
+    expect(joinSide(sides, 1, both, 'critical low', panic)).toBe(false);
+    expect(joinSide(sides, 1, wrong, 'critical low', panic)).toBe(false);
+    // What is not taken is as it was, for the caller to read as any other critical interval.
+    expect([low, both, wrong]).toEqual([{ max: 2 }, { min: 1, max: 9 }, { min: 7 }]);
+    expect(panic).toHaveLength(1);
+  });
 });

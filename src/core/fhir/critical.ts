@@ -111,6 +111,36 @@ export function readCritical(read: CriticalRead[], reference: RangeLike[], warni
 }
 
 /**
+ * One side of our own panic range written as zones (`--critical-as zones`, marked with the range's index),
+ * read back into that range: the first side read is added to `panic` as its limit, the other's limit joins
+ * it. False, taking nothing, for an interval that is not such a side (two-sided, or its condition not the
+ * side it holds), or a side the range already has: it is then read as any other critical interval.
+ */
+export function joinSide(
+  sides: Map<number, Rec>,
+  index: number,
+  zone: Rec,
+  condition: string | undefined,
+  panic: Rec[],
+) {
+  const lowZone = zone.max !== undefined || zone.simax !== undefined;
+  const highZone = zone.min !== undefined || zone.simin !== undefined;
+  if (lowZone === highZone || condition !== (lowZone ? 'critical low' : 'critical high')) return false;
+  const limit = { ...zone };
+  zoneToLimit(limit);
+  const first = sides.get(index);
+  if (!first) {
+    sides.set(index, limit);
+    panic.push(limit);
+    return true;
+  }
+  const bounds = PAIRS.flat().filter((k) => limit[k] !== undefined);
+  if (bounds.some((k) => first[k] !== undefined)) return false;
+  for (const k of bounds) first[k] = limit[k];
+  return true;
+}
+
+/**
  * A panic range as one-sided zones of critical values (`--critical-as zones`), for consumers that read
  * `critical` intervals as Medplum does: critical below 2.5 is the zone up to 2.5, "Critical low".
  */

@@ -3,7 +3,7 @@ import type { FieldError } from '../../schemas/common.js';
 import type { Warning } from '../lint.js';
 import type { RangeLike } from '../ranges.js';
 import { sourcePath } from '../source-path.js';
-import { type CriticalRead, interpretationOf, readCritical } from './critical.js';
+import { type CriticalRead, interpretationOf, joinSide, readCritical } from './critical.js';
 import {
   AGE_CONVENTION,
   ageBand,
@@ -16,6 +16,7 @@ import {
   LISTS,
   num,
   objectsIn,
+  PANIC_INDEX,
   RESOURCE_EXTENSIONS,
   type Rec,
   readType,
@@ -171,6 +172,7 @@ export function fromObservationDefinition(od: Rec, test?: string, valueSets?: Va
   const reference: Rec[] = [];
   const panic: Rec[] = [];
   const criticals: CriticalRead[] = [];
+  const sides = new Map<number, Rec>();
   ((od.qualifiedInterval as Rec[] | undefined) ?? []).forEach((q, i) => {
     const at = `qualifiedInterval[${i}]`;
     if (q.category !== 'reference' && q.category !== 'critical') {
@@ -280,6 +282,10 @@ export function fromObservationDefinition(od: Rec, test?: string, valueSets?: Va
       }
       r[f] = value;
     }
+    // The two sides of one of our own panic ranges, written as zones, are read back as that range.
+    const side = ours && q.category === 'critical' ? iexts.find((e) => e.url === ext(PANIC_INDEX)) : undefined;
+    if (Number.isInteger(side?.valueInteger) && joinSide(sides, side!.valueInteger as number, r, interpretation, list))
+      return;
     list.push(r);
     if (q.category === 'critical') criticals.push({ r, at, interpretation });
   });

@@ -44,6 +44,12 @@ export const INTERVAL_EXTENSIONS = [
   ['simaxPrecision', 'range-simax-precision', 'valueInteger'],
 ] as const;
 
+/**
+ * On each side of a panic range written as two zones of critical values (`--critical-as zones`): the range's
+ * index among the measure's panic ranges, by which our import joins the sides into the range again.
+ */
+export const PANIC_INDEX = 'panic-range-index';
+
 /** Measure fields held in extensions of the resource; lists repeat the extension, one per element. */
 export const RESOURCE_EXTENSIONS = [
   ['test', 'measure-test', 'valueString'],

@@ -13,6 +13,7 @@ import {
   INTERVAL_EXTENSIONS,
   LISTS,
   num,
+  PANIC_INDEX,
   RESOURCE_EXTENSIONS,
   type Rec,
   readType,
@@ -67,18 +68,24 @@ export function toObservationDefinition(
     ...(typeof m.hl7IdentifierCod === 'string' ? { code: m.hl7IdentifierCod } : {}),
   };
   const panics = (m.panicRanges as Rec[] | undefined) ?? [];
-  const ranges: { r: Rec; category: string; condition?: string }[] = [
+  const ranges: { r: Rec; category: string; condition?: string; panic?: number }[] = [
     ...((m.referenceRanges as Rec[] | undefined) ?? []).map((r) => ({ r, category: 'reference' })),
-    // A panic range is FHIR's critical range exactly: results outside it are critical.
+    // A panic range is FHIR's critical range exactly: results outside it are critical. As zones, the two sides
+    // of one range carry its index, so that our import joins them again.
     ...(criticalAs === 'zones'
-      ? panics.flatMap((p) => zonesOf(p).map((z) => ({ r: z.r, category: 'critical', condition: z.condition })))
+      ? panics.flatMap((p, n) => {
+          const zones = zonesOf(p);
+          const panic = zones.length > 1 ? n : undefined;
+          return zones.map((z) => ({ r: z.r, category: 'critical', condition: z.condition, panic }));
+        })
       : panics.map((r) => ({ r, category: 'critical' }))),
   ];
-  const intervals = ranges.map(({ r, category, condition }) => {
-    const iext = INTERVAL_EXTENSIONS.filter(([f]) => r[f] !== undefined).map(([f, name, kind]) => ({
+  const intervals = ranges.map(({ r, category, condition, panic }) => {
+    const iext: Rec[] = INTERVAL_EXTENSIONS.filter(([f]) => r[f] !== undefined).map(([f, name, kind]) => ({
       url: ext(name),
       [kind]: kind === 'valueDecimal' && num(r[f]) ? decimalLiteral(r[f], r[`${f}Precision`]) : r[f],
     }));
+    if (panic !== undefined) iext.push({ url: ext(PANIC_INDEX), valueInteger: panic });
     const age = ageRange(r.ageMin, r.ageMax);
     return {
       ...(typeof r.id === 'string' ? { id: r.id } : {}),
