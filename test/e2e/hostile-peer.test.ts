@@ -233,6 +233,32 @@ describe('a server that cuts off the list an import plans against', () => {
     expect(r.exitCode, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ created: 0, updated: 0, unchanged: 1, failed: 0 });
     expect(h.seen.map((s) => `${s.method} ${s.url}`)).toEqual(['GET /diagnostic-measures', 'GET /diagnostic-measures']);
+    // The plan stands on the second answer, and the first one's fault is said.
+    const again = 'warning: GET /diagnostic-measures was asked for again, as its first answer failed: ';
+    expect(r.stderr).toContain(`${again}the connection to ${h.url} broke after 1 records`);
+  });
+
+  it('says which element of the first answer was refused when it plans against a second one', async () => {
+    let lists = 0;
+    const h = await hostileServer((req, res) => {
+      if (req.method !== 'GET') {
+        res.writeHead(500, { 'content-type': 'application/json' });
+        return void res.end('{"title":"no write was expected"}');
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(++lists === 1 ? `[${JSON.stringify(stored)},null]` : JSON.stringify([stored]));
+    });
+    const file = join(await tempDir(), 'catalog.json');
+    await writeFile(file, JSON.stringify([{ test: 'tst_cut', name: 'Cut', type: 'text' }]));
+    const r = await clinadmin(['measures', 'import', file, '--dry-run'], {
+      env: { CLINADMIN_BASE_URL: h.url, CLINADMIN_TOKEN: 'tok-hostile-1234' },
+    });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain(
+      `first answer failed: the API at ${h.url} answered GET /diagnostic-measures with a list whose element 2 ` +
+        'is null, not a record',
+    );
+    expect(r.stdout).toContain('dry run: 0 to create, 0 to update, 1 unchanged, 0 in error');
   });
 
   it('says so in one sentence when it is cut off again, and sends nothing', async () => {

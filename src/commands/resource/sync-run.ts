@@ -22,6 +22,7 @@ import { writeFileAtomic } from '../../files/atomic.js';
 import { progressBar } from '../../output/progress.js';
 import { prompter } from '../../output/prompts.js';
 import * as show from '../../output/sync.js';
+import { visible } from '../../output/text.js';
 import { connect } from '../connect.js';
 import type { Opts } from '../shared.js';
 import type { SyncOptions } from './sync-options.js';
@@ -190,7 +191,11 @@ async function fetchExisting(
       // records went only into `found`, which starts again, so nothing is counted twice.
       if (!(err instanceof ApiError) || err instanceof DeadlineError || err.status !== undefined) throw err;
       if (!(await checkedOk)) throw err;
-      return { client, found: await read(undefined) };
+      const found = await read(undefined);
+      // The plan stands on the second answer: a person (or a CI log) is told the first one failed, and why.
+      const first = visible(err.message, true);
+      ctx.stderr.write(`warning: GET ${spec.path} was asked for again, as its first answer failed: ${first}\n`);
+      return { client, found };
     }
   } catch (err) {
     await client.close();
