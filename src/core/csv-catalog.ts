@@ -74,14 +74,14 @@ export class Sheet {
    * Takes the header row: a column by its field's name or a lab's word for it (`LOINC`, `Ref low`), in any
    * case; a column we do not know, or one named twice, is an error naming it, with the nearest guess.
    */
-  header(record: string[]): void {
+  header(record: string[], line = 1): void {
     this.headerRead = true;
     this.at = {};
     this.headerProblems = [];
     record.forEach((h, i) => {
       const name = h.trim();
       const known = COLUMN_OF.get(headerKey(name));
-      const place = `${this.source}:1:${i + 1}`;
+      const place = `${this.source}:${line}:${i + 1}`;
       if (known === undefined) {
         const guess = nearest(headerKey(name), HEADERS.map(headerKey));
         const shown = guess === undefined ? undefined : HEADERS.find((w) => headerKey(w) === guess);
@@ -89,12 +89,12 @@ export class Sheet {
           text:
             `${place}: unknown column "${name.slice(0, 60)}"${shown ? `; did you mean "${shown}"?` : ''} ` +
             '(the columns are in `clinadmin help csv`); its cells are not read',
-          line: 1,
+          line,
           column: i + 1,
         });
       } else if (this.at[known] !== undefined) {
         const text = `${place}: "${name.slice(0, 60)}" is ${known} again (column ${this.at[known]! + 1})`;
-        this.headerProblems.push({ text, line: 1, column: i + 1 });
+        this.headerProblems.push({ text, line, column: i + 1 });
       } else this.at[known] = i;
     });
     this.keyed = this.at.test !== undefined && this.at.name !== undefined;
@@ -285,7 +285,7 @@ export function parseCatalogCsv(text: string, source: string): SheetRecord[] {
   const sheet = new Sheet(source, sheetDelimiter(text, source));
   const { rows, starts } = parseWhole(text, sheet.delimiter, source);
   if (rows.length === 0) throw new UsageError(`${source} is empty`);
-  sheet.header(rows[0]);
+  sheet.header(rows[0], starts[0]);
   const measures = new Map<string, SheetEntry>();
   sheet.checkHeader(rows.length - 1);
   for (let i = 1; i < rows.length; i++) sheet.add(rows[i], starts[i], measures);

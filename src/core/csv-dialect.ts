@@ -1,3 +1,4 @@
+import type { Options } from 'csv-parse';
 import { parse } from 'csv-parse/sync';
 import { UsageError } from '../errors.js';
 
@@ -12,54 +13,60 @@ function delimiterOf(text: string, tsv: boolean): ',' | ';' | '\t' {
 }
 
 /** The options csv-parse reads a sheet with, whole or streamed. */
-export const parseOptions = (delimiter: string) =>
-  ({ bom: true, delimiter, relax_column_count: true, skip_empty_lines: true }) as const;
+export const parseOptions = (delimiter: string): Options => ({
+  bom: true,
+  delimiter,
+  // A row ends at CRLF, LF or CR alike, as Excel reads a file whose rows end in more than one way: a line
+  // break outside quotes is never a cell's text (RFC 4180 2.6 puts those inside quotes).
+  record_delimiter: ['\r\n', '\n', '\r'],
+  relax_column_count: true,
+  skip_empty_lines: true,
+});
 
 /** The delimiter of a file named `source` whose text begins with `head`. */
 export const sheetDelimiter = (head: string, source: string) => delimiterOf(head, /\.tsv$/i.test(source));
 
-/** What csv-parse tells of the rows it has read: its count of blank lines passed, and of lines. */
+/** What csv-parse tells of the rows it has read: its count of blank lines passed. */
 interface ParseInfo {
   empty_lines: number;
-  lines?: number;
 }
 
-/** Line breaks in a cell, as an editor counts them: CRLF, LF or CR, each one. */
-const BREAK = /\r\n|\r|\n/g;
+/** Line breaks in a cell, as an editor counts them: CRLF, LF or CR, each one (counted without a copy). */
+function breaksIn(cell: string): number {
+  let n = 0;
+  for (let i = cell.indexOf('\n'); i >= 0; i = cell.indexOf('\n', i + 1)) n++;
+  for (let i = cell.indexOf('\r'); i >= 0; i = cell.indexOf('\r', i + 1)) if (cell[i + 1] !== '\n') n++;
+  return n;
+}
 
 /**
- * The line each row starts on, counted from the rows' own cells: a person finds a row where it begins, and
- * csv-parse's `lines` is the row's last line, with a CRLF inside a quoted cell counted as two (csv-parse
- * 7.0.3 counts CR and LF each there). Fed every row in order, the header with them.
+ * The line each row starts on, counted from the rows' own cells, as a person finds a row where it begins
+ * (csv-parse's `lines` is the row's last line, and it counts a CRLF inside a quoted cell as two). Fed every
+ * row in order, the header with them; `fault` names the row csv-parse could not read by where it starts.
  */
 export function rowLines() {
   /** Line breaks before the next row: those inside the rows read, and each row's end. */
   let breaks = 0;
-  /** How many lines csv-parse has counted beyond the file's own, so far. */
-  let over = 0;
   return {
     start(record: string[], info: ParseInfo): number {
       const line = 1 + breaks + info.empty_lines;
-      for (const cell of record) {
-        if (!cell.includes('\n') && !cell.includes('\r')) continue;
-        breaks += cell.match(BREAK)?.length ?? 0;
-        over += cell.split('\r\n').length - 1;
-      }
+      for (const cell of record) breaks += breaksIn(cell);
       breaks++;
       return line;
     },
-    /** csv-parse's line of a fault, less what it over-counted in the rows before it. */
-    fault: (lines: number) => lines - over,
+    fault: (info: ParseInfo) => 1 + breaks + info.empty_lines,
   };
 }
 
-/** csv-parse's error, named by file and line (corrected by `lines`, which read the rows before it). */
+/**
+ * csv-parse's error, named by file and the line its row starts on (by `lines`, which read the rows before it);
+ * its own "at line N", which counts otherwise, is left out.
+ */
 export function parseError(err: unknown, source: string, lines?: ReturnType<typeof rowLines>): UsageError {
-  const e = err as { lines?: number; message: string };
+  const e = err as { lines?: number; empty_lines?: number; message: string };
   if (!e.lines) return new UsageError(`${source}: ${e.message}`);
-  const line = lines ? lines.fault(e.lines) : e.lines;
-  // csv-parse's message names the line too: it is told the same line as the prefix.
-  return new UsageError(`${source}:${line}: ${e.message.replace(`at line ${e.lines}`, `at line ${line}`)}`);
+  const line = lines && e.empty_lines !== undefined ? lines.fault({ empty_lines: e.empty_lines }) : e.lines;
+  return new UsageError(`${source}:${line}: ${e.message.replace(` at line ${e.lines}`, '')}`);
 }
 
 /** A whole sheet's rows, the header first, with the line each starts on; csv-parse's fault named by line. */

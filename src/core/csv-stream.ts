@@ -107,7 +107,7 @@ async function readRows(
       ...parseOptions(sheet.delimiter),
       on_record: (record: string[], info: { empty_lines: number }) => {
         const line = lines.start(record, info);
-        if (header) sheet.header(record);
+        if (header) sheet.header(record, line);
         else onRow(record, line);
         header = false;
         return null;

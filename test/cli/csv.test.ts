@@ -175,14 +175,14 @@ describe('measures export --format csv and import of a CSV catalog', () => {
     const both = await cli(['measures', 'import', 'col2.csv']);
     expect(both.code).toBe(2);
     expect(both.stderr).toBe(
-      "error: 1 invalid record and 1 problem with a file's columns; nothing was sent\n" +
+      'error: 1 invalid record and 1 column problem; nothing was sent\n' +
         unknown +
         `  - col2.csv:3:7 (Sodium): max: ${NUMBER_RULE} (got "lots")\n`,
     );
     await writeFile(join(dir, 'col2.csv'), excel([head, chloride]));
     const header = await cli(['measures', 'import', 'col2.csv', '--strict']);
     expect(header.code).toBe(2);
-    expect(header.stderr).toBe(`error: 1 problem with a file's columns; nothing was sent\n${unknown}`);
+    expect(header.stderr).toBe(`error: 1 column problem; nothing was sent\n${unknown}`);
     // lint reads a sheet too.
     await writeFile(join(dir, 'ok.csv'), excel(['test,name,type,unit', 'tst_bmp,Chloride,numeric,mmol/L']));
     const lint = await cli(['measures', 'lint', 'ok.csv', '-o', 'json']);
@@ -209,15 +209,60 @@ describe('measures export --format csv and import of a CSV catalog', () => {
     // Read whole from stdin, the same lines.
     const piped = await cli(['measures', 'import', '-', '--format', 'csv'], excel(lines));
     expect(piped.stderr).toBe(r.stderr.replaceAll('multi.csv', 'stdin'));
-    // A quote out of place on line 9, after the same rows, is named there, in the prefix and in csv-parse's words.
-    await writeFile(join(dir, 'quote.csv'), excel([...lines, 'tst_bmp,"Cal"cium,numeric,mmol/L']));
-    for (const args of [['quote.csv'], ['-', '--format', 'csv']]) {
-      const q = await cli(['measures', 'import', ...args], excel([...lines, 'tst_bmp,"Cal"cium,numeric,mmol/L']));
+    // A quote out of place on line 9, after the same rows, is named there (csv-parse's own count of lines,
+    // which takes a CRLF in a cell for two, is left out of its words).
+    const quoted = excel([...lines, 'tst_bmp,"Cal"cium,numeric,mmol/L']);
+    await writeFile(join(dir, 'quote.csv'), quoted);
+    for (const [name, args] of [
+      ['quote.csv', ['quote.csv']],
+      ['stdin', ['-', '--format', 'csv']],
+    ] as const) {
+      const q = await cli(['measures', 'import', ...args], quoted);
       expect(q.code).toBe(2);
-      const name = args[0] === '-' ? 'stdin' : 'quote.csv';
-      expect(q.stderr).toMatch(new RegExp(`^error: ${name}:9: Invalid Closing Quote: .* at line 9 instead of`));
+      expect(q.stderr).toBe(
+        `error: ${name}:9: Invalid Closing Quote: got "c" instead of delimiter, record delimiter, trimable ` +
+          'character (if activated) or comment\n',
+      );
+    }
+    // A fault in a row of several lines, and a quote never closed, are named by the line their row starts on.
+    const faulty = [lines[0], 'tst_bmp,Sodium,numeric,mmol/L,reference,135,145,"one\r\ntwo\r\nthree"x'];
+    await writeFile(join(dir, 'inrow.csv'), excel(faulty));
+    expect((await cli(['measures', 'lint', 'inrow.csv'])).stderr).toMatch(
+      /^error: inrow\.csv:2: Invalid Closing Quote/,
+    );
+    await writeFile(
+      join(dir, 'open.csv'),
+      excel([lines[0], 'tst_bmp,Sodium,numeric,mmol/L,reference,1,2,"one\r\ntwo']),
+    );
+    expect((await cli(['measures', 'lint', 'open.csv'])).stderr).toMatch(/^error: open\.csv:2: Quote Not Closed/);
+    // A header below blank lines is named on its own line.
+    await writeFile(join(dir, 'low.csv'), `\r\n\r\n${lines[0]},Comments\r\n${lines[4]},x\r\n`);
+    const low = await cli(['measures', 'lint', 'low.csv']);
+    expect(low.stderr).toContain('  - low.csv:3:9: unknown column "Comments"');
+    expect(low.stderr).toContain(`  - low.csv:4:7 (Chloride): max: ${NUMBER_RULE} (got "many")`);
+  });
+
+  it('ends a row at CRLF, LF or CR alike, so a row ended otherwise is neither lost nor shifted', async () => {
+    const { dir, cli } = await server();
+    const head = 'test,name,type,unit,range,min,max';
+    const k = 'tst_m,Potassium,numeric,mmol/L,reference,3.5,5.1';
+    const na = 'tst_m,Sodium,numeric,mmol/L,reference,135,lots';
+    // RFC 4180 2.6: a line break in a cell is inside quotes; one outside them ends the row, whatever its kind.
+    for (const [what, text] of [
+      ['CRLF rows, one ended by LF', `${head}\r\n${k}\n${na}\r\n`],
+      ['LF rows, one ended by CRLF', `${head}\n${k}\r\n${na}\n`],
+      ['CR rows', `${head}\r${k}\r${na}\r`],
+    ]) {
+      await writeFile(join(dir, 'ends.csv'), text);
+      const r = await cli(['measures', 'lint', 'ends.csv']);
+      expect(r.code, what).toBe(2);
+      // Potassium is read whole and clean: its row did not swallow the next one.
+      expect(r.stderr, what).toBe(
+        `error: 1 error in the input\n  - ends.csv:3:7 (Sodium): max: ${NUMBER_RULE} (got "lots")\n`,
+      );
     }
   });
+
   it('names the cell of a rule a row breaks and of a lint warning, and behaves as JSON with --report', async () => {
     const { s, dir, cli } = await server();
     await writeFile(

@@ -64,7 +64,7 @@ export async function checkInput(
       const mark = strict ? (w: string) => `${w} (an error with --strict)` : (w: string) => `warning: ${w}`;
       const what = [
         ...(bad > 0 ? [`${bad} invalid ${bad === 1 ? 'record' : 'records'}`] : []),
-        ...(files > 0 ? [`${files} ${files === 1 ? 'problem' : 'problems'} with a file's columns`] : []),
+        ...(files > 0 ? [`${files} column ${files === 1 ? 'problem' : 'problems'}`] : []),
       ];
       throw new UsageError(
         `${what.join(' and ')}; nothing was sent`,
