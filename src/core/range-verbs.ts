@@ -25,9 +25,31 @@ function find(ranges: RangeLike[], target: string, flag: string): number {
   return place;
 }
 
+/** What of a range each part of the short form gives, and what it keeps when that part is not given. */
+const PARTS = {
+  limits: ['min', 'max', 'minPrecision', 'maxPrecision'],
+  si: ['simin', 'simax', 'siminPrecision', 'simaxPrecision'],
+  sex: ['sex'],
+  age: ['ageMin', 'ageMax'],
+} as const;
+
 /**
- * The new list of ranges: `current` with ranges set in place (keeping their ids), removed, then added;
- * or, with replace, the given ones alone. Panic ranges carry no id.
+ * A range set anew from the parts of its short form given (`next`, read from `spec`): each part given
+ * replaces the range's, each not given is kept, so a set never widens a band to everyone unasked. SI bounds
+ * restate the limits, so new limits without `si=` drop the old ones. The id is kept.
+ */
+function setRange(old: RangeLike, spec: string[], next: RangeLike, panic: boolean): RangeLike {
+  const given = new Set(spec.map((part) => (part.includes('=') ? part.split('=')[0] : 'limits')));
+  if (given.has('limits')) given.add('si');
+  const kept: Record<string, unknown> = {};
+  for (const [part, fields] of Object.entries(PARTS))
+    if (!given.has(part)) for (const f of fields) if (old[f] !== undefined) kept[f] = old[f];
+  return { ...kept, ...next, ...(old.id && !panic ? { id: old.id } : {}) };
+}
+
+/**
+ * The new list of ranges: `current` with ranges set in place (setRange), removed, then added; or, with
+ * replace, the given ones alone. Panic ranges carry no id.
  */
 export function applyRangeVerbs(current: RangeLike[], v: RangeVerbs, flag: string, panic: boolean): RangeLike[] {
   const parse = (spec: string, f: string) => {
@@ -47,8 +69,7 @@ export function applyRangeVerbs(current: RangeLike[], v: RangeVerbs, flag: strin
     if (!target || spec.length === 0)
       throw new UsageError(`--set-${flag} needs the range's place or id, then the range, as in "2 3.5-5.1 sex=male"`);
     const at = find(out, target, `--set-${flag}`);
-    const id = out[at].id;
-    out[at] = { ...parse(spec.join(' '), `--set-${flag}`), ...(id && !panic ? { id } : {}) };
+    out[at] = setRange(out[at], spec, parse(spec.join(' '), `--set-${flag}`), panic);
   }
   const gone = new Set(v.remove.map((target) => find(current, target, `--remove-${flag}`)));
   const kept = out.filter((_, i) => !gone.has(i));

@@ -611,6 +611,32 @@ describe('update of ranges', () => {
     );
   });
 
+  it('sets what a range form gives and keeps the rest: a band is widened only when asked', async () => {
+    const { server, cli } = await setup();
+    const female = async () => (await server.call('GET', '/diagnostic-measures/msr_hgb')).body.referenceRanges[1];
+    expect(await female()).toMatchObject({ id: 'rr_hgb_f', sex: 'female', ageMin: 18, ageMax: 121, simin: 120 });
+    // New limits: the band stays the adult women's; the SI bounds, which restated the old limits, go.
+    expect((await cli(['measures', 'update', 'msr_hgb', '--set-reference-range', '2 12.1-15.6'])).code).toBe(0);
+    expect(await female()).toEqual({
+      id: 'rr_hgb_f',
+      min: 12.1,
+      max: 15.6,
+      sex: 'female',
+      ageMin: 18,
+      ageMax: 121,
+    });
+    // Only a precision: the limits stay, at that precision.
+    expect((await cli(['measures', 'update', 'msr_hgb', '--set-reference-range', '2 precision=2'])).code).toBe(0);
+    expect(await female()).toMatchObject({ min: 12.1, max: 15.6, minPrecision: 2, maxPrecision: 2, ageMin: 18 });
+    // Widened on purpose: every sex, every age.
+    const wide = await cli(['measures', 'update', 'msr_hgb', '--set-reference-range', '2 sex=all age=any']);
+    expect(wide.code, wide.stderr).toBe(0);
+    const widened = await female();
+    expect(widened).toMatchObject({ id: 'rr_hgb_f', min: 12.1, max: 15.6, sex: 'all' });
+    expect(widened.ageMin).toBeUndefined();
+    expect(widened.ageMax).toBeUndefined();
+  });
+
   it('refuses --reference-range on update, and replaces all only with --yes without a terminal', async () => {
     const { server, cli } = await setup();
     const refused = await cli(['measures', 'update', 'msr_hgb', '--reference-range', '13.6-17.5 sex=male']);

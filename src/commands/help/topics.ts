@@ -114,7 +114,7 @@ Files:
 const ranges = () => `Ranges: the short form of --reference-range and --panic-range
 
   3.5-5.1                       from 3.5 to 5.1 (also 3.5..5.1); 3.5.. or ..5.1 for one bound
-  "3.5-5.1 sex=male age=18-65"  then any of: sex=all|male|female  age=MIN-MAX  si=MIN-MAX
+  "3.5-5.1 sex=male age=18-65"  then any of: sex=all|male|female  age=MIN-MAX|any  si=MIN-MAX
                                 precision=N  id=ID
   age=0-24h  age=0-28d  age=29d-11mo  age=1-17y  age=12mo-1y
                                 ages are years unless a unit says otherwise (below)
@@ -164,7 +164,9 @@ FHIR writes an age Range as R4 reads it, low the first age and high the first ag
 On update, one range at a time, the others kept whole (ids, SI bounds, precisions):
   --add-reference-range "RANGE"       --set-reference-range "N|ID RANGE"
   --remove-reference-range N|ID       --replace-reference-ranges "RANGE" (all of them; asks first)
-and the same for panic ranges. N is the range's place as \`show\` lists it, from 1.
+and the same for panic ranges. N is the range's place as \`show\` lists it, from 1. A set replaces what
+its RANGE gives and keeps the rest: "2 12.1-15.6" sets the limits (dropping SI bounds that restated the
+old ones, unless si= gives new ones) and keeps the band's sex and ages; "2 sex=all age=any" widens it.
 A dry run (import, apply, update) pairs the ranges it compares by id, then, for a range without one, by
 sex and age band: a band inserted before the others is one addition. A change of precision alone shows
 (0.1-1.2 → 0.10-1.20).
