@@ -465,6 +465,33 @@ describe('importing FHIR written by other systems', () => {
     const plan = await cli(['measures', 'import', 'z.json', '--dry-run']);
     expect(plan.code, plan.stderr).toBe(0);
     expect(plan.stdout).toContain('dry run: 0 to create, 0 to update, 6 unchanged, 0 in error');
+    // An interval copied to make a women's one keeps the men's index: it is not joined to a range of other people.
+    const side = (gender: string, condition: string, range: Record<string, unknown>) => ({
+      category: 'critical',
+      gender,
+      condition,
+      range,
+      extension: [{ url: index, valueInteger: 0 }],
+    });
+    const copied = {
+      resourceType: 'ObservationDefinition',
+      extension: [{ url: 'https://fhir.clinadmin.dev/StructureDefinition/measure-test', valueString: 'tst_k' }],
+      code: { text: 'K' },
+      permittedDataType: ['Quantity'],
+      qualifiedInterval: [
+        side('male', 'Critical low', { high: { value: 2.5 } }),
+        side('female', 'Critical high', { low: { value: 6.2 } }),
+      ],
+    };
+    await writeFile(join(other.dir, 'copied.json'), JSON.stringify(copied));
+    const read = await other.cli(['measures', 'import', 'copied.json']);
+    expect(read.code, read.stderr).toBe(0);
+    expect(read.stderr).toContain('qualifiedInterval[1]: read as a zone of critical values');
+    const kk = (await other.s.call('GET', '/diagnostic-measures')).body.find((x: { name: string }) => x.name === 'K');
+    expect(kk.panicRanges).toEqual([
+      { min: 2.5, sex: 'male' },
+      { max: 6.2, sex: 'female' },
+    ]);
   });
 
   it('imports a foreign coded catalog whole: answers from a ValueSet in the Bundle or contained', async () => {

@@ -259,18 +259,24 @@ describe("FHIR's critical intervals from another system: limits, or zones where 
     const panic: Record<string, unknown>[] = [];
     const sides = new Map<number, Record<string, unknown>>();
     // Critical below 2.5 is the zone up to 2.5 ("Critical low"); critical above 6.5 the zone from 6.5.
-    expect(joinSide(sides, 0, { max: 2.5, simax: 2.5, sex: 'all' }, 'critical low', panic)).toBe(true);
-    expect(joinSide(sides, 0, { min: 6.5, simin: 6.5, sex: 'all' }, 'critical high', panic)).toBe(true);
-    expect(panic).toEqual([{ min: 2.5, simin: 2.5, max: 6.5, simax: 6.5, sex: 'all' }]);
-    // A file changed by hand: a third side of range 0, a two-sided interval, a condition that is not its side.
+    expect(joinSide(sides, 0, { max: 2.5, simax: 2.5, sex: 'male', ageMin: 18 }, 'critical low', panic)).toBe(panic[0]);
+    expect(joinSide(sides, 0, { min: 6.5, simin: 6.5, sex: 'male', ageMin: 18 }, 'critical high', panic)).toBe(
+      panic[0],
+    );
+    expect(panic).toEqual([{ min: 2.5, simin: 2.5, max: 6.5, simax: 6.5, sex: 'male', ageMin: 18 }]);
+    // A file changed by hand: a third side of range 0, a two-sided interval, a condition that is not its side,
+    // and sides of one index for other people (an interval copied to make a women's or a newborns' one).
     const low = { max: 2 };
     const both = { min: 1, max: 9 };
     const wrong = { min: 7 };
-    expect(joinSide(sides, 0, low, 'critical low', panic)).toBe(false);
-    expect(joinSide(sides, 1, both, 'critical low', panic)).toBe(false);
-    expect(joinSide(sides, 1, wrong, 'critical low', panic)).toBe(false);
+    expect(joinSide(sides, 0, low, 'critical low', panic)).toBeUndefined();
+    expect(joinSide(sides, 1, both, 'critical low', panic)).toBeUndefined();
+    expect(joinSide(sides, 1, wrong, 'critical low', panic)).toBeUndefined();
+    expect(joinSide(sides, 2, { max: 2.8, sex: 'female' }, 'critical low', panic)).toBe(panic[1]);
+    const others = [{ min: 6.2, sex: 'male' }, { min: 6.2 }, { min: 6.2, sex: 'female', ageMax: 1 }];
+    for (const other of others) expect(joinSide(sides, 2, other, 'critical high', panic)).toBeUndefined();
     // What is not taken is as it was, for the caller to read as any other critical interval.
     expect([low, both, wrong]).toEqual([{ max: 2 }, { min: 1, max: 9 }, { min: 7 }]);
-    expect(panic).toHaveLength(1);
+    expect(panic).toEqual([panic[0], { min: 2.8, sex: 'female' }]);
   });
 });

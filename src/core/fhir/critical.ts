@@ -110,11 +110,16 @@ export function readCritical(read: CriticalRead[], reference: RangeLike[], warni
   }
 }
 
+/** Whom a range is for: its sex (none is all) and its age band. */
+const samePeople = (a: Rec, b: Rec) =>
+  (a.sex ?? 'all') === (b.sex ?? 'all') && a.ageMin === b.ageMin && a.ageMax === b.ageMax;
+
 /**
  * One side of our own panic range written as zones (`--critical-as zones`, marked with the range's index),
  * read back into that range: the first side read is added to `panic` as its limit, the other's limit joins
- * it. False, taking nothing, for an interval that is not such a side (two-sided, or its condition not the
- * side it holds), or a side the range already has: it is then read as any other critical interval.
+ * it. Undefined, taking nothing, for an interval that is not such a side (two-sided, or its condition not the
+ * side it holds), a side the range already has, or one for other people (another sex or age band, as a copied
+ * interval keeps its index): it is then read as any other critical interval. Else the range it is part of.
  */
 export function joinSide(
   sides: Map<number, Rec>,
@@ -122,22 +127,32 @@ export function joinSide(
   zone: Rec,
   condition: string | undefined,
   panic: Rec[],
-) {
+): Rec | undefined {
   const lowZone = zone.max !== undefined || zone.simax !== undefined;
   const highZone = zone.min !== undefined || zone.simin !== undefined;
-  if (lowZone === highZone || condition !== (lowZone ? 'critical low' : 'critical high')) return false;
+  if (lowZone === highZone || condition !== (lowZone ? 'critical low' : 'critical high')) return undefined;
   const limit = { ...zone };
   zoneToLimit(limit);
   const first = sides.get(index);
   if (!first) {
     sides.set(index, limit);
     panic.push(limit);
-    return true;
+    return limit;
   }
   const bounds = PAIRS.flat().filter((k) => limit[k] !== undefined);
-  if (bounds.some((k) => first[k] !== undefined)) return false;
+  if (!samePeople(first, limit) || bounds.some((k) => first[k] !== undefined)) return undefined;
   for (const k of bounds) first[k] = limit[k];
-  return true;
+  return first;
+}
+
+/**
+ * A side joined into a panic range is named by its own interval: a low zone's high is the range's min, a
+ * high zone's low its max. What the second side noted under the place it would have had as a range goes.
+ */
+export function joinedPaths(paths: Record<string, string>, own: string, range: string, at: string, side?: string) {
+  if (own !== range) for (const k of Object.keys(paths)) if (k === own || k.startsWith(`${own}.`)) delete paths[k];
+  if (side === 'critical low') paths[`${range}.min`] = `${at}.range.high.value`;
+  else paths[`${range}.max`] = `${at}.range.low.value`;
 }
 
 /**

@@ -3,7 +3,7 @@ import type { FieldError } from '../../schemas/common.js';
 import type { Warning } from '../lint.js';
 import type { RangeLike } from '../ranges.js';
 import { sourcePath } from '../source-path.js';
-import { type CriticalRead, interpretationOf, joinSide, readCritical } from './critical.js';
+import { type CriticalRead, interpretationOf, joinedPaths, joinSide, readCritical } from './critical.js';
 import {
   AGE_CONVENTION,
   ageBand,
@@ -284,10 +284,12 @@ export function fromObservationDefinition(od: Rec, test?: string, valueSets?: Va
     }
     // The two sides of one of our own panic ranges, written as zones, are read back as that range.
     const side = ours && q.category === 'critical' ? iexts.find((e) => e.url === ext(PANIC_INDEX)) : undefined;
-    if (Number.isInteger(side?.valueInteger) && joinSide(sides, side!.valueInteger as number, r, interpretation, list))
-      return;
-    list.push(r);
-    if (q.category === 'critical') criticals.push({ r, at, interpretation });
+    const joined = Number.isInteger(side?.valueInteger)
+      ? joinSide(sides, side!.valueInteger as number, r, interpretation, list)
+      : undefined;
+    if (joined) joinedPaths(paths, field, `panicRanges[${list.indexOf(joined)}]`, at, interpretation);
+    else list.push(r);
+    if (!joined && q.category === 'critical') criticals.push({ r, at, interpretation });
   });
   // Our own export writes the definition's limits exactly (or zones that say so): only another system's
   // one-sided intervals are judged by where they lie.
