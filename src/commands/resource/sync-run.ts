@@ -191,11 +191,10 @@ async function fetchExisting(
       // records went only into `found`, which starts again, so nothing is counted twice.
       if (!(err instanceof ApiError) || err instanceof DeadlineError || err.status !== undefined) throw err;
       if (!(await checkedOk)) throw err;
-      const found = await read(undefined);
-      // The plan stands on the second answer: a person (or a CI log) is told the first one failed, and why.
+      // Said before the second answer is read, so a second failure is read beside the first one's reason.
       const first = visible(err.message, true);
-      ctx.stderr.write(`warning: GET ${spec.path} was asked for again, as its first answer failed: ${first}\n`);
-      return { client, found };
+      ctx.stderr.write(`warning: the first answer to GET ${spec.path} failed (${first}); asking once more\n`);
+      return { client, found: await read(undefined) };
     }
   } catch (err) {
     await client.close();
