@@ -33,7 +33,8 @@ const BOUNDS = [
   ['simax', 'simaxPrecision'],
 ] as const;
 
-const same = (a?: string, b?: string) => (a ?? 'all') === (b ?? 'all');
+/** The sex two bands that meet are both for: either's, where the other is for all. */
+const whomBoth = (a?: string, b?: string) => ((a ?? 'all') === 'all' ? (b ?? 'all') : a);
 /** `male, 18–65 y`: who a range is for. */
 const where = (r: RangeLike) => [r.sex ?? 'all', formatAgeBand(r.ageMin, r.ageMax)].filter(Boolean).join(', ');
 
@@ -152,7 +153,8 @@ export function lintMeasure(m: MeasureLike): Warning[] {
   // Each band is said to overlap the first one before it that it overlaps: a warning a band, not a pair.
   for (let j = 1; j < refs.length; j++) {
     for (let i = 0; i < j; i++) {
-      if (same(refs[i].sex, refs[j].sex) && meet(refs[i], refs[j], spans[i], spans[j])) {
+      // A band for all meets one for either sex (evaluate reads the first that applies): for those people, both.
+      if (meet(refs[i], refs[j], spans[i], spans[j])) {
         const [a, b] = [spans[i], spans[j]];
         // The ages in both, from the later start to the earlier end, in the unit of those two edges.
         const edges = [a[0] >= b[0] ? refs[i].ageMin : refs[j].ageMin, a[1] <= b[1] ? refs[i].ageMax : refs[j].ageMax];
@@ -162,7 +164,7 @@ export function lintMeasure(m: MeasureLike): Warning[] {
         out.push({
           field: `referenceRanges[${j}]`,
           message:
-            `its age band overlaps referenceRanges[${i}] for sex ${refs[i].sex ?? 'all'}` +
+            `its age band overlaps referenceRanges[${i}] for sex ${whomBoth(refs[i].sex, refs[j].sex)}` +
             (both ? `: ${both} in both` : ''),
         });
         break;

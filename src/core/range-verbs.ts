@@ -33,28 +33,57 @@ const PARTS = {
   age: ['ageMin', 'ageMax'],
 } as const;
 
+/** Each end of a range: its bound, the bound's precision, the SI bound and its precision. */
+const ENDS = [
+  ['min', 'minPrecision', 'simin', 'siminPrecision'],
+  ['max', 'maxPrecision', 'simax', 'simaxPrecision'],
+] as const;
+
 /**
  * A range set anew from the parts of its short form given (`next`, read from `spec`): each part given
- * replaces the range's, each not given is kept, so a set never widens a band to everyone unasked. SI bounds
- * restate the limits, so new limits without `si=` drop the old ones. The id is kept.
+ * replaces the range's, each not given is kept, so a set never widens a band to everyone unasked. The limits
+ * are one part: an end they leave out is dropped, and `note` says so. SI bounds restate the limits, so a
+ * limit changed without `si=` drops its SI bound; one given again unchanged (a precision added) keeps it.
  */
-function setRange(old: RangeLike, spec: string[], next: RangeLike, panic: boolean): RangeLike {
+function setRange(old: RangeLike, spec: string[], next: RangeLike, o: { panic: boolean; note: (t: string) => void }) {
   const given = new Set(spec.map((part) => (part.includes('=') ? part.split('=')[0] : 'limits')));
-  if (given.has('limits')) given.add('si');
-  const kept: Record<string, unknown> = {};
+  const out: Record<string, unknown> = {};
   for (const [part, fields] of Object.entries(PARTS))
-    if (!given.has(part)) for (const f of fields) if (old[f] !== undefined) kept[f] = old[f];
-  return { ...kept, ...next, ...(old.id && !panic ? { id: old.id } : {}) };
+    if (!given.has(part) && !(part === 'si' && given.has('limits')))
+      for (const f of fields) if (old[f] !== undefined) out[f] = old[f];
+  for (const [bound, , si, siPrecision] of ENDS) {
+    if (!given.has('limits') || given.has('si') || old[si] === undefined || next[bound] !== old[bound]) continue;
+    out[si] = old[si];
+    if (old[siPrecision] !== undefined) out[siPrecision] = old[siPrecision];
+  }
+  Object.assign(out, next);
+  for (const [bound, precision, si, siPrecision] of ENDS) {
+    if (given.has('limits') && old[bound] !== undefined && next[bound] === undefined) {
+      const end =
+        bound === 'min' ? (o.panic ? 'critical low limit' : 'low end') : o.panic ? 'critical high limit' : 'high end';
+      o.note(`its ${end} ${old[bound]} is dropped, as "${spec[0]}" gives none; give both ends to keep it`);
+    }
+    // A precision is of a bound: with none, it says nothing.
+    if (out[bound] === undefined) delete out[precision];
+    if (out[si] === undefined) delete out[siPrecision];
+  }
+  return { ...out, ...(old.id && !o.panic ? { id: old.id } : {}) } as RangeLike;
 }
 
 /**
  * The new list of ranges: `current` with ranges set in place (setRange), removed, then added; or, with
- * replace, the given ones alone. Panic ranges carry no id.
+ * replace, the given ones alone. Panic ranges carry no id. `note` is told what a set drops unasked.
  */
-export function applyRangeVerbs(current: RangeLike[], v: RangeVerbs, flag: string, panic: boolean): RangeLike[] {
+export function applyRangeVerbs(
+  current: RangeLike[],
+  v: RangeVerbs,
+  flag: string,
+  panic: boolean,
+  note: (text: string) => void = () => {},
+): RangeLike[] {
   const parse = (spec: string, f: string) => {
     const r = parseRangeSpec(spec, f, panic);
-    if (panic) delete r.id;
+    if (panic && r.id !== undefined) throw new UsageError(`${f}: a panic range has no id; leave out id=${r.id}`);
     return r;
   };
   // Replaced ranges keep the ids of the stored ones for the same people (range-ids.ts).
@@ -64,14 +93,41 @@ export function applyRangeVerbs(current: RangeLike[], v: RangeVerbs, flag: strin
       panic ? [] : current,
     ) as RangeLike[];
   const out = [...current];
+  const touched = new Map<number, string>();
+  const once = (at: number, what: string) => {
+    const before = touched.get(at);
+    if (before) throw new UsageError(`range ${at + 1} is named by ${before} and by ${what}; name each range once`);
+    touched.set(at, what);
+  };
   for (const entry of v.set) {
     const [target, ...spec] = entry.trim().split(/\s+/);
+    const f = `--set-${flag}`;
     if (!target || spec.length === 0)
-      throw new UsageError(`--set-${flag} needs the range's place or id, then the range, as in "2 3.5-5.1 sex=male"`);
-    const at = find(out, target, `--set-${flag}`);
-    out[at] = setRange(out[at], spec, parse(spec.join(' '), `--set-${flag}`), panic);
+      throw new UsageError(`${f} needs the range's place or id, then the range, as in "2 3.5-5.1 sex=male"`);
+    const at = find(out, target, f);
+    once(at, `${f} "${entry.trim()}"`);
+    const next = parse(spec.join(' '), f);
+    if (next.id !== undefined && next.id !== out[at].id)
+      throw new UsageError(`${f}: a set keeps the range's id; leave out id=${next.id}`);
+    out[at] = setRange(out[at], spec, next, { panic, note: (t) => note(`${f} ${target}: ${t}`) });
   }
-  const gone = new Set(v.remove.map((target) => find(current, target, `--remove-${flag}`)));
+  const gone = new Set(
+    v.remove.map((target) => {
+      const at = find(current, target, `--remove-${flag}`);
+      once(at, `--remove-${flag} ${target}`);
+      return at;
+    }),
+  );
   const kept = out.filter((_, i) => !gone.has(i));
-  return [...kept, ...v.add.map((s) => parse(s, `--add-${flag}`))];
+  const added = v.add.map((s) => parse(s, `--add-${flag}`));
+  // An id names one range, and is never all digits, which name a place.
+  const ids = new Set(kept.map((r) => r.id).filter((id) => id !== undefined));
+  for (const r of added) {
+    if (r.id === undefined) continue;
+    if (/^\d+$/.test(r.id))
+      throw new UsageError(`--add-${flag}: id=${r.id} would read as a place; give an id with a letter`);
+    if (ids.has(r.id)) throw new UsageError(`--add-${flag}: id=${r.id} is another range's; give a new one`);
+    ids.add(r.id);
+  }
+  return [...kept, ...added];
 }

@@ -125,8 +125,9 @@ export function parseRangeSpec(spec: string, flag = '--reference-range', panic =
     const [key, value] = part.split('=', 2);
     if (value === undefined || value === '') throw new UsageError(`${flag}: "${part}" needs a value, as in key=value`);
     if (key === 'sex') out.sex = sexOf(value) ?? value;
-    // `age=any` is every age: no band (what a set needs to widen a band on purpose).
-    else if (key === 'age') [out.ageMin, out.ageMax] = value === 'any' ? [] : parseAgeBand(value, `${flag} age`);
+    // `age=any` (or `all`, as sex=all) is every age: no band (what a set needs to widen a band on purpose).
+    else if (key === 'age')
+      [out.ageMin, out.ageMax] = /^(any|all)$/.test(value) ? [] : parseAgeBand(value, `${flag} age`);
     else if (key === 'si') setPair(out, read(value, `${flag} si`), true);
     else if (key === 'id') out.id = value;
     else if (key === 'precision') precision = readDecimal(value, `${flag} precision`);

@@ -628,13 +628,40 @@ describe('update of ranges', () => {
     // Only a precision: the limits stay, at that precision.
     expect((await cli(['measures', 'update', 'msr_hgb', '--set-reference-range', '2 precision=2'])).code).toBe(0);
     expect(await female()).toMatchObject({ min: 12.1, max: 15.6, minPrecision: 2, maxPrecision: 2, ageMin: 18 });
-    // Widened on purpose: every sex, every age.
-    const wide = await cli(['measures', 'update', 'msr_hgb', '--set-reference-range', '2 sex=all age=any']);
+    // The men's limits given again with a precision: its SI bounds still restate them, and stay.
+    expect((await cli(['measures', 'update', 'msr_hgb', '--set-reference-range', '1 13.50-17.50'])).code).toBe(0);
+    const men = (await server.call('GET', '/diagnostic-measures/msr_hgb')).body.referenceRanges[0];
+    expect(men).toMatchObject({ min: 13.5, minPrecision: 2, simin: 135, simax: 175, sex: 'male', ageMin: 18 });
+    // Widened to everyone, every age: now a band for all beside the men's and the children's, which the dry
+    // run says as the write would, and --strict refuses.
+    const args = ['measures', 'update', 'msr_hgb', '--set-reference-range', '2 sex=all age=any'];
+    const strict = await cli([...args, '--dry-run', '--strict']);
+    expect(strict.code).toBe(2);
+    expect(strict.stderr).toContain('  - referenceRanges[1]: its age band overlaps referenceRanges[0] for sex male');
+    const wide = await cli(args);
     expect(wide.code, wide.stderr).toBe(0);
+    expect(wide.stderr).toContain('warning: referenceRanges[2]: its age band overlaps referenceRanges[1] for sex all');
     const widened = await female();
     expect(widened).toMatchObject({ id: 'rr_hgb_f', min: 12.1, max: 15.6, sex: 'all' });
     expect(widened.ageMin).toBeUndefined();
     expect(widened.ageMax).toBeUndefined();
+    // The limits are one part: a set that leaves out an end drops it, and says so.
+    const low = await cli(['measures', 'update', 'msr_hgb', '--set-panic-range', '1 <6.5', '--dry-run']);
+    expect(low.stderr).toContain(
+      'warning: --set-panic-range 1: its critical high limit 20 is dropped, as "<6.5" gives none; ' +
+        'give both ends to keep it',
+    );
+    // A range is named once a command; a set keeps the id; an added id is new and not all digits.
+    for (const [more, said] of [
+      [['--set-reference-range', '1 13-17', '--remove-reference-range', 'rr_hgb_m'], 'name each range once'],
+      [['--set-reference-range', '1 13-17 id=rr_new'], "a set keeps the range's id; leave out id=rr_new"],
+      [['--add-reference-range', '1-2 id=rr_hgb_m'], "id=rr_hgb_m is another range's"],
+      [['--add-reference-range', '1-2 id=3'], 'id=3 would read as a place'],
+    ]) {
+      const refused = await cli(['measures', 'update', 'msr_hgb', ...more]);
+      expect(refused.code, more.join(' ')).toBe(2);
+      expect(refused.stderr).toContain(said);
+    }
   });
 
   it('refuses --reference-range on update, and replaces all only with --yes without a terminal', async () => {

@@ -62,6 +62,25 @@ describe('lintMeasure', () => {
     ]);
   });
 
+  it('warns of a band for all that overlaps one for a sex: evaluate reads the first that applies', () => {
+    // For a woman of 34 both bands apply; evaluate would read 13 g/dL against the first, the men's.
+    const w = lintMeasure({
+      type: 'numeric',
+      unit: 'g/dL',
+      referenceRanges: [
+        { min: 13.5, max: 17.5, sex: 'male', ageMin: 18, ageMax: 121 },
+        { min: 12, max: 15.5, sex: 'all', ageMin: 18, ageMax: 121 },
+        { min: 11, max: 14, ageMin: 1, ageMax: 18 },
+      ],
+    });
+    expect(w).toEqual([
+      {
+        field: 'referenceRanges[1]',
+        message: 'its age band overlaps referenceRanges[0] for sex male: ages 18–120 y are in both',
+      },
+    ]);
+  });
+
   it('warns of a critical limit inside the reference range, SI bounds that disagree, and too many decimals', () => {
     const w = lintMeasure({
       type: 'numeric',

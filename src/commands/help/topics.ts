@@ -165,8 +165,11 @@ On update, one range at a time, the others kept whole (ids, SI bounds, precision
   --add-reference-range "RANGE"       --set-reference-range "N|ID RANGE"
   --remove-reference-range N|ID       --replace-reference-ranges "RANGE" (all of them; asks first)
 and the same for panic ranges. N is the range's place as \`show\` lists it, from 1. A set replaces what
-its RANGE gives and keeps the rest: "2 12.1-15.6" sets the limits (dropping SI bounds that restated the
-old ones, unless si= gives new ones) and keeps the band's sex and ages; "2 sex=all age=any" widens it.
+its RANGE gives and keeps the rest: "2 12.1-15.6" sets the limits and keeps the band's sex and ages;
+"2 sex=all age=any" widens it. The limits are one part: "1 <6.5" leaves no critical high limit (a warning
+says so). An SI bound goes with a limit changed without si= (it restated the old one); a limit given again
+unchanged keeps it. A range is named once a command; a set keeps its id; an added id is new.
+update lints as import does, a dry run too: --strict refuses a change lint warns of.
 A dry run (import, apply, update) pairs the ranges it compares by id, then, for a range without one, by
 sex and age band: a band inserted before the others is one addition. A change of precision alone shows
 (0.1-1.2 → 0.10-1.20).

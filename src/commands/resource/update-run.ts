@@ -4,6 +4,7 @@ import { applyRangeVerbs, hasVerbs } from '../../core/range-verbs.js';
 import { CliError, EXIT, UsageError } from '../../errors.js';
 import { diffLines } from '../../output/diff-lines.js';
 import { prompter } from '../../output/prompts.js';
+import { visible } from '../../output/text.js';
 import { writeLines } from '../../output/text-out.js';
 import { fieldFlags, type Resource } from '../../resources/index.js';
 import { checkFields, enc, type Opts, withClient } from '../shared.js';
@@ -62,7 +63,8 @@ export async function runUpdate(ctx: Ctx, res: Resource, w: WriteSpec, id: strin
       if (whole) body = editsOf(ctx, res, current, body);
       for (const { f, v } of ranging) {
         const now = Array.isArray(current[f.field]) ? (current[f.field] as never[]) : [];
-        body[f.field] = applyRangeVerbs(now, v, flagName(f).slice(2), f.kind === 'panic-ranges');
+        const note = (text: string) => ctx.stderr.write(`warning: ${visible(text, true)}\n`);
+        body[f.field] = applyRangeVerbs(now, v, flagName(f).slice(2), f.kind === 'panic-ranges', note);
       }
       checkBody(res, schemas.patch, body);
       const lines = diffLines(current, body);
@@ -70,6 +72,8 @@ export async function runUpdate(ctx: Ctx, res: Resource, w: WriteSpec, id: strin
         ctx.stderr.write(`nothing to update: ${res.noun} ${id} is as given; nothing was sent\n`);
         return;
       }
+      // The clinical checks before a dry run's diff or a confirmation: what the write would say, said first.
+      await lintBody(ctx, res, w, opts, body);
       if (opts.dryRun) {
         await writeLines(ctx, [
           ...(lines.length > 0 ? [`~ update ${id}`, ...lines] : []),
@@ -88,7 +92,6 @@ export async function runUpdate(ctx: Ctx, res: Resource, w: WriteSpec, id: strin
         if (!(await (await prompter(ctx)).confirm(`Replace the ranges of ${res.noun} ${id} as shown?`, false)))
           throw new CliError('nothing was changed', EXIT.usage);
       }
-      await lintBody(ctx, res, w, opts, body);
     }
     await sendAndShow(ctx, res, opts, client, settings.account, () =>
       fetches
