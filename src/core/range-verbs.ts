@@ -120,14 +120,8 @@ export function applyRangeVerbs(
   );
   const kept = out.filter((_, i) => !gone.has(i));
   const added = v.add.map((s) => parse(s, `--add-${flag}`));
-  // An id names one range, and is never all digits, which name a place.
-  const ids = new Set(kept.map((r) => r.id).filter((id) => id !== undefined));
-  for (const r of added) {
-    if (r.id === undefined) continue;
-    if (/^\d+$/.test(r.id))
-      throw new UsageError(`--add-${flag}: id=${r.id} would read as a place; give an id with a letter`);
-    if (ids.has(r.id)) throw new UsageError(`--add-${flag}: id=${r.id} is another range's; give a new one`);
-    ids.add(r.id);
-  }
+  // An id of digits would read as a place here (that an id names one range is the schema's rule).
+  const digits = added.find((r) => r.id !== undefined && /^\d+$/.test(r.id));
+  if (digits) throw new UsageError(`--add-${flag}: id=${digits.id} would read as a place; give an id with a letter`);
   return [...kept, ...added];
 }

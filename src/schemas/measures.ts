@@ -67,12 +67,33 @@ export function checkMeasure(m: MeasureRulesInput, ctx: z.RefinementCtx): void {
   }
 }
 
+/**
+ * A reference range's id names one range of its measure (an update's `--set ID`, a plan's pairing). Checked on
+ * what is written; a data file written before the rule still loads.
+ */
+function distinctRangeIds(m: { referenceRanges?: { id?: string }[] }, ctx: z.RefinementCtx): void {
+  const first = new Map<string, number>();
+  (m.referenceRanges ?? []).forEach((r, i) => {
+    if (r.id === undefined) return;
+    const at = first.get(r.id);
+    if (at === undefined) first.set(r.id, i);
+    else
+      ctx.addIssue({
+        code: 'custom',
+        message: `is referenceRanges[${at}]'s id too`,
+        path: ['referenceRanges', i, 'id'],
+      });
+  });
+}
+
 export const measureCreateSchema = strictObject({
   ...editable,
   ...createOnlyFields,
   id: serviceSet('id'),
   createdBy: serviceSet('createdBy'),
-}).superRefine(checkMeasure);
+})
+  .superRefine(checkMeasure)
+  .superRefine(distinctRangeIds);
 
 export const measurePatchSchema = strictObject({
   ...editable,
@@ -82,7 +103,9 @@ export const measurePatchSchema = strictObject({
   test: createOnly('test'),
   id: serviceSet('id'),
   createdBy: serviceSet('createdBy'),
-}).superRefine(checkMeasure);
+})
+  .superRefine(checkMeasure)
+  .superRefine(distinctRangeIds);
 
 /** A stored measure: what the service returns and what the data file holds. */
 export const measureSchema = strictObject({

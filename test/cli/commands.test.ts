@@ -652,12 +652,13 @@ describe('update of ranges', () => {
         'give both ends to keep it',
     );
     // A range is named once a command; a set keeps the id; an added id is new and not all digits.
-    for (const [more, said] of [
+    const refusals: [string[], string][] = [
       [['--set-reference-range', '1 13-17', '--remove-reference-range', 'rr_hgb_m'], 'name each range once'],
       [['--set-reference-range', '1 13-17 id=rr_new'], "a set keeps the range's id; leave out id=rr_new"],
-      [['--add-reference-range', '1-2 id=rr_hgb_m'], "id=rr_hgb_m is another range's"],
+      [['--add-reference-range', '1-2 id=rr_hgb_m'], "referenceRanges[3].id: is referenceRanges[0]'s id too"],
       [['--add-reference-range', '1-2 id=3'], 'id=3 would read as a place'],
-    ]) {
+    ];
+    for (const [more, said] of refusals) {
       const refused = await cli(['measures', 'update', 'msr_hgb', ...more]);
       expect(refused.code, more.join(' ')).toBe(2);
       expect(refused.stderr).toContain(said);

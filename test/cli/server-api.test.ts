@@ -90,6 +90,17 @@ describe('diagnostic measures over HTTP', () => {
     });
     expect(r.body.createdAt).toBe(1600000000000);
     expect(r.body.referenceRanges[0].id).toBe('mine');
+    // An id names one range: a second range with it is refused, on POST and on PATCH, by its path.
+    const twice = [
+      { id: 'mine', min: 1, sex: 'male' },
+      { id: 'mine', min: 2, sex: 'female' },
+    ];
+    const posted = await s.call('POST', '/diagnostic-measures', { test: 't', name: 'm', referenceRanges: twice });
+    expect(posted.status).toBe(400);
+    expect(JSON.stringify(posted.body)).toContain("referenceRanges[1].id: is referenceRanges[0]'s id too");
+    const patched = await s.call('PATCH', `/diagnostic-measures/${r.body.id}`, { referenceRanges: twice });
+    expect(patched.status).toBe(400);
+    expect((await s.call('GET', `/diagnostic-measures/${r.body.id}`)).body.referenceRanges).toHaveLength(1);
   });
 
   it('refuses create-only, service-set and unknown fields on PATCH by name', async () => {
