@@ -192,6 +192,47 @@ describe('precision as written', () => {
     expect(plan.stdout).toContain('dry run: 0 to create, 0 to update, 1 unchanged, 0 in error');
   });
 
+  it('writes a range with SI bounds alone in the SI unit, so FHIR without extensions keeps its limits', async () => {
+    const { cli, dir, stored } = await setup();
+    const glucose = {
+      test: 'tst_g',
+      name: 'Glucose',
+      type: 'numeric',
+      unit: 'mg/dL',
+      siunit: 'mmol/L',
+      referenceRanges: [{ simin: 3.9, simax: 5.6, sex: 'all' }],
+      panicRanges: [{ simin: 2.2, simax: 25, sex: 'all' }],
+    };
+    await writeFile(join(dir, 'g.json'), JSON.stringify([glucose]));
+    expect((await cli(['measures', 'import', 'g.json'])).code).toBe(0);
+    const out = await cli(['measures', 'export', '--format', 'fhir']);
+    const fhir = JSON.parse(out.stdout, (_k, v, context?: { source?: string }) =>
+      typeof v === 'number' ? RAW.rawJSON(context!.source!) : v,
+    );
+    const od = fhir.entry[0].resource;
+    // R4's Range carries its unit: these bounds are in mmol/L (UCUM), not the customary mg/dL.
+    const ranges = od.qualifiedInterval.map((q: Rec) => JSON.stringify(q.range));
+    expect(ranges).toEqual([
+      '{"low":{"value":3.9,"unit":"mmol/L","system":"http://unitsofmeasure.org","code":"mmol/L"},' +
+        '"high":{"value":5.6,"unit":"mmol/L","system":"http://unitsofmeasure.org","code":"mmol/L"}}',
+      '{"low":{"value":2.2,"unit":"mmol/L","system":"http://unitsofmeasure.org","code":"mmol/L"},' +
+        '"high":{"value":25,"unit":"mmol/L","system":"http://unitsofmeasure.org","code":"mmol/L"}}',
+    ]);
+    // With our extensions and without them, the file is the measure as stored: nothing to change.
+    await writeFile(join(dir, 'g.fhir.json'), JSON.stringify(fhir));
+    await writeFile(join(dir, 'bare.fhir.json'), JSON.stringify(withoutExtensions(fhir)));
+    for (const [file, more] of [
+      ['g.fhir.json', []],
+      ['bare.fhir.json', ['--test', 'tst_g']],
+    ] as const) {
+      const plan = await cli(['measures', 'import', file, ...more, '--dry-run']);
+      expect(plan.code, plan.stderr).toBe(0);
+      expect(plan.stdout, file).toContain('dry run: 0 to create, 0 to update, 1 unchanged, 0 in error');
+    }
+    const [m] = await stored();
+    expect(m.referenceRanges).toMatchObject([{ simin: 3.9, simax: 5.6 }]);
+  });
+
   it('pairs ranges by id, then by sex and band: an inserted band is one addition', async () => {
     const { cli, dir } = await setup();
     const rows = [

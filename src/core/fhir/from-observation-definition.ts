@@ -22,7 +22,7 @@ import {
   readType,
   systemName,
 } from './model.js';
-import { keepWritten, sameAge, shown } from './qualified-interval.js';
+import { heldPrecision, keepWritten, sameAge, shown } from './qualified-interval.js';
 import { codedChoices, type ValueSetAnswers } from './value-set.js';
 
 // A measure from an HL7 FHIR R4 ObservationDefinition: model.ts's table read backwards.
@@ -162,8 +162,7 @@ export function fromObservationDefinition(od: Rec, test?: string, valueSets?: Va
   // Another system's precision of every bound (ours carry each bound's): an integer in R4, of which we hold
   // 0 to 10. Another value is this element's error, said once, not each bound's it would have set.
   let decimalPrecision = ours ? undefined : details.decimalPrecision;
-  const held = (p: unknown) => Number.isInteger(p) && (p as number) >= 0 && (p as number) <= 10;
-  if (decimalPrecision !== undefined && !held(decimalPrecision)) {
+  if (decimalPrecision !== undefined && !heldPrecision(decimalPrecision)) {
     const message = `must be a whole number from 0 to 10 (got ${shown(decimalPrecision)})`;
     errors.push({ path: 'quantitativeDetails.decimalPrecision', message });
     decimalPrecision = undefined;
@@ -222,18 +221,19 @@ export function fromObservationDefinition(od: Rec, test?: string, valueSets?: Va
     const low = (range.low as Rec | undefined)?.value;
     const high = (range.high as Rec | undefined)?.value;
     const sex = q.gender === 'male' || q.gender === 'female' ? q.gender : undefined;
-    // The same interval given again in SI units (as some systems send both) joins its customary twin.
-    const twin = si
-      ? list.find(
-          (r) =>
-            r.sex === sex &&
-            r.simin === undefined &&
-            r.simax === undefined &&
-            (r.min !== undefined) === (low !== undefined) &&
-            (r.max !== undefined) === (high !== undefined) &&
-            sameAge(r, (q.age ?? {}) as Rec, legacy),
-        )
-      : undefined;
+    // The same interval again in SI units (as some systems send both) joins its customary twin; not in ours.
+    const twin =
+      si && !ours
+        ? list.find(
+            (r) =>
+              r.sex === sex &&
+              r.simin === undefined &&
+              r.simax === undefined &&
+              (r.min !== undefined) === (low !== undefined) &&
+              (r.max !== undefined) === (high !== undefined) &&
+              sameAge(r, (q.age ?? {}) as Rec, legacy),
+          )
+        : undefined;
     if (twin) {
       if (low !== undefined) twin.simin = low;
       if (high !== undefined) twin.simax = high;

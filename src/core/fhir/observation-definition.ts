@@ -38,11 +38,25 @@ export function toObservationDefinition(
   const siunit = typeof m.siunit === 'string' ? m.siunit : undefined;
   const concept = (u: string) => (isUcum(u) ? { coding: [{ system: UCUM, code: u }], text: u } : { text: u });
   // A decimal written at its precision (`8.0`), as FHIR R4 gives trailing zeros meaning: a raw JSON literal.
-  const quantity = (value: number, precision: unknown) => ({
+  const quantity = (value: number, precision: unknown, u = unit) => ({
     value: decimalLiteral(value, precision),
-    ...(unit !== undefined ? { unit } : {}),
-    ...(unit !== undefined && isUcum(unit) ? { system: UCUM, code: unit } : {}),
+    ...(u !== undefined ? { unit: u } : {}),
+    ...(u !== undefined && isUcum(u) ? { system: UCUM, code: u } : {}),
   });
+  /**
+   * A range's bounds as R4's Range: in the customary unit; a range with SI bounds alone in the SI unit, so a
+   * reader without our extensions still has its limits (one in the customary unit too would read them so).
+   */
+  const rangeOf = (r: Rec) => {
+    const [lo, hi, u] = num(r.min) || num(r.max) ? ['min', 'max', unit] : ['simin', 'simax', siunit];
+    if (!(num(r[lo]) || num(r[hi])) || (lo === 'simin' && (siunit === undefined || siunit === unit))) return {};
+    return {
+      range: {
+        ...(num(r[lo]) ? { low: quantity(r[lo], r[`${lo}Precision`], u) } : {}),
+        ...(num(r[hi]) ? { high: quantity(r[hi], r[`${hi}Precision`], u) } : {}),
+      },
+    };
+  };
   const extension: Rec[] = [];
   for (const [field, name, kind] of RESOURCE_EXTENSIONS) {
     const v = m[field];
@@ -91,14 +105,7 @@ export function toObservationDefinition(
       ...(typeof r.id === 'string' ? { id: r.id } : {}),
       ...(iext.length > 0 ? { extension: iext } : {}),
       category,
-      ...(num(r.min) || num(r.max)
-        ? {
-            range: {
-              ...(num(r.min) ? { low: quantity(r.min, r.minPrecision) } : {}),
-              ...(num(r.max) ? { high: quantity(r.max, r.maxPrecision) } : {}),
-            },
-          }
-        : {}),
+      ...rangeOf(r),
       ...(r.sex === 'male' || r.sex === 'female' ? { gender: r.sex } : {}),
       ...(condition ? { condition } : {}),
       ...(age ? { age } : {}),
