@@ -65,7 +65,7 @@ export function rowLines() {
 export function parseError(err: unknown, source: string, lines?: ReturnType<typeof rowLines>): UsageError {
   const e = err as { lines?: number; empty_lines?: number; message: string };
   if (!e.lines) return new UsageError(`${source}: ${e.message}`);
-  const line = lines && e.empty_lines !== undefined ? lines.fault({ empty_lines: e.empty_lines }) : e.lines;
+  const line = lines && e.empty_lines !== undefined ? lines.fault(e as ParseInfo) : e.lines;
   return new UsageError(`${source}:${line}: ${e.message.replace(` at line ${e.lines}`, '')}`);
 }
 

@@ -61,9 +61,9 @@ export async function runUpdate(ctx: Ctx, res: Resource, w: WriteSpec, id: strin
       );
       path = `${res.path}/${enc(String(current.id ?? id))}`;
       if (whole) body = editsOf(ctx, res, current, body);
+      const note = (text: string) => ctx.stderr.write(`warning: ${visible(text, true)}\n`);
       for (const { f, v } of ranging) {
         const now = Array.isArray(current[f.field]) ? (current[f.field] as never[]) : [];
-        const note = (text: string) => ctx.stderr.write(`warning: ${visible(text, true)}\n`);
         body[f.field] = applyRangeVerbs(now, v, flagName(f).slice(2), f.kind === 'panic-ranges', note);
       }
       checkBody(res, schemas.patch, body);

@@ -1,5 +1,5 @@
 import { findAmbiguity, lineColumn } from '../../json/json-error.js';
-import type { FieldError } from '../../schemas/common.js';
+import { type FieldError, precision } from '../../schemas/common.js';
 import type { Warning } from '../lint.js';
 import type { RangeLike } from '../ranges.js';
 import { sourcePath } from '../source-path.js';
@@ -22,7 +22,7 @@ import {
   readType,
   systemName,
 } from './model.js';
-import { heldPrecision, keepWritten, sameAge, shown } from './qualified-interval.js';
+import { keepWritten, sameAge, shown } from './qualified-interval.js';
 import { codedChoices, type ValueSetAnswers } from './value-set.js';
 
 // A measure from an HL7 FHIR R4 ObservationDefinition: model.ts's table read backwards.
@@ -159,11 +159,11 @@ export function fromObservationDefinition(od: Rec, test?: string, valueSets?: Va
   paths.siunit = 'quantitativeDetails.unit';
   // Another system's factor gives SI bounds where a range has none (ours carry them in extensions).
   const factor = !ours && typeof details.conversionFactor === 'number' ? details.conversionFactor : undefined;
-  // Another system's precision of every bound (ours carry each bound's): an integer in R4, of which we hold
-  // 0 to 10. Another value is this element's error, said once, not each bound's it would have set.
+  // Another system's precision of every bound (R4: an integer), held as any precision, or its one error.
   let decimalPrecision = ours ? undefined : details.decimalPrecision;
-  if (decimalPrecision !== undefined && !heldPrecision(decimalPrecision)) {
-    const message = `must be a whole number from 0 to 10 (got ${shown(decimalPrecision)})`;
+  const held = decimalPrecision === undefined ? undefined : precision().safeParse(decimalPrecision);
+  if (held?.success === false) {
+    const message = `${held.error.issues[0].message} (got ${shown(decimalPrecision)})`;
     errors.push({ path: 'quantitativeDetails.decimalPrecision', message });
     decimalPrecision = undefined;
   }

@@ -7,9 +7,6 @@ import { ageBand, type Rec } from './model.js';
 /** A value as a file wrote it, cut: 1e400 reads as Infinity. */
 export const shown = (v: unknown) => (typeof v === 'number' ? String(v) : String(JSON.stringify(v))).slice(0, 40);
 
-/** A precision as the model holds one: a whole number of decimals from 0 to 10. */
-export const heldPrecision = (p: unknown) => Number.isInteger(p) && (p as number) >= 0 && (p as number) <= 10;
-
 /** Whether a range built so far has the ages of a FHIR interval's `age`. */
 export function sameAge(r: Rec, age: Rec, legacy: boolean): boolean {
   const [lo, hi] = ageBand(age, legacy);
