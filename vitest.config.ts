@@ -27,7 +27,7 @@ const tier = (name: string, timeouts = { testTimeout: 120_000, hookTimeout: 120_
  * Vitest shuffles files only with its own sequencer, so here `--sequence.shuffle` shuffles the tests of a
  * file, not the order of files.
  */
-const LONGEST = ['e2e/sandbox', 'e2e/jobs', 'e2e/docs-examples', 'e2e/hostile-client', 'e2e/cli', 'e2e/serve-ci'];
+const LONGEST = ['e2e/hostile-deadline', 'e2e/sandbox', 'e2e/jobs', 'e2e/docs-examples', 'e2e/cli', 'e2e/serve-ci'];
 class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const rank = (f: TestSpecification) => {

@@ -7,6 +7,8 @@ export interface Seen {
   method: string;
   url: string;
   authorization?: string;
+  /** When it arrived (performance.now()), for tests of the waits between requests. */
+  at: number;
 }
 
 export interface Hostile {
@@ -27,7 +29,12 @@ afterEach(async () => {
 export async function hostileServer(handle: (req: IncomingMessage, res: ServerResponse) => void): Promise<Hostile> {
   const seen: Seen[] = [];
   const server = createServer((req, res) => {
-    seen.push({ method: req.method ?? '', url: req.url ?? '', authorization: req.headers.authorization });
+    seen.push({
+      method: req.method ?? '',
+      url: req.url ?? '',
+      authorization: req.headers.authorization,
+      at: performance.now(),
+    });
     handle(req, res);
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
