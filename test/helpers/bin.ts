@@ -1,27 +1,20 @@
 import { fileURLToPath } from 'node:url';
 import { execa, type Options, type ResultPromise } from 'execa';
-import { afterAll, afterEach, beforeEach } from 'vitest';
+import { afterEveryFile, afterEveryTest, inTest, ORDER } from './cleanup.js';
 import { tempDirSync } from './tmp.js';
 
 // A process a test started and left running (a server it did not stop) is killed when the test ends, one
 // started in beforeAll when the file ends: none outlives its test file.
 const byTest = new Set<ResultPromise>();
 const byFile = new Set<ResultPromise>();
-let inTest = false;
-beforeEach(() => {
-  inTest = true;
-});
 const killAll = async (procs: Set<ResultPromise>) => {
   const left = [...procs];
   procs.clear();
   for (const p of left) p.kill('SIGKILL');
   await Promise.allSettled(left);
 };
-afterEach(async () => {
-  inTest = false;
-  await killAll(byTest);
-});
-afterAll(() => killAll(byFile));
+afterEveryTest(ORDER.processes, () => killAll(byTest));
+afterEveryFile(ORDER.processes, () => killAll(byFile));
 
 export const BIN = fileURLToPath(new URL('../../bin/clinadmin.cjs', import.meta.url));
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -59,7 +52,7 @@ export function clinadmin(args: string[], options: Options = {}): ResultPromise<
     env: { ...env, ...(options.env as Record<string, string> | undefined) },
     extendEnv: false,
   }) as unknown as ResultPromise<{ reject: false }>;
-  const owner = inTest ? byTest : byFile;
+  const owner = inTest() ? byTest : byFile;
   owner.add(proc);
   void proc.finally(() => owner.delete(proc)).catch(() => undefined);
   return proc;

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach } from 'vitest';
+import { afterEveryTest, ORDER } from './cleanup.js';
 
 /** What a hostile server did: every request it saw, with the Authorization header it was sent. */
 export interface Seen {
@@ -18,7 +18,7 @@ export interface Hostile {
 }
 
 const open: Hostile[] = [];
-afterEach(async () => {
+afterEveryTest(ORDER.hostileServers, async () => {
   for (const h of open.splice(0)) await h.close();
 });
 

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import { afterEach } from 'vitest';
 import { type RunningServer, startServer } from '../../src/server/start.js';
+import { afterEveryTest, ORDER } from './cleanup.js';
 import { runCli } from './run-cli.js';
 import { tempDir } from './tmp.js';
 
@@ -74,7 +74,7 @@ export async function testServer(
   });
 }
 
-afterEach(async () => {
+afterEveryTest(ORDER.testServers, async () => {
   while (running.length > 0) await running.pop()!.close();
 });
 

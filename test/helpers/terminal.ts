@@ -1,11 +1,12 @@
 import { execa } from 'execa';
-import { afterEach, expect } from 'vitest';
+import { expect } from 'vitest';
+import { afterEveryTest, ORDER } from './cleanup.js';
 
 // A real pseudo-terminal: a shell in tmux at a given size, as a person has it. Each terminal has a tmux
 // server of its own (-L), so the shell gets this test's environment.
 
 const sockets: string[] = [];
-afterEach(async () => {
+afterEveryTest(ORDER.terminals, async () => {
   for (const s of sockets.splice(0)) await execa('tmux', ['-L', s, 'kill-server'], { reject: false });
 });
 

@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach } from 'vitest';
+import { afterEveryTest, ORDER } from './cleanup.js';
 
 const made: string[] = [];
 
@@ -20,6 +20,6 @@ export function tempDirSync(prefix = 'clinadmin-'): string {
   return dir;
 }
 
-afterEach(async () => {
+afterEveryTest(ORDER.folders, async () => {
   while (made.length > 0) await rm(made.pop()!, { recursive: true, force: true });
 });
