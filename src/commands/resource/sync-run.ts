@@ -73,7 +73,14 @@ export async function runSync(
     try {
       await wholeWhereChanged(client, spec, checked, found);
       const deletions = o.prune
-        ? await pruneList(spec, checkedRecords(checked.spool), checked.checker.scopes, found, client)
+        ? await pruneList(
+            spec,
+            checkedRecords(checked.spool),
+            checked.checker.scopes,
+            checked.checker.named,
+            found,
+            client,
+          )
         : undefined;
       if (o.dryRun) {
         const counts = await show

@@ -35,8 +35,8 @@ export interface Adapted {
   pathOf: (measurePath: string) => string;
   /** Not an ObservationDefinition: reported, and left out of the import. */
   skip?: boolean;
-  /** A skipped record the file deletes (HL7's MDL): its test, so that --prune deletes it. */
-  scope?: string;
+  /** A skipped record the file deletes (HL7's MDL): --prune deletes the one record it names, and no other. */
+  deletes?: boolean;
 }
 
 const HELD_ELSEWHERE = ['appliesTo', 'context', 'condition', 'gestationalAge'] as const;

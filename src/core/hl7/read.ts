@@ -60,7 +60,8 @@ const isBattery = (rec: MasterRecord) => rec.om.has('OM5');
 
 /**
  * A record read from HL7 as the import takes it: a missing test from `test` (--test); an MDL skipped and
- * reported, its test named so that --prune deletes it.
+ * reported, marked so that --prune deletes the record it names (by its id, else its test and name) and
+ * nothing else: its test is not the file's to empty (HL7 v2.5.1 8.5.1.1: MDL deletes one record).
  */
 export function adaptHl7(read: FromHl7, test: string | undefined): Adapted {
   const value = { ...read.value };
@@ -68,11 +69,14 @@ export function adaptHl7(read: FromHl7, test: string | undefined): Adapted {
   const adapted: Adapted = { value, warnings: [...read.warnings], errors: read.errors, pathOf: read.pathOf };
   if (read.event === 'MDL' && read.errors.length === 0) {
     adapted.skip = true;
+    const named = typeof value.test === 'string' || typeof value.id === 'string';
     adapted.warnings.push({
       field: 'MFE-1',
-      message: 'MDL: deleted only by --prune (with --yes); left alone otherwise',
+      message: named
+        ? 'MDL: deleted only by --prune (with --yes); left alone otherwise'
+        : 'MDL: names no test (no M10 battery lists it and no --test) nor id, so nothing is deleted',
     });
-    if (typeof value.test === 'string') adapted.scope = value.test;
+    adapted.deletes = named;
   }
   return adapted;
 }

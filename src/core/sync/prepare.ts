@@ -92,6 +92,8 @@ export class Checker {
   private readonly suspects = new Set<string>();
   /** The scopes (tests or contracts) the records name, for --prune. */
   readonly scopes = new Set<string>();
+  /** The records the input deletes by name (HL7's MDL), for --prune: each by its id, else its natural key. */
+  readonly named: { id?: string; key?: string }[] = [];
   private checked = 0;
   /** The input file being checked, counted from 1 (a file's first record is at position 1), and its name. */
   private file = 0;
@@ -224,7 +226,11 @@ export class Checker {
     const read = (p: string) => unread.size === 0 || !unread.has(names(p)[0] ?? '');
     for (const w of adapted?.warnings ?? []) warning(`${at()}: ${w.field}: ${w.message}`);
     if (adapted?.skip) {
-      if (adapted.scope !== undefined && spec.scope !== undefined) this.scopes.add(adapted.scope);
+      // A deletion widens no scope: a record the server lacks then deletes nothing beside it.
+      if (adapted.deletes && spec.scope !== undefined) {
+        const scoped = typeof raw[spec.scope] === 'string';
+        if (id !== undefined || scoped) this.named.push({ id, key: scoped ? spec.key(raw) : undefined });
+      }
       return undefined;
     }
     if (adapted && adapted.errors.length > 0) {

@@ -2,10 +2,11 @@ import type { ApiClient } from '../../api/client.js';
 import { CliError, DeadlineError, EXIT } from '../../errors.js';
 import { cutByDeadline, type RecordResult } from './execute.js';
 import type { Existing } from './existing.js';
-import type { Prepared, SyncSpec } from './prepare.js';
+import type { Checker, Prepared, SyncSpec } from './prepare.js';
 
 // `--prune`: within the tests (or contracts) a file names, the server ends holding exactly the file's
-// records, so what the file does not list is deleted. Other tests and contracts are never touched.
+// records, so what the file does not list is deleted. Other tests and contracts are never touched. A record
+// the file deletes by name (HL7's MDL) is deleted alone, when the server holds it.
 
 /** A record on the server that --prune would delete. */
 export interface Deletion {
@@ -16,13 +17,15 @@ export interface Deletion {
 }
 
 /**
- * The server's records in the scopes the file names that no record of the file matched: its list read
- * once more, streamed, as the import keeps only digests of the records (existing.ts).
+ * The server's records in the scopes the file names that no record of the file matched, and those it
+ * deletes by name that no record of it sends: its list read once more, streamed, as the import keeps only
+ * digests of the records (existing.ts).
  */
 export async function pruneList(
   spec: SyncSpec,
   records: AsyncIterable<Prepared[]>,
   scopes: Set<string>,
+  named: Checker['named'],
   found: Existing,
   client: ApiClient,
 ): Promise<Deletion[]> {
@@ -30,12 +33,18 @@ export async function pruneList(
   if (scope === undefined) return [];
   const kept = new Set<unknown>();
   for await (const batch of records) for (const r of batch) kept.add(found.match(r.id, r.key)?.id);
+  const byName = new Set<string>();
+  for (const n of named) {
+    const stored = found.match(n.id, n.key ?? '');
+    if (stored && !kept.has(stored.id)) byName.add(stored.id);
+  }
+  if (scopes.size === 0 && byName.size === 0) return [];
   const deletions: Deletion[] = [];
   await client.stream(spec.path, {
     record: (rec) => {
       const r = rec as Record<string, unknown>;
       if (r === null || typeof r !== 'object') return;
-      if (scopes.has(String(r[scope])) && !kept.has(r.id))
+      if ((scopes.has(String(r[scope])) && !kept.has(r.id)) || byName.has(String(r.id)))
         deletions.push({ id: String(r.id), name: r.name, label: spec.label(r) });
     },
     batchEnd: () => true,

@@ -72,7 +72,13 @@ export async function checkInput(
         mixed(checker.errorList, checker.warningList, mark),
       );
     }
-    if (spool.count === 0) throw new UsageError(`no ${spec.plural} in the input; nothing was sent`);
+    // Its warnings say why a file of records it skips (an HL7 MDL naming no test) holds nothing to do.
+    if (spool.count === 0 && checker.named.length === 0)
+      throw new UsageError(
+        `no ${spec.plural} in the input; nothing was sent`,
+        undefined,
+        mixed(checker.errorList, checker.warningList, (w) => `warning: ${w}`),
+      );
     checker.forget();
     return { spool, checker };
   } catch (err) {
