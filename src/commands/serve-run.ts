@@ -6,12 +6,12 @@ import { parseJson, readText } from '../core/input.js';
 import { readLoadAges } from '../core/load-ages.js';
 import { LONGEST_TIMER_MS } from '../deadline.js';
 import { CliError, EXIT, UsageError } from '../errors.js';
-import { OwnFileError } from '../files/own-file.js';
+import { type Made, OwnFileError, removeOwnFile } from '../files/own-file.js';
 import { writeLines } from '../output/text-out.js';
 import { generateToken, parseTokenSpec, type TokenEntry } from '../server/auth.js';
 import { DataFileError } from '../server/data-file.js';
 import { type Faults, noFaults, parseFailOn, parseLatency } from '../server/faults.js';
-import { removeReadyFile, writeReadyFile } from '../server/ready-file.js';
+import { clearReadyFile, sameFileAs, writeReadyFile } from '../server/ready-file.js';
 import { type RunningServer, startServer } from '../server/start.js';
 import { StoreUnavailableError } from '../server/store.js';
 import { converted, numeric, parseOwnOptions, wholeNumber, z } from './options.js';
@@ -92,8 +92,14 @@ export async function serve(
   // A ready file of an earlier run goes first: a job waiting on it must not read a stale URL.
   const readyFile = o.readyFile === undefined ? undefined : resolve(ctx.cwd, o.readyFile);
   if (readyFile) {
+    // The stop removes the ready file: a name that is one of serve's inputs would go with it.
+    const inputs: [string, string][] = [['data file', dataFile]];
+    if (o.load !== undefined && o.load !== '-') inputs.push(['--load file', resolve(ctx.cwd, o.load)]);
+    if (o.tokenFile !== undefined) inputs.push(['--token-file', resolve(ctx.cwd, o.tokenFile)]);
+    const clash = await sameFileAs(readyFile, inputs);
+    if (clash) throw new UsageError(`--ready-file ${readyFile} is the ${clash}: give the ready file a name of its own`);
     try {
-      await removeReadyFile(readyFile);
+      await clearReadyFile(readyFile);
     } catch (err) {
       throw new UsageError(`--ready-file: ${(err as Error).message}`);
     }
@@ -134,9 +140,10 @@ export async function serve(
   }
   const signals = ctx.waitForSignal(['SIGINT', 'SIGTERM']);
   await writeLines(ctx, [`clinadmin serve listening on ${server.url} (data: ${dataFile})`]);
+  let ready: Made | undefined;
   if (readyFile) {
     try {
-      await writeReadyFile(readyFile, { url: server.url, pid: process.pid });
+      ready = await writeReadyFile(readyFile, { url: server.url, pid: process.pid });
     } catch (err) {
       await server.close(0);
       if (err instanceof OwnFileError) throw new UsageError(`--ready-file: ${err.message}`);
@@ -156,7 +163,8 @@ export async function serve(
   }
   const signal = await signals.promise;
   // Not ready any more: the file goes at once, so a job does not reach for a server that is stopping.
-  if (readyFile) await removeReadyFile(readyFile).catch(() => undefined);
+  // Only the file this serve wrote: another serve may have written its own at the name since.
+  if (readyFile && ready) await removeOwnFile(readyFile, ready).catch(() => undefined);
   // A second signal stops at once: every acknowledged write is already in the journal, replayed at start.
   // Its handler is set before the first one's goes and is never removed (a signal handler holds no process
   // open): a second signal at any moment before the exit, even once the data is saved, exits 130, and never

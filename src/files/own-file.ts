@@ -213,12 +213,39 @@ export async function openOwnFolder(given: string, options: OwnFolderOptions = {
   };
 }
 
-/** Removes a file left over from before, if there is one: a name that cannot be removed is refused. */
-export async function removeOwnFile(path: string): Promise<void> {
+/** Where a file this program made lies, so that only that file is ever removed under its name. */
+export interface Made {
+  dev: number;
+  ino: number;
+}
+
+/**
+ * Removes `path` when it is the file this program made (`made`: the same device and inode, this user's
+ * own regular file), or, without `made`, this user's own regular file or link left from before; returns
+ * whether it did. Anything else at the name (another inode, another user's, a folder) is left alone: with
+ * `made` silently, as someone else's by now; without, refused in one line.
+ */
+export async function removeOwnFile(path: string, made?: Made): Promise<boolean> {
+  let st: Stats;
+  try {
+    st = await lstat(path);
+  } catch (err) {
+    if (code(err) === 'ENOENT') return false;
+    throw await refusal(path, err);
+  }
+  if (made) {
+    const uid = myUid();
+    if (!st.isFile() || st.dev !== made.dev || st.ino !== made.ino || (uid !== undefined && st.uid !== uid))
+      return false;
+  } else {
+    if (!st.isFile() && !st.isSymbolicLink()) throw new OwnFileError(path, `it is ${kind(st)}, not a regular file`);
+    checkOwner(st, path);
+  }
   try {
     await unlink(path);
+    return true;
   } catch (err) {
-    if (code(err) === 'ENOENT') return;
+    if (code(err) === 'ENOENT') return false;
     throw await refusal(path, err);
   }
 }

@@ -1,4 +1,4 @@
-import { lstat, readFile, symlink, writeFile } from 'node:fs/promises';
+import { chmod, lstat, readFile, rename, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { clinadmin } from '../helpers/bin.js';
@@ -46,5 +46,67 @@ describe('serve --ready-file', () => {
     const done = await proc;
     expect(done.exitCode).toBe(0);
     await expect(lstat(ready)).rejects.toThrow(/ENOENT/);
+  });
+
+  it.each([
+    ['data file', ['--data', 'keep.json']],
+    ['--load file', ['--load', 'keep.json']],
+    ['--token-file', ['--token-file', 'keep.json']],
+  ])('refuses a ready file that is the %s in one line, and leaves it as it was', async (what, args) => {
+    const dir = await tempDir();
+    const text = what === '--token-file' ? 'tok-0123456789\n' : '{"measures": []}\n';
+    await writeFile(join(dir, 'keep.json'), text, { mode: 0o600 });
+    await chmod(join(dir, 'keep.json'), 0o600);
+    const base = what === 'data file' ? [] : ['--data', 'd.json'];
+    const token = what === '--token-file' ? [] : ['--token', 't'];
+    const r = await clinadmin(
+      ['serve', '--port', '0', ...base, ...token, ...args, '--ready-file', './sub/../keep.json'],
+      {
+        cwd: dir,
+      },
+    );
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr.trim().split('\n')).toEqual([
+      `error: --ready-file ${join(dir, 'keep.json')} is the ${what}: give the ready file a name of its own`,
+    ]);
+    expect(await readFile(join(dir, 'keep.json'), 'utf8')).toBe(text);
+  });
+
+  it('refuses a name holding something other than a ready file, and leaves it alone', async () => {
+    const dir = await tempDir();
+    await writeFile(join(dir, 'notes.txt'), 'keep me\n');
+    const r = await clinadmin(
+      ['serve', '--port', '0', '--data', 'd.json', '--token', 't', '--ready-file', 'notes.txt'],
+      {
+        cwd: dir,
+      },
+    );
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('holds something other than a ready file');
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(await readFile(join(dir, 'notes.txt'), 'utf8')).toBe('keep me\n');
+  });
+
+  it('at the stop leaves the ready file another serve wrote at the same name since', async () => {
+    const dir = await tempDir();
+    const ready = join(dir, 'ready.json');
+    const proc = clinadmin(['serve', '--port', '0', '--data', 'd.json', '--token', 't', '--ready-file', 'ready.json'], {
+      cwd: dir,
+    });
+    let stopped = false;
+    void proc.finally(() => {
+      stopped = true;
+    });
+    const other = '{"url":"http://127.0.0.1:1","pid":1}\n';
+    try {
+      await readyOf(ready, proc.pid, () => stopped);
+      // A second serve's ready file, renamed in whole over this one's as writeReadyFile did before.
+      await writeFile(join(dir, 'other.tmp'), other);
+      await rename(join(dir, 'other.tmp'), ready);
+    } finally {
+      proc.kill('SIGTERM');
+    }
+    expect((await proc).exitCode).toBe(0);
+    expect(await readFile(ready, 'utf8')).toBe(other);
   });
 });

@@ -1,4 +1,4 @@
-import { chown, mkdir, readdir } from 'node:fs/promises';
+import { chmod, chown, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
@@ -20,6 +20,32 @@ describe('what another user could plant is never used', () => {
     const r = await clinadmin(['measures', 'create', '--help'], { env: { XDG_CACHE_HOME: root } });
     expect([r.exitCode, r.stderr]).toEqual([0, '']);
     expect((await readdir(root, { recursive: true })).filter((f) => f.includes(`compile-cache${sep}`))).toEqual([]);
+  });
+});
+
+describe('serve removes only what it made', () => {
+  it("refuses a --ready-file that is another user's file in a sticky folder, and leaves it", async () => {
+    const dir = await tempDir();
+    const shared = join(dir, 'shared');
+    await mkdir(shared);
+    await chmod(shared, 0o1777);
+    const theirs = join(shared, 'ready.json');
+    await writeFile(theirs, '{"url":"http://127.0.0.1:1","pid":1}\n');
+    await chown(theirs, OTHER_UID, OTHER_UID);
+    const r = await clinadmin([
+      'serve',
+      '--port',
+      '0',
+      '--data',
+      join(dir, 'd.json'),
+      '--token',
+      't',
+      '--ready-file',
+      theirs,
+    ]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain(`it belongs to another user (uid ${OTHER_UID})`);
+    expect(await readFile(theirs, 'utf8')).toBe('{"url":"http://127.0.0.1:1","pid":1}\n');
   });
 });
 
