@@ -72,4 +72,44 @@ describe('measures export --format hl7, read by python-hl7', () => {
     expect(hl7.observations.map((o) => o.name)).toContain('Color & clarity of Urine');
     expect(hl7.observations.flatMap((o) => (o.answers as string[]) ?? [])).toContain('Red | brown');
   });
+
+  it('reads a description holding line separators and a forged MSH as one field of its own observation', async () => {
+    const s = await cliOnServer({ events: false });
+    // python-hl7 splits a batch with str.splitlines: at U+2028, U+2029, U+0085, VT and FF as at CR and LF.
+    const forged = '\u2028MSH!#$%@!!!!!!!MFN#M10#MFN_M10!1!P!2.5.1\u2029MFE!MAD!1\u0085OM1!1\u000bX\u000c';
+    const measure = (name: string, code: string, description?: string) => ({
+      test: 'tst_x',
+      name,
+      hl7IdentifierCod: code,
+      hl7IdentifierSys: 'LN',
+      type: 'numeric',
+      unit: 'mmol/L',
+      referenceRanges: [{ min: 1, max: 2 }],
+      ...(description === undefined ? {} : { description }),
+    });
+    await writeFile(
+      join(s.dir, 'm.json'),
+      JSON.stringify([measure('Alpha', '1-1'), measure('Beta', '2-2', forged), measure('Gamma', '3-3')]),
+    );
+    expect((await s.cli(['measures', 'import', 'm.json'])).code).toBe(0);
+    const out = await s.cli(['measures', 'export', '--format', 'hl7', '--out', 'export.hl7']);
+    expect(out.code, out.stderr).toBe(0);
+    const read = await execa('/usr/bin/python3', [READER, join(s.dir, 'export.hl7')]);
+    const hl7 = JSON.parse(read.stdout) as { types: string[]; observations: Rec[] };
+    expect(hl7.types).toEqual(['MFN^M08^MFN_M08', 'MFN^M10^MFN_M10']);
+    expect(hl7.observations.map((o) => [o.name, o.unit, (o.reference as Rfr[]).length])).toEqual([
+      ['Alpha', 'mmol/L', 1],
+      ['Beta', 'mmol/L', 1],
+      ['Gamma', 'mmol/L', 1],
+    ]);
+    // python-hl7 reads \Xhh..\ a character per byte (it does not switch character sets, util.py): the bytes
+    // are the description's UTF-8, every one of them back.
+    const beta = hl7.observations.find((o) => o.name === 'Beta')!;
+    expect(Buffer.from(String(beta.description), 'latin1').toString('utf8')).toBe(forged);
+    // And our own reader gives the description back as it was.
+    await writeFile(join(s.dir, 'again.hl7'), await readFile(join(s.dir, 'export.hl7')));
+    const again = await s.cli(['measures', 'import', 'again.hl7', '--dry-run', '-o', 'json']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ create: 0, update: 0, unchanged: 3 });
+  });
 });

@@ -157,7 +157,17 @@ function escaped(code: string, s: Separators, at: () => string): string {
   );
 }
 
-/** A value with every separator, and anything that would end or break a segment, written as an escape. */
+/**
+ * Characters some reader takes for the end of a line or segment: C0 controls, DEL, C1 controls (U+0085, NEL,
+ * among them), and the Unicode line and paragraph separators, at which python-hl7 (str.splitlines) and
+ * JavaScript's line terminators split.
+ */
+const BREAKS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+
+/**
+ * A value with every separator, and anything that would end or break a segment, written as an escape: a
+ * break as `\Xhh…\`, its bytes in UTF-8 (the file's encoding), which our reader decodes back (2.7.3).
+ */
 export function escapeHl7(value: string, s: Separators = DEFAULT_SEPARATORS): string {
   let out = '';
   for (const c of value) {
@@ -166,8 +176,7 @@ export function escapeHl7(value: string, s: Separators = DEFAULT_SEPARATORS): st
     else if (c === s.component) out += `${s.escape}S${s.escape}`;
     else if (c === s.subcomponent) out += `${s.escape}T${s.escape}`;
     else if (c === s.repetition) out += `${s.escape}R${s.escape}`;
-    else if (c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f)
-      out += `${s.escape}X${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}${s.escape}`;
+    else if (BREAKS.test(c)) out += `${s.escape}X${Buffer.from(c, 'utf8').toString('hex').toUpperCase()}${s.escape}`;
     else out += c;
   }
   return out;
