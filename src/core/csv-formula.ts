@@ -11,3 +11,11 @@ export const guardFormula = (text: string): string => (FORMULA.test(text) ? `'${
 /** A cell as read back: the one ' the writer added taken off. */
 export const unguardFormula = (cell: string): string =>
   cell.charCodeAt(0) === 39 && FORMULA.test(cell) ? cell.slice(1) : cell;
+
+// The quote, and every line break some reader splits records at: RFC 4180 quotes CR and LF; Python's
+// splitlines and Unicode also break at VT, FF, FS to RS, NEL, U+2028 and U+2029.
+const QUOTED = /["\r\n\v\f\x1c-\x1e\x85\u2028\u2029]/;
+
+/** A cell's text as written: quoted (RFC 4180) when it holds the delimiter, a quote or a line break. */
+export const csvQuoted = (s: string, delimiter: string): string =>
+  s.includes(delimiter) || QUOTED.test(s) ? `"${s.replace(/"/g, '""')}"` : s;

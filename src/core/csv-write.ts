@@ -2,7 +2,7 @@ import type { Rec } from '../json/record.js';
 import { withAgeText } from './ages.js';
 import { CSV_COLUMNS, joinList, LISTS, PRECISION_OF } from './csv-cells.js';
 import { MEASURE_COLUMNS as MEASURE, RANGE_COLUMNS as RANGE } from './csv-columns.js';
-import { guardFormula } from './csv-formula.js';
+import { csvQuoted, guardFormula } from './csv-formula.js';
 import { plainDecimal } from './number.js';
 
 // A measure catalog written as a sheet (csv-catalog.ts describes the format and reads it back).
@@ -29,7 +29,7 @@ export function catalogCsv(measures: Rec[], delimiter: ',' | ';' | '\t' = ','): 
     else s = String(v);
     if (typeof v === 'number' && delimiter === ';') s = s.replace('.', ',');
     if (typeof v !== 'number') s = guardFormula(s);
-    return s.includes(delimiter) || /["\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+    return csvQuoted(s, delimiter);
   };
   const lines = [CSV_COLUMNS.join(delimiter)];
   for (const m of measures) {

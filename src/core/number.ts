@@ -149,18 +149,29 @@ const EXPONENT = /\de[-+]\d/;
 
 /**
  * JSON.stringify, but every number in plain digits (`0.0000001`, never `1e-7`), so that a spreadsheet or a
- * person reading the file reads what the CLI's reader does. Most texts have no such number: they are
- * written once; the rest again with each such number as a raw literal.
+ * person reading the file reads what the CLI's reader does, and no line break but between lines. Most texts
+ * have no such number: they are written once; the rest again with each such number as a raw literal.
  */
 export function jsonText(value: unknown, space?: number): string {
   const text = JSON.stringify(value, null, space);
-  if (text === undefined || !EXPONENT.test(text)) return text;
-  return JSON.stringify(
-    value,
-    (_k, v: unknown) => (typeof v === 'number' && /e/.test(String(v)) ? decimalLiteral(v) : v),
-    space,
-  );
+  if (text === undefined) return text;
+  const plain = !EXPONENT.test(text)
+    ? text
+    : JSON.stringify(
+        value,
+        (_k, v: unknown) => (typeof v === 'number' && /e/.test(String(v)) ? decimalLiteral(v) : v),
+        space,
+      );
+  return BREAKS.test(plain)
+    ? plain.replace(BREAKS_ALL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+    : plain;
 }
+
+// NEL and the Unicode line and paragraph separators, which JSON.stringify leaves raw and Python's splitlines
+// and JavaScript's line terminators split at: escaped, an NDJSON line stays one line to every reader. They
+// stand only inside strings, where the escape reads back as the same character.
+const BREAKS = /[\u0085\u2028\u2029]/;
+const BREAKS_ALL = /[\u0085\u2028\u2029]/g;
 
 /** A value as text in a view or a cell: nothing for null, objects as JSON, numbers in plain digits. */
 export const valueText = (v: unknown): string =>

@@ -1,4 +1,4 @@
-import { guardFormula } from '../core/csv-formula.js';
+import { csvQuoted, guardFormula } from '../core/csv-formula.js';
 import { jsonText, valueText } from '../core/number.js';
 
 /** Plain serialisers: no dependency, so piping JSON costs no start-up. */
@@ -17,7 +17,7 @@ function csvCell(v: unknown): string {
   let s = valueText(v);
   // The one rule against formula injection (core/csv-formula.ts); a number such as -5 stays a number.
   if (typeof v !== 'number') s = guardFormula(s);
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  return csvQuoted(s, ',');
 }
 
 /** One CSV line (without its CRLF) of the given values. */

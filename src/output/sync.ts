@@ -1,4 +1,5 @@
 import type { Ctx } from '../context.js';
+import { jsonText } from '../core/number.js';
 import { listed } from '../core/problems.js';
 import { where } from '../core/records.js';
 import type { Counts, RecordResult, Tally } from '../core/sync/execute.js';
@@ -128,8 +129,8 @@ export async function* documentText(
   let first = true;
   for await (const batch of records.batches())
     for (const item of batch) {
-      if (pretty) text += `${first ? '' : ','}\n    ${JSON.stringify(item, null, 2).replace(/\n/g, '\n    ')}`;
-      else text += `${first ? '' : ','}${JSON.stringify(item)}`;
+      if (pretty) text += `${first ? '' : ','}\n    ${jsonText(item, 2).replace(/\n/g, '\n    ')}`;
+      else text += `${first ? '' : ','}${jsonText(item)}`;
       first = false;
       // Under V8's large-object size (128 KB), so each piece dies young.
       if (text.length >= 1 << 16) {

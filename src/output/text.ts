@@ -1,6 +1,7 @@
 // Text from a server, made safe and measured for a terminal.
 
-// C0 and C1 controls (but tab and newline, handled by the callers), DEL, and every Unicode format
+// C0 and C1 controls (but tab and newline, handled by the callers), DEL, the line and paragraph separators
+// (U+2028, U+2029: a line break to many readers), and every Unicode format
 // character (category Cf: zero-width spaces, bidi overrides and isolates, the word joiner, soft hyphen),
 // which can make text read in a different order than it is stored or two names look the same. The
 // joiners keep their place where a script or an emoji needs them: ZWJ between emoji, ZWNJ between letters.
@@ -10,11 +11,11 @@ const CONTROL = new RegExp(
     '\\u200d(?!\\p{Extended_Pictographic})',
     '\\u200c(?<!\\p{L}\\p{M}*\\u200c)',
     '\\u200c(?!\\p{L})',
-    '(?![\\u200c\\u200d])[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f\\p{Cf}]',
+    '(?![\\u200c\\u200d])[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f\\u2028\\u2029\\p{Cf}]',
   ].join('|'),
   'gu',
 );
-const ANY_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\p{Cf}]/u;
+const ANY_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\p{Cf}]/u;
 // The styles our theme writes (chalk at level 1: bold, dim, inverse, red, green, yellow, cyan and their
 // ends): the only escape sequences the writer lets through, and only while colors are on.
 const STYLE = /\u001b\[(?:1|2|7|22|27|31|32|33|36|39)m/y;

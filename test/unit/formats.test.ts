@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
+import { catalogCsv } from '../../src/core/csv-write.js';
 import { toCsv, toNdjson } from '../../src/output/formats.js';
 import { toYaml } from '../../src/output/yaml.js';
 
@@ -33,5 +34,23 @@ describe('output formats', () => {
     expect(yaml.startsWith('- id: x\n')).toBe(true);
     // Long text is not folded onto more lines.
     expect(toYaml({ body: 'word '.repeat(40).trim() }).split('\n')).toHaveLength(2);
+  });
+
+  // Where Python's str.splitlines breaks (docs.python.org/3/library/stdtypes.html#str.splitlines), as
+  // python-hl7 and many line readers do; JavaScript's line terminators are among them.
+  const PY_BREAK = /\r\n|[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]/;
+  const BREAKING = 'a\u2028b\u2029c\u0085d';
+
+  it('writes NDJSON that every line reader splits into its records alone', () => {
+    const text = toNdjson([{ name: BREAKING }, { name: 'x' }]);
+    const lines = text.split(PY_BREAK).filter((l) => l !== '');
+    expect(lines.map((l) => JSON.parse(l) as unknown)).toEqual([{ name: BREAKING }, { name: 'x' }]);
+  });
+
+  it('quotes a CSV cell holding any line break a reader may split at (RFC 4180 quoting)', () => {
+    for (const c of ['\v', '\f', '\x1c', '\x85', '\u2028', '\u2029'])
+      expect(toCsv([{ name: `a${c}b` }], ['name'])).toBe(`name\r\n"a${c}b"\r\n`);
+    const catalog = catalogCsv([{ test: 't', name: BREAKING, type: 'numeric' }]);
+    expect(catalog).toContain(`"${BREAKING}"`);
   });
 });

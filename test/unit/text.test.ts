@@ -10,6 +10,8 @@ describe('text for a terminal', () => {
     expect(visible('left\u202eright\u2066x\u0085')).toBe('left\\u202eright\\u2066x\\u0085');
     expect(visible('two\nlines\ttab')).toBe('two\nlines\ttab');
     expect(visible('two\nlines\ttab\r', true)).toBe('two lines tab\\u000d');
+    // The line and paragraph separators (Unicode categories Zl and Zp) break a line to many readers.
+    expect(visible('a\u2028b\u2029c', true)).toBe('a\\u2028b\\u2029c');
   });
 
   it('measures wide characters as two columns and cuts with an ellipsis within the width', () => {
