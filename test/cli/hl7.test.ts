@@ -203,6 +203,35 @@ describe('events, sexes and faults', () => {
     expect(forced.stderr).toContain('x.txt is not HL7 v2: its first segment must be MSH, FHS or BHS');
   });
 
+  it('refuses a sex or type named after an object property (toString, constructor) as any unknown one', async () => {
+    const s = await server();
+    const text = [
+      'MSH|^~\\&|L||||20261120||MFN^M08^MFN_M08|1|P|2.5.1',
+      'MFE|MAD|1||1|CWE',
+      'OM1|1|718-7^Hemoglobin^LN|NM',
+      'OM2|1|g/dL^^UCUM||||13.5&17.5^toString~12.0&15.5^constructor',
+      'MFE|MAD|2||2|CWE',
+      'OM1|2|2951-2^Sodium^LN|constructor',
+    ].join('\r');
+    await writeFile(join(s.dir, 'proto.hl7'), text);
+    const r = await s.cli(['measures', 'lint', 'proto.hl7', '--test', 't']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('segment 4 (OM2-6) repetition 1, sex: sex "toString" cannot be a range\'s');
+    expect(r.stderr).toContain('segment 4 (OM2-6) repetition 2, sex: sex "constructor" cannot be a range\'s');
+    expect(r.stderr).toContain('the data type "constructor" has no measure type (NM, SN, CWE, CE, CNE, ST, TX, FT)');
+  });
+
+  it('quotes the first characters of a bad MSH-2, never the whole segment', async () => {
+    const s = await server();
+    const encoding = `^~\\${'x'.repeat(1_000_000)}`;
+    await writeFile(join(s.dir, 'big.hl7'), `MSH|${encoding}|L||||1||MFN^M08|1|P|2.5.1\rMFE|MAD|1||1|CWE\r`);
+    const r = await s.cli(['measures', 'lint', 'big.hl7']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`MSH-2 must declare four distinct encoding characters`);
+    expect(r.stderr).toContain(`found "${encoding.slice(0, 40)}…"`);
+    expect(r.stderr.length).toBeLessThan(1000);
+  });
+
   it('shows the control bytes of a hostile file escaped, in lint and import alike', async () => {
     const s = await server();
     // An OSC sequence (ESC ] 0 ; title BEL) in an unknown escape and in MSH-9: a terminal would retitle itself.

@@ -41,6 +41,12 @@ const NAME = /^[A-Z][A-Z0-9]{2}$/;
 /** A segment longer than this is not a master file's: it is refused before it is split. */
 const MAX_SEGMENT = 1 << 20;
 
+/** How much of a value an error quotes: enough to find it, never a whole segment of a megabyte. */
+const QUOTED = 40;
+
+/** A value from the file as an error quotes it: in quotes, cut to its first characters. */
+export const quoted = (text: string): string => `"${text.length > QUOTED ? `${text.slice(0, QUOTED)}…` : text}"`;
+
 /** Whether a text looks like HL7 v2: its first segment is a message, file or batch header. */
 export function looksLikeHl7(text: string): boolean {
   return /^\uFEFF?(MSH|FHS|BHS)[^A-Za-z0-9\r\n]/.test(text);
@@ -55,7 +61,7 @@ function declared(raw: string, source: string, number: number): Separators {
   if (bad)
     throw new UsageError(
       `${source} segment ${number} (${raw.slice(0, 3)}): ${raw.slice(0, 3)}-2 must declare four distinct ` +
-        `encoding characters after the field separator (as ^~\\&), found "${encoding}"`,
+        `encoding characters after the field separator (as ^~\\&), found ${quoted(encoding)}`,
     );
   return { field, component: encoding[0], repetition: encoding[1], escape: encoding[2], subcomponent: encoding[3] };
 }

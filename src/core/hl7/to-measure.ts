@@ -5,7 +5,7 @@ import type { RangeLike } from '../ranges.js';
 import { sourcePath } from '../source-path.js';
 import { yearsOf } from './ages.js';
 import { at, type MasterRecord, repetitions, value } from './master-file.js';
-import type { Segment } from './syntax.js';
+import { quoted, type Segment } from './syntax.js';
 import { ANSWER_SYSTEM_POSNEG, ID_SYSTEM, TYPE_OF, UCUM_SYSTEM } from './table.js';
 
 // A measure from one record of an HL7 v2 master file, by the table in table.ts (docs/catalogs.md shows it).
@@ -29,7 +29,7 @@ const SEX_WORDS: Record<string, string> = { U: 'unknown', A: 'ambiguous', O: 'ot
 function decimal(text: string, where: string, errors: FieldError[]) {
   if (text === '') return undefined;
   const d = parseDecimal(text.startsWith('+') ? text.slice(1) : text, { negative: true });
-  if (d === undefined) errors.push({ path: where, message: `expected a number (NM), found "${text}"` });
+  if (d === undefined) errors.push({ path: where, message: `expected a number (NM), found ${quoted(text)}` });
   return d;
 }
 
@@ -56,7 +56,7 @@ export function measureFromHl7(rec: MasterRecord, test: string | undefined): Fro
         'remove the record, or send MDL to delete it',
     });
   else if (!['MAD', 'MUP', 'MDL'].includes(event))
-    errors.push({ path: at(mfe, 1), message: `expected a record event MAD, MUP or MDL, found "${event}"` });
+    errors.push({ path: at(mfe, 1), message: `expected a record event MAD, MUP or MDL, found ${quoted(event)}` });
 
   const code = value(om1, 2, 1);
   const system = value(om1, 2, 3);
@@ -75,13 +75,13 @@ export function measureFromHl7(rec: MasterRecord, test: string | undefined): Fro
   if (description) m.description = description;
 
   const types = repetitions(om1, 3, (r) => value(om1, 3, 1, r));
-  const type = TYPE_OF[types[0] ?? ''];
+  const type = Object.hasOwn(TYPE_OF, types[0] ?? '') ? TYPE_OF[types[0]] : undefined;
   if (types.length > 1)
     warnings.push({ field: 'OM1-3', message: `only the first permitted type (${types[0]}) is read` });
   if (types[0] && !type)
     errors.push({
       path: at(om1, 3),
-      message: `the data type "${types[0]}" has no measure type (NM, SN, CWE, CE, CNE, ST, TX, FT)`,
+      message: `the data type ${quoted(types[0])} has no measure type (NM, SN, CWE, CE, CNE, ST, TX, FT)`,
     });
   else if (type) m.type = type;
 
@@ -107,14 +107,14 @@ function numeric(
   if (unit) m.unit = unit;
   const unitSystem = value(om2, 2, 3);
   if (unit && unitSystem && unitSystem !== UCUM_SYSTEM)
-    warnings.push({ field: 'OM2-2', message: `unit "${unit}" is in coding system ${unitSystem}, not UCUM` });
+    warnings.push({ field: 'OM2-2', message: `unit ${quoted(unit)} is in coding system ${unitSystem}, not UCUM` });
   const siunit = value(om2, 4, 1) || value(om2, 4, 2);
   if (siunit) m.siunit = siunit;
   const factor = value(om2, 5);
   if (factor)
     warnings.push({
       field: 'OM2-5',
-      message: `the SI conversion factor "${factor}" has no field in a measure: not imported`,
+      message: `the SI conversion factor ${quoted(factor)} has no field in a measure: not imported`,
     });
   // OM2-3 is length.decimals (6.2 displays as XXX.XX): the decimals of a bound written without any.
   const mask = repetitions(om2, 3, (r) => value(om2, 3, 1, r))[0];
@@ -164,12 +164,12 @@ function rangeOf(
     if (p !== undefined) r[precision] = p;
   }
   const sex = value(om2, field, 2, rep);
-  if (sex in SEXES) r.sex = SEXES[sex];
+  if (Object.hasOwn(SEXES, sex)) r.sex = SEXES[sex];
   else
     errors.push({
       path: `${where}, sex`,
       message:
-        `sex "${sex}"${SEX_WORDS[sex] ? ` (${SEX_WORDS[sex]})` : ''} cannot be a range's: ` +
+        `sex ${quoted(sex)}${Object.hasOwn(SEX_WORDS, sex) ? ` (${SEX_WORDS[sex]})` : ''} cannot be a range's: ` +
         "a measure's ranges are for M, F or both (empty)",
     });
   for (const [sub, end] of [
@@ -190,7 +190,10 @@ function rangeOf(
       .filter(Boolean)
       .join('–');
     if (text)
-      warnings.push({ field: `${where}`, message: `the ${what} "${text}" has no field in a range: not imported` });
+      warnings.push({
+        field: `${where}`,
+        message: `the ${what} ${quoted(text)} has no field in a range: not imported`,
+      });
   }
   return r;
 }

@@ -62,11 +62,13 @@ function mask(ranges: RangeLike[]): string {
 function observation(m: Rec, n: number): string[] {
   const id = identifier(m);
   const type = str(m.type) || 'numeric';
+  // The server's word: only the table's own types, never an object's inherited name (toString).
+  const dataType = Object.hasOwn(DATA_TYPE, type) ? DATA_TYPE[type] : 'ST';
   const others = str(m.hl7IdentifierCod) && str(m.id) ? cwe(str(m.id), '', ID_SYSTEM) : '';
-  const out = [`MFE|MAD|${n}||${id}|CWE`, `OM1|${n}|${id}|${DATA_TYPE[type] ?? 'ST'}|||${e(m.description)}|${others}`];
+  const out = [`MFE|MAD|${n}||${id}|CWE`, `OM1|${n}|${id}|${dataType}|||${e(m.description)}|${others}`];
   const refs = (m.referenceRanges as RangeLike[] | undefined) ?? [];
   const panics = (m.panicRanges as RangeLike[] | undefined) ?? [];
-  if (DATA_TYPE[type] === 'NM' || refs.length + panics.length > 0 || m.unit || m.siunit) {
+  if (dataType === 'NM' || refs.length + panics.length > 0 || m.unit || m.siunit) {
     const unit = str(m.unit) ? cwe(str(m.unit), '', UCUM_SYSTEM) : '';
     const siunit = str(m.siunit) ? cwe(str(m.siunit), '', UCUM_SYSTEM) : '';
     const fields = [
