@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { findAmbiguity } from '../json/json-error.js';
 import { withoutTrailingSlashes } from '../linear.js';
+import { RESOURCES } from '../resources/index.js';
 import { toFieldErrors } from '../schemas/common.js';
 import { COLLECTIONS } from '../schemas/data-file.js';
 import { RECORD_SCHEMAS, resetLine, type StoredRecord } from './journal.js';
@@ -17,6 +18,8 @@ export interface Sandbox {
   /** What a reset without a name restores: the state the server started with, or the last one loaded. */
   initial: State;
   requests: RequestJournal;
+  /** The accounts of the tokens serve accepts: what `requests?account=` can name. */
+  accounts?: readonly string[];
   /**
    * Snapshots already read or saved, with their journal line: records are replaced, never changed in
    * place, so a state can be shared, and a reset costs one write. `''` is the state the server started with.
@@ -49,6 +52,27 @@ const counts = (s: State) => ({
   coverages: s.insuranceCoverages.length,
   notifications: s.notifications.length,
 });
+
+/** The paths the API answers (each resource's also with an id after it): what `requests?path=` can name. */
+const ROUTES = [...RESOURCES.map((r) => r.path), '/contracts', '/openapi.json'];
+
+/**
+ * What a check of the journal needs besides its entries: the names its filters can take, its limits, and for
+ * the window since `since` (or the last clear) what it cannot list; `window` is null for a mark it does not have.
+ */
+function journalFacts(sb: Sandbox, since: string | null) {
+  const j = sb.requests;
+  return {
+    requests: j.size,
+    bytes: j.maxBytes,
+    bodies: j.bodies,
+    accounts: [...new Set(sb.accounts ?? [])],
+    marks: j.markNames(),
+    routes: ROUTES,
+    since,
+    window: j.window(since ?? undefined) ?? null,
+  };
+}
 
 /** The largest state `POST /_admin/load` reads: a whole catalog, past --max-body's 1 MiB for a record. */
 const LOAD_MAX_BODY = 64 * 1024 * 1024;
@@ -207,6 +231,10 @@ export async function handleAdmin(
       if (err instanceof JournalFilterError) refuse(err.status, err.message);
       throw err;
     }
+  }
+  if (path === '/_admin/journal') {
+    only('GET');
+    return sendJson(res, 200, journalFacts(sb, new URLSearchParams(query).get('since')));
   }
   const mark = /^\/_admin\/marks\/([^/]*)$/.exec(path);
   if (mark) {

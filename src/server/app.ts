@@ -130,12 +130,13 @@ export function createApp({
     const seen: Seen = {};
     const journal = sandbox?.requests;
     const path = (req.url ?? '/').split('?')[0];
-    if (journal && journal.size > 0 && path !== '/healthz' && !path.startsWith('/_admin/')) {
+    if (journal && path !== '/healthz' && !path.startsWith('/_admin/')) {
       const started = performance.now();
       res.once('close', () => {
         const q = (req.url ?? '').indexOf('?');
         const base = { time: Date.now(), method: req.method ?? 'GET', path, status: res.statusCode };
-        // A stranger's request is kept as what it asked and what it got: its query and body are not ours to keep.
+        // A stranger is counted apart: it can neither satisfy a check nor push a real entry out.
+        if (seen.account === undefined && (base.status === 401 || base.status === 403)) return journal.refuse();
         if (seen.account === undefined) return journal.record(base);
         journal.record(
           {

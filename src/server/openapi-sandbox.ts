@@ -24,7 +24,9 @@ const SNAPSHOT: Rec = {
 const REQUEST: Rec = {
   type: 'object',
   required: ['time', 'method', 'path', 'status'],
-  description: 'a request without a valid token is kept as time, method, path and status alone',
+  description:
+    'a request without a token is kept as time, method, path and status alone; one answered 401 or 403 for want ' +
+    'of a valid token is not kept, only counted (GET /_admin/journal)',
   properties: {
     time: { type: 'integer', description: 'milliseconds since the epoch' },
     method: { type: 'string' },
@@ -105,6 +107,45 @@ const MORE_PATHS: Rec = {
         200: { description: 'the contract on file', content: json(CONTRACT) },
         400: problem('a contract without id, insured or insurer, or with another field'),
         409: problem('a contract with this id and other values is on file'),
+        ...common,
+      },
+    },
+  },
+  '/_admin/journal': {
+    get: {
+      operationId: 'journalFacts',
+      summary:
+        "What a check of the request journal cannot see in its list: the names its filters can take (the tokens' " +
+        'accounts, the marks, the routes), its limits, and for the window since a mark (or the last clear) the ' +
+        'requests it dropped and those refused for want of a valid token (counted apart, never listed)',
+      tags: ['sandbox'],
+      parameters: [{ name: 'since', in: 'query', schema: { type: 'string' } }],
+      responses: {
+        200: {
+          description: 'the facts; window is null for a mark the journal does not have',
+          content: json({
+            type: 'object',
+            required: ['requests', 'bytes', 'bodies', 'accounts', 'marks', 'routes', 'since', 'window'],
+            properties: {
+              requests: { ...count, description: 'serve --journal-requests (0: the journal is off)' },
+              bytes: { ...count, description: 'serve --journal-bytes' },
+              bodies: { type: 'boolean', description: 'serve --record-bodies' },
+              accounts: { type: 'array', items: { type: 'string' } },
+              marks: { type: 'array', items: { type: 'string' } },
+              routes: { type: 'array', items: { type: 'string' } },
+              since: { type: ['string', 'null'] },
+              window: {
+                type: ['object', 'null'],
+                required: ['dropped', 'refused'],
+                properties: {
+                  dropped: { ...count, description: 'requests of the window recorded and no longer held' },
+                  limit: { enum: ['journal-requests', 'journal-bytes'], description: 'the limit that dropped them' },
+                  refused: { ...count, description: 'requests answered 401 or 403 for want of a valid token' },
+                },
+              },
+            },
+          }),
+        },
         ...common,
       },
     },

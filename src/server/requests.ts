@@ -86,17 +86,38 @@ interface Kept {
   bytes: number;
 }
 
+/** Where a window of the journal begins: the place of its first request, and the strangers counted before it. */
+interface Place {
+  seq: number;
+  refused: number;
+}
+
+/** What a check over a window must know besides its entries: what it cannot see. */
+export interface JournalWindow {
+  /** Requests of the window the journal recorded and no longer holds (its limits), or never held (size 0). */
+  dropped: number;
+  /** The limit that dropped them: the one to raise. */
+  limit?: 'journal-requests' | 'journal-bytes';
+  /** Requests answered 401 or 403 for want of a valid token: counted apart, never listed. */
+  refused: number;
+}
+
 /**
  * The last requests a serve answered, oldest first (WireMock's request journal), bounded both in number
- * (`size`) and in bytes (`maxBytes`, paths, queries and bodies counted): the oldest go first. Size 0 keeps none.
+ * (`size`) and in bytes (`maxBytes`, paths, queries and bodies counted): the oldest go first. Size 0 keeps none,
+ * but still counts, so a check can say what it could not see.
  */
 export class RequestJournal {
   private kept: (Kept | undefined)[] = [];
   private head = 0;
   private bytes = 0;
   private recorded = 0;
+  /** Requests refused for want of a valid token: kept apart, so a stranger can neither match nor evict. */
+  private refusedCount = 0;
+  /** Where the last clear left the journal: what came before is not dropped, only cleared. */
+  private cleared: Place = { seq: 0, refused: 0 };
   /** `sandbox mark NAME`: where the journal stood, by name (bounded: a mark again moves it). */
-  private readonly marks = new Map<string, number>();
+  private readonly marks = new Map<string, Place>();
 
   constructor(
     readonly size: number,
@@ -109,8 +130,34 @@ export class RequestJournal {
   mark(name: string): { mark: string; requests: number } {
     if (!this.marks.has(name) && this.marks.size >= 1000)
       throw new JournalFilterError(400, 'the journal holds 1,000 marks already; reuse a name');
-    this.marks.set(name, this.recorded);
+    this.marks.set(name, { seq: this.recorded, refused: this.refusedCount });
     return { mark: name, requests: this.kept.length - this.head };
+  }
+
+  /** The names of the marks, oldest first. */
+  markNames(): string[] {
+    return [...this.marks.keys()];
+  }
+
+  /** Counts a request refused for want of a valid token (401, or 403 on the way to one), keeping nothing of it. */
+  refuse(): void {
+    this.refusedCount++;
+  }
+
+  /**
+   * What the window since a mark (or since the last clear) holds that a list cannot show; undefined for a mark
+   * the journal does not have. Entries go oldest first, so the dropped ones are those before the first kept.
+   */
+  window(since?: string): JournalWindow | undefined {
+    const mark = since === undefined ? this.cleared : this.marks.get(since);
+    if (mark === undefined) return undefined;
+    const from = Math.max(mark.seq, this.cleared.seq);
+    const first = this.kept[this.head]?.seq ?? this.recorded;
+    const dropped = Math.max(0, first - from);
+    const refused = this.refusedCount - Math.max(mark.refused, this.cleared.refused);
+    if (dropped === 0) return { dropped, refused };
+    const full = this.size > 0 && this.kept.length - this.head >= this.size;
+    return { dropped, limit: this.size <= 0 || full ? 'journal-requests' : 'journal-bytes', refused };
   }
 
   /**
@@ -118,11 +165,14 @@ export class RequestJournal {
    * the request was accepted and the body is at most an eighth of the cap, else its first 256 characters and
    * its size, so no peer can fill the journal with refused bodies.
    */
-  record(entry: RequestEntry, body?: string): void {
-    if (this.size <= 0 || this.maxBytes <= 0) return;
+  record(entry: RequestEntry, body?: string, parsed = entry.status < 400): void {
+    if (this.size <= 0 || this.maxBytes <= 0) {
+      this.recorded++;
+      return;
+    }
     let json = JSON.stringify(entry);
     if (body !== undefined) {
-      const whole = entry.status < 400 && body.length <= this.maxBytes / 8;
+      const whole = parsed && body.length <= this.maxBytes / 8;
       const extra = whole
         ? `,"body":${body}`
         : `,"bodyStart":${JSON.stringify(body.slice(0, BODY_START))},"bodyBytes":${Buffer.byteLength(body)}`;
@@ -153,7 +203,7 @@ export class RequestJournal {
     if (filter.since !== undefined) {
       const at = this.marks.get(filter.since);
       if (at === undefined) throw new JournalFilterError(404, `no mark named ${filter.since}`);
-      since = at;
+      since = at.seq;
     }
     if (filter.body !== undefined && !this.bodies)
       throw new JournalFilterError(
@@ -178,6 +228,7 @@ export class RequestJournal {
     this.kept = [];
     this.head = 0;
     this.bytes = 0;
+    this.cleared = { seq: this.recorded, refused: this.refusedCount };
   }
 
   private dropOldest(): void {

@@ -81,6 +81,7 @@ export async function startServer(o: StartOptions): Promise<RunningServer> {
         o.journalBytes ?? JOURNAL_BYTES,
         Boolean(o.recordBodies),
       ),
+      accounts: o.tokens.map((t) => t.account),
     };
     const app = createApp({
       service,

@@ -65,10 +65,10 @@ function raw(url: string, method: string, path: string): Promise<number> {
 describe('input never drives a backtracking matcher', () => {
   it('filters the request journal by a pathological glob over a huge path while /healthz keeps answering', async () => {
     const s = await serve();
-    // Refused without a token, and journaled: the longest path serve's 16 KiB header limit admits, far past
-    // the 1,000 characters that froze it when the glob became a regular expression.
+    // An ordinary account's request for no such path, journaled: the longest path serve's 16 KiB header limit
+    // admits, far past the 1,000 characters that froze it when the glob became a regular expression.
     const long = `/${'a'.repeat(15_000)}`;
-    expect(await raw(s.url, 'GET', long)).toBe(401);
+    expect((await s.call('GET', long, undefined, USER)).status).toBe(404);
     const filter = s.call('GET', `/_admin/requests?path=${encodeURIComponent('*a*a*a*a*a*a*b')}`);
     const health = s.call('GET', '/healthz', undefined, null);
     expect((await health).status).toBe(200);
@@ -162,8 +162,10 @@ describe('admin needs an admin', () => {
     expect(String(bad.stderr)).not.toContain('tok:');
   }, 60_000);
 
-  it('journals a request without a valid token as its method, path and status alone', async () => {
-    const s = await serve(['--record-bodies']);
+  it('counts a request without a valid token apart, keeping nothing of it', async () => {
+    const s = await serve(['--record-bodies', '--journal-requests', '3']);
+    expect((await s.call('POST', '/_admin/marks/app')).status).toBe(200);
+    expect((await s.call('GET', '/diagnostic-measures')).status).toBe(200);
     const secret = 'password=hunter2';
     const res = await fetch(`${s.url}/insurance-coverages?${secret}`, {
       method: 'POST',
@@ -172,9 +174,15 @@ describe('admin needs an admin', () => {
     });
     expect(res.status).toBe(401);
     await res.text();
+    // Ten more strangers: none evicts the real entry, none is listed, each is counted.
+    for (let i = 0; i < 10; i++) expect((await s.call('GET', '/notifications', undefined, 'nope')).status).toBe(401);
     const all = (await s.call('GET', '/_admin/requests')).body;
-    expect(all).toEqual([{ time: expect.any(Number), method: 'POST', path: '/insurance-coverages', status: 401 }]);
-    expect(JSON.stringify(all)).not.toContain('hunter2');
+    expect(all.map((e: { method: string; path: string }) => `${e.method} ${e.path}`)).toEqual([
+      'GET /diagnostic-measures',
+    ]);
+    const facts = (await s.call('GET', '/_admin/journal?since=app')).body;
+    expect(facts.window).toEqual({ dropped: 0, refused: 11 });
+    expect(JSON.stringify([all, facts])).not.toContain('hunter2');
   }, 60_000);
 });
 

@@ -187,13 +187,13 @@ describe('serve for test suites: the request journal', () => {
       'POST /insurance-coverages 200',
       'POST /insurance-coverages 200',
       'GET /diagnostic-measures 200',
-      'GET /notifications 401',
     ]);
+    // A stranger's request is counted apart, never listed among the entries.
+    expect((await s.call('GET', '/_admin/journal')).body.window).toEqual({ dropped: 0, refused: 1 });
     expect(all[0]).toMatchObject({ account: 'acc_ci', query: '', body: { name: 'One' } });
     expect(all[0].time).toBeGreaterThan(Date.now() - 60_000);
     expect(all[0].durationMs).toBeGreaterThanOrEqual(0);
     expect(all[3].query).toBe('x=1');
-    expect(all[4].account).toBeUndefined();
     expect(JSON.stringify(all)).not.toContain(TOKEN);
     expect(JSON.stringify(all)).not.toContain('not-a-token');
     const posts = await s.call('GET', '/_admin/requests?method=post&path=/insurance-*&status=200');
@@ -214,7 +214,10 @@ describe('serve for test suites: the request journal', () => {
     expect(none.exitCode).toBe(0);
     const wrong = await s.run(['sandbox', 'requests', '--method', 'POST', '--expect', '2', '-o', 'json']);
     expect(wrong.exitCode).toBe(1);
-    expect(String(wrong.stderr)).toBe('expected 2 requests matching POST, found 3');
+    expect(String(wrong.stderr)).toBe(
+      'expected 2 requests matching POST, found 3\n' +
+        '1 request without a valid token (401 or 403) in the window is not counted: check the token the app sends',
+    );
     expect(JSON.parse(String(wrong.stdout))).toHaveLength(3);
     expect((await s.call('DELETE', '/_admin/requests')).status).toBe(200);
     expect((await s.call('GET', '/_admin/requests')).body).toEqual([]);
@@ -307,4 +310,68 @@ describe('serve for test suites: the request journal', () => {
     for (const n of ['a', 'b', 'c']) await bounded.coverage(n);
     expect((await bounded.call('GET', '/_admin/requests')).body).toHaveLength(2);
   });
+});
+
+describe('an assertion sees all it counts, or fails', () => {
+  it('refuses an account, a path or a mark that names nothing, with the nearest one', async () => {
+    const s = await sandbox(['--token', 'app-token:acc_app']);
+    expect((await s.run(['sandbox', 'mark', 'app', '-q'])).exitCode).toBe(0);
+    const account = await s.run(['sandbox', 'requests', '--since', 'app', '--account', 'acc_cii', '--expect', '0']);
+    expect(account.exitCode).toBe(3);
+    expect(String(account.stdout)).toBe('');
+    expect(String(account.stderr)).toMatch(/no token of the server has the account acc_cii/);
+    expect(String(account.stderr)).toMatch(/did you mean acc_ci\?/);
+    const path = await s.run(['sandbox', 'requests', '--path', '/insurance-coverage', '--expect', '0']);
+    expect(path.exitCode).toBe(3);
+    expect(String(path.stderr)).toMatch(
+      /no path the server answers matches --path \/insurance-coverage\n.*did you mean \/insurance-coverages\?/,
+    );
+    const mark = await s.run(['sandbox', 'requests', '--since', 'ap', '--expect', '0']);
+    expect(mark.exitCode).toBe(3);
+    expect(String(mark.stderr)).toMatch(/the server has no mark named ap\n.*did you mean app\?/);
+    // What does name something passes: a route with an id, a glob over routes, each token's account.
+    for (const ok of [
+      ['--path', '/insurance-coverages/cov_1'],
+      ['--path', '/insurance-*'],
+      ['--account', 'acc_app'],
+    ]) {
+      const r = await s.run(['sandbox', 'requests', '--since', 'app', ...ok, '--expect', '0']);
+      expect(r.exitCode, `${ok.join(' ')}: ${r.stderr}`).toBe(0);
+    }
+  }, 60_000);
+
+  it('fails a count over a window the journal dropped requests of, naming the limit to raise', async () => {
+    const s = await sandbox(['--journal-requests', '5']);
+    expect((await s.run(['sandbox', 'mark', 'app', '-q'])).exitCode).toBe(0);
+    for (let i = 0; i < 8; i++) expect((await s.call('GET', '/notifications')).status).toBe(200);
+    const r = await s.run(['sandbox', 'requests', '--since', 'app', '--expect', '8']);
+    expect(r.exitCode).toBe(1);
+    expect(String(r.stderr)).toMatch(
+      /the request journal dropped 3 requests since mark app \(it keeps --journal-requests 5\)[^\n]*\n.*--journal-requests/,
+    );
+    // Without --expect the list is shown, with the same words as a warning.
+    const list = await s.run(['sandbox', 'requests', '--since', 'app', '-o', 'json']);
+    expect(list.exitCode).toBe(0);
+    expect(JSON.parse(String(list.stdout))).toHaveLength(5);
+    expect(String(list.stderr)).toMatch(/^warning: the request journal dropped 3 requests since mark app/);
+  }, 60_000);
+
+  it('fails every count when the journal is off', async () => {
+    const s = await sandbox(['--journal-requests', '0']);
+    expect((await s.run(['sandbox', 'mark', 'app', '-q'])).exitCode).toBe(0);
+    expect((await s.call('GET', '/notifications')).status).toBe(200);
+    const r = await s.run(['sandbox', 'requests', '--since', 'app', '--method', 'DELETE', '--expect', '0']);
+    expect(r.exitCode).toBe(1);
+    expect(String(r.stderr)).toMatch(/the request journal is off, so the 1 request since mark app cannot be counted/);
+  }, 60_000);
+
+  it('never counts a request refused for want of a valid token, and says it was there', async () => {
+    const s = await sandbox();
+    expect((await s.run(['sandbox', 'mark', 'app', '-q'])).exitCode).toBe(0);
+    expect((await s.call('GET', '/notifications', undefined, 'not-a-token')).status).toBe(401);
+    const r = await s.run(['sandbox', 'requests', '--since', 'app', '--path', '/notifications', '--expect', '1']);
+    expect(r.exitCode).toBe(1);
+    expect(String(r.stderr)).toContain('expected 1 request matching /notifications since app, found 0');
+    expect(String(r.stderr)).toContain('1 request without a valid token (401 or 403) in the window is not counted');
+  }, 60_000);
 });

@@ -98,6 +98,7 @@ describe('the contract: GET /openapi.json and clinadmin openapi', () => {
       'DELETE /_admin/requests': ['sandbox'],
       'POST /_admin/load': ['sandbox'],
       'POST /_admin/contracts': ['sandbox'],
+      'GET /_admin/journal': ['sandbox'],
       'POST /_admin/marks/{name}': ['sandbox'],
     });
     const create = doc.paths['/insurance-coverages'].post;

@@ -59,3 +59,44 @@ describe('the journal filters by account, mark and body', () => {
     expect(() => new RequestJournal(10).list({ body: {} })).toThrow(/--record-bodies/);
   });
 });
+
+describe('the journal says what a window holds that its list cannot show', () => {
+  const get = (i: number) => ({ time: i, method: 'GET', path: '/notifications', status: 200, account: 'acc_app' });
+  it('counts the requests of a window dropped past --journal-requests, and names that limit', () => {
+    const j = new RequestJournal(5);
+    j.record(get(0));
+    j.mark('app');
+    for (let i = 1; i <= 8; i++) j.record(get(i));
+    expect(j.list({ since: 'app' })).toHaveLength(5);
+    expect(j.window('app')).toEqual({ dropped: 3, limit: 'journal-requests', refused: 0 });
+    // The request before the mark was dropped too, but it is not the window's.
+    expect(j.window()).toEqual({ dropped: 4, limit: 'journal-requests', refused: 0 });
+    expect(j.window('nope')).toBeUndefined();
+  });
+  it('counts every request of a window as dropped when the journal is off', () => {
+    const j = new RequestJournal(0);
+    j.mark('app');
+    for (let i = 0; i < 8; i++) j.record(get(i));
+    expect(j.list({ since: 'app' })).toEqual([]);
+    expect(j.window('app')).toMatchObject({ dropped: 8 });
+  });
+  it('names --journal-bytes when the bytes dropped them, and a clear drops nothing', () => {
+    const j = new RequestJournal(100, 2_000, true);
+    for (let i = 0; i < 20; i++) j.record(get(i), JSON.stringify({ text: 'x'.repeat(200) }));
+    expect(j.window()).toMatchObject({ dropped: expect.any(Number), limit: 'journal-bytes' });
+    j.clear();
+    j.record(get(21));
+    expect(j.window()).toEqual({ dropped: 0, refused: 0 });
+  });
+  it('counts strangers apart: they are never listed and evict nothing', () => {
+    const j = new RequestJournal(3);
+    j.record(get(0));
+    j.mark('app');
+    j.record(get(1));
+    for (let i = 0; i < 10_000; i++) j.refuse();
+    expect(j.list()).toHaveLength(2);
+    expect(j.window('app')).toEqual({ dropped: 0, refused: 10_000 });
+    j.clear();
+    expect(j.window('app')).toEqual({ dropped: 0, refused: 0 });
+  });
+});

@@ -1,4 +1,5 @@
 import type { Ctx } from '../../context.js';
+import { filterFault, type JournalFacts, windowFault } from '../../core/journal-check.js';
 import { AuthError, EXIT, NotFoundError, UsageError } from '../../errors.js';
 import type { Rec } from '../../json/record.js';
 import { col, localTime } from '../../output/columns.js';
@@ -75,6 +76,7 @@ export async function sandboxAction(
     body = parseJson(text, source);
     (await import('../../core/load-ages.js')).readLoadAges(body, source);
   }
+  let facts: JournalFacts | undefined;
   const data = await withClient(ctx, opts, async ({ client }) => {
     try {
       if (verb === 'snapshot') return await client.request<Rec>('POST', `/_admin/snapshots/${enc(name!)}`);
@@ -93,15 +95,21 @@ export async function sandboxAction(
       if (opts.clear) return await client.request<Rec>('DELETE', '/_admin/requests');
       const q = new URLSearchParams();
       for (const k of given) q.set(k, opts[k]!);
-      return await client.request<Rec[]>('GET', `/_admin/requests${q.size > 0 ? `?${q}` : ''}`);
+      const since = opts.since === undefined ? '' : `?${new URLSearchParams({ since: opts.since })}`;
+      const factsOf = () => client.request<JournalFacts>('GET', `/_admin/journal${since}`);
+      try {
+        const listed = await client.request<Rec[]>('GET', `/_admin/requests${q.size > 0 ? `?${q}` : ''}`);
+        // Asked after the list, so a request dropped while it was read is counted, never missed.
+        facts = await factsOf();
+        return listed;
+      } catch (err) {
+        if (!(err instanceof NotFoundError && opts.since !== undefined && err.message.includes('no mark'))) throw err;
+        facts = await factsOf();
+        return [];
+      }
     } catch (err) {
       if (err instanceof NotFoundError && verb === 'reset' && name !== undefined)
         throw new NotFoundError(`the server has no snapshot named ${name}`, 'list them: clinadmin sandbox snapshots');
-      if (err instanceof NotFoundError && opts.since !== undefined && err.message.includes('no mark'))
-        throw new NotFoundError(
-          `the server has no mark named ${opts.since}`,
-          `make one first: clinadmin sandbox mark ${opts.since}`,
-        );
       if (err instanceof NotFoundError)
         throw new NotFoundError("the server has no sandbox endpoints (/_admin/…): they are clinadmin serve's");
       // The token is valid but not an admin's: only serve's command line can make it one.
@@ -117,6 +125,14 @@ export async function sandboxAction(
   const say = (line: string) => {
     if (!opts.quiet) ctx.stderr.write(`${line}\n`);
   };
+  if (facts) {
+    const fault = filterFault(opts, facts);
+    if (fault) throw fault;
+    // A count that cannot see its whole window fails; a list says so and goes on.
+    const blind = windowFault(facts, opts.since);
+    if (blind && expect !== undefined) throw blind;
+    if (blind) say(`warning: ${blind.message}; ${blind.hint}`);
+  }
   const time = (key: string, header: string) => ({ ...col(key, header, true), value: (r: Rec) => localTime(r[key]) });
   const table = verb === 'requests' ? REQUEST_COLUMNS : verb === 'contracts-add' ? CONTRACT_COLUMNS : SNAPSHOT_COLUMNS;
   const columns = table.map(([key, header]) =>
@@ -134,6 +150,12 @@ export async function sandboxAction(
       ctx.stderr.write(
         `expected ${expect} ${expect === 1 ? 'request' : 'requests'} matching ${which || 'any'}, found ${found}\n`,
       );
+      const refused = facts?.window?.refused ?? 0;
+      if (refused > 0)
+        ctx.stderr.write(
+          `${refused === 1 ? '1 request' : `${refused} requests`} without a valid token (401 or 403) in the window ` +
+            `${refused === 1 ? 'is' : 'are'} not counted: check the token the app sends\n`,
+        );
       await present(ctx, data, { ...opts, columns });
       return EXIT.failure;
     }
