@@ -14,6 +14,21 @@ interface Step {
   name?: string;
   run?: string;
   uses?: string;
+  if?: string;
+}
+
+/** What one step did. */
+interface Ran {
+  name: string;
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** A job's variation: a step's script changed (a typo, a flag), or the app under test doing something else. */
+interface Variation {
+  edit?: (name: string, run: string) => string;
+  app?: (url: string, send: (args: string[], token?: string) => ReturnType<typeof execa>) => Promise<void>;
 }
 
 async function documentedJob(): Promise<{ env: Record<string, string>; steps: Step[] }> {
@@ -34,106 +49,131 @@ afterEach(() => {
   serverPid = undefined;
 });
 
+const org = { insured: 'org_central_lab' };
+/** The state the job starts from: two contracts and their coverages, as a data file holds them. */
+const STATE = {
+  contracts: [
+    { id: 'ctr_acme_2026', ...org, insurer: 'org_acme_health', insurerType: 'private' },
+    { id: 'ctr_state_2026', ...org, insurer: 'org_state_plan', insurerType: 'public' },
+  ],
+  insuranceCoverages: [
+    { contract: 'ctr_acme_2026', name: 'CBC copay', type: 'deduction', amount: 15 },
+    { contract: 'ctr_acme_2026', name: 'BMP coverage', type: 'override', percentage: 80 },
+    { contract: 'ctr_state_2026', name: 'Collection tubes', type: 'deduction', amount: 2 },
+  ],
+};
+const SEED = [
+  { contract: 'ctr_acme_2026', name: 'CBC copay', type: 'deduction', amount: 10 },
+  { contract: 'ctr_acme_2026', name: 'Lipid panel', type: 'override', percentage: 70 },
+];
+
+/** The app under test, with its own token: it reads the coverages and creates one for the new contract. */
+async function theApp(url: string, send: (args: string[], token?: string) => ReturnType<typeof execa>) {
+  expect((await send([`${url}/insurance-coverages`])).exitCode).toBe(0);
+  const body = { contract: 'ctr_globex_2027', name: 'Globex copay', type: 'deduction', amount: 12 };
+  const made = await send([
+    '-H',
+    'content-type: application/json',
+    '-d',
+    JSON.stringify(body),
+    `${url}/insurance-coverages`,
+  ]);
+  expect(made.exitCode, String(made.stderr)).toBe(0);
+  expect(JSON.parse(String(made.stdout))).toMatchObject({ insurer: 'org_globex', createdBy: 'acc_app' });
+}
+
+/**
+ * Runs the documented job as GitHub Actions would: each `run` step in bash -e, GITHUB_ENV carried on, the
+ * steps after a failed one skipped but for those marked `if: always()`. Returns what each step that ran did.
+ */
+async function runJob(variation: Variation = {}) {
+  const job = await documentedJob();
+  const dir = await tempDir();
+  const runner = join(dir, 'runner');
+  const work = join(dir, 'work');
+  const bin = join(dir, 'bin');
+  await Promise.all([mkdir(runner), mkdir(join(work, 'seed'), { recursive: true }), mkdir(bin)]);
+  await writeFile(join(bin, 'clinadmin'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
+  await chmod(join(bin, 'clinadmin'), 0o755);
+  await writeFile(join(work, 'seed', 'coverages.json'), JSON.stringify(SEED));
+  await writeFile(join(work, 'seed', 'state.json'), JSON.stringify(STATE));
+  const githubEnv = join(runner, 'github-env');
+  await writeFile(githubEnv, '');
+  const carried = async () =>
+    Object.fromEntries(
+      (await readFile(githubEnv, 'utf8'))
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+    );
+  const baseEnv = {
+    ...job.env,
+    PATH: `${bin}:${process.env.PATH}`,
+    RUNNER_TEMP: runner,
+    GITHUB_ENV: githubEnv,
+    CLINADMIN_CONFIG_DIR: join(dir, 'config'),
+    NO_COLOR: '1',
+  };
+  const skipped: string[] = [];
+  const ran: Ran[] = [];
+  let failed = false;
+  for (const step of job.steps) {
+    if (!step.run || (failed && step.if !== 'always()')) continue;
+    const name = step.name ?? step.run;
+    if (/^npm /.test(step.run)) {
+      skipped.push(step.run.split('#')[0].trim());
+      // The app under test; the reset between two test steps then undoes what it made.
+      if (step.run.startsWith('npm test')) {
+        const { CLINADMIN_BASE_URL } = await carried();
+        const send = (args: string[], token = job.env.APP_TOKEN) =>
+          execa(
+            'curl',
+            ['-sS', '--fail-with-body', '--max-time', '5', '-H', `authorization: Bearer ${token}`, ...args],
+            {
+              reject: false,
+            },
+          );
+        await (variation.app ?? theApp)(CLINADMIN_BASE_URL, send);
+      }
+      continue;
+    }
+    const env = { ...baseEnv, ...(await carried()) };
+    const script = variation.edit ? variation.edit(name, step.run) : step.run;
+    const r = await execa('bash', ['-e', '-o', 'pipefail', '-c', script], {
+      cwd: work,
+      env,
+      extendEnv: false,
+      reject: false,
+      timeout: 60_000,
+    });
+    ran.push({ name, exitCode: r.exitCode ?? -1, stdout: String(r.stdout), stderr: String(r.stderr) });
+    failed ||= r.exitCode !== 0;
+    serverPid = Number((await carried()).SERVE_PID) || undefined;
+    if (/^Seed/.test(name) && !failed) {
+      // What `npm test` would meet: the contract holds exactly the file's coverages; others stay.
+      const { CLINADMIN_BASE_URL } = await carried();
+      expect(CLINADMIN_BASE_URL).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      const list = await clinadmin(['coverages', 'list', '-o', 'json'], { env: { ...env, CLINADMIN_BASE_URL } });
+      const held = JSON.parse(list.stdout).map((c: { contract: string; name: string }) => `${c.contract}/${c.name}`);
+      expect(held.sort()).toEqual([
+        'ctr_acme_2026/CBC copay',
+        'ctr_acme_2026/Lipid panel',
+        'ctr_state_2026/Collection tubes',
+      ]);
+    }
+  }
+  return { ran, skipped, runner };
+}
+
+/** The first step that failed, and the one it should be. */
+const firstFailed = (ran: Ran[]) => ran.find((r) => r.exitCode !== 0);
+
 describe("docs/ci.md's CI job", () => {
   it('starts serve from a loaded state through its ready file, seeds, checks what the app sent, stops', async () => {
-    const job = await documentedJob();
-    const dir = await tempDir();
-    const runner = join(dir, 'runner');
-    const work = join(dir, 'work');
-    const bin = join(dir, 'bin');
-    await Promise.all([mkdir(runner), mkdir(join(work, 'seed'), { recursive: true }), mkdir(bin)]);
-    await writeFile(join(bin, 'clinadmin'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
-    await chmod(join(bin, 'clinadmin'), 0o755);
-    const seed = [
-      { contract: 'ctr_acme_2026', name: 'CBC copay', type: 'deduction', amount: 10 },
-      { contract: 'ctr_acme_2026', name: 'Lipid panel', type: 'override', percentage: 70 },
-    ];
-    await writeFile(join(work, 'seed', 'coverages.json'), JSON.stringify(seed));
-    // The state the job starts from: two contracts and their coverages, as a data file holds them.
-    const org = { insured: 'org_central_lab' };
-    const state = {
-      contracts: [
-        { id: 'ctr_acme_2026', ...org, insurer: 'org_acme_health', insurerType: 'private' },
-        { id: 'ctr_state_2026', ...org, insurer: 'org_state_plan', insurerType: 'public' },
-      ],
-      insuranceCoverages: [
-        { contract: 'ctr_acme_2026', name: 'CBC copay', type: 'deduction', amount: 15 },
-        { contract: 'ctr_acme_2026', name: 'BMP coverage', type: 'override', percentage: 80 },
-        { contract: 'ctr_state_2026', name: 'Collection tubes', type: 'deduction', amount: 2 },
-      ],
-    };
-    await writeFile(join(work, 'seed', 'state.json'), JSON.stringify(state));
-    const githubEnv = join(runner, 'github-env');
-    await writeFile(githubEnv, '');
-    const carried = async () =>
-      Object.fromEntries(
-        (await readFile(githubEnv, 'utf8'))
-          .split('\n')
-          .filter(Boolean)
-          .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
-      );
-    const baseEnv = {
-      ...job.env,
-      PATH: `${bin}:${process.env.PATH}`,
-      RUNNER_TEMP: runner,
-      GITHUB_ENV: githubEnv,
-      CLINADMIN_CONFIG_DIR: join(dir, 'config'),
-      NO_COLOR: '1',
-    };
-
-    const skipped: string[] = [];
-    const outputs: Record<string, string> = {};
-    for (const step of job.steps) {
-      if (!step.run) continue;
-      if (/^npm /.test(step.run)) {
-        skipped.push(step.run.split('#')[0].trim());
-        // The app under test, with its own token: it reads the coverages and creates one for the new
-        // contract, which the reset between two test steps then undoes.
-        if (step.run.startsWith('npm test')) {
-          const { CLINADMIN_BASE_URL } = await carried();
-          const app = (args: string[]) =>
-            execa('curl', ['-fsS', '--max-time', '5', '-H', `authorization: Bearer ${job.env.APP_TOKEN}`, ...args], {
-              reject: false,
-            });
-          expect((await app([`${CLINADMIN_BASE_URL}/insurance-coverages`])).exitCode).toBe(0);
-          const body = { contract: 'ctr_globex_2027', name: 'Globex copay', type: 'deduction', amount: 12 };
-          const made = await app([
-            '-H',
-            'content-type: application/json',
-            '-d',
-            JSON.stringify(body),
-            `${CLINADMIN_BASE_URL}/insurance-coverages`,
-          ]);
-          expect(made.exitCode, made.stderr).toBe(0);
-          expect(JSON.parse(made.stdout)).toMatchObject({ insurer: 'org_globex', createdBy: 'acc_app' });
-        }
-        continue;
-      }
-      const env = { ...baseEnv, ...(await carried()) };
-      const r = await execa('bash', ['-e', '-o', 'pipefail', '-c', step.run], {
-        cwd: work,
-        env,
-        extendEnv: false,
-        reject: false,
-        timeout: 60_000,
-      });
-      expect(r.exitCode, `${step.name ?? step.run}\n${r.stdout}\n${r.stderr}`).toBe(0);
-      outputs[step.name ?? step.run] = r.stdout;
-      serverPid = Number((await carried()).SERVE_PID) || undefined;
-      if (/^Seed/.test(step.name ?? '')) {
-        // What `npm test` would meet: the contract holds exactly the file's coverages; others stay.
-        const { CLINADMIN_BASE_URL } = await carried();
-        expect(CLINADMIN_BASE_URL).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-        const list = await clinadmin(['coverages', 'list', '-o', 'json'], { env: { ...env, CLINADMIN_BASE_URL } });
-        const held = JSON.parse(list.stdout).map((c: { contract: string; name: string }) => `${c.contract}/${c.name}`);
-        expect(held.sort()).toEqual([
-          'ctr_acme_2026/CBC copay',
-          'ctr_acme_2026/Lipid panel',
-          'ctr_state_2026/Collection tubes',
-        ]);
-      }
-    }
+    const { ran, skipped, runner } = await runJob();
+    for (const r of ran) expect(r.exitCode, `${r.name}\n${r.stdout}\n${r.stderr}`).toBe(0);
     expect(skipped).toEqual(['npm install -g ./vendor/clinadmin-0.1.0.tgz', 'npm test', 'npm run test:e2e']);
+    const outputs = Object.fromEntries(ran.map((r) => [r.name, r.stdout]));
     const names = Object.keys(outputs);
     expect(names).toHaveLength(8);
     // Started from the ready file alone: nothing printed, the URL carried on.
@@ -163,4 +203,41 @@ describe("docs/ci.md's CI job", () => {
       'Lipid panel',
     ]);
   });
+
+  it('fails at the check when its account is a typo, naming the account meant', async () => {
+    const { ran } = await runJob({ edit: (_n, run) => run.replace('--account acc_ci ', '--account acc_cii ') });
+    const failed = firstFailed(ran);
+    expect(failed?.name).toBe('Check exactly what the app sent');
+    expect(failed?.exitCode).toBe(3);
+    expect(failed?.stderr).toMatch(/no token of the server has the account acc_cii[\s\S]*did you mean acc_ci\?/);
+    expect(ran.at(-1)?.name).toMatch(/^Stop the server/);
+  }, 120_000);
+
+  it('fails at the check when the journal dropped requests of the window, naming the limit', async () => {
+    const { ran } = await runJob({
+      edit: (name, run) =>
+        name.startsWith('Start') ? run.replace('--record-bodies', '--record-bodies --journal-requests 1') : run,
+    });
+    // The seed's own check is the first to count over a window the journal cannot hold.
+    const failed = firstFailed(ran);
+    expect(failed?.name).toBe("Check what the seed sent, from the server's request journal");
+    expect(failed?.stderr).toMatch(
+      /the request journal dropped \d+ requests since the journal was last cleared \(it keeps --journal-requests 1\)/,
+    );
+  }, 120_000);
+
+  it('fails at the check when the app sent its request without a valid token, and says so', async () => {
+    const { ran } = await runJob({
+      app: async (url, send) => {
+        const body = { contract: 'ctr_globex_2027', name: 'Globex copay', type: 'deduction', amount: 12 };
+        const args = ['-H', 'content-type: application/json', '-d', JSON.stringify(body), `${url}/insurance-coverages`];
+        expect((await send(args, 'stale-token')).exitCode).not.toBe(0);
+      },
+    });
+    const failed = firstFailed(ran);
+    expect(failed?.name).toBe('Check exactly what the app sent');
+    expect(failed?.stderr).toMatch(
+      /found 0\n1 request without a valid token \(401 or 403\) in the window is not counted/,
+    );
+  }, 120_000);
 });
