@@ -227,7 +227,7 @@ complete -c clinadmin -n '__fish_seen_subcommand_from serve' -l request-timeout 
 complete -c clinadmin -n '__fish_seen_subcommand_from serve' -l stop-grace -r -d 'on SIGINT or SIGTERM, let requests in flight finish for at most this long before closing them'
 complete -c clinadmin -n '__fish_seen_subcommand_from serve' -l journal-requests -r -d 'keep the last N requests for GET /_admin/requests; 0 keeps none'
 complete -c clinadmin -n '__fish_seen_subcommand_from serve' -l journal-bytes -r -d 'bound the request journal in bytes (paths, queries, bodies), the oldest dropped first; 0 keeps none'
-complete -c clinadmin -n '__fish_seen_subcommand_from serve' -l record-bodies -d 'keep request bodies in the request journal too: whole when accepted, the first 256 characters when refused'
+complete -c clinadmin -n '__fish_seen_subcommand_from serve' -l record-bodies -d 'keep request bodies in the request journal too: whole when JSON, accepted or refused; else the first 256 characters'
 complete -c clinadmin -n '__fish_seen_subcommand_from serve' -l keep-notifications -r -d 'keep at most N notifications, the oldest dropped as the journal folds; 0 keeps all'
 complete -c clinadmin -n '__fish_seen_subcommand_from serve' -l latency -r -d 'fault: delay every answer by MS, or a random MIN-MAX milliseconds (e.g. 5-50)'
 complete -c clinadmin -n '__fish_seen_subcommand_from serve' -l fail-rate -r -d 'fault: answer this share (0 to 1) of API requests 503 with Retry-After, changing nothing'

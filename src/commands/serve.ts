@@ -70,7 +70,7 @@ export function serveCommand(cmd: Command, ctx: Ctx, state: RunState): Command {
     .addOption(
       new Option(
         '--record-bodies',
-        'keep request bodies in the request journal too: whole when accepted, the first 256 characters when refused',
+        'keep request bodies in the request journal too: whole when JSON, accepted or refused; else the first 256 characters',
       ),
     )
     .addOption(

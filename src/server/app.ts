@@ -28,6 +28,8 @@ interface Seen {
   account?: string;
   /** The body's text as read, with `--record-bodies`. */
   body?: string;
+  /** Whether that text was read as JSON: only then can the journal keep it whole, refused or not. */
+  parsed?: boolean;
 }
 
 // The registry's paths, without their leading slash, as a request's first segment is split.
@@ -119,6 +121,7 @@ export function createApp({
     }
     if (method === 'DELETE') return sendJson(res, 200, await service.remove(resource, id!, account));
     const body = await readJsonBody(req, maxBody, recordBodies ? (text) => (seen.body = text) : undefined);
+    seen.parsed = true;
     const rec =
       method === 'POST'
         ? await service.create(resource, body, account)
@@ -146,6 +149,7 @@ export function createApp({
             durationMs: Math.round((performance.now() - started) * 10) / 10,
           },
           seen.body,
+          seen.parsed,
         );
       });
     }

@@ -37,12 +37,12 @@ const REQUEST: Rec = {
     durationMs: { type: 'number' },
     body: {
       description:
-        'the request body as sent, only with serve --record-bodies, for an accepted request whose body is at most ' +
-        'an eighth of --journal-bytes',
+        'the request body as sent, only with serve --record-bodies, for a request (accepted or refused) whose body ' +
+        'serve read as JSON and is at most an eighth of --journal-bytes',
     },
     bodyStart: {
       type: 'string',
-      description: 'otherwise (a refused request, a larger body) its first 256 characters',
+      description: 'otherwise (a body that is not JSON, a larger one) its first 256 characters',
       maxLength: 256,
     },
     bodyBytes: { type: 'integer', description: "the whole body's size in bytes, beside bodyStart" },

@@ -161,11 +161,11 @@ export class RequestJournal {
   }
 
   /**
-   * Keeps a request, with the body's text when bodies are recorded: whole (it is JSON the server read) when
-   * the request was accepted and the body is at most an eighth of the cap, else its first 256 characters and
-   * its size, so no peer can fill the journal with refused bodies.
+   * Keeps a request, with the body's text when bodies are recorded: whole when the server read it as JSON
+   * (`parsed`), accepted or refused alike, and it is at most an eighth of the cap; else its first 256
+   * characters and its size. The byte cap bounds both, so no peer can fill the journal with refused bodies.
    */
-  record(entry: RequestEntry, body?: string, parsed = entry.status < 400): void {
+  record(entry: RequestEntry, body?: string, parsed = false): void {
     if (this.size <= 0 || this.maxBytes <= 0) {
       this.recorded++;
       return;

@@ -375,3 +375,34 @@ describe('an assertion sees all it counts, or fails', () => {
     expect(String(r.stderr)).toContain('1 request without a valid token (401 or 403) in the window is not counted');
   }, 60_000);
 });
+
+describe('a refused request is a request', () => {
+  it('keeps its body, so a check matches it by body and status', async () => {
+    const s = await sandbox(['--record-bodies']);
+    expect((await s.run(['sandbox', 'mark', 'app', '-q'])).exitCode).toBe(0);
+    // The app creates a coverage for a contract the server does not hold: 422, as the API says.
+    const sent = { contract: 'ctr_globex_2027', name: 'Globex copay', type: 'deduction', amount: 12 };
+    expect((await s.call('POST', '/insurance-coverages', sent)).status).toBe(422);
+    const check = (status: string) =>
+      s.run([
+        'sandbox',
+        'requests',
+        '--since',
+        'app',
+        '--body',
+        '{"contract":"ctr_globex_2027","type":"deduction"}',
+        '--status',
+        status,
+        '--expect',
+        '1',
+        '-o',
+        'json',
+      ]);
+    const refused = await check('422');
+    expect(refused.exitCode, String(refused.stderr)).toBe(0);
+    expect(JSON.parse(String(refused.stdout))).toMatchObject([{ status: 422, body: sent }]);
+    const accepted = await check('200');
+    expect(accepted.exitCode).toBe(1);
+    expect(String(accepted.stderr)).toMatch(/^expected 1 request matching .*status 200.*, found 0/);
+  }, 60_000);
+});

@@ -207,7 +207,7 @@ describe("docs/ci.md's CI job", () => {
   it('fails at the check when its account is a typo, naming the account meant', async () => {
     const { ran } = await runJob({ edit: (_n, run) => run.replace('--account acc_ci ', '--account acc_cii ') });
     const failed = firstFailed(ran);
-    expect(failed?.name).toBe('Check exactly what the app sent');
+    expect(failed?.name).toMatch(/^Check exactly what the app sent/);
     expect(failed?.exitCode).toBe(3);
     expect(failed?.stderr).toMatch(/no token of the server has the account acc_cii[\s\S]*did you mean acc_ci\?/);
     expect(ran.at(-1)?.name).toMatch(/^Stop the server/);
@@ -220,7 +220,7 @@ describe("docs/ci.md's CI job", () => {
     });
     // The seed's own check is the first to count over a window the journal cannot hold.
     const failed = firstFailed(ran);
-    expect(failed?.name).toBe("Check what the seed sent, from the server's request journal");
+    expect(failed?.name).toMatch(/^Check what the seed sent/);
     expect(failed?.stderr).toMatch(
       /the request journal dropped \d+ requests since the journal was last cleared \(it keeps --journal-requests 1\)/,
     );
@@ -235,9 +235,23 @@ describe("docs/ci.md's CI job", () => {
       },
     });
     const failed = firstFailed(ran);
-    expect(failed?.name).toBe('Check exactly what the app sent');
+    expect(failed?.name).toMatch(/^Check exactly what the app sent/);
     expect(failed?.stderr).toMatch(
       /found 0\n1 request without a valid token \(401 or 403\) in the window is not counted/,
     );
+  }, 120_000);
+
+  it("fails at the check when the server refused the app's POST: a check counts accepted answers only", async () => {
+    const { ran } = await runJob({
+      app: async (url, send) => {
+        // A contract the server does not hold: 422, and the body kept as it was sent.
+        const body = { contract: 'ctr_globex_2026', name: 'Globex copay', type: 'deduction', amount: 12 };
+        const args = ['-H', 'content-type: application/json', '-d', JSON.stringify(body), `${url}/insurance-coverages`];
+        expect((await send(args)).exitCode).not.toBe(0);
+      },
+    });
+    const failed = firstFailed(ran);
+    expect(failed?.name).toMatch(/^Check exactly what the app sent/);
+    expect(failed?.stderr).toMatch(/expected 1 request matching POST \/insurance-coverages .*status 200.*, found 0/);
   }, 120_000);
 });

@@ -9,7 +9,7 @@ describe('RequestJournal bytes', () => {
     // 100 bodies of 10,000 characters: a cap of 1 MB keeps about 100 of ASCII, about 50 of CJK.
     const kept = (char: string) => {
       const journal = new RequestJournal(10_000, 1_000_000);
-      for (let i = 0; i < 100; i++) journal.record(entry(i), JSON.stringify({ name: char.repeat(10_000) }));
+      for (let i = 0; i < 100; i++) journal.record(entry(i), JSON.stringify({ name: char.repeat(10_000) }), true);
       return journal.list().length;
     };
     expect(kept('a')).toBeGreaterThan(90);
@@ -43,10 +43,10 @@ describe('the journal filters by account, mark and body', () => {
   const entry = (path: string, account?: string) => ({ time: 1, method: 'POST', path, status: 200, account });
   it('lists what came after a mark, from one account, holding a body', () => {
     const j = new RequestJournal(100, 1 << 20, true);
-    j.record(entry('/a', 'acc_seed'), '{"name":"Seed"}');
+    j.record(entry('/a', 'acc_seed'), '{"name":"Seed"}', true);
     j.mark('app');
-    j.record(entry('/b', 'acc_app'), '{"name":"App","amount":5}');
-    j.record(entry('/c', 'acc_seed'), '{"name":"App"}');
+    j.record(entry('/b', 'acc_app'), '{"name":"App","amount":5}', true);
+    j.record(entry('/c', 'acc_seed'), '{"name":"App"}', true);
     const paths = (f: object) => j.list(f).map((e) => JSON.parse(recordJson(e)).path);
     expect(paths({ since: 'app' })).toEqual(['/b', '/c']);
     expect(paths({ since: 'app', account: 'acc_app' })).toEqual(['/b']);
@@ -54,7 +54,7 @@ describe('the journal filters by account, mark and body', () => {
     expect(paths({ body: { name: 'App' }, account: 'acc_seed' })).toEqual(['/c']);
     expect(() => j.list({ since: 'nope' })).toThrow(JournalFilterError);
     j.clear();
-    j.record(entry('/d', 'acc_app'), '{}');
+    j.record(entry('/d', 'acc_app'), '{}', true);
     expect(paths({ since: 'app' })).toEqual(['/d']);
     expect(() => new RequestJournal(10).list({ body: {} })).toThrow(/--record-bodies/);
   });
@@ -82,7 +82,7 @@ describe('the journal says what a window holds that its list cannot show', () =>
   });
   it('names --journal-bytes when the bytes dropped them, and a clear drops nothing', () => {
     const j = new RequestJournal(100, 2_000, true);
-    for (let i = 0; i < 20; i++) j.record(get(i), JSON.stringify({ text: 'x'.repeat(200) }));
+    for (let i = 0; i < 20; i++) j.record(get(i), JSON.stringify({ text: 'x'.repeat(200) }), true);
     expect(j.window()).toMatchObject({ dropped: expect.any(Number), limit: 'journal-bytes' });
     j.clear();
     j.record(get(21));
@@ -98,5 +98,27 @@ describe('the journal says what a window holds that its list cannot show', () =>
     expect(j.window('app')).toEqual({ dropped: 0, refused: 10_000 });
     j.clear();
     expect(j.window('app')).toEqual({ dropped: 0, refused: 0 });
+  });
+});
+
+describe('a refused request keeps its body as an accepted one does', () => {
+  const post = (status: number) => ({
+    time: 1,
+    method: 'POST',
+    path: '/insurance-coverages',
+    status,
+    account: 'acc_app',
+  });
+  it('keeps a refused JSON body whole, so a body filter matches it; text that was not JSON as its start', () => {
+    const j = new RequestJournal(100, 1 << 20, true);
+    const sent = '{"contract":"ctr_globex_2027","name":"Globex copay","type":"deduction","amount":12}';
+    j.record(post(422), sent, true);
+    j.record(post(400), '{"contract": oops', false);
+    const all = j.list().map((e) => JSON.parse(recordJson(e)));
+    expect(all[0]).toMatchObject({ status: 422, body: JSON.parse(sent) });
+    expect(all[0].bodyStart).toBeUndefined();
+    expect(all[1]).toMatchObject({ status: 400, bodyStart: '{"contract": oops', bodyBytes: 17 });
+    expect(j.list({ body: { contract: 'ctr_globex_2027', type: 'deduction' } })).toHaveLength(1);
+    expect(j.list({ body: { contract: 'ctr_globex_2027' }, status: 200 })).toHaveLength(0);
   });
 });
