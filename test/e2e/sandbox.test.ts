@@ -404,5 +404,24 @@ describe('a refused request is a request', () => {
     const accepted = await check('200');
     expect(accepted.exitCode).toBe(1);
     expect(String(accepted.stderr)).toMatch(/^expected 1 request matching .*status 200.*, found 0/);
+    // The near miss: the refused POST, with what it differs in.
+    expect(String(accepted.stderr)).toContain(
+      'the nearest request of the window (1 did not match):\n  POST /insurance-coverages acc_ci 422: differs in status',
+    );
+    // A body that differs is shown field by field.
+    const other = await s.run([
+      'sandbox',
+      'requests',
+      '--since',
+      'app',
+      '--body',
+      '{"contract":"ctr_globex_2026"}',
+      '--expect',
+      '1',
+    ]);
+    expect(other.exitCode).toBe(1);
+    expect(String(other.stderr)).toContain(
+      '  POST /insurance-coverages acc_ci 422: differs in body\n    body.contract: "ctr_globex_2027", not "ctr_globex_2026"',
+    );
   }, 60_000);
 });

@@ -253,5 +253,10 @@ describe("docs/ci.md's CI job", () => {
     const failed = firstFailed(ran);
     expect(failed?.name).toMatch(/^Check exactly what the app sent/);
     expect(failed?.stderr).toMatch(/expected 1 request matching POST \/insurance-coverages .*status 200.*, found 0/);
+    // The near miss: the app's POST, refused, with the field its body got wrong.
+    expect(failed?.stderr).toContain(
+      '  POST /insurance-coverages acc_app 422: differs in status, body\n' +
+        '    body.contract: "ctr_globex_2026", not "ctr_globex_2027"',
+    );
   }, 120_000);
 });

@@ -129,7 +129,12 @@ ${examples(
       'only requests whose body holds this JSON: its fields with equal values, extra fields ignored, and each ' +
         'array element matched in order by one of the array (extra elements ignored); needs serve --record-bodies',
     )
-    .addOption(new Option('--expect <n>', 'exit 0 when exactly N requests match, else 1 with the list'))
+    .addOption(
+      new Option(
+        '--expect <n>',
+        'exit 0 when exactly N requests match, else 1 with the list and, when too few, the nearest requests',
+      ),
+    )
     .option('--clear', 'empty the request journal instead of listing it')
     .addOption(quiet())
     .addHelpText(

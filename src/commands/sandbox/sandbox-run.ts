@@ -5,6 +5,7 @@ import type { Rec } from '../../json/record.js';
 import { col, localTime } from '../../output/columns.js';
 import { present } from '../../output/present.js';
 import { enc, type Opts, withClient } from '../shared.js';
+import { nearMisses } from './near-miss.js';
 
 export type SandboxVerb = 'snapshot' | 'reset' | 'snapshots' | 'load' | 'contracts-add' | 'mark' | 'requests';
 
@@ -77,6 +78,7 @@ export async function sandboxAction(
     (await import('../../core/load-ages.js')).readLoadAges(body, source);
   }
   let facts: JournalFacts | undefined;
+  let window: Rec[] | undefined;
   const data = await withClient(ctx, opts, async ({ client }) => {
     try {
       if (verb === 'snapshot') return await client.request<Rec>('POST', `/_admin/snapshots/${enc(name!)}`);
@@ -101,6 +103,9 @@ export async function sandboxAction(
         const listed = await client.request<Rec[]>('GET', `/_admin/requests${q.size > 0 ? `?${q}` : ''}`);
         // Asked after the list, so a request dropped while it was read is counted, never missed.
         facts = await factsOf();
+        // Fewer than expected: the rest of the window holds the near misses.
+        if (expect !== undefined && listed.length < expect && filterFault(opts, facts) === undefined)
+          window = await client.request<Rec[]>('GET', `/_admin/requests${since}`);
         return listed;
       } catch (err) {
         if (!(err instanceof NotFoundError && opts.since !== undefined && err.message.includes('no mark'))) throw err;
@@ -156,6 +161,10 @@ export async function sandboxAction(
           `${refused === 1 ? '1 request' : `${refused} requests`} without a valid token (401 or 403) in the window ` +
             `${refused === 1 ? 'is' : 'are'} not counted: check the token the app sends\n`,
         );
+      if (window) {
+        const asked = { ...opts, body: opts.body === undefined ? undefined : JSON.parse(opts.body) };
+        for (const line of nearMisses(window, asked)) ctx.stderr.write(`${line}\n`);
+      }
       await present(ctx, data, { ...opts, columns });
       return EXIT.failure;
     }
