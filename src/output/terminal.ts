@@ -74,6 +74,14 @@ export function guardedContext(ctx: Ctx, noColor: boolean): Ctx {
 
 const rawOf = (stream: OutStream) => RAW.get(stream)?.raw ?? stream;
 
+/**
+ * The same stream with no colors let through: for lines that carry a server's words and no style of ours (a
+ * sandbox summary), where a name posing as our theme's colors (`\u001b[32m`) must be shown, not obeyed.
+ */
+export function unstyled(stream: OutStream): OutStream {
+  return RAW.get(stream)?.styled ? guard(rawOf(stream), false) : stream;
+}
+
 /** Writes one of the fixed sequences, unescaped (a progress line, the alternate screen). */
 export function control(stream: OutStream, name: Control): void {
   rawOf(stream).write(CONTROLS[name]);

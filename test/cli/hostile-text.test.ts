@@ -75,6 +75,36 @@ describe('hostile text from a server reaches no terminal raw (issue 38)', () => 
     }
   });
 
+  it("escapes a server's words in sandbox summary lines, even the theme's own colors (issue 59)", async () => {
+    // A server that answers each sandbox verb with text posing as our colors: `all passed` in inverse green.
+    const fake = '\u001b[7m\u001b[32mall passed\u001b[39m\u001b[27m';
+    const server = await hostileServer((req, res) => {
+      const path = (req.url ?? '').split('?')[0];
+      const counts = { measures: 1, coverages: 1, notifications: 1 };
+      const body = path.startsWith('/_admin/snapshots/')
+        ? { name: fake, createdAt: 1, ...counts }
+        : path === '/_admin/reset'
+          ? { snapshot: fake, ...counts }
+          : path === '/insurance-coverages'
+            ? [{ id: fake, contract: 'c', name: 'n', type: 'deduction', amount: 1, [fake]: 1 }]
+            : [];
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(body));
+    });
+    const env = { CLINADMIN_BASE_URL: server.url, CLINADMIN_TOKEN: TOKEN, NO_COLOR: '', FORCE_COLOR: '1' };
+    const out = join(await tempDir(), 'captured.json');
+    for (const args of [
+      ['sandbox', 'snapshot', 'x', '-o', 'json'],
+      ['sandbox', 'reset', 'x', '-o', 'json'],
+      ['sandbox', 'capture', '--out', out],
+    ]) {
+      const r = await runShipped(args, { env });
+      expect(r.stderr, args.join(' ')).toContain('\\u001b[7m\\u001b[32mall passed');
+      expect(raw(r.stderr), args.join(' ')).toBeUndefined();
+    }
+    await server.close();
+  });
+
   it('shows the unit in the range picture, evaluate and the field names escaped (findings 3, 4)', async () => {
     const { run } = await api();
     const show = await run(['measures', 'show', 'msr_h', '-o', 'table']);

@@ -3,6 +3,7 @@ import type { Ctx } from '../../context.js';
 import { EXIT, UsageError } from '../../errors.js';
 import { writeFileAtomic } from '../../files/atomic.js';
 import type { Rec } from '../../json/record.js';
+import { unstyled } from '../../output/terminal.js';
 import { RESOURCES } from '../../resources/index.js';
 import { COLLECTIONS } from '../../schemas/data-file.js';
 import { serializeDataFile } from '../../server/data-file.js';
@@ -69,8 +70,10 @@ export async function captureAction(ctx: Ctx, opts: Opts & { out?: string; quiet
   }
   await writeFileAtomic(out, serializeDataFile(state as Record<keyof State, StoredRecord[]>), 0o600);
   if (!opts.quiet) {
-    for (const n of notes) ctx.stderr.write(`${n}\n`);
-    ctx.stderr.write(
+    // The server's ids and field names, and none of our colors.
+    const stderr = unstyled(ctx.stderr);
+    for (const n of notes) stderr.write(`${n}\n`);
+    stderr.write(
       `captured ${state.diagnosticMeasures.length} measures, ${state.insuranceCoverages.length} coverages, ` +
         `${state.notifications.length} notifications and ${state.contracts.length} contracts into ${opts.out}\n`,
     );

@@ -4,6 +4,7 @@ import { AuthError, EXIT, NotFoundError, UsageError } from '../../errors.js';
 import type { Rec } from '../../json/record.js';
 import { col, localTime } from '../../output/columns.js';
 import { present } from '../../output/present.js';
+import { unstyled } from '../../output/terminal.js';
 import { enc, type Opts, withClient } from '../shared.js';
 import { nearMisses } from './near-miss.js';
 
@@ -127,8 +128,10 @@ export async function sandboxAction(
       throw err;
     }
   });
+  // Its lines carry the server's words (names, paths, bodies) and none of our colors.
+  const people = unstyled(ctx.stderr);
   const say = (line: string) => {
-    if (!opts.quiet) ctx.stderr.write(`${line}\n`);
+    if (!opts.quiet) people.write(`${line}\n`);
   };
   if (facts) {
     const fault = filterFault(opts, facts);
@@ -152,18 +155,18 @@ export async function sandboxAction(
     const found = (data as Rec[]).length;
     if (found !== expect) {
       const which = given.map((k) => (k === 'method' || k === 'path' ? opts[k] : `${k} ${opts[k]}`)).join(' ');
-      ctx.stderr.write(
+      people.write(
         `expected ${expect} ${expect === 1 ? 'request' : 'requests'} matching ${which || 'any'}, found ${found}\n`,
       );
       const refused = facts?.window?.refused ?? 0;
       if (refused > 0)
-        ctx.stderr.write(
+        people.write(
           `${refused === 1 ? '1 request' : `${refused} requests`} without a valid token (401 or 403) in the window ` +
             `${refused === 1 ? 'is' : 'are'} not counted: check the token the app sends\n`,
         );
       if (window) {
         const asked = { ...opts, body: opts.body === undefined ? undefined : JSON.parse(opts.body) };
-        for (const line of nearMisses(window, asked)) ctx.stderr.write(`${line}\n`);
+        for (const line of nearMisses(window, asked)) people.write(`${line}\n`);
       }
       await present(ctx, data, { ...opts, columns });
       return EXIT.failure;
