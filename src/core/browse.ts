@@ -60,6 +60,11 @@ export class Browse {
     return this.all.length;
   }
 
+  /** Every id listed: a long one's prefix is unique among them. */
+  ids(): string[] {
+    return this.all.map((n) => n.id);
+  }
+
   seenByMe(n: BrowseNote): boolean {
     return this.account !== undefined && Array.isArray(n.seenBy) && n.seenBy.includes(this.account);
   }

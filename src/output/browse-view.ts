@@ -1,6 +1,7 @@
 import type { Browse, BrowseNote } from '../core/browse.js';
 import { age } from '../core/notifications.js';
 import { valueText } from '../core/number.js';
+import { ShortIds } from '../core/short-ids.js';
 import { epochMs } from '../resources/time.js';
 import { localTime } from './columns.js';
 import { cut, displayWidth, pad, visible } from './text.js';
@@ -41,14 +42,25 @@ function listRow(b: Browse, n: BrowseNote, selected: boolean, width: number, w: 
   return cut(`${fixed}${cell(n.type, w.type)} ${cell(n.code, w.code)} ${one(n.title)}`, width);
 }
 
+/** `type · code · id`: the type and code cut first; the id whole, else its unique prefix, else left out. */
+function kindLine(b: Browse, n: BrowseNote, width: number): string {
+  const head = `${one(n.type)} · ${one(n.code)}`;
+  const id = one(n.id);
+  const fits = (shown: string) =>
+    displayWidth(head) + 3 + displayWidth(shown) <= width || width - displayWidth(shown) >= 9;
+  const shown = fits(id) ? id : new ShortIds(b.ids()).of(id);
+  if (!fits(shown)) return cut(head, width);
+  return `${cut(head, width - 3 - displayWidth(shown))} · ${shown}`;
+}
+
 /** The detail of one notification: title, type and code, time and age, seen by, wrapped body, meta. */
-function detail(n: BrowseNote | undefined, width: number, t: Theme, now: number): string[] {
+function detail(b: Browse, n: BrowseNote | undefined, width: number, t: Theme, now: number): string[] {
   if (!n) return [t.dim('no notification selected')];
   const created = epochMs(n.createdAt);
   const seenBy = Array.isArray(n.seenBy) ? n.seenBy.map(one) : [];
   const lines = [
     t.bold(cut(one(n.title) || '(no title)', width)),
-    t.dim(cut(`${one(n.type)} · ${one(n.code)} · ${one(n.id)}`, width)),
+    t.dim(kindLine(b, n, width)),
     t.dim(created === undefined ? '' : `${localTime(created)} (${age(created, now)})`),
     // Who has seen it comes before the body, so a terminal of 24 rows still shows it.
     `${t.bold('seen by')} ${cut(seenBy.length > 0 ? seenBy.join(', ') : 'nobody yet', width - 8)}`,
@@ -95,7 +107,7 @@ export function browseFrame(b: Browse, width: number, height: number, t: Theme, 
   }
   lines.push(t.dim('─'.repeat(width)));
   const detailRows = Math.max(0, height - lines.length - 2);
-  const body = detail(b.current, Math.max(10, width - 2), t, now).slice(0, detailRows);
+  const body = detail(b, b.current, Math.max(10, width - 2), t, now).slice(0, detailRows);
   for (let i = 0; i < detailRows; i++) lines.push(body[i] === undefined ? '' : ` ${body[i]}`);
   const status = b.typing ? `/${one(b.text)}▏` : b.status;
   lines.push(b.typing ? cut(status, width) : t.yellow(cut(status, width)));

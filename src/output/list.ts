@@ -1,4 +1,5 @@
 import type { OutStream } from '../context.js';
+import { ShortIds } from '../core/short-ids.js';
 import type { Rec } from '../json/record.js';
 import type { Column, View } from './columns.js';
 import { cut, displayWidth, visible } from './text.js';
@@ -12,6 +13,8 @@ interface ListOptions {
   headers: boolean;
   t: Theme;
   view: View;
+  /** Every id fetched, when known beyond the rows shown: a long id's prefix is unique among them. */
+  ids?: Iterable<string>;
 }
 
 const GAP = '  ';
@@ -32,8 +35,8 @@ export function cellText(c: Column, r: Rec, view: View): string {
   return visible(text, true);
 }
 
-/** The columns a lead text (a notification's title) keeps while the others narrow. */
-export const LEAD_WIDTH = 30;
+/** The columns a lead text (a notification's title) keeps while the others narrow: 30 characters and `…`. */
+export const LEAD_WIDTH = 31;
 /** What a lead text keeps before the other columns narrow to their headers. */
 const LEAD_ROOM = 50;
 /** How far the other columns narrow for a lead text. */
@@ -126,6 +129,8 @@ export class ListWriter {
   private timer?: NodeJS.Timeout;
   /** Per column, its short form when shown so (a time without its year), the line too wide for the long. */
   private shortened: (((text: string) => string) | undefined)[] = [];
+  /** Long ids as their unique prefixes, at a width (a terminal): in a pipe an id stays whole. */
+  private shortIds?: { at: number; ids: ShortIds };
 
   constructor(
     private readonly out: OutStream,
@@ -161,17 +166,27 @@ export class ListWriter {
   private start(): boolean {
     clearTimeout(this.timer);
     if (this.widths) return true;
-    const measure = () =>
-      this.columns.map((c, i) =>
-        Math.max(this.o.headers ? displayWidth(c.header) : 0, ...this.held.map((row) => displayWidth(row[i]))),
-      );
+    const at = this.columns.findIndex((c) => c.key === 'id');
+    if (at >= 0 && Number.isFinite(this.o.width)) {
+      this.shortIds = { at, ids: new ShortIds(this.o.ids ?? this.held.map((row) => row[at])) };
+      this.held = this.held.map((row) => this.shortId(row));
+    }
+    // A column but free text is as wide as its widest value, or, on a line too wide, as all but the
+    // widest tenth: one long value runs past its column (see line) rather than take the others' room.
+    const measure = (spare = 0) =>
+      this.columns.map((c, i) => {
+        const values = this.held.map((row) => displayWidth(row[i])).sort((a, b) => b - a);
+        const skip = c.free ? 0 : Math.min(spare, values.length - 1);
+        return Math.max(this.o.headers ? displayWidth(c.header) : 0, values[skip] ?? 0);
+      });
     let natural = measure();
     const line = (w: number[]) => w.reduce((a, b) => a + b, 0) + GAP.length * (w.length - 1);
+    if (line(natural) > this.o.width) natural = measure(Math.floor(this.held.length / 10));
     // A line too wide gives up the year of its times first (`11-27 04:17`, still local time).
     if (line(natural) > this.o.width && this.columns.some((c) => c.short)) {
       this.shortened = this.columns.map((c) => c.short);
       this.held = this.held.map((row) => this.shorten(row));
-      natural = measure();
+      natural = measure(Math.floor(this.held.length / 10));
     }
     // Never a wrapped line: columns that do not fit even narrowed are left out, from the right, and said so.
     let count = natural.length;
@@ -201,8 +216,14 @@ export class ListWriter {
     return row.map((text, i) => this.shortened[i]?.(text) ?? text);
   }
 
+  private shortId(row: string[]): string[] {
+    if (!this.shortIds) return row;
+    const { at, ids } = this.shortIds;
+    return row.map((text, i) => (i === at ? ids.of(text) : text));
+  }
+
   private write(rows: string[][], lines: string[] = []): boolean {
-    for (const row of rows) lines.push(this.line(this.shortened.length > 0 ? this.shorten(row) : row));
+    for (const row of rows) lines.push(this.line(this.shortId(this.shortened.length > 0 ? this.shorten(row) : row)));
     return lines.length === 0 || this.out.write(`${lines.join('\n')}\n`);
   }
 
@@ -210,19 +231,32 @@ export class ListWriter {
     const widths = this.widths!;
     const last = Math.min(all.length, widths.length) - 1;
     let out = '';
+    // Where the line is and where column i starts: a row with a longer id runs late, and the text after
+    // it is cut by what the line has not to spare, so the line still ends within the width.
+    let pos = 0;
+    let start = 0;
+    const spare = this.o.width - (widths.reduce((a, b) => a + b, 0) + GAP.length * (widths.length - 1));
     for (let i = 0; i <= last; i++) {
       const text = all[i];
+      if (i > 0) {
+        const gap = Math.max(GAP.length, start - pos);
+        out += ' '.repeat(gap);
+        pos += gap;
+      }
+      // Late past the room the line has spare: the cells after it give that up.
+      const late = pos - start - Math.max(0, spare);
+      const limit = late > 0 ? Math.max(1, this.limits[i] - late) : this.limits[i];
       let width = displayWidth(text);
       let shown = text;
       // An id is never cut: a row with a longer one runs past its column rather than lose it.
-      if (width > this.limits[i] && this.columns[i].key !== 'id') {
-        shown = cut(text, this.limits[i]);
+      if (width > limit && this.columns[i].key !== 'id') {
+        shown = cut(text, limit);
         width = displayWidth(shown);
       }
       const toned = this.tone(i, shown);
-      if (i > 0) out += GAP;
       out += style ? style(toned) : toned;
-      if (i < last && widths[i] > width) out += ' '.repeat(widths[i] - width);
+      pos += width;
+      start += widths[i] + GAP.length;
     }
     return out.trimEnd();
   }

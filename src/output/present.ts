@@ -24,6 +24,8 @@ export interface PresentOptions {
   headers?: boolean;
   /** What to say on stderr when a table would be empty. */
   empty?: string;
+  /** Every id fetched, when more were than are shown: a long id's prefix is unique among them. */
+  ids?: Iterable<string>;
 }
 
 /** Table for a person at a terminal, JSON for a pipe. */
@@ -112,6 +114,7 @@ async function format(ctx: Ctx, data: unknown, o: PresentOptions): Promise<void>
       t,
       view,
       onDropped: droppedNote(ctx, width),
+      ...(o.ids ? { ids: o.ids } : {}),
     });
   }
   if (shaped !== null && typeof shaped === 'object') {

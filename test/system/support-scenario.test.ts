@@ -73,7 +73,7 @@ describe('the support scenario at 80 × 24', () => {
       expect(read).toContain('seen by acc_support');
       expect(rowsOf(await term.run(other))).toContainEqual(expect.stringMatching(/^ntf_queue_1\s+acc_support$/));
       await term.clear();
-      // The lines keep the title: 30 columns of it at 80, the time shortened, nothing wrapped.
+      // The lines keep the title: 30 characters of it at 80, the time shortened, nothing wrapped.
       const list = await term.run('clinadmin notifications list');
       expect(list[0]).toMatch(/^ID\s+TIME\s+TYPE\s+CODE\s+TITLE\s+SEEN$/);
       expect(await term.wrapped()).toBe(0);
@@ -81,10 +81,10 @@ describe('the support scenario at 80 × 24', () => {
       expect(made).toHaveLength(2);
       for (const [i, line] of made.entries()) {
         expect(line).toMatch(/^ntf_\S+\s+\d\d-\d\d \d\d:\d\d\s/);
-        expect(line).toContain(`Measure created: ${NAMES[1 - i]}`.slice(0, 29));
+        expect(line).toContain(`Measure created: ${NAMES[1 - i]}`.slice(0, 30));
       }
-      // 30 columns of a title: 29 characters and the ellipsis.
-      expect(rowsOf(list)).toContainEqual(expect.stringContaining('New queue item: collection tu…'));
+      // 30 characters of a title of its own, and the ellipsis (issue 64).
+      expect(rowsOf(list)).toContainEqual(expect.stringContaining('New queue item: collection tub…'));
       // -o wide leaves out what does not fit, and says so.
       const wide = await term.run('clinadmin notifications list -o wide');
       expect(wide.at(-1)).toMatch(/^note: 2 columns left out to fit 80: SEEN BY, BODY$/);
@@ -97,7 +97,7 @@ describe('the support scenario at 80 × 24', () => {
       await create('Glucose [Mass/volume] in Capillary blood by Glucometer');
       const arrival = /^\d\d-\d\d \d\d:\d\d {2}\S+ {2}\S+ {2}(Measure created: .*) {2}\(ntf_[\w-]+\)$/m;
       await expect.poll(term.screen, { timeout: 10_000 }).toMatch(arrival);
-      expect(arrival.exec(await term.screen())![1]).toBe('Measure created: Glucose [Mas…');
+      expect(arrival.exec(await term.screen())![1]).toBe('Measure created: Glucose [Mass…');
       expect(await term.wrapped()).toBe(0);
       await term.type('C-c');
     } finally {

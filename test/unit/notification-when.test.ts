@@ -58,9 +58,9 @@ describe('the title first', () => {
     { ...col('title', 'TITLE'), free: true, lead: true },
     col('seenBy', 'SEEN'),
   ];
-  it('keeps 30 columns for a lead title at 80 while the type and code are cut, the id and time whole', () => {
+  it('keeps 30 characters and `…` for a lead title at 80 while the type and code are cut, the id whole', () => {
     const widths = fitWidths([16, 11, 18, 14, 48, 4], columns, 80);
-    expect(widths[4]).toBe(30);
+    expect(widths[4]).toBe(31);
     expect(widths[0]).toBe(16);
     expect(widths[1]).toBe(11);
     expect(widths.reduce((a, b) => a + b, 0) + 2 * 5).toBeLessThanOrEqual(80);
@@ -74,8 +74,17 @@ describe('the title first', () => {
       80,
     );
     expect(displayWidth(line)).toBeLessThanOrEqual(80);
-    // 30 columns of title: 29 characters and the ellipsis.
-    expect(line).toMatch(/^11-27 04:17 {2}\S+ {2}\S+ {2}Measure created: Hemoglobin A… {2}\(ntf_u2EK-PaAHqaM\)$/);
+    // 30 characters of title of its own, and the ellipsis (issue 64).
+    expect(line).toMatch(/^11-27 04:17 {2}\S+ {2}\S+ {2}Measure created: Hemoglobin A1… {2}\(ntf_u2EK-PaAHqaM\)$/);
+  });
+
+  it('watch shows an id whole or not at all, never cut, however narrow', () => {
+    const id = 'ntf_3f2b9c1e-8d4a-4e7b-9a61-0c5d2e7f1a93';
+    for (const width of [60, 80, 100, 120]) {
+      const line = watchLine('2026-11-27 04:17', ['warehouse', 'stock-low', 'Stock low: urine cups'], id, width);
+      expect(displayWidth(line)).toBeLessThanOrEqual(width);
+      expect(line.endsWith(`  (${id})`) || !line.includes('(ntf_')).toBe(true);
+    }
   });
 });
 

@@ -34,6 +34,7 @@ export async function runList(ctx: Ctx, cmd: Command): Promise<void> {
       account: settings.account,
       ...(await viewsOf(notifications)),
       empty: typos.length > 0 ? typos.join('\n') : 'no notifications',
+      ids: all.map((n) => n.id),
     });
     if (typos.length > 0 && !table) ctx.stderr.write(`${typos.join('\n')}\n`);
     if (opts.limit === undefined && data.length < matching.length) {

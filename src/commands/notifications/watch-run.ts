@@ -1,5 +1,6 @@
 import type { Ctx } from '../../context.js';
 import { filterNotifications } from '../../core/notifications.js';
+import { ShortIds } from '../../core/short-ids.js';
 import { CliError, DeadlineError, EXIT } from '../../errors.js';
 import { localTime, shortTime } from '../../output/columns.js';
 import { LEAD_WIDTH } from '../../output/list.js';
@@ -35,10 +36,12 @@ export async function watch(ctx: Ctx, opts: WatchOptions): Promise<void> {
     const columns = ctx.stderr.isTTY ? layoutWidth(ctx.stderr, ctx.env) : Number.POSITIVE_INFINITY;
     ctx.stderr.write(`${Number.isFinite(columns) ? cut(line, columns) : line}\n`);
   };
-  const print = (n: Note) => {
+  const print = (n: Note, ids: ShortIds) => {
     if (format === 'table') {
       const text = (v: unknown) => visible(v === undefined || v === null ? '' : String(v), true);
-      const line = watchLine(localTime(n.createdAt), [text(n.type), text(n.code), text(n.title)], text(n.id), width);
+      // A long id as its prefix unique among all fetched, as list shows it; in a pipe, whole.
+      const id = Number.isFinite(width) ? ids.of(text(n.id)) : text(n.id);
+      const line = watchLine(localTime(n.createdAt), [text(n.type), text(n.code), text(n.title)], id, width);
       void writeLines(ctx, [line]);
     } else void writeLines(ctx, [JSON.stringify(n)]);
   };
@@ -53,7 +56,8 @@ export async function watch(ctx: Ctx, opts: WatchOptions): Promise<void> {
         // What was there before we started is history, not news.
         if (!first) {
           const shown = filterNotifications(fresh, filter).reverse();
-          for (const n of shown) print(n);
+          const ids = new ShortIds(shown.length > 0 && format === 'table' ? seen : []);
+          for (const n of shown) print(n, ids);
         } else {
           if (format === 'table') say('watching for notifications; Ctrl-C to stop');
           // A value no notification has yet is most likely a typo: said once, with the nearest there are.
@@ -81,7 +85,8 @@ export async function watch(ctx: Ctx, opts: WatchOptions): Promise<void> {
 /**
  * One arrival as `time  type  code  title  (id)` within `width` columns, the title first: a line too wide
  * gives up the year of its time (`11-27 04:17`), then the title keeps at least LEAD_WIDTH columns while
- * the code and the type are cut (see steps); the id a person copies stays whole.
+ * the code and the type are cut (see steps); the id a person copies stays whole, or, on a terminal too
+ * narrow for it, is left out.
  */
 export function watchLine(time: string, cells: [string, string, string], id: string, width: number): string {
   const widths = cells.map(displayWidth);
@@ -100,6 +105,7 @@ export function watchLine(time: string, cells: [string, string, string], id: str
     [2, Math.min(12, widths[2])],
   ];
   for (const [i, floor] of steps) if (total() > width) widths[i] = Math.max(floor, widths[i] - (total() - width));
-  const line = `${when}  ${cells.map((c, i) => cut(c, widths[i])).join('  ')}  (${id})`;
-  return cut(line, width);
+  const line = `${when}  ${cells.map((c, i) => cut(c, widths[i])).join('  ')}`;
+  // The id whole or not at all: a cut one is a wrong one when copied.
+  return total() > width ? cut(line, width) : `${line}  (${id})`;
 }
