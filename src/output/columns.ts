@@ -3,6 +3,7 @@ import { formatCritical, formatRange, type RangeLike } from '../core/ranges.js';
 import type { Rec } from '../json/record.js';
 import type { ColumnFormat, Resource } from '../resources/registry.js';
 import { epochMs } from '../resources/time.js';
+import { displayWidth } from './text.js';
 
 type Tone = 'green' | 'yellow' | 'red' | 'dim';
 
@@ -23,6 +24,10 @@ export interface Column {
   short?: (text: string) => string;
   /** The record's field a derived column is drawn from, when it is not `key` (SEEN from seenBy). */
   field?: string;
+  /** The cell made to fit `width` its own way, where `…` would cut it (a list, by whole names). */
+  fit?: (text: string, width: number) => string;
+  /** The least width at which `fit` still shows something of the cell itself (a list's first name). */
+  least?: (text: string) => number;
 }
 
 export interface View {
@@ -104,6 +109,25 @@ const TONES: Partial<Record<ColumnFormat, Column['tone']>> = {
   seen: (t) => (t === 'seen' ? 'green' : t === 'new' ? 'yellow' : undefined),
 };
 
+/**
+ * A list cell (`acc_a, acc_b, acc_c`) in `width`: the first names whole and how many more (`acc_a +2`), or
+ * only how many (`+3`); never a name cut, which could read as another name or as the whole list.
+ */
+function fitList(text: string, width: number): string {
+  const items = text.split(', ');
+  for (let k = items.length - 1; k > 0; k--) {
+    const shown = `${items.slice(0, k).join(', ')} +${items.length - k}`;
+    if (displayWidth(shown) <= width) return shown;
+  }
+  return `+${items.length}`;
+}
+
+/** The width of a list cell's first name and the count of the rest (`acc_a +2`), or of the name alone. */
+function listLeast(text: string): number {
+  const items = text.split(', ');
+  return displayWidth(items.length > 1 ? `${items[0]} +${items.length - 1}` : text);
+}
+
 /** `11-27 04:17`: a local time of localTime without its year, when a line has no room for it. */
 export const shortTime = (text: string) => text.replace(/^\d{4}-/, '');
 
@@ -124,6 +148,7 @@ const column = (
   free: free || lead,
   ...(lead ? { lead } : {}),
   ...(format === 'time' ? { short: shortTime } : {}),
+  ...(format === 'list' ? { fit: fitList, least: listLeast } : {}),
   ...(field !== key ? { field } : {}),
 });
 
@@ -151,5 +176,9 @@ export function wideColumnsOf(res: Resource): Column[] {
   const extra = res.wide.map((w) =>
     typeof w === 'string' ? byKey.get(w)! : column(w.key, w.field, w.header, w.format, false, w.free),
   );
-  return [...all.filter((c) => c.shown), ...extra].map((c) => ({ ...c, shown: true }));
+  // A column that shows a field whole takes the place of one drawn from it: SEEN BY names the accounts,
+  // yours among them, so SEEN gives it its room.
+  const whole = new Set(extra.map((c) => c.field ?? c.key));
+  const shown = all.filter((c) => c.shown && !(c.field !== undefined && whole.has(c.field)));
+  return [...shown, ...extra].map((c) => ({ ...c, shown: true }));
 }

@@ -46,11 +46,18 @@ const LEAD_OTHERS = 4;
  * Fits a line to `total` columns. Free text (a name, a title) is narrowed first, widest first, to 12;
  * then the widest of the rest, down to its header, and then to 8. An id is never cut. When a column is
  * the lead (the title of a notification), it is narrowed to LEAD_ROOM, the others (not the id, nor a time,
- * which has a short form instead) to their headers, the lead to LEAD_WIDTH, the others before it down to
- * 4, and only then the lead itself to 12. With
+ * which has a short form instead) to their headers (a list to `least`, its first name and the count), the
+ * lead to LEAD_WIDTH, a list to its header, the others before it down to 4, and only then the lead itself
+ * to 12. With
  * `keepLead` that last step is not taken: the writer leaves out columns (and says so) before it.
  */
-export function fitWidths(widths: number[], columns: Column[], total: number, keepLead = false): number[] {
+export function fitWidths(
+  widths: number[],
+  columns: Column[],
+  total: number,
+  keepLead = false,
+  least: number[] = [],
+): number[] {
   const out = [...widths];
   const line = () => out.reduce((a, b) => a + b, 0) + GAP.length * (out.length - 1);
   const narrow = (floor: (i: number) => number, eligible: (i: number) => boolean) => {
@@ -68,7 +75,9 @@ export function fitWidths(widths: number[], columns: Column[], total: number, ke
   };
   const free = (i: number) => columns[i].free === true;
   const lead = (i: number) => columns[i].lead === true;
-  const header = (i: number) => Math.min(widths[i], Math.max(MIN_WIDTH, displayWidth(columns[i].header)));
+  // A column with a form of its own for less room (a list: `acc_a +2`) narrows to its header alone.
+  const header = (i: number) =>
+    Math.min(widths[i], Math.max(columns[i].fit ? 0 : MIN_WIDTH, displayWidth(columns[i].header)));
   if (columns.some((c) => c.lead)) {
     const other = (i: number) => columns[i].key !== 'id' && !free(i) && columns[i].short === undefined;
     narrow(
@@ -76,8 +85,10 @@ export function fitWidths(widths: number[], columns: Column[], total: number, ke
       (i) => free(i) && !lead(i),
     );
     narrow((i) => Math.min(LEAD_ROOM, widths[i]), lead);
-    narrow(header, other);
+    // A list keeps a name (`acc_lab_maria +2`) while the title has more than its own room.
+    narrow((i) => Math.max(header(i), Math.min(widths[i], least[i] ?? 0)), other);
     narrow((i) => Math.min(LEAD_WIDTH, widths[i]), lead);
+    narrow(header, other);
     // Only those before the title (type, code) go below their headers; those after it are left out first.
     const first = columns.findIndex((c) => c.lead);
     narrow(
@@ -192,12 +203,14 @@ export class ListWriter {
     let count = natural.length;
     // While there are columns on its right to leave out, the lead is not cut below LEAD_WIDTH.
     const lead = this.columns.findIndex((c) => c.lead);
+    // A list's least width with a name in it: its widest `first +n` form.
+    const least = this.columns.map((c, i) => (c.least ? Math.max(0, ...this.held.map((row) => c.least!(row[i]))) : 0));
     const fitted = (n: number) =>
-      fitWidths(natural.slice(0, n), this.columns.slice(0, n), this.o.width, lead >= 0 && lead < n - 1);
+      fitWidths(natural.slice(0, n), this.columns.slice(0, n), this.o.width, lead >= 0 && lead < n - 1, least);
     while (count > 2 && line(fitted(count)) > this.o.width) count--;
     this.dropped = this.columns.slice(count).map((c) => c.header);
     this.columns = this.columns.slice(0, count);
-    this.widths = fitWidths(natural.slice(0, count), this.columns, this.o.width);
+    this.widths = fitWidths(natural.slice(0, count), this.columns, this.o.width, false, least);
     this.limits = roomFor(this.widths, natural, this.columns, this.o.width);
     const lines: string[] = [];
     if (this.o.headers)
@@ -250,7 +263,7 @@ export class ListWriter {
       let shown = text;
       // An id is never cut: a row with a longer one runs past its column rather than lose it.
       if (width > limit && this.columns[i].key !== 'id') {
-        shown = cut(text, limit);
+        shown = this.columns[i].fit?.(text, limit) ?? cut(text, limit);
         width = displayWidth(shown);
       }
       const toned = this.tone(i, shown);
