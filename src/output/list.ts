@@ -2,6 +2,7 @@ import type { OutStream } from '../context.js';
 import { ShortIds } from '../core/short-ids.js';
 import type { Rec } from '../json/record.js';
 import type { Column, View } from './columns.js';
+import { dropOrder, fitWidths, GAP, roomFor } from './fit.js';
 import { cut, displayWidth, visible } from './text.js';
 import type { Theme } from './theme.js';
 
@@ -17,10 +18,8 @@ interface ListOptions {
   ids?: Iterable<string>;
 }
 
-const GAP = '  ';
 /** Rows looked at to size the columns before the first is written: the first row shows at once. */
 const SAMPLE = 200;
-const MIN_WIDTH = 8;
 /** At most this long (ms) before the first rows are written, however few have come. */
 const HOLD_MS = 200;
 
@@ -33,95 +32,6 @@ export function cellText(c: Column, r: Rec, view: View): string {
     text = JSON.stringify(r[c.key]) ?? '';
   }
   return visible(text, true);
-}
-
-/** The columns a lead text (a notification's title) keeps while the others narrow: 30 characters and `…`. */
-export const LEAD_WIDTH = 31;
-/** What a lead text keeps before the other columns narrow to their headers. */
-const LEAD_ROOM = 50;
-/** How far the other columns narrow for a lead text. */
-const LEAD_OTHERS = 4;
-
-/**
- * Fits a line to `total` columns. Free text (a name, a title) is narrowed first, widest first, to 12;
- * then the widest of the rest, down to its header, and then to 8. An id is never cut. When a column is
- * the lead (the title of a notification), it is narrowed to LEAD_ROOM, the others (not the id, nor a time,
- * which has a short form instead) to their headers (a list to `least`, its first name and the count), the
- * lead to LEAD_WIDTH, a list to its header, the others before it down to 4, and only then the lead itself
- * to 12. With
- * `keepLead` that last step is not taken: the writer leaves out columns (and says so) before it.
- */
-export function fitWidths(
-  widths: number[],
-  columns: Column[],
-  total: number,
-  keepLead = false,
-  least: number[] = [],
-): number[] {
-  const out = [...widths];
-  const line = () => out.reduce((a, b) => a + b, 0) + GAP.length * (out.length - 1);
-  const narrow = (floor: (i: number) => number, eligible: (i: number) => boolean) => {
-    while (line() > total) {
-      let widest = -1;
-      for (let i = 0; i < out.length; i++) {
-        if (!eligible(i) || out[i] <= floor(i)) continue;
-        if (widest < 0 || out[i] > out[widest]) widest = i;
-      }
-      if (widest < 0) return;
-      // Narrow it as far as the line needs, but not past the next widest: ties then narrow together.
-      const next = Math.max(floor(widest), ...out.filter((w, i) => i !== widest && eligible(i) && w < out[widest]));
-      out[widest] = Math.max(next, out[widest] - (line() - total));
-    }
-  };
-  const free = (i: number) => columns[i].free === true;
-  const lead = (i: number) => columns[i].lead === true;
-  // A column with a form of its own for less room (a list: `acc_a +2`) narrows to its header alone.
-  const header = (i: number) =>
-    Math.min(widths[i], Math.max(columns[i].fit ? 0 : MIN_WIDTH, displayWidth(columns[i].header)));
-  if (columns.some((c) => c.lead)) {
-    const other = (i: number) => columns[i].key !== 'id' && !free(i) && columns[i].short === undefined;
-    narrow(
-      (i) => Math.min(12, widths[i]),
-      (i) => free(i) && !lead(i),
-    );
-    narrow((i) => Math.min(LEAD_ROOM, widths[i]), lead);
-    // A list keeps a name (`acc_lab_maria +2`) while the title has more than its own room.
-    narrow((i) => Math.max(header(i), Math.min(widths[i], least[i] ?? 0)), other);
-    narrow((i) => Math.min(LEAD_WIDTH, widths[i]), lead);
-    narrow(header, other);
-    // Only those before the title (type, code) go below their headers; those after it are left out first.
-    const first = columns.findIndex((c) => c.lead);
-    narrow(
-      (i) => Math.min(widths[i], LEAD_OTHERS),
-      (i) => other(i) && i < first,
-    );
-    if (!keepLead) narrow((i) => Math.min(12, widths[i]), lead);
-    return out;
-  }
-  narrow((i) => Math.min(12, widths[i]), free);
-  const other = (i: number) => columns[i].key !== 'id' && !free(i);
-  narrow(header, other);
-  narrow((i) => Math.min(widths[i], MIN_WIDTH), other);
-  return out;
-}
-
-/**
- * Rows after the first are not measured, so free text may take what room the line has left (up to
- * 40 columns) before it is cut, for a longer name further down; such a row runs a little out of
- * line rather than lose its end. Without a width (a pipe) nothing is ever cut.
- */
-function roomFor(widths: number[], natural: number[], columns: Column[], total: number): number[] {
-  if (!Number.isFinite(total)) return widths.map(() => Number.POSITIVE_INFINITY);
-  const out = [...widths];
-  let room = total - (out.reduce((a, b) => a + b, 0) + GAP.length * (out.length - 1));
-  for (let i = 0; i < out.length && room > 0; i++) {
-    // A column already cut to fit has no room to give; a whole one may take some for later rows.
-    if (!columns[i].free || out[i] < natural[i] || out[i] >= 40) continue;
-    const more = Math.min(room, 40 - out[i]);
-    out[i] += more;
-    room -= more;
-  }
-  return out;
 }
 
 /**
@@ -199,18 +109,27 @@ export class ListWriter {
       this.held = this.held.map((row) => this.shorten(row));
       natural = measure(Math.floor(this.held.length / 10));
     }
-    // Never a wrapped line: columns that do not fit even narrowed are left out, from the right, and said so.
-    let count = natural.length;
-    // While there are columns on its right to leave out, the lead is not cut below LEAD_WIDTH.
+    // Never a wrapped line: columns that do not fit even narrowed are left out, and said so.
     const lead = this.columns.findIndex((c) => c.lead);
     // A list's least width with a name in it: its widest `first +n` form.
     const least = this.columns.map((c, i) => (c.least ? Math.max(0, ...this.held.map((row) => c.least!(row[i]))) : 0));
-    const fitted = (n: number) =>
-      fitWidths(natural.slice(0, n), this.columns.slice(0, n), this.o.width, lead >= 0 && lead < n - 1, least);
-    while (count > 2 && line(fitted(count)) > this.o.width) count--;
-    this.dropped = this.columns.slice(count).map((c) => c.header);
-    this.columns = this.columns.slice(0, count);
-    this.widths = fitWidths(natural.slice(0, count), this.columns, this.o.width, false, least);
+    const order = dropOrder(this.columns, lead);
+    let keep = this.columns.map((_, i) => i);
+    const pick = <T>(all: T[], at = keep) => at.map((i) => all[i]);
+    // While there are columns to leave out, the lead is not cut below LEAD_WIDTH.
+    const fitted = (at: number[], left: boolean) =>
+      fitWidths(pick(natural, at), pick(this.columns, at), this.o.width, lead >= 0 && left, pick(least, at));
+    for (let k = 0; k < order.length && keep.length > 2; k++) {
+      if (line(fitted(keep, true)) <= this.o.width) break;
+      keep = keep.filter((i) => i !== order[k]);
+    }
+    this.dropped = this.columns.filter((_, i) => !keep.includes(i)).map((c) => c.header);
+    this.held = this.held.map((row) => pick(row));
+    if (this.shortened.length > 0) this.shortened = pick(this.shortened);
+    if (this.shortIds) this.shortIds.at = keep.indexOf(this.shortIds.at);
+    natural = pick(natural);
+    this.widths = fitWidths(natural, pick(this.columns), this.o.width, false, pick(least));
+    this.columns = pick(this.columns);
     this.limits = roomFor(this.widths, natural, this.columns, this.o.width);
     const lines: string[] = [];
     if (this.o.headers)

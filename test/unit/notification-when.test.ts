@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { watchLine } from '../../src/commands/notifications/watch-run.js';
 import { parseWhen } from '../../src/core/notifications.js';
 import { col } from '../../src/output/columns.js';
-import { fitWidths } from '../../src/output/list.js';
+import { fitWidths } from '../../src/output/fit.js';
 import { displayWidth } from '../../src/output/text.js';
 
 // Local times are built with the Date constructor, so these hold in any zone the tests run in.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { col } from '../../src/output/columns.js';
-import { fitWidths } from '../../src/output/list.js';
+import { fitWidths } from '../../src/output/fit.js';
 import { cut, displayWidth, layoutWidth, visible } from '../../src/output/text.js';
 import { wrapText } from '../../src/output/wrap.js';
 

@@ -3,7 +3,7 @@ import { filterNotifications } from '../../core/notifications.js';
 import { ShortIds } from '../../core/short-ids.js';
 import { CliError, DeadlineError, EXIT } from '../../errors.js';
 import { localTime, shortTime } from '../../output/columns.js';
-import { LEAD_WIDTH } from '../../output/list.js';
+import { LEAD_WIDTH } from '../../output/fit.js';
 import { cut, displayWidth, layoutWidth, visible } from '../../output/text.js';
 import { writeLines } from '../../output/text-out.js';
 import { connect } from '../connect.js';
