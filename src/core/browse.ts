@@ -37,6 +37,10 @@ export class Browse {
   /** Only those this account has seen (`--seen-by`), or has not (`--unseen-by`). */
   readonly seenBy: string | undefined;
   readonly unseenBy: string | undefined;
+  /** The first line of the detail pane on screen: it scrolls when the selected one is longer than it. */
+  scroll = 0;
+  /** How far the detail pane can scroll; the view sets it as it lays out. */
+  scrollMax = 0;
   /** The ids that came by polling since the start, marked in the list. */
   readonly arrived = new Set<string>();
   status = '';
@@ -140,6 +144,27 @@ export class Browse {
     this.clamp();
   }
 
+  /** Scrolls the detail pane by `lines`, within what it holds. */
+  private scrollBy(lines: number): void {
+    this.scroll = Math.max(0, Math.min(this.scroll + lines, this.scrollMax));
+  }
+
+  /**
+   * The view tells, on each draw, how many lines the selected one's detail has past the pane and how many
+   * the pane shows (a scroll moves by that, less one kept for context).
+   */
+  fitDetail(below: number, rows: number, id: string | undefined): void {
+    // Another notification selected starts at its top.
+    if (id !== this.detailOf) this.scroll = 0;
+    this.detailOf = id;
+    this.scrollMax = Math.max(0, below);
+    this.scroll = Math.min(this.scroll, this.scrollMax);
+    this.page = Math.max(1, rows - 1);
+  }
+
+  private detailOf: string | undefined;
+  private page = 1;
+
   /**
    * A key, by the name node:readline gives it (`up`, `pagedown`, `return`, `escape`) or the character
    * typed; `ctrl` for Ctrl-C. Returns what the command must do, if anything.
@@ -210,6 +235,12 @@ export class Browse {
         this.refilter();
         return undefined;
       }
+      case ' ':
+        this.scrollBy(this.page);
+        return undefined;
+      case 'b':
+        this.scrollBy(-this.page);
+        return undefined;
       case 'r':
         return 'refresh';
       case 'q':

@@ -4,7 +4,7 @@ import { valueText } from '../core/number.js';
 import { ShortIds } from '../core/short-ids.js';
 import { epochMs } from '../resources/time.js';
 import { localTime } from './columns.js';
-import { cut, displayWidth, pad, visible } from './text.js';
+import { chunks, cut, displayWidth, pad, visible } from './text.js';
 import type { Theme } from './theme.js';
 import { wrapText } from './wrap.js';
 
@@ -12,9 +12,11 @@ import { wrapText } from './wrap.js';
 // line and the keys, laid out to the terminal's size. Only the rows on screen are drawn, so 10,000
 // notifications cost what 24 do. Every text from the server goes through visible(), as everywhere else.
 
-// The keys, whole from 100 columns; below, short enough for 80.
-const KEYS = '↑↓/jk move  PgUp/PgDn  Home/End  Enter open  / filter  u unseen  t type  r refresh  q quit';
+// The keys, whole from 100 columns; below, short enough for 80, and the detail's scroll keys said on the
+// status line while the pane has more than it shows.
+const KEYS = '↑↓/jk  PgUp/Dn  Home/End  Enter open  space/b scroll  / filter  u unseen  t type  r refresh  q quit';
 const KEYS_SHORT = '↑↓jk PgUp/Dn Home/End  Enter open  / filter  u unseen  t type  r reload  q quit';
+const SCROLL_KEYS = 'space/b scroll the detail';
 const TITLE_MIN = 20;
 
 const one = (v: unknown) => visible(typeof v === 'string' ? v : v === undefined || v === null ? '' : String(v), true);
@@ -58,30 +60,53 @@ function detail(b: Browse, n: BrowseNote | undefined, width: number, t: Theme, n
   if (!n) return [t.dim('no notification selected')];
   const created = epochMs(n.createdAt);
   const seenBy = Array.isArray(n.seenBy) ? n.seenBy.map(one) : [];
+  // Every line whole: wrapped at spaces, and a word longer than the pane (a URL) in pieces; the pane scrolls.
+  const whole = (text: string) =>
+    wrapText(text, width)
+      .split('\n')
+      .flatMap((l) => chunks(l, width));
   const lines = [
-    t.bold(cut(one(n.title) || '(no title)', width)),
+    ...whole(one(n.title) || '(no title)').map((l) => t.bold(l)),
     t.dim(kindLine(b, n, width)),
     t.dim(created === undefined ? '' : `${localTime(created)} (${age(created, now)})`),
     // Who has seen it comes before the body, so a terminal of 24 rows still shows it.
-    `${t.bold('seen by')} ${cut(seenBy.length > 0 ? seenBy.join(', ') : 'nobody yet', width - 8)}`,
+    ...whole(`seen by ${seenBy.length > 0 ? seenBy.join(', ') : 'nobody yet'}`).map((l, i) =>
+      i === 0 ? `${t.bold('seen by')}${l.slice('seen by'.length)}` : l,
+    ),
     '',
-    ...wrapText(visible(typeof n.body === 'string' ? n.body : ''), width)
-      .split('\n')
-      .map((l) => cut(l, width)),
+    ...whole(visible(typeof n.body === 'string' ? n.body : '')),
   ];
   if (n.meta !== undefined && n.meta !== null) {
     lines.push('', t.bold('meta'));
     const meta = typeof n.meta === 'object' ? Object.entries(n.meta as object) : [['', n.meta]];
     for (const [k, v] of meta)
-      lines.push(cut(`  ${k ? `${one(k)}: ` : ''}${one(v === null ? 'null' : valueText(v))}`, width));
+      lines.push(...whole(`  ${k ? `${one(k)}: ` : ''}${one(v === null ? 'null' : valueText(v))}`));
   }
   return lines;
+}
+
+/**
+ * The detail lines the pane of `rows` shows at the model's scroll: what is above and below the fold is
+ * marked, with the key that shows it.
+ */
+function pane(b: Browse, lines: string[], rows: number, t: Theme): string[] {
+  const marks = rows >= 3;
+  b.fitDetail(lines.length <= rows ? 0 : lines.length - rows + (marks ? 1 : 0), rows, b.current?.id);
+  const top = b.scroll;
+  const out = top > 0 && marks ? [t.dim(`↑ ${top} line${top === 1 ? '' : 's'} above · b`)] : [];
+  let room = rows - out.length;
+  const below = () => lines.length - (top + room);
+  if (marks && below() > 0) room--;
+  out.push(...lines.slice(top, top + room));
+  if (marks && below() > 0) out.push(t.dim(`↓ ${below()} more line${below() === 1 ? '' : 's'} · space`));
+  return out;
 }
 
 /** The whole screen as `height` lines, none wider than `width` columns. */
 export function browseFrame(b: Browse, width: number, height: number, t: Theme, now = Date.now()): string[] {
   const inner = Math.max(0, height - 4);
-  const listRows = Math.max(1, Math.floor(inner * 0.45));
+  // No more rows than there are to list: what is left goes to the detail.
+  const listRows = Math.max(1, Math.min(Math.floor(inner * 0.45), b.shown.length));
   b.fit(listRows);
   const filters = [
     b.type !== undefined ? `type ${one(b.type)}` : 'all types',
@@ -107,10 +132,11 @@ export function browseFrame(b: Browse, width: number, height: number, t: Theme, 
   }
   lines.push(t.dim('─'.repeat(width)));
   const detailRows = Math.max(0, height - lines.length - 2);
-  const body = detail(b, b.current, Math.max(10, width - 2), t, now).slice(0, detailRows);
+  const body = pane(b, detail(b, b.current, Math.max(10, width - 2), t, now), detailRows, t);
   for (let i = 0; i < detailRows; i++) lines.push(body[i] === undefined ? '' : ` ${body[i]}`);
   const status = b.typing ? `/${one(b.text)}▏` : b.status;
-  lines.push(b.typing ? cut(status, width) : t.yellow(cut(status, width)));
+  if (!b.typing && status === '' && b.scrollMax > 0 && width < 100) lines.push(t.dim(cut(SCROLL_KEYS, width)));
+  else lines.push(b.typing ? cut(status, width) : t.yellow(cut(status, width)));
   lines.push(t.dim(cut(width >= 100 ? KEYS : KEYS_SHORT, width)));
   return lines.slice(0, height);
 }

@@ -155,6 +155,26 @@ export function cut(s: string, width: number): string {
   return `${out}…`;
 }
 
+/** A line in pieces of at most `width` columns, none lost (a long URL in a pane that scrolls). */
+export function chunks(s: string, width: number): string[] {
+  if (displayWidth(s) <= width || width < 2) return [s];
+  const out: string[] = [];
+  let piece = '';
+  let w = 0;
+  for (const { segment } of graphemes(s)) {
+    const cw = graphemeWidth(segment);
+    if (w + cw > width && piece !== '') {
+      out.push(piece);
+      piece = '';
+      w = 0;
+    }
+    piece += segment;
+    w += cw;
+  }
+  out.push(piece);
+  return out;
+}
+
 /** Padded with spaces to `width` columns. */
 export const pad = (s: string, width: number) => s + ' '.repeat(Math.max(0, width - displayWidth(s)));
 

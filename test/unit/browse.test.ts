@@ -196,3 +196,56 @@ describe('browse --seen-by and --unseen-by', () => {
     expect(unseen.shown.map((n) => n.id)).toEqual(['b']);
   });
 });
+
+describe('the detail pane at 80 × 24 (issue 64)', () => {
+  const URL = 'https://lab.example.org/warehouse/queue/items/isc_urine_cups?batch=2026-11-27&from=central-lab';
+  const long: BrowseNote = {
+    id: 'ntf_3f2b9c1e-8d4a-4e7b-9a61-0c5d2e7f1a93',
+    createdAt: 1_790_000_000_000 + 3_600_000,
+    type: 'warehouse',
+    code: 'stock-low',
+    title: 'Stock low: urine collection cups at the central lab and at the two satellite labs',
+    body: `Only 12 urine collection cups are left. Order more at ${URL} before the weekend.`,
+    meta: Object.fromEntries([
+      ...Array.from({ length: 10 }, (_, i) => [`item${i}`, `isc_item_${i}`]),
+      ['account', 'acc_lab_maria'],
+      ['by', 'warehouse-robot'],
+    ]),
+    seenBy: [],
+  };
+
+  it('marks what is below the fold, scrolls to the last meta key with space, back with b; lines whole', async () => {
+    const b = new Browse('acc_me', undefined);
+    b.load([long, ...notes(2)]);
+    const t = await theme(false);
+    let screen = browseFrame(b, 80, 24, t);
+    for (const l of screen) expect(displayWidth(l), l).toBeLessThanOrEqual(80);
+    // Three to list, three list rows: the rest is the detail's.
+    expect(screen[4]).toMatch(/^─+$/);
+    expect(screen.join('\n')).not.toContain('by: warehouse-robot');
+    expect(screen[21]).toMatch(/^ ↓ \d+ more lines? · space$/);
+    expect(screen[22]).toBe('space/b scroll the detail');
+    // The id whole, the title wrapped, not cut.
+    expect(screen).toContain(' warehouse · stock-low · ntf_3f2b9c1e-8d4a-4e7b-9a61-0c5d2e7f1a93');
+    expect(screen.join(' ').replace(/ +/g, ' ')).toContain(long.title as string);
+    for (let i = 0; i < 10 && !screen.join('\n').includes('by: warehouse-robot'); i++) {
+      b.key(' ');
+      screen = browseFrame(b, 80, 24, t);
+    }
+    const text = screen.join('\n');
+    expect(text).toContain('  account: acc_lab_maria');
+    expect(text).toContain('  by: warehouse-robot');
+    expect(screen[5]).toMatch(/^ ↑ \d+ lines? above · b$/);
+    expect(screen[21]).not.toMatch(/more line/);
+    // The URL is whole across the lines it takes.
+    b.key('b');
+    b.key('b');
+    screen = browseFrame(b, 80, 24, t);
+    expect(screen.map((l) => l.trim()).join('')).toContain(URL);
+    // Another selected starts at its top.
+    b.key(' ');
+    b.key('j');
+    screen = browseFrame(b, 80, 24, t);
+    expect(screen[5]).not.toMatch(/above/);
+  });
+});
