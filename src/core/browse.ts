@@ -1,4 +1,4 @@
-import { newestFirst } from '../resources/time.js';
+import { epochMs, newestFirst } from '../resources/time.js';
 
 // The model of `notifications browse`: what is listed, what is selected, which filters hold. No terminal
 // here: keys come in as names, and the view (output/browse-view.ts) draws what this holds.
@@ -45,11 +45,24 @@ export class Browse {
   readonly arrived = new Set<string>();
   status = '';
 
+  /** Only those made from `since` on and before `until` (`--since`, `--until`), in milliseconds. */
+  readonly since: number | undefined;
+  readonly until: number | undefined;
+
   constructor(
     readonly account: string | undefined,
     readonly code: string | undefined,
-    options: { type?: string; unseen?: boolean; seenBy?: string; unseenBy?: string } = {},
+    options: {
+      type?: string;
+      unseen?: boolean;
+      seenBy?: string;
+      unseenBy?: string;
+      since?: number;
+      until?: number;
+    } = {},
   ) {
+    this.since = options.since;
+    this.until = options.until;
     this.type = options.type;
     this.unseen = options.unseen ?? false;
     this.seenBy = options.seenBy;
@@ -115,6 +128,8 @@ export class Browse {
   private matches(n: BrowseNote): boolean {
     if (this.type !== undefined && n.type !== this.type) return false;
     if (this.code !== undefined && n.code !== this.code) return false;
+    const at = epochMs(n.createdAt) ?? 0;
+    if ((this.since !== undefined && at < this.since) || (this.until !== undefined && at >= this.until)) return false;
     if (this.unseen && this.seenByMe(n)) return false;
     const seen = (account: string) => Array.isArray(n.seenBy) && n.seenBy.includes(account);
     if (this.seenBy !== undefined && !seen(this.seenBy)) return false;

@@ -15,21 +15,40 @@ const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 // ECMAScript's Date.parse reads it; the date-only form is read as a local day below, not as UTC.
 const INSTANT = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/i;
 
+const CLOCK = /^(\d{1,2}):(\d{2})(?::(\d{2}))?$/;
+const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
+
 /** What `--since` and `--until` take, said in their errors and help. */
 export const WHEN_FORMS =
-  'a duration (90s, 15m, 1h, 2d), today, yesterday, or an ISO date or time (2026-11-20, 2026-11-20T08:00)';
+  'a duration (90s, 15m, 1h, 2d), a time of day (08:00), today, yesterday, a weekday (monday), or an ISO ' +
+  'date or time (2026-11-20, 2026-11-20T08:00)';
+
+/**
+ * Local midnight of day `d` of month `m` (0-based) of year `y`: setFullYear, as `new Date(50, 0, 1)` reads
+ * a year below 100 as 1950 where ISO 8601 means the year 50.
+ */
+const localDay = (y: number, m: number, d: number) => {
+  const at = new Date(0);
+  at.setFullYear(y, m, d);
+  at.setHours(0, 0, 0, 0);
+  return at;
+};
 
 /** Local midnight of the day `days` after the one holding `now`. */
 const midnight = (now: number, days = 0) => {
   const d = new Date(now);
-  return new Date(d.getFullYear(), d.getMonth(), d.getDate() + days).getTime();
+  return localDay(d.getFullYear(), d.getMonth(), d.getDate() + days).getTime();
 };
+
+/** A weekday's name or its first three letters (`mon`): its number, Sunday 0, as Date.getDay counts. */
+const weekday = (v: string) => WEEKDAYS.findIndex((w) => v.length >= 3 && w.startsWith(v));
 
 /**
  * The instant `--since` or `--until` names, in milliseconds; undefined when it is none of WHEN_FORMS. A
- * duration counts back from now. A day (today, yesterday, 2026-11-20; in the local zone) is its start
- * for `since` and its end for `until`, so `--since yesterday --until yesterday` is all of yesterday. A
- * calendar date that does not exist (2026-02-30) is refused, not rolled over.
+ * duration counts back from now; a time of day (08:00) is today's. A day (today, yesterday, monday,
+ * 2026-11-20; in the local zone) is its start for `since` and its end for `until`, so `--since yesterday
+ * --until yesterday` is all of yesterday. A calendar date that does not exist (2026-02-30) is refused,
+ * not rolled over.
  */
 export function parseWhen(value: string, edge: 'since' | 'until', now = Date.now()): number | undefined {
   const v = value.trim().toLowerCase();
@@ -38,10 +57,22 @@ export function parseWhen(value: string, edge: 'since' | 'until', now = Date.now
   const end = edge === 'until' ? 1 : 0;
   if (v === 'today') return midnight(now, end);
   if (v === 'yesterday') return midnight(now, end - 1);
+  // The last such day before today, as git's approxidate reads a weekday: on a Monday, `monday` is a week ago.
+  const wd = weekday(v);
+  if (wd >= 0) return midnight(now, end - (((new Date(now).getDay() - wd + 6) % 7) + 1));
+  // A time of day is today's, in the local zone; the same for either edge.
+  const clock = CLOCK.exec(v);
+  if (clock) {
+    const [h, mi, sec = 0] = clock.slice(1).map((x) => Number(x ?? 0));
+    if (h > 23 || mi > 59 || sec > 59) return undefined;
+    const at = new Date(midnight(now));
+    at.setHours(h, mi, sec, 0);
+    return at.getTime();
+  }
   const day = DAY.exec(v);
   if (day) {
     const [y, m, d] = day.slice(1).map(Number);
-    const start = new Date(y, m - 1, d);
+    const start = localDay(y, m - 1, d);
     if (start.getFullYear() !== y || start.getMonth() !== m - 1 || start.getDate() !== d) return undefined;
     return midnight(start.getTime(), end);
   }

@@ -114,6 +114,8 @@ export function browseFrame(b: Browse, width: number, height: number, t: Theme, 
     b.unseen ? 'unseen only' : '',
     b.seenBy !== undefined ? `seen by ${one(b.seenBy)}` : '',
     b.unseenBy !== undefined ? `unseen by ${one(b.unseenBy)}` : '',
+    b.since !== undefined ? `since ${localTime(b.since)}` : '',
+    b.until !== undefined ? `until ${localTime(b.until)}` : '',
     b.text !== '' ? `filter "${one(b.text)}"` : '',
   ].filter(Boolean);
   const count = `${b.shown.length.toLocaleString('en')} of ${b.total.toLocaleString('en')}`;

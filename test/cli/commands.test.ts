@@ -524,8 +524,8 @@ describe('errors and exit codes', () => {
       ],
       [
         ['notifications', 'list', '--since', 'yesterday-ish'],
-        'invalid option --since: is not a duration (90s, 15m, 1h, 2d), today, yesterday, or an ISO date or ' +
-          'time (2026-11-20, 2026-11-20T08:00) (got "yesterday-ish")',
+        'invalid option --since: is not a duration (90s, 15m, 1h, 2d), a time of day (08:00), today, yesterday, ' +
+          'a weekday (monday), or an ISO date or time (2026-11-20, 2026-11-20T08:00) (got "yesterday-ish")',
       ],
       [
         ['notifications', 'watch', '--interval', '-1'],

@@ -111,13 +111,16 @@ describe('times as people write them', () => {
     expect(await ids('--since', '3650d')).toEqual(all);
     expect(await ids('--until', '90s')).toEqual(all);
     expect(await ids('--since', '90s')).toEqual([]);
-    expect(await ids('--since', 'today', '--until', 'yesterday')).toEqual([]);
+    // Ends the wrong way round hold nothing: refused, not an empty list and 0 (issue 64).
+    expect((await cli(['notifications', 'list', '--since', 'today', '--until', 'yesterday'])).code).toBe(2);
     expect(await ids('--since', '2000-01-01', '--until', '2000-01-01T10:00')).toEqual([]);
     expect(await ids('--since', '2000-01-01T10:00Z')).toEqual(all);
     for (const bad of ['2026-02-30', 'tomorrowish', '2026-11-20T25:00', '15 m']) {
       const r = await cli(['notifications', 'list', '--until', bad]);
       expect(r.code).toBe(2);
-      expect(r.stderr).toContain(`invalid option --until: is not a duration (90s, 15m, 1h, 2d), today, yesterday`);
+      expect(r.stderr).toContain(
+        'invalid option --until: is not a duration (90s, 15m, 1h, 2d), a time of day (08:00), today, yesterday',
+      );
     }
   });
 });

@@ -26,6 +26,31 @@ describe('--since and --until: one reader of times', () => {
     expect(parseWhen('2026-12-31', 'until', now)).toBe(day(2027, 1, 1));
   });
 
+  it('reads a time of day as today in the local zone, for either edge (issue 64)', () => {
+    expect(parseWhen('08:00', 'since', now)).toBe(new Date(2026, 10, 27, 8, 0).getTime());
+    expect(parseWhen('8:05', 'until', now)).toBe(new Date(2026, 10, 27, 8, 5).getTime());
+    expect(parseWhen('00:00:30', 'since', now)).toBe(new Date(2026, 10, 27, 0, 0, 30).getTime());
+    for (const bad of ['24:00', '08:60', '8', '08:00:61']) expect(parseWhen(bad, 'since', now), bad).toBeUndefined();
+  });
+
+  it('reads a weekday as the last one before today, as git does, a whole day (issue 64)', () => {
+    // 2026-11-27 is a Friday.
+    expect(new Date(now).getDay()).toBe(5);
+    expect(parseWhen('monday', 'since', now)).toBe(day(2026, 11, 23));
+    expect(parseWhen('Mon', 'until', now)).toBe(day(2026, 11, 24));
+    expect(parseWhen('thursday', 'since', now)).toBe(day(2026, 11, 26));
+    expect(parseWhen('friday', 'since', now)).toBe(day(2026, 11, 20));
+    expect(parseWhen('sun', 'since', now)).toBe(day(2026, 11, 22));
+    expect(parseWhen('mo', 'since', now)).toBeUndefined();
+  });
+
+  it('reads a date of a year below 100 as that year, as its ISO time is read (issue 59)', () => {
+    // ECMAScript reads a date-time form without an offset as local time, year 0050 as the year 50.
+    expect(parseWhen('0050-01-01', 'since', now)).toBe(new Date('0050-01-01T00:00').getTime());
+    expect(parseWhen('0050-01-01', 'until', now)).toBe(new Date('0050-01-02T00:00').getTime());
+    expect(parseWhen('0050-01-01T00:00', 'since', now)).toBe(parseWhen('0050-01-01', 'since', now));
+  });
+
   it('reads ISO 8601 times: local without an offset, else at the offset given', () => {
     expect(parseWhen('2026-11-20T08:00', 'since', now)).toBe(new Date(2026, 10, 20, 8, 0).getTime());
     expect(parseWhen('2026-11-20 08:00:30', 'since', now)).toBe(new Date(2026, 10, 20, 8, 0, 30).getTime());

@@ -12,12 +12,14 @@ import { colorEnabled, theme } from '../../output/theme.js';
 import { notifications } from '../../resources/index.js';
 import { connect } from '../connect.js';
 import { enc, type Opts } from '../shared.js';
-import { type FilterFlags, filterOf, notHere } from './filters.js';
+import { type FilterFlags, filterOf, notHere, windowOf } from './filters.js';
 import { newNotifications } from './poll.js';
 
 interface BrowseOptions extends Opts, FilterFlags {
   /** Milliseconds between polls. */
   interval: number;
+  since?: number;
+  until?: number;
 }
 
 /** A full-screen reader: the list, the selected one's detail, new ones by polling; see browse.ts for keys. */
@@ -30,11 +32,12 @@ export async function browse(ctx: Ctx, opts: BrowseOptions): Promise<number> {
       'in a script, use `clinadmin notifications list` (or `notifications watch` to follow new ones)',
     );
   }
+  const window = windowOf(opts);
   // A full-screen reader is a person's time throughout, as a prompt is: --timeout bounds each request alone.
   const { client, settings } = await connect(ctx, { ...opts, deadline: undefined });
   let filter: NotificationFilter;
   try {
-    filter = filterOf(opts, settings.account);
+    filter = { ...filterOf(opts, settings.account), ...window };
   } catch (err) {
     await client.close();
     throw err;
@@ -45,6 +48,7 @@ export async function browse(ctx: Ctx, opts: BrowseOptions): Promise<number> {
     unseen: opts.unseen,
     seenBy: filter.seenBy,
     unseenBy: opts.unseenBy,
+    ...window,
   });
   const draw = () => {
     drawFrame(out, browseFrame(b, out.columns || 80, out.rows || 24, t));

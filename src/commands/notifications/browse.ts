@@ -10,6 +10,8 @@ export function browseCommand(ctx: Ctx, state: RunState): Command {
     .option('--unseen', 'only those your account has not seen (u toggles it; needs an account)')
     .option('--seen-by <account>', 'only those this account has seen')
     .option('--unseen-by <account>', 'only those this account has not seen')
+    .option('--since <when>', 'only from then on: 15m, 08:00, today, monday, 2026-11-20 (as list takes it)')
+    .option('--until <when>', 'only before then, in the same forms (a day counts whole)')
     .option('--interval <seconds>', 'how often to ask the server for new ones', '2')
     .addHelpText(
       'after',
@@ -26,16 +28,20 @@ not documented.
 ${examples(
   'clinadmin notifications browse',
   'clinadmin notifications browse --unseen --type warehouse',
+  'clinadmin notifications browse --since monday --until today',
   'clinadmin notifications browse --type warehouse --unseen-by acc_support',
 )}`,
     )
     .action(async (_o: unknown, cmd: Command) => {
-      const opts = await optsOf(cmd, ({ z, seconds }) => ({
+      const { whenRule } = await import('./filters.js');
+      const opts = await optsOf(cmd, ({ z, seconds, converted }) => ({
         type: z.optional(z.string()),
         code: z.optional(z.string()),
         unseen: z.optional(z.boolean()),
         seenBy: z.optional(z.string()),
         unseenBy: z.optional(z.string()),
+        since: z.optional(whenRule(converted, 'since')),
+        until: z.optional(whenRule(converted, 'until')),
         interval: seconds,
       }));
       const { browse } = await import('./browse-run.js');

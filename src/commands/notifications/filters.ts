@@ -1,6 +1,8 @@
-import type { NotificationFilter, NotificationLike } from '../../core/notifications.js';
+import { type NotificationFilter, type NotificationLike, parseWhen, WHEN_FORMS } from '../../core/notifications.js';
 import { UsageError } from '../../errors.js';
+import { localTime } from '../../output/columns.js';
 import { visible } from '../../output/text.js';
+import type { converted as convertedRule } from '../options.js';
 import type { Opts } from '../shared.js';
 import { distance } from '../suggest.js';
 
@@ -30,6 +32,21 @@ export function filterOf(opts: FilterFlags & Opts, account: string | undefined):
     seenBy: opts.seenBy,
     unseenBy: opts.unseen ? account : opts.unseenBy,
   };
+}
+
+/** The rule of `--since` or `--until`: any of WHEN_FORMS, as an instant in milliseconds. */
+export const whenRule = (converted: typeof convertedRule, edge: 'since' | 'until') =>
+  converted(`is not ${WHEN_FORMS}`, (s) => parseWhen(s, edge));
+
+/** `--since` and `--until` as a window; ends given the wrong way round hold nothing, and are refused. */
+export function windowOf(opts: { since?: number; until?: number }): Pick<NotificationFilter, 'since' | 'until'> {
+  if (opts.since !== undefined && opts.until !== undefined && opts.since >= opts.until)
+    throw new UsageError(
+      `--since (${localTime(opts.since)}) is not before --until (${localTime(opts.until)}): ` +
+        'no notification is in between',
+      'the earlier time goes to --since: --since 3d --until 2d is from three days ago to two',
+    );
+  return { since: opts.since, until: opts.until };
 }
 
 const SHOWN = 5;

@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
 import type { Ctx } from '../../context.js';
-import { filterNotifications, parseWhen, WHEN_FORMS } from '../../core/notifications.js';
+import { filterNotifications } from '../../core/notifications.js';
 import { chooseFormat, present } from '../../output/present.js';
 import { notifications } from '../../resources/index.js';
 import { checkFields, optsOf, viewsOf, withClient } from '../shared.js';
-import { filterOf, notHere } from './filters.js';
+import { filterOf, notHere, whenRule, windowOf } from './filters.js';
 
 /** `notifications list`: the whole list, filtered here (the API has no filters), newest first. */
 export async function runList(ctx: Ctx, cmd: Command): Promise<void> {
@@ -14,13 +14,14 @@ export async function runList(ctx: Ctx, cmd: Command): Promise<void> {
     unseen: z.optional(z.boolean()),
     seenBy: z.optional(z.string()),
     unseenBy: z.optional(z.string()),
-    since: z.optional(converted(`is not ${WHEN_FORMS}`, (s) => parseWhen(s, 'since'))),
-    until: z.optional(converted(`is not ${WHEN_FORMS}`, (s) => parseWhen(s, 'until'))),
+    since: z.optional(whenRule(converted, 'since')),
+    until: z.optional(whenRule(converted, 'until')),
     limit: z.optional(wholeNumber(0)),
   }));
   checkFields(notifications, opts.fields);
+  const window = windowOf(opts);
   await withClient(ctx, opts, async ({ client, settings }) => {
-    const filter = { ...filterOf(opts, settings.account), since: opts.since, until: opts.until };
+    const filter = { ...filterOf(opts, settings.account), ...window };
     const all = await client.list<{ id: string }>(notifications.path);
     const matching = filterNotifications(all, filter);
     // A typo in a value reads as a typo, not as "none were sent": said beside the empty list, exit 0.

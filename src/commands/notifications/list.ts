@@ -12,7 +12,11 @@ export function listCommand(ctx: Ctx): Command {
     .option('--seen-by <account>', 'only those this account has seen')
     .option('--unseen-by <account>', 'only those this account has not seen')
     .option('--unseen', 'only those your account has not seen: --unseen-by your account')
-    .option('--since <when>', 'only from then on: 90s, 15m, 1h, 2d, today, yesterday, 2026-11-20, 2026-11-20T08:00')
+    .option(
+      '--since <when>',
+      'only from then on: 90s, 15m, 1h, 2d, 08:00 (today), today, yesterday, monday (the last), 2026-11-20, ' +
+        '2026-11-20T08:00',
+    )
     .option('--until <when>', 'only before then, in the same forms (a day counts whole: --until yesterday)')
     .option('--limit <n>', 'at most this many; 0 for all (at a terminal the default is 50)')
     .option('--no-headers', 'leave out the header row of -o table and -o wide (for scripts that read columns)')

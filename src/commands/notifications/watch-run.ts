@@ -14,6 +14,8 @@ import { type Note, newNotifications } from './poll.js';
 interface WatchOptions extends Opts, FilterFlags {
   /** Milliseconds between polls. */
   interval: number;
+  /** Those from this instant on are printed at the start, as if they had just come. */
+  since?: number;
   output?: 'table' | 'ndjson' | 'json';
 }
 
@@ -21,8 +23,14 @@ interface WatchOptions extends Opts, FilterFlags {
 export async function watch(ctx: Ctx, opts: WatchOptions): Promise<void> {
   const interval = opts.interval;
   const format = opts.output ?? (ctx.stdout.isTTY ? 'table' : 'ndjson');
-  const filter = filterOf(opts, undefined);
-  const { client } = await connect(ctx, opts);
+  const { client, settings } = await connect(ctx, opts);
+  let filter: ReturnType<typeof filterOf>;
+  try {
+    filter = { ...filterOf(opts, settings.account), since: opts.since };
+  } catch (err) {
+    await client.close();
+    throw err;
+  }
   const stop = ctx.waitForSignal(['SIGINT', 'SIGTERM']);
   let stopped = false;
   void stop.promise.then(() => (stopped = true));
@@ -59,6 +67,10 @@ export async function watch(ctx: Ctx, opts: WatchOptions): Promise<void> {
           const ids = new ShortIds(shown.length > 0 && format === 'table' ? seen : []);
           for (const n of shown) print(n, ids);
         } else {
+          // --since replays what came from then on, oldest first, as if it had just come.
+          const replay = opts.since === undefined ? [] : filterNotifications(fresh, filter).reverse();
+          const ids = new ShortIds(replay.length > 0 && format === 'table' ? seen : []);
+          for (const n of replay) print(n, ids);
           if (format === 'table') say('watching for notifications; Ctrl-C to stop');
           // A value no notification has yet is most likely a typo: said once, with the nearest there are.
           if (filterNotifications(fresh, filter).length === 0) for (const line of notHere(fresh, filter)) say(line);
