@@ -232,6 +232,20 @@ describe('events, sexes and faults', () => {
     expect(r.stderr.length).toBeLessThan(1000);
   });
 
+  it('names --test for an observation no battery lists, as FHIR import does', async () => {
+    const s = await server();
+    await writeFile(
+      join(s.dir, 'k.hl7'),
+      'MSH|^~\\&|L||||1||MFN^M08|1|P|2.5.1\rMFE|MAD|1||1|CWE\rOM1|1|2823-3^K^LN|NM\r',
+    );
+    const r = await s.cli(['measures', 'import', 'k.hl7']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(
+      'k.hl7 line 2 (K): test: no battery (OM5) names this observation as a member; give --test ID',
+    );
+    expect((await s.cli(['measures', 'import', 'k.hl7', '--test', 'tst_k'])).code).toBe(0);
+  });
+
   it('shows the control bytes of a hostile file escaped, in lint and import alike', async () => {
     const s = await server();
     // An OSC sequence (ESC ] 0 ; title BEL) in an unknown escape and in MSH-9: a terminal would retitle itself.

@@ -26,8 +26,9 @@ end out, so the two differ only at the instant on a boundary. A bound's precisio
 
 Events (MFE-1): MAD and MUP create or update; MDL deletes under --prune --yes and is reported otherwise;
 MDC and MAC are refused (no field holds "inactive"). What a measure cannot hold (OM2-5's conversion
-factor, OM2-8 to OM2-10, an RFR's gestational age, species, race or condition, OM3-4 to OM3-6) is named
-as a warning, never dropped in silence.
+factor, OM2-8 to OM2-10, OM3-4 to OM3-6) is named as a warning, never dropped in silence. An RFR for a
+gestational age, species, race or condition (RFR-4 to RFR-7) would hold for everyone without it: an error
+naming the range, or with --leave-out-ranges the measure without that range, each listed as left out.
 
 measures export --format hl7 writes one MFN^M08 message with every measure (OM3 for a coded one), and an
 MFN^M10 whose batteries are the tests, in one batch; segments end in \\r and every value is escaped.

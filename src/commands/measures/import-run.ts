@@ -6,9 +6,9 @@ import { measureSyncSpec } from './sync.js';
 /** `measures import`, its options parsed: the measures' sync spec (lint, FHIR), then import's steps. */
 export async function runImport(
   ctx: Ctx,
-  opts: SyncOptions & { test?: string },
+  opts: SyncOptions & { test?: string; leaveOutRanges?: boolean },
   files: string[],
   state: RunState,
 ): Promise<void> {
-  await runSync(ctx, opts, await measureSyncSpec(opts.test), files, state);
+  await runSync(ctx, opts, await measureSyncSpec(opts.test, { leaveOut: opts.leaveOutRanges }), files, state);
 }

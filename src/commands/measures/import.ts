@@ -1,6 +1,7 @@
 import { Command, Option } from 'commander';
 import type { Ctx, RunState } from '../../context.js';
 import { INPUT_FORMATS, INPUT_FORMS } from '../../core/catalog-formats.js';
+import { LEAVE_OUT_FLAG } from '../../core/unheld.js';
 import { addSyncOptions, syncShape } from '../resource/sync-options.js';
 import { strictOption } from '../resource/write-define.js';
 import { examples, optsOf } from '../shared.js';
@@ -10,6 +11,14 @@ export const csvFormat = () =>
   new Option('--format <form>', `the input form: auto (by the file: ${INPUT_FORMS}), csv or hl7`)
     .choices(INPUT_FORMATS)
     .default('auto');
+
+/** --leave-out-ranges, for import and lint alike (core/unheld.ts). */
+export const leaveOutOption = () =>
+  new Option(
+    LEAVE_OUT_FLAG,
+    'take a FHIR or HL7 measure without its ranges for people a range cannot name (a race, a pregnancy, a ' +
+      'condition, an age or sex not read), each listed as left out; without it they are errors',
+  );
 
 export function importCommand(ctx: Ctx, state: RunState): Command {
   return addSyncOptions(
@@ -26,6 +35,7 @@ export function importCommand(ctx: Ctx, state: RunState): Command {
     .addOption(strictOption())
     .option('--test <id>', 'the test of FHIR ObservationDefinitions that name none')
     .addOption(csvFormat())
+    .addOption(leaveOutOption())
     .addHelpText(
       'after',
       `
@@ -33,7 +43,9 @@ A .csv or .tsv file (or --format csv, for stdin) holds one range a row, a measur
 its ranges, grouped by (test, name): its columns and rules are in \`clinadmin help csv\`.
 Every record is validated before the first request; with any invalid record nothing is sent (exit 2).
 FHIR R4 ObservationDefinitions are read as measures (the table in docs/catalogs.md); one that names no test
-takes it from --test.
+takes it from --test. A FHIR interval or HL7 range limited to people a measure's range cannot name (a race, a
+pregnancy, a condition, an age or sex it cannot read) is an error; --leave-out-ranges imports the measure without
+it, each such range listed as left out.
 A record whose (test, name), or id, matches an existing measure updates it when something differs.
 --prune makes the server hold exactly the file's measures for each test the file names: the others of
 those tests are deleted, after the file's records are sent. Without a terminal it needs --yes.
@@ -53,7 +65,11 @@ ${examples(
       const { runImport } = await import('./import-run.js');
       await runImport(
         ctx,
-        await optsOf(cmd, (m) => ({ ...syncShape(m), test: m.z.optional(m.z.string()) })),
+        await optsOf(cmd, (m) => ({
+          ...syncShape(m),
+          test: m.z.optional(m.z.string()),
+          leaveOutRanges: m.z.optional(m.z.boolean()),
+        })),
         files,
         state,
       );

@@ -11,10 +11,13 @@ import { measureSyncSpec } from './sync.js';
 
 export async function lint(
   ctx: Ctx,
-  opts: Opts & { test?: string; format?: string },
+  opts: Opts & { test?: string; format?: string; leaveOutRanges?: boolean },
   files: string[],
 ): Promise<number> {
-  const prep = await prepare(await measureSyncSpec(opts.test), await readRecords(ctx, files, formOf(opts.format)));
+  const prep = await prepare(
+    await measureSyncSpec(opts.test, { leaveOut: opts.leaveOutRanges }),
+    await readRecords(ctx, files, formOf(opts.format)),
+  );
   // Every problem of every file in one pass, in the input's order, as eslint lists them: the errors and
   // the warnings beside them, the first 50 and then how many more.
   const [errors, warnings] = [prep.errorList.count, prep.warningList.count];

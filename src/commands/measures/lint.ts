@@ -3,7 +3,7 @@ import type { Ctx, RunState } from '../../context.js';
 import { INPUT_FORMATS, INPUT_FORMS } from '../../core/catalog-formats.js';
 import { strictOption } from '../resource/write-define.js';
 import { examples, optsOf } from '../shared.js';
-import { csvFormat } from './import.js';
+import { csvFormat, leaveOutOption } from './import.js';
 
 export function lintCommand(ctx: Ctx, state: RunState): Command {
   return new Command('lint')
@@ -12,6 +12,7 @@ export function lintCommand(ctx: Ctx, state: RunState): Command {
     .addOption(strictOption())
     .option('--test <id>', 'the test of FHIR ObservationDefinitions that name none')
     .addOption(csvFormat())
+    .addOption(leaveOutOption())
     .addHelpText(
       'after',
       `
@@ -19,7 +20,9 @@ Warns about overlapping age bands for one sex and ages left uncovered, critical 
 FHIR defines the critical range) inside the reference range they guard or written where a zone was meant,
 SI and conventional bounds that disagree in direction, bounds with more decimals than their precision,
 numeric measures without a unit, units that are not UCUM, SI bounds that do not follow from the
-conventional ones, and LOINC codes with a wrong check digit. Exit 2 on errors, 1 on warnings with --strict.
+conventional ones, and LOINC codes with a wrong check digit. A FHIR or HL7 range limited to people a range
+cannot name (a race, a pregnancy, a condition, an unread age or sex) is an error, as import says it.
+Exit 2 on errors, 1 on warnings with --strict.
 ${examples(
   'clinadmin measures lint cbc.json',
   'clinadmin measures lint *.json --strict',
@@ -28,7 +31,11 @@ ${examples(
     )
     .action(async (files: string[], _o: unknown, cmd: Command) => {
       const { lint } = await import('./lint-run.js');
-      const opts = await optsOf(cmd, ({ z }) => ({ test: z.optional(z.string()), format: z.enum(INPUT_FORMATS) }));
+      const opts = await optsOf(cmd, ({ z }) => ({
+        test: z.optional(z.string()),
+        format: z.enum(INPUT_FORMATS),
+        leaveOutRanges: z.optional(z.boolean()),
+      }));
       state.exitCode = await lint(ctx, opts, files);
     });
 }

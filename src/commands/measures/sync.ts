@@ -2,21 +2,23 @@ import { fromObservationDefinition } from '../../core/fhir/from-observation-defi
 import { adaptHl7, FROM_HL7, type Hl7Value } from '../../core/hl7/read.js';
 import type { SyncSpec } from '../../core/sync/prepare.js';
 import { syncSpec } from '../../core/sync/spec.js';
+import type { Unheld } from '../../core/unheld.js';
 import { measureLinter } from '../../core/units.js';
 import { measures } from '../../resources/index.js';
 
 /**
  * Measures are found by (test, name); the import also checks clinical sense with lint, and reads FHIR
- * ObservationDefinitions and HL7 v2 master files as measures, a missing test taken from `test` (--test).
+ * ObservationDefinitions and HL7 v2 master files as measures, a missing test taken from `test` (--test), a
+ * range they limit to people a range cannot name refused or, under `unheld.leaveOut` (--leave-out-ranges), left out.
  */
-export async function measureSyncSpec(test?: string): Promise<SyncSpec> {
+export async function measureSyncSpec(test?: string, unheld: Unheld = {}): Promise<SyncSpec> {
   const lint = await measureLinter();
   const spec = await syncSpec(measures, (r) => lint(r));
   const valueSets = new WeakMap();
   spec.adapt = (r) => {
     const hl7 = (r as Hl7Value)[FROM_HL7];
-    if (hl7) return adaptHl7(hl7, test);
-    return r.resourceType === undefined ? undefined : fromObservationDefinition(r, test, valueSets);
+    if (hl7) return adaptHl7(hl7, test, unheld);
+    return r.resourceType === undefined ? undefined : fromObservationDefinition(r, test, valueSets, unheld);
   };
   return spec;
 }

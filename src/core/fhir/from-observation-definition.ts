@@ -3,7 +3,9 @@ import { type FieldError, precision } from '../../schemas/common.js';
 import type { Warning } from '../lint.js';
 import type { RangeLike } from '../ranges.js';
 import { sourcePath } from '../source-path.js';
+import { quoted, type Unheld, unheldRange } from '../unheld.js';
 import { type CriticalRead, interpretationOf, joinedPaths, joinSide, readCritical } from './critical.js';
+import { ageWords, contextIsNormal, intervalLimits } from './interval-limits.js';
 import {
   AGE_CONVENTION,
   ageBand,
@@ -12,7 +14,6 @@ import {
   FHIR_BASE,
   ID_SYSTEM,
   INTERVAL_EXTENSIONS,
-  isAgeValue,
   LISTS,
   num,
   objectsIn,
@@ -39,15 +40,19 @@ export interface Adapted {
   deletes?: boolean;
 }
 
-const HELD_ELSEWHERE = ['appliesTo', 'context', 'condition', 'gestationalAge'] as const;
-
 /**
  * A measure from an ObservationDefinition, by the same table read backwards. A resource from another
  * system (no extensions of ours) imports with what it has; what our model cannot hold is a warning
  * naming the element, never dropped in silence. `test` fills in a missing test; `valueSets` holds the answers
- * of the ValueSets read so far, so a shared one is read once.
+ * of the ValueSets read so far, so a shared one is read once. An interval for people a range cannot name (a
+ * context, an unread age or sex…) is an error, or left out with a warning under `unheld.leaveOut`.
  */
-export function fromObservationDefinition(od: Rec, test?: string, valueSets?: ValueSetAnswers): Adapted {
+export function fromObservationDefinition(
+  od: Rec,
+  test?: string,
+  valueSets?: ValueSetAnswers,
+  unheld: Unheld = {},
+): Adapted {
   const warnings: Warning[] = [];
   const errors: FieldError[] = [];
   const paths: Record<string, string> = {};
@@ -174,29 +179,41 @@ export function fromObservationDefinition(od: Rec, test?: string, valueSets?: Va
   const sides = new Map<number, Rec>();
   ((od.qualifiedInterval as Rec[] | undefined) ?? []).forEach((q, i) => {
     const at = `qualifiedInterval[${i}]`;
-    if (q.category !== 'reference' && q.category !== 'critical') {
-      const what = q.category === undefined ? 'no category' : `category ${JSON.stringify(q.category)}`;
-      warnings.push({ field: at, message: `${what}: only reference and critical intervals are held; left out` });
-      return;
-    }
     // A condition naming an interpretation (Normal, Low, Critical High…, as Medplum writes them) says what a
     // result in the interval means, not whom the range is for.
     const interpretation = interpretationOf(q.condition);
-    if (q.category === 'reference' && (interpretation === 'low' || interpretation === 'high')) {
+    // An interval with no category whose context or condition says it is the normal one is a reference range.
+    const normal = interpretation === 'normal' || contextIsNormal(q.context);
+    const category = q.category ?? (normal ? 'reference' : undefined);
+    if (category !== 'reference' && category !== 'critical') {
+      const what = category === undefined ? 'no category' : `category ${JSON.stringify(category)}`;
+      warnings.push({ field: at, message: `${what}: only reference and critical intervals are held; left out` });
+      return;
+    }
+    if (category === 'reference' && (interpretation === 'low' || interpretation === 'high')) {
       warnings.push({
         field: `${at}.condition`,
         message: `a "${interpretation}" interval holds the ${interpretation} results, not a reference range; left out`,
       });
       return;
     }
-    const held = HELD_ELSEWHERE.filter((k) => q[k] !== undefined && !(k === 'condition' && interpretation));
-    if (held.length > 0) {
-      warnings.push({
-        field: `${at}.${held[0]}`,
-        message: `a measure's range cannot be limited by ${held.join(', ')}; the interval is left out`,
+    // Held without its limit, the range would hold for more people than the file says: never held.
+    const limits = intervalLimits(q, at, interpretation);
+    const sex = q.gender === 'male' || q.gender === 'female' ? q.gender : undefined;
+    if (q.gender !== undefined && sex === undefined)
+      limits.push({
+        place: `${at}.gender`,
+        what: `gender ${typeof q.gender === 'string' ? quoted(q.gender) : shown(q.gender)}, not male or female`,
       });
-      return;
-    }
+    const age = (q.age ?? {}) as Rec;
+    const band = ageBand(age, legacy);
+    for (const [i, bound] of [
+      [0, 'low'],
+      [1, 'high'],
+    ] as const)
+      if (Number.isNaN(band[i])) limits.push({ place: `${at}.age.${bound}`, what: ageWords(age[bound]) });
+    for (const { place, what } of limits) unheldRange(unheld, place, what, { warnings, errors });
+    if (limits.length > 0) return;
     const range = (q.range ?? {}) as Rec;
     const units = new Set(
       [range.low, range.high]
@@ -217,10 +234,9 @@ export function fromObservationDefinition(od: Rec, test?: string, valueSets?: Va
       });
       return;
     }
-    const list = q.category === 'reference' ? reference : panic;
+    const list = category === 'reference' ? reference : panic;
     const low = (range.low as Rec | undefined)?.value;
     const high = (range.high as Rec | undefined)?.value;
-    const sex = q.gender === 'male' || q.gender === 'female' ? q.gender : undefined;
     // The same interval again in SI units (as some systems send both) joins its customary twin; not in ours.
     const twin =
       si && !ours
@@ -240,10 +256,10 @@ export function fromObservationDefinition(od: Rec, test?: string, valueSets?: Va
       keepWritten(twin, range, true);
       return;
     }
-    const field = `${q.category === 'reference' ? 'referenceRanges' : 'panicRanges'}[${list.length}]`;
+    const field = `${category === 'reference' ? 'referenceRanges' : 'panicRanges'}[${list.length}]`;
     paths[field] = at;
     const r: Rec = {};
-    if (q.category === 'reference' && typeof q.id === 'string') r.id = q.id;
+    if (category === 'reference' && typeof q.id === 'string') r.id = q.id;
     if (low !== undefined) r[si ? 'simin' : 'min'] = low;
     if (high !== undefined) r[si ? 'simax' : 'max'] = high;
     paths[`${field}.${si ? 'simin' : 'min'}`] = `${at}.range.low.value`;
@@ -259,37 +275,23 @@ export function fromObservationDefinition(od: Rec, test?: string, valueSets?: Va
       if (num(r.max)) r.simax = Number((r.max * factor).toPrecision(12));
     }
     if (sex !== undefined) r.sex = sex;
-    else if (q.gender !== undefined)
-      warnings.push({ field: `${at}.gender`, message: `${JSON.stringify(q.gender)} is held as all` });
     paths[`${field}.sex`] = `${at}.gender`;
-    const age = (q.age ?? {}) as Rec;
-    const band = ageBand(age, legacy);
     for (const [i, bound, f] of [
       [0, 'low', 'ageMin'],
       [1, 'high', 'ageMax'],
     ] as const) {
-      const qty = age[bound] as Rec | undefined;
-      const value = band[i];
-      if (value === undefined) continue;
+      if (band[i] === undefined) continue;
       paths[`${field}.${f}`] = `${at}.age.${bound}.value`;
-      if (Number.isNaN(value)) {
-        const unitCode = String(qty?.code ?? qty?.unit);
-        const message = isAgeValue(qty?.value)
-          ? `age in ${unitCode.slice(0, 40)} is not one of UCUM's a, mo, wk, d, h; left out`
-          : `age ${shown(qty?.value)} is not a number of 0 or more; left out`;
-        warnings.push({ field: `${at}.age.${bound}`, message });
-        continue;
-      }
-      r[f] = value;
+      r[f] = band[i];
     }
     // The two sides of one of our own panic ranges, written as zones, are read back as that range.
-    const side = ours && q.category === 'critical' ? iexts.find((e) => e.url === ext(PANIC_INDEX)) : undefined;
+    const side = ours && category === 'critical' ? iexts.find((e) => e.url === ext(PANIC_INDEX)) : undefined;
     const joined = Number.isInteger(side?.valueInteger)
       ? joinSide(sides, side!.valueInteger as number, r, interpretation, list)
       : undefined;
     if (joined) joinedPaths(paths, field, `panicRanges[${list.indexOf(joined)}]`, at, interpretation);
     else list.push(r);
-    if (!joined && q.category === 'critical') criticals.push({ r, at, interpretation });
+    if (!joined && category === 'critical') criticals.push({ r, at, interpretation });
   });
   // Our own export writes the definition's limits exactly (or zones that say so): only another system's
   // one-sided intervals are judged by where they lie.

@@ -1,4 +1,5 @@
 import type { Adapted } from '../fhir/from-observation-definition.js';
+import { type Unheld, unheldRange } from '../unheld.js';
 import { type MasterRecord, masterRecords, repetitions, value } from './master-file.js';
 import { type FromHl7, measureFromHl7 } from './to-measure.js';
 
@@ -61,12 +62,21 @@ const isBattery = (rec: MasterRecord) => rec.om.has('OM5');
 /**
  * A record read from HL7 as the import takes it: a missing test from `test` (--test); an MDL skipped and
  * reported, marked so that --prune deletes the record it names (by its id, else its test and name) and
- * nothing else: its test is not the file's to empty (HL7 v2.5.1 8.5.1.1: MDL deletes one record).
+ * nothing else: its test is not the file's to empty (HL7 v2.5.1 8.5.1.1: MDL deletes one record); a range
+ * for people a range cannot name (RFR race, condition…) an error, or left out with a warning under
+ * `unheld.leaveOut`.
  */
-export function adaptHl7(read: FromHl7, test: string | undefined): Adapted {
+export function adaptHl7(read: FromHl7, test: string | undefined, unheld: Unheld = {}): Adapted {
   const value = { ...read.value };
   if (value.test === undefined && test !== undefined) value.test = test;
-  const adapted: Adapted = { value, warnings: [...read.warnings], errors: read.errors, pathOf: read.pathOf };
+  const adapted: Adapted = { value, warnings: [...read.warnings], errors: [...read.errors], pathOf: read.pathOf };
+  if (value.test === undefined && read.event !== 'MDL')
+    adapted.errors.push({
+      path: 'test',
+      message: 'no battery (OM5) names this observation as a member; give --test ID',
+    });
+  for (const u of read.unheld) unheldRange(unheld, u.place, u.what, adapted);
+  if (read.unheld.length > 0) leaveOut(adapted, read);
   if (read.event === 'MDL' && read.errors.length === 0) {
     adapted.skip = true;
     const named = typeof value.test === 'string' || typeof value.id === 'string';
@@ -79,4 +89,25 @@ export function adaptHl7(read: FromHl7, test: string | undefined): Adapted {
     adapted.deletes = named;
   }
   return adapted;
+}
+
+/** The measure without its unheld ranges, each later range still named by its own HL7 place. */
+function leaveOut(adapted: Adapted, read: FromHl7): void {
+  const kept = new Map<string, number[]>();
+  for (const list of ['referenceRanges', 'panicRanges'] as const) {
+    const ranges = read.value[list];
+    if (!Array.isArray(ranges)) continue;
+    const gone = new Set(read.unheld.filter((u) => u.list === list).map((u) => u.index));
+    const indices = ranges.map((_, i) => i).filter((i) => !gone.has(i));
+    kept.set(list, indices);
+    if (indices.length > 0) adapted.value[list] = indices.map((i) => ranges[i]);
+    else delete adapted.value[list];
+  }
+  adapted.pathOf = (p) =>
+    read.pathOf(
+      p.replace(/^(referenceRanges|panicRanges)\[(\d+)\]/, (whole, list: string, i: string) => {
+        const old = kept.get(list)?.[Number(i)];
+        return old === undefined ? whole : `${list}[${old}]`;
+      }),
+    );
 }

@@ -20,6 +20,16 @@ export interface FromHl7 {
   event: string;
   /** A measure field's HL7 place, for messages: `referenceRanges[1].max` → `segment 14 (OM2-6) #2`. */
   pathOf: (measurePath: string) => string;
+  /** Ranges limited to people a range cannot name (RFR race, condition…): the adapter refuses or leaves them out. */
+  unheld: UnheldRange[];
+}
+
+/** A range of `value` (`referenceRanges[2]`) that holds only for `what`, written at `place`. */
+interface UnheldRange {
+  list: 'referenceRanges' | 'panicRanges';
+  index: number;
+  place: string;
+  what: string;
 }
 
 const SEXES: Record<string, string> = { '': 'all', M: 'male', F: 'female' };
@@ -38,6 +48,7 @@ export function measureFromHl7(rec: MasterRecord, test: string | undefined): Fro
   const warnings: Warning[] = [];
   const errors: FieldError[] = [];
   const paths: Record<string, string> = {};
+  const unheld: UnheldRange[] = [];
   const { mfe, om } = rec;
   const om1 = om.get('OM1');
   const om2 = om.get('OM2');
@@ -46,7 +57,7 @@ export function measureFromHl7(rec: MasterRecord, test: string | undefined): Fro
   const m: Record<string, unknown> = {};
   if (!om1) {
     errors.push({ path: at(mfe), message: 'an MFE with no OM1 after it: nothing says what the observation is' });
-    return { value: m, warnings, errors, event, pathOf: (p) => p };
+    return { value: m, warnings, errors, event, pathOf: (p) => p, unheld };
   }
   if (event === 'MDC' || event === 'MAC')
     errors.push({
@@ -85,24 +96,24 @@ export function measureFromHl7(rec: MasterRecord, test: string | undefined): Fro
     });
   else if (type) m.type = type;
 
-  if (om2) numeric(m, om2, warnings, errors, paths);
+  if (om2) numeric(m, om2, { warnings, errors, unheld }, paths);
   if (om3) categorical(m, om3, warnings);
   for (const seg of rec.repeated)
     warnings.push({ field: at(seg), message: `a second ${seg.name} in one record: not read` });
   for (const name of om.keys())
     if (!['OM1', 'OM2', 'OM3', 'OM5'].includes(name))
       warnings.push({ field: at(om.get(name)!), message: `${name} has no field in a measure: not imported` });
-  return { value: m, warnings, errors, event, pathOf: (p) => sourcePath(paths, p, false) };
+  return { value: m, warnings, errors, event, pathOf: (p) => sourcePath(paths, p, false), unheld };
 }
 
 /** OM2: units, the display mask, reference (OM2-6) and critical (OM2-7) ranges. */
 function numeric(
   m: Record<string, unknown>,
   om2: Segment,
-  warnings: Warning[],
-  errors: FieldError[],
+  found: { warnings: Warning[]; errors: FieldError[]; unheld: UnheldRange[] },
   paths: Record<string, string>,
 ) {
+  const { warnings, errors } = found;
   const unit = value(om2, 2, 1) || value(om2, 2, 2);
   if (unit) m.unit = unit;
   const unitSystem = value(om2, 2, 3);
@@ -126,11 +137,13 @@ function numeric(
     [6, 'referenceRanges'],
     [7, 'panicRanges'],
   ] as const) {
-    const ranges = repetitions(om2, field, (r) => rangeOf(om2, field, r, maskDecimals, warnings, errors));
-    ranges.forEach((_, i) => {
-      paths[`${key}[${i}]`] = `${at(om2, field)} repetition ${i + 1}`;
+    const ranges = repetitions(om2, field, (r) => rangeOf(om2, field, r, maskDecimals, errors));
+    ranges.forEach(({ limits }, i) => {
+      const place = `${at(om2, field)} repetition ${i + 1}`;
+      paths[`${key}[${i}]`] = place;
+      for (const what of limits) found.unheld.push({ list: key, index: i, place, what });
     });
-    if (ranges.length > 0) m[key] = ranges;
+    if (ranges.length > 0) m[key] = ranges.map(({ range }) => range);
   }
   for (const [field, what] of [
     [8, 'absolute range'],
@@ -141,15 +154,17 @@ function numeric(
       warnings.push({ field: `OM2-${field}`, message: `the ${what} has no field in a measure: not imported` });
 }
 
-/** One RFR: NR low&high ^ sex ^ age NR ^ gestational age ^ species ^ race ^ conditions. */
+/**
+ * One RFR: NR low&high ^ sex ^ age NR ^ gestational age ^ species ^ race ^ conditions; with the limits a range
+ * cannot hold (RFR-4 to RFR-7), in words.
+ */
 function rangeOf(
   om2: Segment,
   field: number,
   rep: number,
   maskDecimals: number | undefined,
-  warnings: Warning[],
   errors: FieldError[],
-): RangeLike {
+): { range: RangeLike; limits: string[] } {
   const where = `${at(om2, field)} repetition ${rep + 1}`;
   const r: RangeLike = {};
   for (const [sub, bound, precision] of [
@@ -179,23 +194,21 @@ function rangeOf(
     const d = decimal(value(om2, field, 3, rep, sub), `${where}, age range`, errors);
     if (d) r[end] = yearsOf(d);
   }
+  const limits: string[] = [];
   for (const [component, what] of [
-    [4, 'gestational age range'],
+    [4, 'gestational age'],
     [5, 'species'],
     [6, 'race or subspecies'],
     [7, 'condition'],
   ] as const) {
+    // RFR-4 is a range (low&high), shown as one; the others are text (ST, TX), shown as written.
     const text = [1, 2]
       .map((s) => value(om2, field, component, rep, s))
       .filter(Boolean)
-      .join('–');
-    if (text)
-      warnings.push({
-        field: `${where}`,
-        message: `the ${what} ${quoted(text)} has no field in a range: not imported`,
-      });
+      .join(component === 4 ? '–' : '&');
+    if (text) limits.push(`${what} (RFR-${component}) ${quoted(text)}`);
   }
-  return r;
+  return { range: r, limits };
 }
 
 /** OM3: the coded answers (OM3-3) as choices; a Positive/Negative list in HL7 table 0078 is a posneg measure. */
