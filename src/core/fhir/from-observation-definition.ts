@@ -156,11 +156,13 @@ export function fromObservationDefinition(
     const concept = (c ?? {}) as Rec;
     return concept.text ?? ((concept.coding as Rec[] | undefined) ?? [])[0]?.code;
   };
-  const unit = unitOf(details.customaryUnit);
-  const siunit = unitOf(details.unit);
+  // Another system's one unit in `unit` (R4's "SI unit", as Medplum writes its only one) is its results' unit.
+  const alone = !ours && details.customaryUnit === undefined;
+  const unit = unitOf(alone ? details.unit : details.customaryUnit);
+  const siunit = alone ? undefined : unitOf(details.unit);
   if (unit !== undefined) m.unit = unit;
   if (siunit !== undefined) m.siunit = siunit;
-  paths.unit = 'quantitativeDetails.customaryUnit';
+  paths.unit = alone ? 'quantitativeDetails.unit' : 'quantitativeDetails.customaryUnit';
   paths.siunit = 'quantitativeDetails.unit';
   // Another system's factor gives SI bounds where a range has none (ours carry them in extensions).
   const factor = !ours && typeof details.conversionFactor === 'number' ? details.conversionFactor : undefined;
@@ -182,15 +184,19 @@ export function fromObservationDefinition(
     // A condition naming an interpretation (Normal, Low, Critical High…, as Medplum writes them) says what a
     // result in the interval means, not whom the range is for.
     const interpretation = interpretationOf(q.condition);
-    // An interval with no category whose context or condition says it is the normal one is a reference range.
+    // With no category, a context or condition saying normal makes a reference range; critical low or high, a
+    // critical one; low or high, the abnormal results of a reference range.
     const normal = interpretation === 'normal' || contextIsNormal(q.context);
-    const category = q.category ?? (normal ? 'reference' : undefined);
+    const abnormal = interpretation === 'low' || interpretation === 'high';
+    const category =
+      q.category ??
+      (normal || abnormal ? 'reference' : interpretation?.startsWith('critical') ? 'critical' : undefined);
     if (category !== 'reference' && category !== 'critical') {
       const what = category === undefined ? 'no category' : `category ${JSON.stringify(category)}`;
       warnings.push({ field: at, message: `${what}: only reference and critical intervals are held; left out` });
       return;
     }
-    if (category === 'reference' && (interpretation === 'low' || interpretation === 'high')) {
+    if (category === 'reference' && abnormal) {
       warnings.push({
         field: `${at}.condition`,
         message: `a "${interpretation}" interval holds the ${interpretation} results, not a reference range; left out`,

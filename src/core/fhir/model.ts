@@ -126,18 +126,44 @@ export const isAgeValue = (v: unknown): v is number => typeof v === 'number' && 
  * noted in its `age-years` extension first where they are that value's own (an extension may not change
  * what its element means, R4 §2.5.0.1, so a crafted one that says other is ignored); `mixed` (two units in
  * one Range, as such exports did: 0 a–4 wk) reads each as exact years. Undefined without a value, NaN when
- * its unit is not one of UCUM's a, mo, wk, d, h or its value no finite number of 0 or more.
+ * its unit is no age's (ageUnit) or its value no finite number of 0 or more.
  */
 function ageOf(q: Rec | undefined, legacy = false, mixed = false): number | undefined {
   if (q?.value === undefined) return undefined;
-  const code = String(q.code ?? q.unit ?? 'a');
-  const unit = code === 'y' ? undefined : unitOf(code);
-  if (unit === undefined || !isAgeValue(q.value)) return Number.NaN;
-  if (!legacy) return canon(exactYears(q.value, unit));
+  const read = ageUnit(q);
+  if (read === undefined || !isAgeValue(q.value)) return Number.NaN;
+  const { unit, per } = read;
+  if (!legacy || per !== 1) return canon(exactYears(q.value / per, unit));
   const noted = objectsIn(q.extension).find((e) => e.url === ext('age-years'))?.valueDecimal;
   const years = exactYears(q.value, unit);
   if (isAgeValue(noted) && Math.abs(noted - years) <= years * 1e-9) return noted;
   return Number.isInteger(q.value) && !mixed ? legacyYears(q.value, unit) : years;
+}
+
+/** The words people write for an age's unit (Medplum's `years`), in any case, beside UCUM's own codes. */
+const AGE_WORDS: Record<string, AgeUnit> = Object.fromEntries(
+  (
+    [
+      ['y', ['year', 'years', 'yr', 'yrs']],
+      ['mo', ['month', 'months']],
+      ['wk', ['week', 'weeks']],
+      ['d', ['day', 'days']],
+      ['h', ['hour', 'hours', 'hr', 'hrs']],
+    ] as const
+  ).flatMap(([unit, words]) => words.map((w) => [w, unit])),
+);
+
+/**
+ * An age Quantity's unit as the lab notation reads it, by its UCUM code (`a`, `mo`, `wk`, `d`, `h`, `min`:
+ * case matters in UCUM) else its words; `per` divides the value into that unit (a minute is 1/60 h).
+ * Undefined for a unit that is not an age's. No unit at all is years, as before.
+ */
+function ageUnit(q: Rec): { unit: AgeUnit; per: number } | undefined {
+  const code = String(q.code ?? q.unit ?? 'a').trim();
+  if (code === 'min' || code.toLowerCase() === 'minute' || code.toLowerCase() === 'minutes')
+    return { unit: 'h', per: 60 };
+  const unit = (code === 'y' ? undefined : unitOf(code)) ?? AGE_WORDS[code.toLowerCase()];
+  return unit === undefined ? undefined : { unit, per: 1 };
 }
 
 /** A FHIR age Range as a band's [ageMin, ageMax) in exact years (see ageOf for `legacy`). */
