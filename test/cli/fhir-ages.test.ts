@@ -1,7 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { findObservationInterval } from '@medplum/core';
-import type { ObservationDefinition, Patient } from '@medplum/fhirtypes';
 import { describe, expect, it } from 'vitest';
 import { cliOnServer } from '../helpers/server.js';
 
@@ -12,6 +11,8 @@ import { cliOnServer } from '../helpers/server.js';
 const FIXTURES = new URL('../fixtures/fhir/', import.meta.url);
 const server = () => cliOnServer({ events: false });
 type Rec = Record<string, unknown>;
+type ObservationDefinition = Parameters<typeof findObservationInterval>[0];
+type Patient = Parameters<typeof findObservationInterval>[1];
 
 /** A patient Medplum counts as `years` completed years old (half a year past that birthday). */
 function patient(gender: 'male' | 'female', years: number): Patient {
