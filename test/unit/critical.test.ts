@@ -245,8 +245,9 @@ describe("FHIR's critical intervals from another system: limits, or zones where 
     const limits = { r: { min: 30, max: 90 } as Record<string, unknown>, at: 'qualifiedInterval[2]' };
     const inside = { r: { min: 50 } as Record<string, unknown>, at: 'qualifiedInterval[3]' };
     readCritical([zoneLow, limits, inside], reference, warnings);
-    // high: 20 below a reference of 40–60 can only be "critical up to 20": critical below 20.
-    expect(zoneLow.r).toEqual({ min: 20 });
+    // high: 20 below a reference of 40–60 can only be "critical up to 20", 20 included (R4 Range: "The low and
+    // high values are inclusive"): at the precision 20 is written in, critical below 21.
+    expect(zoneLow.r).toEqual({ min: 21 });
     expect(limits.r).toEqual({ min: 30, max: 90 });
     // low: 50 inside 40–60: critical below 50 puts results of the reference range among the critical ones.
     expect(inside.r).toEqual({ min: 50 });
@@ -258,9 +259,10 @@ describe("FHIR's critical intervals from another system: limits, or zones where 
     const { joinSide } = await import('../../src/core/fhir/critical.js');
     const panic: Record<string, unknown>[] = [];
     const sides = new Map<number, Record<string, unknown>>();
-    // Critical below 2.5 is the zone up to 2.5 ("Critical low"); critical above 6.5 the zone from 6.5.
-    expect(joinSide(sides, 0, { max: 2.5, simax: 2.5, sex: 'male', ageMin: 18 }, 'critical low', panic)).toBe(panic[0]);
-    expect(joinSide(sides, 0, { min: 6.5, simin: 6.5, sex: 'male', ageMin: 18 }, 'critical high', panic)).toBe(
+    // Critical below 2.5 at precision 1 is the zone up to 2.4, ends included ("Critical low"); critical above
+    // 6.5 the zone from 6.6.
+    expect(joinSide(sides, 0, { max: 2.4, simax: 2.4, sex: 'male', ageMin: 18 }, 'critical low', panic)).toBe(panic[0]);
+    expect(joinSide(sides, 0, { min: 6.6, simin: 6.6, sex: 'male', ageMin: 18 }, 'critical high', panic)).toBe(
       panic[0],
     );
     expect(panic).toEqual([{ min: 2.5, simin: 2.5, max: 6.5, simax: 6.5, sex: 'male', ageMin: 18 }]);
@@ -272,7 +274,7 @@ describe("FHIR's critical intervals from another system: limits, or zones where 
     expect(joinSide(sides, 0, low, 'critical low', panic)).toBeUndefined();
     expect(joinSide(sides, 1, both, 'critical low', panic)).toBeUndefined();
     expect(joinSide(sides, 1, wrong, 'critical low', panic)).toBeUndefined();
-    expect(joinSide(sides, 2, { max: 2.8, sex: 'female' }, 'critical low', panic)).toBe(panic[1]);
+    expect(joinSide(sides, 2, { max: 2.7, sex: 'female' }, 'critical low', panic)).toBe(panic[1]);
     const others = [{ min: 6.2, sex: 'male' }, { min: 6.2 }, { min: 6.2, sex: 'female', ageMax: 1 }];
     for (const other of others) expect(joinSide(sides, 2, other, 'critical high', panic)).toBeUndefined();
     // What is not taken is as it was, for the caller to read as any other critical interval.

@@ -1,6 +1,7 @@
 import type { Rec } from '../../json/record.js';
 import { meet } from '../interpret.js';
 import type { Warning } from '../lint.js';
+import { decimalsOf } from '../number.js';
 import type { RangeLike } from '../ranges.js';
 
 /**
@@ -31,6 +32,11 @@ export interface CriticalRead {
   interpretation?: string;
 }
 
+const SYSTEMS = [
+  ['min', 'max'],
+  ['simin', 'simax'],
+] as const;
+
 const PAIRS = [
   ['min', 'max'],
   ['simin', 'simax'],
@@ -38,16 +44,35 @@ const PAIRS = [
   ['siminPrecision', 'simaxPrecision'],
 ] as const;
 
-/** A zone of critical values as the equivalent limit: a low zone up to 20 is critical below 20, and so on. */
+/**
+ * A bound one step of its precision further (`toward` +1 or -1): its precision field, else the decimals it is
+ * written with. 20 at precision 0 is 21, 2.5 is 2.6: the first result a lab reporting at that precision
+ * writes past it.
+ */
+function stepped(r: Rec, bound: string, toward: 1 | -1): void {
+  const v = r[bound];
+  if (typeof v !== 'number') return;
+  const p = typeof r[`${bound}Precision`] === 'number' ? (r[`${bound}Precision`] as number) : decimalsOf(v);
+  r[bound] = Number((v + toward * 10 ** -p).toFixed(p));
+}
+
+/**
+ * A zone of critical values as the equivalent limit, and back. A FHIR Range's ends are inclusive (R4 Range:
+ * "The low and high values are inclusive"), so a low zone up to 20 holds 20 itself; a panic limit is not
+ * critical (its range is FHIR's `critical` interval, inclusive too). At the end's precision, the zone up to 20
+ * is the limit 21 (critical below 21), and the limit 21 the zone up to 20: each way one step, so both readers
+ * agree on every result written at that precision.
+ */
 function zoneToLimit(r: Rec): void {
   for (const [lo, hi] of PAIRS) [r[lo], r[hi]] = [r[hi], r[lo]];
   for (const k of Object.keys(r)) if (r[k] === undefined) delete r[k];
+  // Either way a low end moves up a step and a high end down: the zone up to 20 is the limit 21, and back.
+  for (const [lo, hi] of SYSTEMS) {
+    stepped(r, lo, 1);
+    stepped(r, hi, -1);
+  }
 }
 
-const SYSTEMS = [
-  ['min', 'max'],
-  ['simin', 'simax'],
-] as const;
 const lowOf = (r: RangeLike) => r.min ?? r.simin;
 const highOf = (r: RangeLike) => r.max ?? r.simax;
 const bothSided = (r: RangeLike) =>
@@ -82,13 +107,16 @@ export function readCritical(read: CriticalRead[], reference: RangeLike[], warni
             ? 'critical high'
             : undefined;
     if (zone !== undefined && !bothSided(r as RangeLike)) {
-      const limit = zone === 'critical low' ? high : low;
+      const end = zone === 'critical low' ? high : low;
       zoneToLimit(r);
+      const limit = zone === 'critical low' ? lowOf(c) : highOf(c);
       const why = interpretation ? `condition "${interpretation}"` : 'it lies wholly beyond the reference range';
       const side = zone === 'critical low' ? 'below' : 'above';
       warnings.push({
         field: at,
-        message: `read as a zone of critical values (${why}); held as the critical limit: critical ${side} ${limit}`,
+        message:
+          `read as a zone of critical values (${why}), its end included as FHIR's Range includes it: critical at ` +
+          `${end} and ${side}; held as the critical limit: critical ${side} ${limit}`,
       });
       continue;
     }
