@@ -7,7 +7,7 @@ import { parseJson } from '../json/decimals.js';
 import { MAX_DEPTH, repeatedKey, scanValue } from '../json/json-error.js';
 import { csvRecords, NotStreamed } from './csv-stream.js';
 import { MAX_INPUT_BYTES, readText } from './input.js';
-import { type InputForm, parseRecords, type SourceRecord } from './records.js';
+import { HL7_NAME, type InputForm, parseRecords, type SourceRecord } from './records.js';
 
 const PIECE = 1 << 16;
 
@@ -44,7 +44,8 @@ export async function forEachRecord(
       }
       // Nothing was handed on: the whole-text reading names the fault.
     }
-    const opens = path === '-' || sheet || form === 'hl7' ? undefined : await opening(ctx, path);
+    const hl7 = form === 'hl7' || (form === undefined && HL7_NAME.test(path));
+    const opens = path === '-' || sheet || hl7 ? undefined : await opening(ctx, path);
     if (opens !== undefined) {
       let done = 0;
       const counted: EachRecord = (r) => {

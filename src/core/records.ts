@@ -74,8 +74,20 @@ export function parseRecords(text: string, source: string, form?: InputForm): So
   if (form === 'csv' || (form === undefined && /\.(csv|tsv)$/i.test(source))) return parseCatalogCsv(text, source);
   // An HL7 v2 master file (hl7/): by its first segment, whatever the file is called.
   if (looksLikeHl7(text)) return hl7Records(text, source);
-  if (form === 'hl7')
-    throw new UsageError(`${source} is not HL7 v2: its first segment must be MSH, FHS or BHS (a master file, MFN^M08)`);
+  // A file named .hl7 is read as HL7 only, so JSON's errors never answer for it.
+  if (form === 'hl7' || (form === undefined && HL7_NAME.test(source)))
+    throw new UsageError(
+      `${source} is not HL7 v2: its first segment must be MSH, FHS or BHS (a master file, MFN^M08)` +
+        `${/(^|[\r\n])MSH/.test(text) ? '' : ', and it has no MSH segment'}`,
+    );
+  // FHIR's XML form is refused in one line: its JSON form says the same, and is what is read.
+  if (/^\uFEFF?\s*</.test(text))
+    throw new UsageError(
+      text.includes('http://hl7.org/fhir')
+        ? `${source} is FHIR XML, which is not read: give the same resources as FHIR JSON ` +
+            '(a Bundle or ObservationDefinitions), as a FHIR server returns with _format=json'
+        : `${source} is XML, not JSON, FHIR JSON, HL7 v2 or CSV`,
+    );
   const spans = arrayOfObjects(text);
   if (spans) return spans.map((span, i) => lazyRecord(text, span, source, i + 1));
   let whole: unknown;
@@ -199,6 +211,9 @@ function parseObjectAt(text: string, { start, end, keys }: Span, source: string)
   }
   return value;
 }
+
+/** A file name that says HL7 v2, read as HL7 whatever it holds. */
+export const HL7_NAME = /\.hl7$/i;
 
 /** How to read an input: auto by its name and content, or as one form (`--format`). */
 export type InputForm = 'csv' | 'hl7' | undefined;
