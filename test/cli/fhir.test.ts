@@ -267,13 +267,16 @@ describe('importing FHIR written by other systems', () => {
       const lint = await cli(['measures', 'lint', 'k.json', '--test', 'tst_bmp']);
       expect(lint.code).toBe(2);
       const [summary, first, ...rest] = lint.stderr.trimEnd().split('\n');
-      expect(summary).toBe('error: 1 error and 2 warnings in the input');
+      expect(summary).toBe('error: 1 error and 3 warnings in the input');
       expect(first).toBe(
         '  - k.json record 1 (Potassium, serum): quantitativeDetails.decimalPrecision: ' +
           `must be a whole number from 0 to 10 (got ${bad})`,
       );
-      // The file's critical zones are its two warnings; no bound is blamed for the precision.
-      expect(rest.every((w) => w.includes('read as a zone of critical values'))).toBe(true);
+      // The file's critical zones and its category, which no field holds, are its warnings; no bound is
+      // blamed for the precision.
+      expect(
+        rest.every((w) => w.includes('read as a zone of critical values') || w.includes(': category: not read')),
+      ).toBe(true);
       expect((await cli(['measures', 'import', 'k.json', '--test', 'tst_bmp'])).code).toBe(2);
     }
     expect((await s.call('GET', '/diagnostic-measures')).body).toEqual([]);

@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cliOnServer } from '../helpers/server.js';
@@ -10,10 +10,11 @@ import { cliOnServer } from '../helpers/server.js';
 describe('a file in a form import does not read', () => {
   it('refuses FHIR XML in one line naming FHIR JSON', async () => {
     const { dir, cli } = await cliOnServer({ events: false });
-    const xml =
-      '<?xml version="1.0" encoding="UTF-8"?>\n<ObservationDefinition xmlns="http://hl7.org/fhir">\n' +
-      '  <code><text value="Potassium"/></code>\n</ObservationDefinition>\n';
-    await writeFile(join(dir, 'k.xml'), xml);
+    // HL7's Order Catalog IG example as published, in XML (test/fixtures/fhir/README.md).
+    await writeFile(
+      join(dir, 'k.xml'),
+      await readFile(new URL('../fixtures/fhir/order-catalog-serum-potassium.xml', import.meta.url)),
+    );
     for (const verb of ['lint', 'import']) {
       const r = await cli(['measures', verb, 'k.xml', '--test', 'tst_k']);
       expect(r.code).toBe(2);

@@ -24,6 +24,7 @@ import {
   systemName,
 } from './model.js';
 import { keepWritten, sameAge, shown } from './qualified-interval.js';
+import { asR4, unreadElements } from './unread.js';
 import { codedChoices, type ValueSetAnswers } from './value-set.js';
 
 // A measure from an HL7 FHIR R4 ObservationDefinition: model.ts's table read backwards.
@@ -48,7 +49,7 @@ export interface Adapted {
  * context, an unread age or sex…) is an error, or left out with a warning under `unheld.leaveOut`.
  */
 export function fromObservationDefinition(
-  od: Rec,
+  given: Rec,
   test?: string,
   valueSets?: ValueSetAnswers,
   unheld: Unheld = {},
@@ -57,7 +58,8 @@ export function fromObservationDefinition(
   const errors: FieldError[] = [];
   const paths: Record<string, string> = {};
   const pathOf = (p: string) => sourcePath(paths, p, true);
-  if (od.resourceType !== 'ObservationDefinition') {
+  if (given.resourceType !== 'ObservationDefinition') {
+    const od = given;
     const what = typeof od.resourceType === 'string' ? `a ${od.resourceType}` : 'not a FHIR resource';
     // A ValueSet of a Bundle was read for the answers of the coded measures that reference it (records.ts).
     const message =
@@ -72,6 +74,9 @@ export function fromObservationDefinition(
       skip: true,
     };
   }
+  // R5 in R4's words (its intervals keep their own name in messages); every element not read is named.
+  const { od, intervals } = asR4(given, warnings);
+  warnings.push(...unreadElements(given, intervals));
   const exts = objectsIn(od.extension);
   const extValues = (name: string) => exts.filter((e) => e.url === ext(name)).map((e) => extValue(e));
   const ours = exts.some((e) => typeof e.url === 'string' && e.url.startsWith(FHIR_BASE));
@@ -180,7 +185,7 @@ export function fromObservationDefinition(
   const criticals: CriticalRead[] = [];
   const sides = new Map<number, Rec>();
   ((od.qualifiedInterval as Rec[] | undefined) ?? []).forEach((q, i) => {
-    const at = `qualifiedInterval[${i}]`;
+    const at = `${intervals}[${i}]`;
     // A condition naming an interpretation (Normal, Low, Critical High…, as Medplum writes them) says what a
     // result in the interval means, not whom the range is for.
     const interpretation = interpretationOf(q.condition);
