@@ -113,8 +113,8 @@ describe('FHIR ages as other systems write them', () => {
     const bad = await cli(['measures', 'import', 'od.json', '--test', 'tst_x']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain(
-      'qualifiedInterval[0].age.low: a range only for an age in "decades", not an age unit (UCUM a, mo, wk, d, h, min, ' +
-        'or year, month, week, day, hour)',
+      'qualifiedInterval[0].age.low: a range only for an age in "decades", not an age unit ' +
+        '(UCUM a, mo, wk, d, h, min, or year, month, week, day, hour)',
     );
     expect((await s.call('GET', '/diagnostic-measures')).body).toEqual([]);
   });

@@ -54,7 +54,7 @@ describe('ranges for people a range cannot name', () => {
     expect(r.stderr).toContain('a range only for gestational age (RFR-4) "24–42": range left out');
     const list = (await s.call('GET', '/diagnostic-measures')).body as Rec[];
     const ranges = (code: string) =>
-      (list.find((m) => m.hl7IdentifierCod === code)?.referenceRanges as Rec[]).map(({ id: _id, ...r }) => r);
+      (list.find((m) => m.hl7IdentifierCod === code)!.referenceRanges as Rec[]).map(({ id: _id, ...r }) => r);
     // Only the ranges for everyone of their sex and ages are held.
     expect(ranges('3016-3')).toEqual([{ min: 0.4, max: 4, maxPrecision: 1, sex: 'all', ageMin: 18, ageMax: 120 }]);
     expect(ranges('2160-0')).toEqual([{ min: 0.7, max: 1.3, sex: 'male', ageMin: 18, ageMax: 120 }]);

@@ -20,9 +20,10 @@ export function evaluateCommand(ctx: Ctx): Command {
 A panic range holds critical limits, as FHIR R4 defines the "critical" range (results outside it are
 critical): below its low limit is critical-low, above its high limit critical-high, a value equal to a
 limit is not critical (FHIR's Range includes its ends; a file's zone "Critical Low" up to 20 includes 20,
-and is read as the limit 21 at that precision). Panic ranges are checked first; then low, normal or high against the reference
-range that applies, its bounds inclusive; no-range when none applies. Without --sex or --age only the
-ranges for all sexes or all ages apply, and the answer says so. Exit 0 whatever the interpretation.
+and is read as the limit 21 at that precision). Panic ranges are checked first; then low, normal or high
+against the reference range that applies, its bounds inclusive; no-range when none applies. Without --sex
+or --age only the ranges for all sexes or all ages apply, and the answer says so. Exit 0 whatever the
+interpretation.
 ${examples(
   'clinadmin measures evaluate msr_k --value 2.3',
   'clinadmin measures evaluate msr_hgb --value 6.8 --sex female --age 34 -o json',

@@ -1,4 +1,3 @@
-import { findAmbiguity, lineColumn } from '../../json/json-error.js';
 import { type FieldError, precision } from '../../schemas/common.js';
 import type { Warning } from '../lint.js';
 import type { RangeLike } from '../ranges.js';
@@ -23,7 +22,7 @@ import {
   readType,
   systemName,
 } from './model.js';
-import { keepWritten, sameAge, shown } from './qualified-interval.js';
+import { keepWritten, readSection, sameAge, shown } from './qualified-interval.js';
 import { asR4, unreadElements } from './unread.js';
 import { codedChoices, type ValueSetAnswers } from './value-set.js';
 
@@ -94,21 +93,7 @@ export function fromObservationDefinition(
   }
   for (const field of extValues('measure-empty-list')) if (typeof field === 'string') m[field] = [];
   const section = extValues('measure-section-json')[0];
-  if (typeof section === 'string') {
-    const path = `extension(${ext('measure-section-json')})`;
-    try {
-      m.section = JSON.parse(section);
-      // The same checks as any JSON input: no repeated key, no absurd nesting (JSON.parse allows both).
-      const found = findAmbiguity(section, m.section);
-      if (found) {
-        const { line, column } = lineColumn(section, found.offset);
-        errors.push({ path, message: `line ${line}, column ${column} of its JSON text: ${found.message}` });
-        delete m.section;
-      }
-    } catch {
-      errors.push({ path, message: 'is not JSON text' });
-    }
-  }
+  if (typeof section === 'string') readSection(m, section, errors);
   if (m.test === undefined) {
     if (test !== undefined) m.test = test;
     else

@@ -1,8 +1,11 @@
 import { writtenDecimals } from '../../json/decimals.js';
+import { findAmbiguity, lineColumn } from '../../json/json-error.js';
+import type { FieldError } from '../../schemas/common.js';
 import { writtenPrecision } from '../number.js';
-import { ageBand, type Rec } from './model.js';
+import { ageBand, ext, type Rec } from './model.js';
 
-// What from-observation-definition.ts reads of one qualifiedInterval beside its range: written precision, ages.
+// What from-observation-definition.ts reads beside an interval's range (written precision, ages) and the
+// JSON text of our section extension.
 
 /** A value as a file wrote it, cut: 1e400 reads as Infinity. */
 export const shown = (v: unknown) => (typeof v === 'number' ? String(v) : String(JSON.stringify(v))).slice(0, 40);
@@ -29,5 +32,22 @@ export function keepWritten(r: Rec, range: Rec, si: boolean, decimalPrecision?: 
     if (typeof value !== 'number' || typeof written !== 'number' || r[`${bound}Precision`] !== undefined) continue;
     const precision = writtenPrecision({ value, decimals: written });
     if (precision !== undefined) r[`${bound}Precision`] = precision;
+  }
+}
+
+/** Our `measure-section-json` extension's JSON text as `m.section`, checked as any JSON input, or its error. */
+export function readSection(m: Rec, text: string, errors: FieldError[]): void {
+  const path = `extension(${ext('measure-section-json')})`;
+  try {
+    m.section = JSON.parse(text);
+    // The same checks as any JSON input: no repeated key, no absurd nesting (JSON.parse allows both).
+    const found = findAmbiguity(text, m.section);
+    if (found) {
+      const { line, column } = lineColumn(text, found.offset);
+      errors.push({ path, message: `line ${line}, column ${column} of its JSON text: ${found.message}` });
+      delete m.section;
+    }
+  } catch {
+    errors.push({ path, message: 'is not JSON text' });
   }
 }
