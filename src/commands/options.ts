@@ -15,7 +15,7 @@ import {
   type ZodObject,
 } from 'zod';
 import { isHttpUrl } from '../config/resolve.js';
-import { type Decimal, type NumberRules, numberRule, parseDecimal } from '../core/number.js';
+import { type Decimal, type NumberRules, numberFault, numberRule, parseDecimal } from '../core/number.js';
 import { type DeadlineAt, EXCHANGE_MS, LONGEST_TIMER_MS } from '../deadline.js';
 import { UsageError } from '../errors.js';
 import { FORMATS } from '../output/format-names.js';
@@ -29,14 +29,15 @@ export const z = { optional, string, boolean, enum: oneOf, minLength, array };
 
 const flag = (key: string) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
 
-type Issue = { path: PropertyKey[]; message: string; code?: string; input?: unknown };
+type Issue = { path: PropertyKey[]; message: string; code?: string; input?: unknown; params?: { fault?: string } };
 
 /** Turns a failed parse of a command's options into a usage error that names each flag. */
 function zodUsageError(error: { issues: readonly Issue[] }, raw: unknown): UsageError {
   const details = error.issues.map((i) => {
     const key = String(i.path[0] ?? '');
     const given = (raw as Record<string, unknown>)?.[key];
-    const got = given === undefined || typeof given === 'boolean' ? '' : ` (got ${JSON.stringify(given)})`;
+    const fault = i.params?.fault ? `: ${i.params.fault}` : '';
+    const got = given === undefined || typeof given === 'boolean' ? '' : ` (got ${JSON.stringify(given)}${fault})`;
     return `${flag(key)}: ${i.message}${got}`;
   });
   return new UsageError(
@@ -47,13 +48,18 @@ function zodUsageError(error: { issues: readonly Issue[] }, raw: unknown): Usage
 }
 
 /** A string option turned into something else by `convert`, which returns undefined when it refuses. */
-export const converted = <T>(message: string, convert: (s: string) => T | undefined) =>
+export const converted = <T>(
+  message: string,
+  convert: (s: string) => T | undefined,
+  faultOf: (s: string) => string | undefined = () => undefined,
+) =>
   pipe(
     string(),
     transform((s: string, ctx) => {
       const value = convert(s);
       if (value === undefined) {
-        ctx.issues.push({ code: 'custom', message, input: s });
+        const fault = faultOf(s);
+        ctx.issues.push({ code: 'custom', message, input: s, ...(fault ? { params: { fault } } : {}) });
         return NEVER;
       }
       return value;
@@ -70,10 +76,14 @@ export const numeric = <T>(
   check: (d: Decimal) => T | undefined,
   rules: NumberRules = {},
 ) =>
-  converted(message ?? numberRule(rules), (s) => {
-    const read = parseDecimal(s, rules);
-    return read === undefined ? undefined : check(read);
-  });
+  converted(
+    message ?? numberRule(rules),
+    (s) => {
+      const read = parseDecimal(s, rules);
+      return read === undefined ? undefined : check(read);
+    },
+    (s) => numberFault(s, rules),
+  );
 
 /** The most seconds a duration flag takes: a timer keeps at most LONGEST_TIMER_MS (about 24.8 days). */
 const MAX_SECONDS = Math.floor(LONGEST_TIMER_MS / 1000);

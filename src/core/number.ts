@@ -22,8 +22,12 @@ export interface NumberRules {
 
 /** Longer than any number a person types; a longer text is refused before it is looked at. */
 const MAX_LENGTH = 40;
-/** A double holds 15 significant decimal digits exactly; a 16th may not come back as written. */
-const MAX_DIGITS = 15;
+/**
+ * The most significant digits a double can tell apart: every double's shortest text (what JSON and the
+ * server write, `7.220000000000001`) has at most 17, so each reads back as the same number; an 18th would be
+ * dropped without a word.
+ */
+const MAX_DIGITS = 17;
 
 /** Why a text was refused, in the words every reader uses. */
 export function numberRule(rules: NumberRules = {}): string {
@@ -33,17 +37,26 @@ export function numberRule(rules: NumberRules = {}): string {
   return `must be a number: ${sign}digits and ${point}, as in ${example}`;
 }
 
-/**
- * The number a person wrote, or undefined when the text is not one by the rules: `3.5`, `.5`, `5.`, `-2`
- * (with `negative`), `3,5` (with `comma`); never `0x10`, `1e3`, `1_000`, `+1`, `Infinity`, spaces inside, or
- * more than 15 significant digits. Linear: one pass over at most 40 characters.
- */
-export function parseDecimal(text: string, rules: NumberRules = {}): Decimal | undefined {
-  if (text.length === 0 || text.length > MAX_LENGTH) return undefined;
+/** What is wrong with the character at `i` of a text that is no number: the first fault a person would fix. */
+function charFault(text: string, i: number, rules: NumberRules): string {
+  const c = text[i];
+  if (c === '.' || (c === ',' && rules.comma)) return 'a second decimal point';
+  if (c === ',') return 'a comma, where the decimal separator is a point';
+  if (c === '-') return i === 0 ? 'a minus sign, where no negative is taken' : 'a minus sign after the first digit';
+  if (c === '+') return 'a plus sign';
+  if (/\s/.test(c)) return 'a space';
+  if (/\p{L}/u.test(c)) return `the letter ${JSON.stringify(c)}`;
+  if (/\p{N}/u.test(c)) return `the digit ${JSON.stringify(c)}, which is not one of 0-9`;
+  return `the character ${JSON.stringify(c)}`;
+}
+
+/** The number a text says, or what is wrong with it (the reason numberError gives). */
+function scan(text: string, rules: NumberRules): Decimal | string {
+  if (text.length === 0) return 'nothing';
+  if (text.length > MAX_LENGTH) return `more than ${MAX_LENGTH} characters`;
   let i = 0;
   let negative = false;
-  if (text[0] === '-') {
-    if (!rules.negative) return undefined;
+  if (text[0] === '-' && rules.negative) {
     negative = true;
     i = 1;
   }
@@ -53,15 +66,26 @@ export function parseDecimal(text: string, rules: NumberRules = {}): Decimal | u
     const c = text.charCodeAt(i);
     if (c >= 48 && c <= 57) digits += text[i];
     else if ((c === 46 || (c === 44 && rules.comma)) && point === -1) point = digits.length;
-    else return undefined;
+    else return charFault(text, i, rules);
   }
-  if (digits === '') return undefined;
+  if (digits === '') return 'no digits';
   const decimals = point === -1 ? 0 : digits.length - point;
   const significant = digits.replace(/^0+/, '').length;
-  if (significant > MAX_DIGITS) return undefined;
+  if (significant > MAX_DIGITS)
+    return `${significant} significant digits, more than the ${MAX_DIGITS} a number is kept to`;
   const plain = point === -1 ? digits : `${digits.slice(0, point) || '0'}.${digits.slice(point) || '0'}`;
   const value = Number(plain);
   return { value: negative && value !== 0 ? -value : value, decimals };
+}
+
+/**
+ * The number a person wrote, or undefined when the text is not one by the rules: `3.5`, `.5`, `5.`, `-2`
+ * (with `negative`), `3,5` (with `comma`); never `0x10`, `1e3`, `1_000`, `+1`, `Infinity`, spaces inside, or
+ * more than 17 significant digits. Linear: one pass over at most 40 characters.
+ */
+export function parseDecimal(text: string, rules: NumberRules = {}): Decimal | undefined {
+  const read = scan(text, rules);
+  return typeof read === 'string' ? undefined : read;
 }
 
 /** The number a person wrote, or a usage error naming `what` (a flag, a field, a cell) and the text given. */
@@ -71,9 +95,23 @@ export function readDecimal(text: string, what: string, rules: NumberRules = {})
   return read;
 }
 
-/** `--value: must be a number: … (got "0x10")`: the one sentence for a number refused. */
-export const numberError = (what: string, text: string, rules: NumberRules = {}) =>
-  `${what}: ${numberRule(rules)} (got ${JSON.stringify(text.slice(0, MAX_LENGTH))})`;
+/**
+ * `max: must be a number: … (got "1.2.3": a second decimal point)`: the one sentence for a number refused,
+ * saying what is wrong with the text given.
+ */
+export function numberError(what: string, text: string, rules: NumberRules = {}): string {
+  const fault = numberFault(text, rules);
+  return `${what}: ${numberRule(rules)} (got ${JSON.stringify(text.slice(0, MAX_LENGTH))}${fault ? `: ${fault}` : ''})`;
+}
+
+/**
+ * What is wrong with a text that looks like a number (`a second decimal point`); undefined when it is one, or
+ * holds no digit at all (`lots`, where the text given says it already).
+ */
+export function numberFault(text: string, rules: NumberRules = {}): string | undefined {
+  const read = scan(text, rules);
+  return typeof read === 'string' && /\p{N}/u.test(text) ? read : undefined;
+}
 
 /**
  * Digits after the decimal point in the shortest text that gives `n` back (as JavaScript writes it, exponent

@@ -520,7 +520,8 @@ describe('errors and exit codes', () => {
       ],
       [
         ['notifications', 'list', '--limit', '-1'],
-        'invalid option --limit: must be a whole number of at least 0 (got "-1")',
+        'invalid option --limit: must be a whole number of at least 0 ' +
+          '(got "-1": a minus sign, where no negative is taken)',
       ],
       [
         ['notifications', 'list', '--since', 'yesterday-ish'],
@@ -529,7 +530,8 @@ describe('errors and exit codes', () => {
       ],
       [
         ['notifications', 'watch', '--interval', '-1'],
-        'invalid option --interval: must be a positive number of seconds, at most 2147483 (24 days) (got "-1")',
+        'invalid option --interval: must be a positive number of seconds, at most 2147483 (24 days) ' +
+          '(got "-1": a minus sign, where no negative is taken)',
       ],
       [
         ['notifications', 'watch', '-o', 'csv'],
@@ -545,7 +547,8 @@ describe('errors and exit codes', () => {
     expect(two.code).toBe(2);
     expect(two.stderr).toContain('error: invalid options');
     expect(two.stderr).toContain(
-      '--timeout: must be a positive number of seconds, at most 2147483 (24 days) (got "-5")',
+      '--timeout: must be a positive number of seconds, at most 2147483 (24 days) ' +
+        '(got "-5": a minus sign, where no negative is taken)',
     );
     expect(two.stderr).toContain('--limit: must be a whole number of at least 0 (got "x")');
   });

@@ -272,7 +272,7 @@ describe('every problem of a file in one pass', () => {
     await writeFile(join(dir, 'lab.csv'), excel(rows));
     const expected = [
       '  - lab.csv:3:11 (Potassium): max: must be a number: an optional minus sign, digits and at most one decimal ' +
-        'point, as in -3.5 (got "5.l")',
+        'point, as in -3.5 (got "5.l": the letter "l")',
       '  - lab.csv:5:7 (Hemoglobin): sex: must be all, male or female (or M, F) (got "X")',
       '  - lab.csv:6:11 (Chloride): referenceRanges[0].max: min (107) must not be greater than max (98)',
       // A sheet without a range column names a range by its row's first cell.

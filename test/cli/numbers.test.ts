@@ -11,6 +11,17 @@ import { tempDir } from '../helpers/tmp.js';
 
 const RULE = 'must be a number: an optional minus sign, digits and at most one decimal point, as in -3.5';
 const UNSIGNED = 'must be a number: digits and at most one decimal point, as in 3.5';
+/** What the reader says is wrong with each text: the first character that is not a digit or the point. */
+const GOT: Record<string, string> = {
+  '0x10': '"0x10": the letter "x"',
+  '0x0': '"0x0": the letter "x"',
+  '0x1': '"0x1": the letter "x"',
+  '0x3': '"0x3": the letter "x"',
+  '1e3': '"1e3": the letter "e"',
+  '1e-1': '"1e-1": the letter "e"',
+  '1_0': '"1_0": the character "_"',
+  Infinity: '"Infinity"',
+};
 
 async function setup() {
   const server = await testServer({ seed: false, events: false });
@@ -32,7 +43,7 @@ describe('one reader for every number a person types', () => {
     ]) {
       const r = await cli(['measures', 'create', '--test', 't', '--name', 'x', flag, value]);
       expect(r.code, `${flag} ${value}`).toBe(2);
-      expect(r.stderr).toContain(`invalid option ${flag}: ${RULE} (got "${value}")`);
+      expect(r.stderr).toContain(`invalid option ${flag}: ${RULE} (got ${GOT[value]})`);
     }
     expect(await stored()).toEqual([]);
     const cov = await cli([
@@ -48,7 +59,7 @@ describe('one reader for every number a person types', () => {
       '0x10',
     ]);
     expect(cov.code).toBe(2);
-    expect(cov.stderr).toContain(`invalid option --amount: ${RULE} (got "0x10")`);
+    expect(cov.stderr).toContain(`invalid option --amount: ${RULE} (got ${GOT['0x10']})`);
     expect((await server.call('GET', '/insurance-coverages')).body).toEqual([]);
     // What is a number is read as written; a negative where the schema allows none is the schema's word.
     const ok = await cli(['measures', 'create', '--test', 't', '--name', 'x', '--breakdown-min', '-2.5', '-o', 'json']);
@@ -68,7 +79,7 @@ describe('one reader for every number a person types', () => {
       const r = await parsedAs([...argv]);
       expect(r.code, argv.join(' ')).toBe(2);
       expect(r.parsed).toBeUndefined();
-      expect(r.stderr).toBe(`error: invalid option ${flag}: ${words} (got "${argv.at(-1)}")\n`);
+      expect(r.stderr).toBe(`error: invalid option ${flag}: ${words} (got ${GOT[argv.at(-1)!]})\n`);
     }
     expect((await parsedAs(['measures', 'evaluate', 'msr_k', '--value', '-0.50'])).parsed?.options.value).toBe(-0.5);
     expect((await parsedAs(['sandbox', 'requests', '--expect', '3'])).parsed?.options.expect).toBe(3);
@@ -87,16 +98,16 @@ describe('one reader for every number a person types', () => {
       '1-5 precision=0x1',
     ]);
     expect(range.code).toBe(2);
-    expect(range.stderr).toContain(`--reference-range precision: ${UNSIGNED} (got "0x1")`);
+    expect(range.stderr).toContain(`--reference-range precision: ${UNSIGNED} (got ${GOT['0x1']})`);
     await writeFile(
       join(dir, 'bad.csv'),
       'test,name,unit,range,min,max,numericBreakdownMin\r\nt,Sodium,mmol/L,reference,0x10,1e3,1_0\r\n',
     );
     const sheet = await cli(['measures', 'import', 'bad.csv']);
     expect(sheet.code).toBe(2);
-    expect(sheet.stderr).toContain(`bad.csv:2:7 (Sodium): numericBreakdownMin: ${RULE} (got "1_0")`);
-    expect(sheet.stderr).toContain(`bad.csv:2:5 (Sodium): min: ${RULE} (got "0x10")`);
-    expect(sheet.stderr).toContain(`bad.csv:2:6 (Sodium): max: ${RULE} (got "1e3")`);
+    expect(sheet.stderr).toContain(`bad.csv:2:7 (Sodium): numericBreakdownMin: ${RULE} (got ${GOT['1_0']})`);
+    expect(sheet.stderr).toContain(`bad.csv:2:5 (Sodium): min: ${RULE} (got ${GOT['0x10']})`);
+    expect(sheet.stderr).toContain(`bad.csv:2:6 (Sodium): max: ${RULE} (got ${GOT['1e3']})`);
     expect(await stored()).toEqual([]);
   });
 });

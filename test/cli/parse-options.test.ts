@@ -81,7 +81,9 @@ describe('what a command line parses to', () => {
       expect(r.stderr, v).toContain('error: invalid option --timeout: must be a positive number of seconds');
     }
     const hex = await parsedAs(['measures', 'list', '--limit', '0x10']);
-    expect(hex.stderr).toBe('error: invalid option --limit: must be a whole number of at least 1 (got "0x10")\n');
+    expect(hex.stderr).toBe(
+      'error: invalid option --limit: must be a whole number of at least 1 (got "0x10": the letter "x")\n',
+    );
   });
 
   it('gives watch its interval in milliseconds and list its --since', async () => {

@@ -61,16 +61,30 @@ describe('parseDecimal: a number as a person writes it', () => {
     '--1',
     '١٢',
     '１２',
-    '12345678901234567', // 17 significant digits: a double does not keep them
+    '123456789012345678', // 18 significant digits: a double cannot tell them apart
     `${'9'.repeat(41)}`,
   ])('refuses %j', (text) => {
     expect(parseDecimal(text, { negative: true })).toBeUndefined();
   });
 
-  it('keeps 15 significant digits, whatever the zeros around them', () => {
+  it('keeps 17 significant digits, whatever the zeros around them', () => {
     expect(parseDecimal('123456789012345')?.value).toBe(123456789012345);
     expect(parseDecimal('0.000123456789012345')?.value).toBe(0.000123456789012345);
-    expect(parseDecimal('1234567890123456')).toBeUndefined();
+    expect(parseDecimal('12345678901234567')?.value).toBe(JSON.parse('12345678901234567'));
+    expect(parseDecimal('123456789012345678')).toBeUndefined();
+  });
+
+  // Every double's shortest text (ECMA-262 Number::toString, what JSON and the server write) has at most 17
+  // significant digits; arithmetic makes them: 7.22 + 1e-15, 0.1 + 0.2.
+  it.each([
+    ['7.220000000000001', 7.220000000000001, 15],
+    ['3.590710444841534', 3.590710444841534, 15],
+    ['0.30000000000000004', 0.30000000000000004, 17],
+    ['-0.30000000000000004', -0.30000000000000004, 17],
+    ['9007199254740993', 9007199254740992, 0],
+  ])('reads %s as JSON.parse does', (text, value, decimals) => {
+    expect(JSON.parse(text)).toBe(value);
+    expect(parseDecimal(text, { negative: true })).toEqual({ value, decimals });
   });
 });
 
@@ -78,14 +92,34 @@ describe('readDecimal and numberError: one sentence, naming what was given', () 
   it('names the flag, field or cell and quotes the text', () => {
     expect(() => readDecimal('0x10', 'invalid option --breakdown-min', { negative: true })).toThrow(
       'invalid option --breakdown-min: must be a number: an optional minus sign, digits and at most one decimal ' +
-        'point, as in -3.5 (got "0x10")',
+        'point, as in -3.5 (got "0x10": the letter "x")',
+    );
+    expect(numberError('max', 'lots')).toBe(
+      'max: must be a number: digits and at most one decimal point, as in 3.5 (got "lots")',
     );
     expect(numberError('max', '1e3')).toBe(
-      'max: must be a number: digits and at most one decimal point, as in 3.5 (got "1e3")',
+      'max: must be a number: digits and at most one decimal point, as in 3.5 (got "1e3": the letter "e")',
     );
     expect(numberError('min', 'x', { comma: true })).toBe(
       'min: must be a number: digits and one decimal comma or point, as in 3,5 (got "x")',
     );
+  });
+
+  it.each([
+    ['1.2.3', {}, 'a second decimal point'],
+    ['3,5', {}, 'a comma, where the decimal separator is a point'],
+    ['3,5,1', { comma: true }, 'a second decimal point'],
+    ['1,000.5', { comma: true }, 'a second decimal point'],
+    ['7.22O', {}, 'the letter "O"'],
+    ['-2', {}, 'a minus sign, where no negative is taken'],
+    ['2-3', { negative: true }, 'a minus sign after the first digit'],
+    ['+1', {}, 'a plus sign'],
+    ['1 000', {}, 'a space'],
+    ['1_000', {}, 'the character "_"'],
+    ['١٢', {}, 'the digit "١", which is not one of 0-9'],
+    ['0.123456789012345678', {}, '18 significant digits, more than the 17 a number is kept to'],
+  ])('says what is wrong with %j', (text, rules, fault) => {
+    expect(numberError('max', text, rules)).toMatch(new RegExp(`\\(got ".*": ${fault.replace(/[.()]/g, '\\$&')}\\)$`));
   });
 });
 

@@ -1,6 +1,6 @@
 import type { FieldError } from '../../schemas/common.js';
 import type { Warning } from '../lint.js';
-import { parseDecimal, writtenPrecision } from '../number.js';
+import { numberFault, parseDecimal, writtenPrecision } from '../number.js';
 import type { RangeLike } from '../ranges.js';
 import { sourcePath } from '../source-path.js';
 import { yearsOf } from './ages.js';
@@ -32,14 +32,20 @@ interface UnheldRange {
   what: string;
 }
 
+const SIGNED = { negative: true };
 const SEXES: Record<string, string> = { '': 'all', M: 'male', F: 'female' };
 const SEX_WORDS: Record<string, string> = { U: 'unknown', A: 'ambiguous', O: 'other', N: 'not applicable' };
 
 /** A number of an NM component (an optional sign, digits, one decimal point: HL7 v2.5.1 2.A.47). */
 function decimal(text: string, where: string, errors: FieldError[]) {
   if (text === '') return undefined;
-  const d = parseDecimal(text.startsWith('+') ? text.slice(1) : text, { negative: true });
-  if (d === undefined) errors.push({ path: where, message: `expected a number (NM), found ${quoted(text)}` });
+  const digits = text.startsWith('+') ? text.slice(1) : text;
+  const d = parseDecimal(digits, SIGNED);
+  if (d === undefined)
+    errors.push({
+      path: where,
+      message: `expected a number (NM), found ${quoted(text)}: ${numberFault(digits, SIGNED)}`,
+    });
   return d;
 }
 
