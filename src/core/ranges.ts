@@ -1,5 +1,5 @@
 import { UsageError } from '../errors.js';
-import { formatAgeBand, parseAgeBand } from './ages.js';
+import { canon, formatAgeBand, parseAgeBand } from './ages.js';
 import { type Decimal, decimalsOf, plainDecimal, readDecimal, writtenPrecision } from './number.js';
 import { sexOf } from './words.js';
 
@@ -160,6 +160,14 @@ export function comparableRange(r: unknown): unknown {
     if (typeof value === 'number' && range[precision] === decimalsOf(value)) {
       out ??= { ...range };
       delete out[precision];
+    }
+  }
+  // An age a whole count of a unit is rounds to in 15 digits is that age (`12.000000000000002` is 12 y).
+  for (const end of ['ageMin', 'ageMax']) {
+    const age = range[end];
+    if (typeof age === 'number' && Number.isFinite(age) && age >= 0 && canon(age) !== age) {
+      out ??= { ...range };
+      out[end] = canon(age);
     }
   }
   return out ?? r;

@@ -4,7 +4,7 @@
 // ageMax the first age past it, as FHIR R4 reads a Range's ends (exact values, §2.24.0.1 Range). People
 // write the lab's completed-unit notation, `0–28 d` or `18–120` (the upper end is the last completed unit),
 // and it is turned into exact years on input (0 and 29 d; 18 and 121 y); views write it back the same way.
-// A number means the same to every reader that keeps 15 significant digits: `canon` reads only those.
+// A whole count of a unit means the same to every reader that keeps 15 significant digits: `canon` finds it so.
 
 /** Units of time as UCUM has them (https://ucum.org/ucum §31–32): a = 365.25 d, mo = a/12, wk = 7 d. */
 export type AgeUnit = 'y' | 'mo' | 'wk' | 'd' | 'h';
@@ -48,11 +48,12 @@ export function edgeOf(years: number): { count: number; unit: AgeUnit } | undefi
 
 /**
  * The one number that stands for an age: a whole count of its largest unit as exact years (24 h and 1 d
- * are the same double), another age as its 15 significant digits. Every reader of those digits gets it back.
+ * are the same double, however a file rounded it), another age as it is (`3.590710444841534`: rounding it to
+ * 15 digits would make an export of the server's own value a change on re-import).
  */
 export function canon(years: number): number {
   const e = edgeOf(years);
-  return e ? exactYears(e.count, e.unit) : fifteen(years);
+  return e ? exactYears(e.count, e.unit) : years;
 }
 
 const trim = (n: number) => String(Number(n.toPrecision(15)));

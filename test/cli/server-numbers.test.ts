@@ -21,6 +21,20 @@ const MEASURE = {
   panicRanges: [{ min: 0.30000000000000004, max: 12.000000000000002 }],
 };
 
+// Ages a script computes: 3.590710444841534 y is whole in no unit; 0.0192 y (7.0128 d) is near 7 d, and an
+// HL7 reader that takes 0.0192 as a rounded 7 d (0.019164…) would move the band; 12.000000000000002 is 12 y
+// to any reader of 15 digits (clinadmin help ranges), so it is that age.
+const AGED = {
+  test: 'tst_aged',
+  name: 'Aged ratio',
+  type: 'numeric',
+  unit: 'mmol/L',
+  referenceRanges: [
+    { sex: 'male', ageMin: 0.0192, ageMax: 3.590710444841534, min: 1, max: 2 },
+    { sex: 'male', ageMin: 3.590710444841534, ageMax: 12.000000000000002, min: 2, max: 3 },
+  ],
+};
+
 const ranges = (m: Rec) => ({ referenceRanges: m.referenceRanges, panicRanges: m.panicRanges });
 const strip = (list: Rec[]) =>
   list.map(({ id: _i, createdAt: _c, createdBy: _b, referenceRanges, ...m }) => ({
@@ -45,6 +59,27 @@ describe('the server’s own numbers in every format', () => {
       panicRanges: [expect.objectContaining({ min: 0.30000000000000004, max: 12.000000000000002 })],
     });
     expect(strip([held])).toEqual(strip((await from.s.call('GET', '/diagnostic-measures')).body));
+    const again = await from.cli(['measures', 'import', file, '--dry-run', '--exit-code']);
+    expect(again.code, again.stdout + again.stderr).toBe(0);
+  });
+});
+
+describe('the server’s own ages in every format', () => {
+  it.each(FORMATS)('%s: 16- and 17-digit ages survive export, import and re-import', async (format) => {
+    const from = await cliOnServer({ events: false });
+    expect((await from.s.call('POST', '/diagnostic-measures', AGED)).status).toBe(200);
+    const file = `catalog.${EXT[format]}`;
+    const out = await from.cli(['measures', 'export', '--format', format, '--out', file]);
+    expect(out.code, out.stderr).toBe(0);
+    const to = await cliOnServer({ events: false });
+    await copyFile(join(from.dir, file), join(to.dir, file));
+    const imported = await to.cli(['measures', 'import', file]);
+    expect(imported.code, imported.stderr).toBe(0);
+    const [held] = (await to.s.call('GET', '/diagnostic-measures')).body as Rec[];
+    expect((held.referenceRanges as Rec[]).map((r) => [r.ageMin, r.ageMax])).toEqual([
+      [0.0192, 3.590710444841534],
+      [3.590710444841534, 12],
+    ]);
     const again = await from.cli(['measures', 'import', file, '--dry-run', '--exit-code']);
     expect(again.code, again.stdout + again.stderr).toBe(0);
   });

@@ -151,8 +151,8 @@ What is stored, in evaluate, lint, the views, import and FHIR alike:
   - A year is 365.25 days, a month a twelfth of a year (30.4375 d), a week 7 days, as UCUM defines a, mo
     and wk: so every whole count of h, d, mo, y is an exact decimal in hours (1 mo = 730.5 h), 12 mo is
     1 y and 24 h is 1 d, and the same age has one number whatever unit it was typed in.
-  - A number is read to 15 significant digits and no further: one within that of a whole count of y,
-    mo, d or h is that age. A spreadsheet or database that keeps 15 digits keeps the band.
+  - A number within 15 significant digits of a whole count of y, mo, d or h is that age; another is kept
+    as it is, to its last digit. A spreadsheet or database that keeps 15 digits keeps the band.
   - An age is evaluated as in its band when ageMin <= age < ageMax.
 Display, one rule: each end in the largest of h, d, mo, y in which it is whole (never weeks), the upper
   end as the last completed unit: [0, 29 d) is 0-28 d, [29 d, 12 mo) is 29 d-11 mo, [25 h, 8 d) is

@@ -1,5 +1,5 @@
-import { type AgeUnit, PER_YEAR } from '../ages.js';
-import { type Decimal, plainDecimal } from '../number.js';
+import { type AgeUnit, canon, edgeOf, PER_YEAR } from '../ages.js';
+import { type Decimal, decimalsOf, plainDecimal } from '../number.js';
 
 // HL7 v2 writes an RFR's age range in years, or fractions of a year (v2.5.1 8.8.4.6), with as many digits as
 // the sender chose: a day is 0.00274 in one file and 0.0027378507871 in another. An age read from such a
@@ -23,5 +23,15 @@ export function yearsOf(d: Decimal): number {
   return value;
 }
 
-/** Exact years in 15 significant digits, plain: what a 15-digit reader keeps, and what yearsOf reads back. */
-export const yearsText = (years: number): string => plainDecimal(Number(years.toPrecision(15)));
+/**
+ * Exact years in plain digits that yearsOf reads back to the same age: a whole count of a unit as its shortest
+ * text (`0.019164955509924708`, 7 d), another age padded with zeros to 17 significant digits
+ * (`0.019200000000000000`), so that no whole count lies within half its last digit and it stays as written.
+ */
+export function yearsText(years: number): string {
+  const age = canon(years);
+  const text = plainDecimal(age);
+  if (edgeOf(age) !== undefined) return text;
+  const significant = text.replace(/^[-0.]+/, '').replace('.', '').length;
+  return plainDecimal(age, decimalsOf(age) + Math.max(0, 17 - significant));
+}
