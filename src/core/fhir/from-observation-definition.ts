@@ -1,4 +1,5 @@
 import { type FieldError, precision } from '../../schemas/common.js';
+import type { Adapted } from '../adapted.js';
 import type { Warning } from '../lint.js';
 import type { RangeLike } from '../ranges.js';
 import { sourcePath } from '../source-path.js';
@@ -28,17 +29,6 @@ import { codedChoices, type ValueSetAnswers } from './value-set.js';
 
 // A measure from an HL7 FHIR R4 ObservationDefinition: model.ts's table read backwards.
 
-export interface Adapted {
-  value: Rec;
-  warnings: Warning[];
-  errors: FieldError[];
-  /** A measure field's FHIR path, for messages: `referenceRanges[0].min` → `qualifiedInterval[2].range.low.value`. */
-  pathOf: (measurePath: string) => string;
-  /** Not an ObservationDefinition: reported, and left out of the import. */
-  skip?: boolean;
-  /** A skipped record the file deletes (HL7's MDL): --prune deletes the one record it names, and no other. */
-  deletes?: boolean;
-}
 
 /**
  * A measure from an ObservationDefinition, by the same table read backwards. A resource from another
@@ -294,5 +284,5 @@ export function fromObservationDefinition(
   readCritical(criticals, reference as RangeLike[], warnings, !ours);
   if (reference.length > 0) m.referenceRanges = reference;
   if (panic.length > 0) m.panicRanges = panic;
-  return { value: m, warnings, errors, pathOf };
+  return { value: m, warnings, errors, pathOf, ...(ours ? {} : { carrier: 'fhir' as const }) };
 }

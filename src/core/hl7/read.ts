@@ -1,6 +1,8 @@
-import type { Adapted } from '../fhir/from-observation-definition.js';
+import type { Adapted } from '../adapted.js';
 import { type Unheld, unheldRange } from '../unheld.js';
 import { type MasterRecord, masterRecords, repetitions, value } from './master-file.js';
+import type { Segment } from './syntax.js';
+import { ID_SYSTEM } from './table.js';
 import { type FromHl7, measureFromHl7 } from './to-measure.js';
 
 /** Where a record read from HL7 keeps its reading, for the import's adapter (prepare.ts) to take. */
@@ -19,6 +21,13 @@ interface Hl7Record {
 /** An observation's key among a battery's members: its code where it has one, else its name. */
 const memberKey = (code: string, text: string) => (code ? `code:${code}` : `name:${text}`);
 
+/** A member's key in OM5-2: our id where the CWE gives one (as code or alternate code), else memberKey. */
+function memberOf(om5: Segment, r: number): string {
+  if (value(om5, 2, 6, r) === ID_SYSTEM && value(om5, 2, 4, r)) return `id:${value(om5, 2, 4, r)}`;
+  if (value(om5, 2, 3, r) === ID_SYSTEM && value(om5, 2, 1, r)) return `id:${value(om5, 2, 1, r)}`;
+  return memberKey(value(om5, 2, 1, r), value(om5, 2, 2, r));
+}
+
 /**
  * The measures of an HL7 v2 master file, a record each, in file order. A battery (M10: OM1 then OM5) is not a
  * measure: it gives its members their test (OM1-2's code), as FHIR import takes it from --test.
@@ -32,7 +41,7 @@ export function hl7Records(text: string, source: string): Hl7Record[] {
     const om1 = rec.om.get('OM1');
     if (!om5 || !om1) continue;
     const battery = value(om1, 2, 1) || value(om1, 2, 2);
-    for (const key of repetitions(om5, 2, (r) => memberKey(value(om5, 2, 1, r), value(om5, 2, 2, r)))) {
+    for (const key of repetitions(om5, 2, (r) => memberOf(om5, r))) {
       const before = testOf.get(key);
       if (before !== undefined && before !== battery) twice.set(key, [...(twice.get(key) ?? [before]), battery]);
       else testOf.set(key, battery);
@@ -42,8 +51,11 @@ export function hl7Records(text: string, source: string): Hl7Record[] {
   for (const rec of records) {
     if (isBattery(rec)) continue;
     const om1 = rec.om.get('OM1');
-    const key = memberKey(value(om1, 2, 1), value(om1, 2, 2));
-    const read = measureFromHl7(rec, testOf.get(key));
+    const read = measureFromHl7(rec, undefined);
+    // The battery that lists the measure by its id, else by its code or name.
+    const byId = typeof read.value.id === 'string' ? `id:${read.value.id}` : undefined;
+    const key = byId !== undefined && testOf.has(byId) ? byId : memberKey(value(om1, 2, 1), value(om1, 2, 2));
+    if (testOf.has(key)) read.value.test = testOf.get(key);
     const also = twice.get(key);
     if (also)
       read.warnings.push({
@@ -69,7 +81,13 @@ const isBattery = (rec: MasterRecord) => rec.om.has('OM5');
 export function adaptHl7(read: FromHl7, test: string | undefined, unheld: Unheld = {}): Adapted {
   const value = { ...read.value };
   if (value.test === undefined && test !== undefined) value.test = test;
-  const adapted: Adapted = { value, warnings: [...read.warnings], errors: [...read.errors], pathOf: read.pathOf };
+  const adapted: Adapted = {
+    value,
+    warnings: [...read.warnings],
+    errors: [...read.errors],
+    pathOf: read.pathOf,
+    carrier: 'hl7',
+  };
   if (value.test === undefined && read.event !== 'MDL')
     adapted.errors.push({
       path: 'test',

@@ -1,6 +1,7 @@
 import type { Rec } from '../../json/record.js';
 import { plainDecimal, precisionOf } from '../number.js';
 import type { RangeLike } from '../ranges.js';
+import { siOnly } from '../sync/kept.js';
 import { yearsText } from './ages.js';
 import { escapeHl7, DEFAULT_SEPARATORS as S } from './syntax.js';
 import { ANSWER_SYSTEM_POSNEG, DATA_TYPE, ID_SYSTEM, MASTER_FILE, POSNEG_ANSWERS, UCUM_SYSTEM } from './table.js';
@@ -28,6 +29,15 @@ const dtm = (d: Date) => `${d.toISOString().replace(/[-:T]/g, '').slice(0, 14)}+
 function identifier(m: Rec): string {
   if (str(m.hl7IdentifierCod)) return cwe(str(m.hl7IdentifierCod), str(m.name), str(m.hl7IdentifierSys));
   return cwe(str(m.id), str(m.name), str(m.id) ? ID_SYSTEM : '');
+}
+
+/**
+ * A battery's member in OM5-2: its identifier, and its id as the CWE's alternate identifier (components 4-6),
+ * so that two tests' measures of one LOINC code each find their own battery.
+ */
+function member(m: Rec): string {
+  if (!str(m.hl7IdentifierCod) || !str(m.id)) return identifier(m);
+  return cwe(str(m.hl7IdentifierCod), str(m.name), str(m.hl7IdentifierSys), str(m.id), '', ID_SYSTEM);
 }
 
 /** A bound at its precision, and its own text's length for OM2-3. */
@@ -61,9 +71,10 @@ function mask(ranges: RangeLike[]): string {
 
 function observation(m: Rec, n: number): string[] {
   const id = identifier(m);
-  const type = str(m.type) || 'numeric';
-  // The server's word: only the table's own types, never an object's inherited name (toString).
-  const dataType = Object.hasOwn(DATA_TYPE, type) ? DATA_TYPE[type] : 'ST';
+  // A measure without a type has none in OM1-3 (optional in v2.5.1), so that it reads back without one; a
+  // server's word is looked up as the table's own types only, never an object's inherited name (toString).
+  const type = str(m.type);
+  const dataType = type ? (Object.hasOwn(DATA_TYPE, type) ? DATA_TYPE[type] : 'ST') : '';
   const others = str(m.hl7IdentifierCod) && str(m.id) ? cwe(str(m.id), '', ID_SYSTEM) : '';
   const out = [`MFE|MAD|${n}||${id}|CWE`, `OM1|${n}|${id}|${dataType}|||${e(m.description)}|${others}`];
   const refs = (m.referenceRanges as RangeLike[] | undefined) ?? [];
@@ -76,8 +87,14 @@ function observation(m: Rec, n: number): string[] {
       mask([...refs, ...panics]),
       siunit,
       '',
-      refs.map(rfr).join(S.repetition),
-      panics.map(rfr).join(S.repetition),
+      refs
+        .filter((r) => !siOnly(r))
+        .map(rfr)
+        .join(S.repetition),
+      panics
+        .filter((r) => !siOnly(r))
+        .map(rfr)
+        .join(S.repetition),
     ];
     out.push(`OM2|${n}|${fields.join(S.field)}`.replace(/\|+$/, ''));
   }
@@ -113,7 +130,7 @@ export function catalogHl7(list: Rec[], now: Date): string {
       n++;
       const id = cwe(test, '', ID_SYSTEM);
       lines.push(`MFE|MAD|${n}||${id}|CWE`, `OM1|${n}|${id}|||||`.replace(/\|+$/, ''));
-      lines.push(`OM5|${n}|${members.map(identifier).join(S.repetition)}`);
+      lines.push(`OM5|${n}|${members.map(member).join(S.repetition)}`);
     }
     lines.unshift(`BHS|^~\\&|clinadmin||||${dtm(now)}`);
     lines.push('BTS|2');

@@ -1,6 +1,7 @@
 import type { Rec } from '../../json/record.js';
 import { withStoredIds } from '../range-ids.js';
 import { canonical, comparable, comparableValue, type Existing } from './existing.js';
+import { keptFrom } from './kept.js';
 import { bodyOf, type Prepared, type SyncSpec } from './prepare.js';
 
 export interface Change {
@@ -24,10 +25,11 @@ export function planOne(spec: SyncSpec, rec: Prepared, found: Existing): PlanIte
   if (!stored) return { rec, action: 'create' };
   const id = stored.id;
   if (found.sameAs(stored, rec)) return { rec, action: 'unchanged', id };
-  const body = bodyOf(rec);
   // The whole record was fetched for this one (wholeWhereChanged); gone since, it is created again.
   const current = found.whole.get(id);
   if (!current) return { rec, action: 'create' };
+  // What the file's format has no place for is left as the server holds it.
+  const body = keptFrom(rec.carrier, bodyOf(rec), current);
   const changes: Change[] = [];
   for (const [field, given] of Object.entries(body)) {
     const from = current[field];

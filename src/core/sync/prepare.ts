@@ -1,10 +1,11 @@
 import type { z } from 'zod';
 import { toFieldErrors } from '../../schemas/common.js';
+import type { Adapted } from '../adapted.js';
 import { readAgesIn } from '../ages.js';
-import type { Adapted } from '../fhir/from-observation-definition.js';
 import type { Warning } from '../lint.js';
 import { type Place, Ranked } from '../problems.js';
 import { type SourceRecord, where } from '../records.js';
+import type { Carrier } from './kept.js';
 
 /** The name of one range in a record's path or a check's message. */
 const RANGE_NAME = /(?:referenceRanges|panicRanges)\[\d+\]/g;
@@ -50,6 +51,8 @@ export interface Prepared {
   file: number;
   /** Whether it drew a warning (a record read back from the spool keeps only that of its warnings). */
   warned: boolean;
+  /** Its file's format, where that has no place for some fields (sync/kept.ts). */
+  carrier?: Carrier;
 }
 
 /** The validated record, for comparing with the stored one. */
@@ -265,6 +268,7 @@ export class Checker {
       ordinal: this.checked,
       file: this.file,
       warned: ws.length > 0,
+      ...(adapted?.carrier ? { carrier: adapted.carrier } : {}),
     };
   }
 }

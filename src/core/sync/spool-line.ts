@@ -1,3 +1,4 @@
+import type { Carrier } from './kept.js';
 import type { Prepared } from './prepare.js';
 
 /**
@@ -7,13 +8,13 @@ import type { Prepared } from './prepare.js';
 export function toLine(p: Prepared): string {
   const { source, position, line, entry } = p.src;
   const meta = [source, position, line ?? null, entry ?? null, p.id ?? null, p.name, p.key, p.scope ?? null];
-  meta.push(p.ordinal, p.file, p.warned);
+  meta.push(p.ordinal, p.file, p.warned, p.carrier ?? null);
   return `${JSON.stringify(meta)}\t${p.json}`;
 }
 
 export function fromLine(text: string): Prepared {
   const tab = text.indexOf('\t');
-  const [source, position, line, entry, id, name, key, scope, ordinal, file, warned] = JSON.parse(
+  const [source, position, line, entry, id, name, key, scope, ordinal, file, warned, carrier] = JSON.parse(
     text.slice(0, tab),
   ) as [
     string,
@@ -27,6 +28,7 @@ export function fromLine(text: string): Prepared {
     number,
     number,
     boolean,
+    Carrier | null,
   ];
   return {
     src: { source, position, ...(line !== null ? { line } : {}), ...(entry !== null ? { entry } : {}) },
@@ -39,5 +41,6 @@ export function fromLine(text: string): Prepared {
     ordinal,
     file,
     warned,
+    ...(carrier !== null ? { carrier } : {}),
   };
 }
