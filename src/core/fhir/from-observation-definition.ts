@@ -29,7 +29,6 @@ import { codedChoices, type ValueSetAnswers } from './value-set.js';
 
 // A measure from an HL7 FHIR R4 ObservationDefinition: model.ts's table read backwards.
 
-
 /**
  * A measure from an ObservationDefinition, by the same table read backwards. A resource from another
  * system (no extensions of ours) imports with what it has; what our model cannot hold is a warning
