@@ -4,6 +4,7 @@
 // (~4 ms on Node 20 when measured; not re-measured on 22-26, where the machine was too loaded to tell), and
 // esbuild splits only ES modules, so each chunk is converted after.
 
+import { execFileSync } from 'node:child_process';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { build, transform } from 'esbuild';
@@ -20,6 +21,9 @@ const result = await build({
     version: 'src/version.ts',
     // The global options, read before the CLI loads (bin/clinadmin.cjs): commander and they are shared with it.
     globals: 'src/commands/globals.ts',
+    // clinadmin/testing (package.json's exports) and the serve process it starts: they load cli.cjs by its path.
+    testing: 'src/testing/index.ts',
+    'testing-serve': 'src/testing/child.ts',
   },
   outdir: 'dist',
   bundle: true,
@@ -61,3 +65,10 @@ for (const file of result.outputFiles) {
 
 // Everything is bundled, so the package ships the licences of what it bundles.
 await writeFile('dist/THIRD-PARTY-LICENSES.txt', noticesText(await bundledNotices(result.metafile)));
+
+// clinadmin/testing's types: its folder and the two it names (context, deadline). The .cjs beside them is
+// CommonJS, so the folder says so, and TypeScript reads these declarations as the module require() loads.
+execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'scripts/tsconfig.testing.json'], {
+  stdio: 'inherit',
+});
+await writeFile('dist/types/package.json', `${JSON.stringify({ type: 'commonjs' })}\n`);

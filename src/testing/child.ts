@@ -1,0 +1,91 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable, Writable } from 'node:stream';
+import type { ChildNews, ChildStart } from './protocol.js';
+import type { Run } from './sandbox.js';
+
+// The process `startServe` starts (dist/testing-serve.cjs): clinadmin serve, run as the shim runs it, that
+// stops by itself once the test process is gone, however it went (closed, crashed, killed).
+const load = createRequire(__filename);
+process.removeAllListeners('warning');
+load(join(__dirname, '..', 'bin', 'compile-cache.cjs')).enableCompileCache(process.env);
+// A parent that is gone no longer reads stderr: serve's last words are lost, but the stop and the clean-up go on.
+process.stderr.on('error', () => undefined);
+
+/** The parent's IPC channel closed: counted as one SIGTERM, so serve saves, stops and this folder goes. */
+const parentGone = new Promise<NodeJS.Signals>((resolve) => process.once('disconnect', () => resolve('SIGTERM')));
+let parentCounted = false;
+
+/** serve's wait for a signal, which the parent's going also ends (once: a second wait is a second signal). */
+function waitForSignal(signals: NodeJS.Signals[]) {
+  let handler: (s: NodeJS.Signals) => void = () => undefined;
+  const promise = new Promise<NodeJS.Signals>((resolve) => {
+    handler = resolve;
+    for (const s of signals) process.on(s, handler);
+    if (!parentCounted) {
+      parentCounted = true;
+      void parentGone.then(resolve);
+    }
+  });
+  const cancel = () => {
+    for (const s of signals) process.off(s, handler);
+  };
+  return { promise, cancel };
+}
+
+/** Sends news to the parent; resolves once it is out (a news sent as the channel closes would be lost). */
+const send = (news: ChildNews) =>
+  new Promise<void>((resolve) => {
+    if (!process.connected || !process.send) resolve();
+    else process.send(news, undefined, {}, () => resolve());
+  });
+
+async function serveFor(start: ChildStart): Promise<void> {
+  const folder = await mkdtemp(join(tmpdir(), 'clinadmin-testing-'));
+  const dataFile = start.dataFile ?? join(folder, 'data.json');
+  let ready = false;
+  let said = '';
+  // serve's one stdout line says where it listens; nothing else is read from it.
+  const stdout = new Writable({
+    write(chunk, _enc, done) {
+      const url = /listening on (\S+)/.exec(String(chunk))?.[1];
+      if (url && !ready) {
+        ready = true;
+        void send({ ready: url, dataFile, folder });
+      }
+      done();
+    },
+  });
+  // Its last words before it listens say why it could not start; later ones go to this process's stderr.
+  const stderr = new Writable({
+    write(chunk, _enc, done) {
+      if (ready) process.stderr.write(chunk, () => done());
+      else {
+        said = (said + String(chunk)).slice(-16_384);
+        done();
+      }
+    },
+  });
+  const seed = start.seed === undefined ? [] : ['--load', '-'];
+  let code = 1;
+  try {
+    const cli = load(join(__dirname, 'cli.cjs')) as { run: Run };
+    code = await cli.run(['serve', '--host', '127.0.0.1', '--port', '0', '--data', dataFile, ...seed, ...start.args], {
+      stdin: Readable.from(start.seed === undefined ? [] : [start.seed]),
+      stdout,
+      stderr,
+      isInteractive: false,
+      waitForSignal,
+    });
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
+  if (!ready) await send({ failed: code, stderr: said });
+  process.exitCode = code;
+  // The open channel would keep this process alive after serve has stopped.
+  if (process.connected) process.disconnect();
+}
+
+process.once('message', (start: ChildStart) => void serveFor(start));

@@ -1,0 +1,244 @@
+import { type ChildProcess, fork } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { constants } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { Readable } from 'node:stream';
+import type { ChildNews, ChildStart } from './protocol.js';
+import { asGiven, ExpectationError, filterArgs, ServeError, sandbox, type Target } from './sandbox.js';
+
+export { ExpectationError, ServeError };
+
+/** serve's faults (`serve --help`): each off unless given. */
+export interface Faults {
+  /** Every answer waits this many milliseconds, or a random time in `'MIN-MAX'`. */
+  latency?: number | string;
+  /** The share (0 to 1) of API requests answered 503 with Retry-After, changing nothing. */
+  failRate?: number;
+  /** Past this many API requests in a second, 429 with Retry-After. */
+  rateLimit?: number;
+  /** `METHOD:PATH-PATTERN:STATUS` rules, such as `POST:/insurance-coverages:500`. */
+  failOn?: string[];
+}
+
+export interface ServeOptions {
+  /** The state to start from: a file as `serve --load` reads it, or that state as an object. */
+  seed?: string | object;
+  /** Fill the empty data file with the demo data (`serve --seed`); not with `seed`. */
+  demo?: boolean;
+  /** Keep the data in this file (and its snapshots beside it); by default a temporary one, removed at close. */
+  dataFile?: string;
+  /** More tokens serve accepts, as `TOKEN[:ACCOUNT[:admin]]`: the app under test's own. */
+  tokens?: string[];
+  /** The account of the admin token the handle uses (`token`); `local-admin` unless given. */
+  account?: string;
+  /** Keep request bodies in the journal, for `body` filters (`serve --record-bodies`); true unless false. */
+  recordBodies?: boolean;
+  /** Record a notification for each change (false: `serve --no-events`). */
+  events?: boolean;
+  faults?: Faults;
+  /** Any other option of `clinadmin serve`, as its command line takes it (`['--journal-requests', '100']`). */
+  args?: string[];
+  /** How long serve may take to answer, in milliseconds; 60 s unless given. */
+  startTimeout?: number;
+}
+
+/** One request as `sandbox requests -o json` gives it. */
+export interface RecordedRequest {
+  time: number;
+  method: string;
+  path: string;
+  query?: string;
+  status: number;
+  account?: string;
+  durationMs?: number;
+  body?: unknown;
+  bodyStart?: string;
+  bodyBytes?: number;
+  [field: string]: unknown;
+}
+
+/** The filters of `sandbox requests`, each its flag (`since: 'app'` is `--since app`); they combine. */
+export interface RequestFilter {
+  method?: string;
+  /** A glob: `*` matches any characters, `/` included. */
+  path?: string;
+  status?: number;
+  account?: string;
+  /** Only requests after this mark. */
+  since?: string;
+  /** Only requests whose recorded body holds this JSON value (extra fields and elements ignored). */
+  body?: unknown;
+  [flag: string]: unknown;
+}
+
+export interface Counts {
+  measures: number;
+  coverages: number;
+  notifications: number;
+}
+export interface Snapshot extends Counts {
+  name: string;
+  /** Milliseconds since the epoch. */
+  createdAt: number;
+}
+export interface Contract {
+  id: string;
+  insured: string;
+  insurer: string;
+  insurerType?: string;
+  insurerSubtype?: string;
+}
+
+/** A running `clinadmin serve` and the sandbox verbs, for one test file or suite. */
+export interface TestServe {
+  /** Where it listens: `http://127.0.0.1:PORT`. */
+  readonly url: string;
+  /** An admin's token (it may use /_admin/): the one the verbs send. */
+  readonly token: string;
+  readonly dataFile: string;
+  readonly pid: number;
+  /** `CLINADMIN_BASE_URL` and `CLINADMIN_TOKEN`, for a clinadmin or an app started from the test. */
+  readonly env: { CLINADMIN_BASE_URL: string; CLINADMIN_TOKEN: string };
+  /** `sandbox snapshot NAME`: saves the whole state. */
+  snapshot(name: string): Promise<Snapshot>;
+  /** `sandbox snapshots`. */
+  snapshots(): Promise<Snapshot[]>;
+  /** `sandbox reset [NAME]`: a snapshot, or the state it started with (or last loaded); clears the journal. */
+  reset(snapshot?: string): Promise<Counts & { snapshot: string | null }>;
+  /** `sandbox load FILE [--merge]`: a file's state, or the state as an object. */
+  load(state: string | object, options?: { merge?: boolean }): Promise<Counts & { merge: boolean; contracts: number }>;
+  /** `sandbox contracts add`. */
+  addContract(contract: Contract): Promise<Contract>;
+  /** `sandbox mark NAME`: `requests({ since: NAME })` lists only what came after. */
+  mark(name: string): Promise<{ mark: string; requests: number }>;
+  /** `sandbox requests` with its filters: the requests serve answered, oldest first. */
+  requests(filter?: RequestFilter): Promise<RecordedRequest[]>;
+  /** `sandbox requests --clear`. */
+  clearRequests(): Promise<void>;
+  /** `sandbox requests --expect N`: the matching requests, else an ExpectationError saying what the CLI says. */
+  expectRequests(count: number, filter?: RequestFilter): Promise<RecordedRequest[]>;
+  /** Stops serve (SIGTERM: it saves its data) and removes what it made; again, or after it stopped, nothing. */
+  close(): Promise<void>;
+}
+
+const STOP_MS = 30_000;
+
+/**
+ * Starts `clinadmin serve` on a free port of 127.0.0.1 in a child process that stops with the test process,
+ * and resolves once it answers.
+ */
+export async function startServe(options: ServeOptions = {}): Promise<TestServe> {
+  if (options.seed !== undefined && options.demo) throw new ServeError('seed and demo both fill the data: give one', 2);
+  const token = randomBytes(24).toString('base64url');
+  const account = options.account ?? 'local-admin';
+  const args = [`--token`, `${token}:${account}:admin`, ...(options.tokens ?? []).flatMap((t) => ['--token', t])];
+  if (options.recordBodies !== false) args.push('--record-bodies');
+  if (options.events === false) args.push('--no-events');
+  if (options.demo) args.push('--seed');
+  if (typeof options.seed === 'string') args.push('--load', resolve(options.seed));
+  const f = options.faults ?? {};
+  if (f.latency !== undefined) args.push('--latency', String(f.latency));
+  if (f.failRate !== undefined) args.push('--fail-rate', String(f.failRate));
+  if (f.rateLimit !== undefined) args.push('--rate-limit', String(f.rateLimit));
+  for (const rule of f.failOn ?? []) args.push('--fail-on', rule);
+  args.push(...(options.args ?? []));
+  const start: ChildStart = {
+    args,
+    ...(options.dataFile === undefined ? {} : { dataFile: resolve(options.dataFile) }),
+    ...(options.seed === undefined || typeof options.seed === 'string' ? {} : { seed: JSON.stringify(options.seed) }),
+  };
+  // No execArgv of the test runner's (its loaders, --test): the child is the shipped serve and nothing else.
+  const child = fork(join(__dirname, 'testing-serve.cjs'), [], {
+    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    execArgv: [],
+  });
+  let said = '';
+  child.stderr?.on('data', (d: Buffer) => {
+    said = (said + d.toString()).slice(-16_384);
+  });
+  const exited = new Promise<number>((done) =>
+    child.once('exit', (code, signal) => done(code ?? 128 + (constants.signals[signal!] ?? 0))),
+  );
+  const ready = await started(child, start, exited, options.startTimeout ?? 60_000).catch((err: unknown) => {
+    if (err instanceof ServeError && start.seed !== undefined)
+      throw new ServeError(asGiven(err.message, 'seed'), err.exitCode);
+    throw err;
+  });
+  // Neither the child nor its channel holds the test process open: a suite that forgets close() still ends,
+  // and the child, losing its channel, stops itself.
+  child.unref();
+  child.channel?.unref();
+  (child.stderr as (Readable & { unref?: () => void }) | null)?.unref?.();
+  const target: Target = { url: ready.ready, token, configDir: join(ready.folder, 'no-config') };
+  const verb = (argv: string[], stdin?: string) => sandbox(target, argv, stdin) as Promise<never>;
+  let closing: Promise<void> | undefined;
+  return {
+    url: ready.ready,
+    token,
+    dataFile: ready.dataFile,
+    pid: child.pid!,
+    env: { CLINADMIN_BASE_URL: ready.ready, CLINADMIN_TOKEN: token },
+    snapshot: (name) => verb(['snapshot', name, '-q']),
+    snapshots: () => verb(['snapshots']),
+    reset: (name) => verb(['reset', ...(name === undefined ? [] : [name]), '-q']),
+    load: (state, o = {}) =>
+      typeof state === 'string'
+        ? verb(['load', resolve(state), ...(o.merge ? ['--merge'] : []), '-q'])
+        : verb(['load', '-', ...(o.merge ? ['--merge'] : []), '-q'], JSON.stringify(state)),
+    addContract: (c) =>
+      verb(['contracts', 'add', c.id, '--insured', c.insured, '--insurer', c.insurer, ...contractTypes(c)]),
+    mark: (name) => verb(['mark', name, '-q']),
+    requests: (filter = {}) => verb(['requests', ...filterArgs(filter)]),
+    clearRequests: () => verb(['requests', '--clear', '-q']).then(() => undefined),
+    expectRequests: (count, filter = {}) => verb(['requests', ...filterArgs(filter), '--expect', String(count)]),
+    close: () => {
+      closing ??= stop(child, exited, () => said);
+      return closing;
+    },
+  };
+}
+
+const contractTypes = (c: Contract) => [
+  ...(c.insurerType === undefined ? [] : ['--insurer-type', c.insurerType]),
+  ...(c.insurerSubtype === undefined ? [] : ['--insurer-subtype', c.insurerSubtype]),
+];
+
+/** Sends the child its start and waits for its news: the URL, or why serve stopped; one silent too long is killed. */
+async function started(child: ChildProcess, start: ChildStart, exited: Promise<number>, ms: number) {
+  let timer: NodeJS.Timeout | undefined;
+  const news = new Promise<ChildNews>((done) => child.once('message', (m) => done(m as ChildNews)));
+  const late = new Promise<'late'>((done) => {
+    timer = setTimeout(() => done('late'), ms);
+  });
+  child.send(start);
+  try {
+    const first = await Promise.race([news, exited, late]);
+    if (first === 'late') {
+      child.kill('SIGKILL');
+      throw new ServeError(`clinadmin serve did not answer within ${ms} ms`, 1);
+    }
+    if (typeof first === 'number') throw new ServeError(`clinadmin serve stopped as it started (exit ${first})`, first);
+    if ('failed' in first)
+      throw new ServeError(first.stderr.trim() || `clinadmin serve stopped (exit ${first.failed})`, first.failed);
+    return first;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** SIGTERM, then the exit: serve saves its data and the child removes its folder; past STOP_MS it is killed. */
+async function stop(child: ChildProcess, exited: Promise<number>, said: () => string): Promise<void> {
+  // The exit is awaited: the child's handle holds this process open until it comes.
+  child.ref();
+  if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+  let timer: NodeJS.Timeout | undefined;
+  const killed = new Promise<void>((done) => {
+    timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      done();
+    }, STOP_MS);
+  });
+  const code = await Promise.race([exited, killed.then(() => exited)]);
+  clearTimeout(timer);
+  if (code !== 0) throw new ServeError(said().trim() || `clinadmin serve stopped with exit ${code}`, code);
+}
