@@ -66,8 +66,8 @@ for (const file of result.outputFiles) {
 // Everything is bundled, so the package ships the licences of what it bundles.
 await writeFile('dist/THIRD-PARTY-LICENSES.txt', noticesText(await bundledNotices(result.metafile)));
 
-// clinadmin/testing's types: its folder and the two it names (context, deadline). The .cjs beside them is
-// CommonJS, so the folder says so, and TypeScript reads these declarations as the module require() loads.
+// clinadmin/testing's types (dist/types/testing/). The .cjs they describe is CommonJS, so the folder says so,
+// and TypeScript reads these declarations as the module require() loads.
 execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'scripts/tsconfig.testing.json'], {
   stdio: 'inherit',
 });

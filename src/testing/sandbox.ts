@@ -1,15 +1,26 @@
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
-import type { Ctx } from '../context.js';
 
 const load = createRequire(__filename);
 
 /**
- * The CLI's run() (src/cli.ts) as loaded from the bundle: named here, not imported, so the shipped types of
- * clinadmin/testing hold this folder alone (test/e2e/testing-api.test.ts holds the two alike).
+ * The CLI's run() (src/cli.ts) as loaded from the bundle, with the part of its context this folder gives:
+ * named here, not imported, so the shipped types hold this folder alone (test/e2e/testing-api.test.ts holds
+ * the two alike).
  */
-export type Run = (argv: string[], overrides: Partial<Ctx>) => Promise<number>;
+export type Run = (
+  argv: string[],
+  overrides: {
+    stdin: Readable;
+    stdout: Writable;
+    stderr: Writable;
+    env?: Record<string, string | undefined>;
+    cwd?: string;
+    isInteractive: boolean;
+    waitForSignal?: (signals: NodeJS.Signals[]) => { promise: Promise<NodeJS.Signals>; cancel: () => void };
+  },
+) => Promise<number>;
 
 /** What clinadmin said when a verb failed: its message and hint as the CLI prints them, and its exit code. */
 export class ServeError extends Error {
