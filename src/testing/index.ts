@@ -119,6 +119,8 @@ export interface TestServe {
   expectRequests(count: number, filter?: RequestFilter): Promise<RecordedRequest[]>;
   /** Stops serve (SIGTERM: it saves its data) and removes what it made; again, or after it stopped, nothing. */
   close(): Promise<void>;
+  /** close(), for `await using api = await startServe()`: stopped as the block ends, however it ends. */
+  [Symbol.asyncDispose](): Promise<void>;
 }
 
 const STOP_MS = 30_000;
@@ -172,6 +174,10 @@ export async function startServe(options: ServeOptions = {}): Promise<TestServe>
   const target: Target = { url: ready.ready, token, configDir: join(ready.folder, 'no-config') };
   const verb = (argv: string[], stdin?: string) => sandbox(target, argv, stdin) as Promise<never>;
   let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= stop(child, exited, () => said);
+    return closing;
+  };
   return {
     url: ready.ready,
     token,
@@ -191,10 +197,8 @@ export async function startServe(options: ServeOptions = {}): Promise<TestServe>
     requests: (filter = {}) => verb(['requests', ...filterArgs(filter)]),
     clearRequests: () => verb(['requests', '--clear', '-q']).then(() => undefined),
     expectRequests: (count, filter = {}) => verb(['requests', ...filterArgs(filter), '--expect', String(count)]),
-    close: () => {
-      closing ??= stop(child, exited, () => said);
-      return closing;
-    },
+    close,
+    [Symbol.asyncDispose]: close,
   };
 }
 

@@ -12,7 +12,7 @@ import {
   type TestServe,
 } from 'clinadmin/testing';
 import { execa } from 'execa';
-import { afterAll, beforeAll, beforeEach, describe, expect, expectTypeOf, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, expectTypeOf, it, vi } from 'vitest';
 import type { run } from '../../src/cli.js';
 import type { Run } from '../../src/testing/sandbox.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -134,7 +134,7 @@ describe('one serve for a suite', () => {
 
 describe('a serve of its own', () => {
   it('loads a state from an object or a file, merges one, and adds a contract', async () => {
-    await using api = await startServeDisposable(OPTIONS);
+    await using api = await startServe(OPTIONS);
     const file = join(await tempDir(), 'state.json');
     await writeFile(file, JSON.stringify({ contracts: [acme], insuranceCoverages: [{ ...cbc, name: 'From file' }] }));
     expect(await api.load(file)).toMatchObject({ merge: false, coverages: 1, contracts: 1 });
@@ -152,13 +152,26 @@ describe('a serve of its own', () => {
   });
 
   it('injects the faults serve has: a refused POST changes nothing', async () => {
-    await using api = await startServeDisposable({ ...OPTIONS, faults: { failOn: ['POST:/insurance-coverages:500'] } });
+    await using api = await startServe({ ...OPTIONS, faults: { failOn: ['POST:/insurance-coverages:500'] } });
     expect((await send(api, 'POST', '/insurance-coverages', { ...cbc, name: 'Refused' })).status).toBe(500);
     expect(await names(api)).toEqual(['CBC copay']);
     await api.expectRequests(1, { method: 'POST', status: 500 });
   });
 
-  it('refuses a bad seed with the sentence serve says, and leaves nothing behind', async () => {
+  it("serves and answers the verbs while the test's timers are fake (serve has its own process)", async () => {
+    vi.useFakeTimers();
+    try {
+      await using api = await startServe(OPTIONS);
+      await api.mark('faked');
+      expect(await names(api)).toEqual(['CBC copay']);
+      expect(await api.requests({ since: 'faked' })).toHaveLength(1);
+      expect(await api.reset()).toMatchObject({ coverages: 1 });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('refuses a bad seed with the sentence serve says, naming the seed', async () => {
     const bad = { contracts: [acme], insuranceCoverages: [{ ...cbc, amount: -5 }] };
     const err = await startServe({ seed: bad }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ServeError);
@@ -217,9 +230,3 @@ describe('clinadmin/testing under node:test', () => {
     expect(r.stdout).toMatch(/^ℹ fail 0$/m);
   });
 });
-
-/** startServe with `await using`: closed as the block ends, however it ends. */
-async function startServeDisposable(options: ServeOptions) {
-  const api = await startServe(options);
-  return Object.assign(api, { [Symbol.asyncDispose]: () => api.close() });
-}
