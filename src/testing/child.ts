@@ -3,12 +3,12 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
-import type { ChildNews, ChildStart } from './protocol.js';
-import type { Run } from './sandbox.js';
+import type { ChildNews, ChildStart, Run, VerbCall } from './protocol.js';
 
 // The process `startServe` starts (dist/testing-serve.cjs): clinadmin serve, run as the shim runs it, that
 // stops by itself once the test process is gone, however it went (closed, crashed, killed).
 const load = createRequire(__filename);
+const cli = () => load(join(__dirname, 'cli.cjs')) as { run: Run };
 process.removeAllListeners('warning');
 load(join(__dirname, '..', 'bin', 'compile-cache.cjs')).enableCompileCache(process.env);
 // A parent that is gone no longer reads stderr: serve's last words are lost, but the stop and the clean-up go on.
@@ -42,6 +42,36 @@ const send = (news: ChildNews) =>
     else process.send(news, undefined, {}, () => resolve());
   });
 
+function sink() {
+  let text = '';
+  const stream = new Writable({
+    write(chunk, _enc, done) {
+      text += String(chunk);
+      done();
+    },
+  });
+  return { stream, text: () => text };
+}
+
+/**
+ * One `clinadmin sandbox` verb against this serve, run here by the CLI's own run(): it does, refuses and says
+ * exactly what the command does, and the test's process (its globals, fake timers and module registry) never
+ * loads the CLI.
+ */
+async function verb(call: VerbCall, url: string, token: string, folder: string): Promise<void> {
+  const out = sink();
+  const err = sink();
+  const code = await cli().run(['sandbox', ...call.argv, '-o', 'json'], {
+    stdin: Readable.from(call.stdin === undefined ? [] : [call.stdin]),
+    stdout: out.stream,
+    stderr: err.stream,
+    // Only what the verb needs: never a profile, nor a CLINADMIN_* of the test's environment.
+    env: { CLINADMIN_BASE_URL: url, CLINADMIN_TOKEN: token, CLINADMIN_CONFIG_DIR: join(folder, 'no-config') },
+    isInteractive: false,
+  });
+  await send({ id: call.id, code, stdout: out.text(), stderr: err.text() });
+}
+
 async function serveFor(start: ChildStart): Promise<void> {
   const folder = await mkdtemp(join(tmpdir(), 'clinadmin-testing-'));
   const dataFile = start.dataFile ?? join(folder, 'data.json');
@@ -53,7 +83,8 @@ async function serveFor(start: ChildStart): Promise<void> {
       const url = /listening on (\S+)/.exec(String(chunk))?.[1];
       if (url && !ready) {
         ready = true;
-        void send({ ready: url, dataFile, folder });
+        process.on('message', (call: VerbCall) => void verb(call, url, start.token, folder));
+        void send({ ready: url, dataFile });
       }
       done();
     },
@@ -71,14 +102,16 @@ async function serveFor(start: ChildStart): Promise<void> {
   const seed = start.seed === undefined ? [] : ['--load', '-'];
   let code = 1;
   try {
-    const cli = load(join(__dirname, 'cli.cjs')) as { run: Run };
-    code = await cli.run(['serve', '--host', '127.0.0.1', '--port', '0', '--data', dataFile, ...seed, ...start.args], {
-      stdin: Readable.from(start.seed === undefined ? [] : [start.seed]),
-      stdout,
-      stderr,
-      isInteractive: false,
-      waitForSignal,
-    });
+    code = await cli().run(
+      ['serve', '--host', '127.0.0.1', '--port', '0', '--data', dataFile, ...seed, ...start.args],
+      {
+        stdin: Readable.from(start.seed === undefined ? [] : [start.seed]),
+        stdout,
+        stderr,
+        isInteractive: false,
+        waitForSignal,
+      },
+    );
   } finally {
     await rm(folder, { recursive: true, force: true });
   }

@@ -1,10 +1,8 @@
-import { type ChildProcess, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { constants } from 'node:os';
-import { join, resolve } from 'node:path';
-import type { Readable } from 'node:stream';
-import type { ChildNews, ChildStart } from './protocol.js';
-import { asGiven, ExpectationError, filterArgs, ServeError, sandbox, type Target } from './sandbox.js';
+import { resolve } from 'node:path';
+import type { ChildStart } from './protocol.js';
+import { answerOf, asGiven, ExpectationError, filterArgs, ServeError } from './sandbox.js';
+import { ServeChild } from './serve-child.js';
 
 export { ExpectationError, ServeError };
 
@@ -123,8 +121,6 @@ export interface TestServe {
   [Symbol.asyncDispose](): Promise<void>;
 }
 
-const STOP_MS = 30_000;
-
 /**
  * Starts `clinadmin serve` on a free port of 127.0.0.1 in a child process that stops with the test process,
  * and resolves once it answers.
@@ -146,43 +142,24 @@ export async function startServe(options: ServeOptions = {}): Promise<TestServe>
   args.push(...(options.args ?? []));
   const start: ChildStart = {
     args,
+    token,
     ...(options.dataFile === undefined ? {} : { dataFile: resolve(options.dataFile) }),
     ...(options.seed === undefined || typeof options.seed === 'string' ? {} : { seed: JSON.stringify(options.seed) }),
   };
-  // No execArgv of the test runner's (its loaders, --test): the child is the shipped serve and nothing else.
-  const child = fork(join(__dirname, 'testing-serve.cjs'), [], {
-    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-    execArgv: [],
-  });
-  let said = '';
-  child.stderr?.on('data', (d: Buffer) => {
-    said = (said + d.toString()).slice(-16_384);
-  });
-  const exited = new Promise<number>((done) =>
-    child.once('exit', (code, signal) => done(code ?? 128 + (constants.signals[signal!] ?? 0))),
-  );
-  const ready = await started(child, start, exited, options.startTimeout ?? 60_000).catch((err: unknown) => {
+  const child = new ServeChild();
+  const ready = await child.start(start, options.startTimeout ?? 60_000).catch((err: unknown) => {
     if (err instanceof ServeError && start.seed !== undefined)
       throw new ServeError(asGiven(err.message, 'seed'), err.exitCode);
     throw err;
   });
-  // Neither the child nor its channel holds the test process open: a suite that forgets close() still ends,
-  // and the child, losing its channel, stops itself.
-  child.unref();
-  child.channel?.unref();
-  (child.stderr as (Readable & { unref?: () => void }) | null)?.unref?.();
-  const target: Target = { url: ready.ready, token, configDir: join(ready.folder, 'no-config') };
-  const verb = (argv: string[], stdin?: string) => sandbox(target, argv, stdin) as Promise<never>;
-  let closing: Promise<void> | undefined;
-  const close = () => {
-    closing ??= stop(child, exited, () => said);
-    return closing;
-  };
+  const verb = async (argv: string[], stdin?: string) =>
+    answerOf(await child.call(argv, stdin), argv, stdin !== undefined) as never;
+  const close = () => child.stop();
   return {
     url: ready.ready,
     token,
     dataFile: ready.dataFile,
-    pid: child.pid!,
+    pid: child.child.pid!,
     env: { CLINADMIN_BASE_URL: ready.ready, CLINADMIN_TOKEN: token },
     snapshot: (name) => verb(['snapshot', name, '-q']),
     snapshots: () => verb(['snapshots']),
@@ -206,43 +183,3 @@ const contractTypes = (c: Contract) => [
   ...(c.insurerType === undefined ? [] : ['--insurer-type', c.insurerType]),
   ...(c.insurerSubtype === undefined ? [] : ['--insurer-subtype', c.insurerSubtype]),
 ];
-
-/** Sends the child its start and waits for its news: the URL, or why serve stopped; one silent too long is killed. */
-async function started(child: ChildProcess, start: ChildStart, exited: Promise<number>, ms: number) {
-  let timer: NodeJS.Timeout | undefined;
-  const news = new Promise<ChildNews>((done) => child.once('message', (m) => done(m as ChildNews)));
-  const late = new Promise<'late'>((done) => {
-    timer = setTimeout(() => done('late'), ms);
-  });
-  child.send(start);
-  try {
-    const first = await Promise.race([news, exited, late]);
-    if (first === 'late') {
-      child.kill('SIGKILL');
-      throw new ServeError(`clinadmin serve did not answer within ${ms} ms`, 1);
-    }
-    if (typeof first === 'number') throw new ServeError(`clinadmin serve stopped as it started (exit ${first})`, first);
-    if ('failed' in first)
-      throw new ServeError(first.stderr.trim() || `clinadmin serve stopped (exit ${first.failed})`, first.failed);
-    return first;
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/** SIGTERM, then the exit: serve saves its data and the child removes its folder; past STOP_MS it is killed. */
-async function stop(child: ChildProcess, exited: Promise<number>, said: () => string): Promise<void> {
-  // The exit is awaited: the child's handle holds this process open until it comes.
-  child.ref();
-  if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-  let timer: NodeJS.Timeout | undefined;
-  const killed = new Promise<void>((done) => {
-    timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      done();
-    }, STOP_MS);
-  });
-  const code = await Promise.race([exited, killed.then(() => exited)]);
-  clearTimeout(timer);
-  if (code !== 0) throw new ServeError(said().trim() || `clinadmin serve stopped with exit ${code}`, code);
-}

@@ -14,7 +14,7 @@ import {
 import { execa } from 'execa';
 import { afterAll, beforeAll, beforeEach, describe, expect, expectTypeOf, it, vi } from 'vitest';
 import type { run } from '../../src/cli.js';
-import type { Run } from '../../src/testing/sandbox.js';
+import type { Run } from '../../src/testing/protocol.js';
 import { tempDir } from '../helpers/tmp.js';
 
 // clinadmin/testing as a suite uses it: imported by the package's name (its exports, the built dist/), serve in
@@ -158,14 +158,18 @@ describe('a serve of its own', () => {
     await api.expectRequests(1, { method: 'POST', status: 500 });
   });
 
-  it("serves and answers the verbs while the test's timers are fake (serve has its own process)", async () => {
-    vi.useFakeTimers();
+  it("starts, answers the verbs and stops while the test's timers are fake (serve has its own process)", async () => {
+    // What jest's fake timers fake by default, the queue of microtasks included (vitest's forks cannot fake
+    // nextTick).
+    const timers = ['setTimeout', 'clearTimeout', 'setImmediate', 'clearImmediate', 'setInterval', 'clearInterval'];
+    vi.useFakeTimers({ toFake: [...timers, 'Date', 'hrtime', 'performance', 'queueMicrotask'] as never });
     try {
+      // Only the handle while they are fake: the test's own fetch waits on the faked queue of microtasks.
       await using api = await startServe(OPTIONS);
-      await api.mark('faked');
-      expect(await names(api)).toEqual(['CBC copay']);
-      expect(await api.requests({ since: 'faked' })).toHaveLength(1);
-      expect(await api.reset()).toMatchObject({ coverages: 1 });
+      expect(await api.mark('faked')).toEqual({ mark: 'faked', requests: 0 });
+      expect(await api.snapshot('faked')).toMatchObject({ name: 'faked', coverages: 1 });
+      expect(await api.requests({ since: 'faked' })).toEqual([]);
+      expect(await api.reset('faked')).toMatchObject({ snapshot: 'faked', coverages: 1 });
     } finally {
       vi.useRealTimers();
     }
