@@ -177,6 +177,7 @@ describe('the npm package', () => {
       ].join('\n'),
     );
     for (const [module, moduleResolution] of [
+      ['node16', 'node16'],
       ['nodenext', 'nodenext'],
       ['esnext', 'bundler'],
     ]) {
