@@ -115,6 +115,8 @@ export interface TestServe {
   clearRequests(): Promise<void>;
   /** `sandbox requests --expect N`: the matching requests, else an ExpectationError saying what the CLI says. */
   expectRequests(count: number, filter?: RequestFilter): Promise<RecordedRequest[]>;
+  /** Any `clinadmin sandbox` verb as its command line takes it (one added later too): its `-o json` answer. */
+  sandbox(words: string[]): Promise<unknown>;
   /** Stops serve (SIGTERM: it saves its data) and removes what it made; again, or after it stopped, nothing. */
   close(): Promise<void>;
   /** close(), for `await using api = await startServe()`: stopped as the block ends, however it ends. */
@@ -174,6 +176,7 @@ export async function startServe(options: ServeOptions = {}): Promise<TestServe>
     requests: (filter = {}) => verb(['requests', ...filterArgs(filter)]),
     clearRequests: () => verb(['requests', '--clear', '-q']).then(() => undefined),
     expectRequests: (count, filter = {}) => verb(['requests', ...filterArgs(filter), '--expect', String(count)]),
+    sandbox: (words) => verb(words),
     close,
     [Symbol.asyncDispose]: close,
   };

@@ -120,6 +120,16 @@ describe('one serve for a suite', () => {
     expect((mark as ServeError).message).toMatch(/no mark named no-such-mark/);
   });
 
+  it('runs any sandbox verb by its words, as the command line takes them', async () => {
+    await api.snapshot('by-words');
+    const listed = (await api.sandbox(['snapshots'])) as Snapshot[];
+    expect(listed.map((s) => s.name)).toContain('by-words');
+    const unknown = await api.sandbox(['no-such-verb']).catch((e: unknown) => e);
+    expect(unknown).toBeInstanceOf(ServeError);
+    expect((unknown as ServeError).exitCode).toBe(2);
+    expect((unknown as ServeError).message).toMatch(/no-such-verb/);
+  });
+
   it('snapshots and resets to a snapshot, clearing the journal', async () => {
     const saved: Snapshot = await api.snapshot('seeded');
     expect([saved.name, saved.coverages]).toEqual(['seeded', 1]);
