@@ -61,14 +61,21 @@ function sink() {
 async function verb(call: VerbCall, url: string, token: string, folder: string): Promise<void> {
   const out = sink();
   const err = sink();
-  const code = await cli().run(['sandbox', ...call.argv, '-o', 'json'], {
-    stdin: Readable.from(call.stdin === undefined ? [] : [call.stdin]),
-    stdout: out.stream,
-    stderr: err.stream,
-    // Only what the verb needs: never a profile, nor a CLINADMIN_* of the test's environment.
-    env: { CLINADMIN_BASE_URL: url, CLINADMIN_TOKEN: token, CLINADMIN_CONFIG_DIR: join(folder, 'no-config') },
-    isInteractive: false,
-  });
+  let code: number;
+  try {
+    code = await cli().run(['sandbox', ...call.argv, '-o', 'json'], {
+      stdin: Readable.from(call.stdin === undefined ? [] : [call.stdin]),
+      stdout: out.stream,
+      stderr: err.stream,
+      // Only what the verb needs: never a profile, nor a CLINADMIN_* of the test's environment.
+      env: { CLINADMIN_BASE_URL: url, CLINADMIN_TOKEN: token, CLINADMIN_CONFIG_DIR: join(folder, 'no-config') },
+      isInteractive: false,
+    });
+  } catch (e) {
+    // run() maps every error to words and a code; this is the one it could not, answered rather than lost.
+    err.stream.write(`error: ${(e as Error).message}\n`);
+    code = 1;
+  }
   await send({ id: call.id, code, stdout: out.text(), stderr: err.text() });
 }
 
