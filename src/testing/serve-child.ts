@@ -41,8 +41,10 @@ export class ServeChild {
     });
   }
 
-  private lastWords(otherwise: string) {
-    return this.said.trim() || otherwise;
+  /** What happened, then what serve said last on stderr, which says why. */
+  private lastWords(what: string) {
+    const said = this.said.trim();
+    return said === '' ? what : `${what}; it said:\n${said}`;
   }
 
   /** The channel holds the test process open only while a verb waits for its answer. */

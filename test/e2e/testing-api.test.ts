@@ -206,6 +206,7 @@ describe('a serve of its own', () => {
     await temporary.close();
     await temporary.close(); // again: nothing
     expect(gone(temporary.pid)).toBe(true);
+    await expect(temporary.requests()).rejects.toThrow(/^clinadmin serve has stopped; it said:\n.*SIGTERM/);
     expect(await exists(dirname(temporary.dataFile))).toBe(false);
   });
 });
