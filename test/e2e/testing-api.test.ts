@@ -234,7 +234,7 @@ describe('clinadmin/testing under node:test', () => {
   it('runs an ES module suite and a CommonJS one (require(), as a jest project of today)', async () => {
     const r = await execa(
       process.execPath,
-      ['--test', join(fixtures, 'node-test.mjs'), join(fixtures, 'require.test.cjs')],
+      ['--test', '--test-reporter=spec', join(fixtures, 'node-test.mjs'), join(fixtures, 'require.test.cjs')],
       {
         reject: false,
         env: { NO_COLOR: '1' },
