@@ -118,6 +118,12 @@ describe('one serve for a suite', () => {
     expect((err as ServeError).message).toMatch(/no snapshot named never-saved/);
     const mark = await api.requests({ since: 'no-such-mark' }).catch((e: unknown) => e);
     expect((mark as ServeError).message).toMatch(/no mark named no-such-mark/);
+    // A filter is its flag: one the CLI does not have is refused by name, never ignored.
+    const typo = await api.requests({ methd: 'POST' }).catch((e: unknown) => e);
+    expect([(typo as ServeError).exitCode, (typo as ServeError).message]).toEqual([
+      2,
+      expect.stringMatching(/--methd/),
+    ]);
   });
 
   it('runs any sandbox verb by its words, as the command line takes them', async () => {
