@@ -10,7 +10,16 @@
 
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ARCHES, seaNodeCache } from './build-binary.mjs';
@@ -19,7 +28,7 @@ import { DEB_ARCH, sourceCommit, sourceDateEpoch } from './deb.mjs';
 const root = resolve(import.meta.dirname, '..');
 
 /** The libraries the executable links (readelf -d's NEEDED; deb.mjs's DEPENDS names their packages). */
-export const LIBRARIES = [
+const LIBRARIES = [
   'libatomic.so.1',
   'libc.so.6',
   'libdl.so.2',
@@ -34,16 +43,16 @@ const TRIPLET = { x64: 'x86_64-linux-gnu', arm64: 'aarch64-linux-gnu' };
 /** The dynamic loader the executable names (its PT_INTERP). */
 const LOADER = { x64: 'lib64/ld-linux-x86-64.so.2', arm64: 'lib/ld-linux-aarch64.so.1' };
 /** The distroless images' nonroot user, which the image runs as and which owns /data. */
-export const NONROOT = 65532;
+const NONROOT = 65532;
 
 /** The OCI archive of one architecture, as dist-bin names it. */
-export const imageFile = (arch) => `clinadmin-image-linux-${DEB_ARCH[arch]}.tar`;
+const imageFile = (arch) => `clinadmin-image-linux-${DEB_ARCH[arch]}.tar`;
 
 /**
  * Debian 12's packages of the libraries for one architecture, downloaded once by apt with a configuration of
  * its own (the machine's sources and architectures untouched), checked against Debian's signed archive.
  */
-export function debianPackages(arch, env = process.env) {
+function debianPackages(arch, env = process.env) {
   const dir = join(dirname(seaNodeCache(env)), `debian-12-${DEB_ARCH[arch]}`);
   const have = () => (existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.deb')) : []);
   if (PACKAGES.every((p) => have().some((f) => f.startsWith(`${p}_`)))) return have().map((f) => join(dir, f));
@@ -99,7 +108,7 @@ function take(from, to, path) {
  * loader, each package's copyright and control fields (/var/lib/dpkg/status.d, where scanners look in
  * distroless images), the users, /tmp, and /data and the home owned by the nonroot user.
  */
-export function rootfs({ arch, executable, work, epoch }) {
+function rootfs({ arch, executable, work, epoch }) {
   const debs = debianPackages(arch);
   const all = join(work, `debs-${arch}`);
   const tree = join(work, `root-${arch}`);
@@ -148,12 +157,14 @@ export function rootfs({ arch, executable, work, epoch }) {
 }
 
 /** Builds the Containerfile for one architecture and writes its OCI archive; returns the file's name. */
-export function buildImage({ arch, executable, out, work, epoch, version, revision, source }) {
+function buildImage({ arch, executable, out, work, epoch, version, revision, source }) {
   const context = join(work, `context-${arch}`);
   mkdirSync(context, { recursive: true });
   execFileSync('mv', [rootfs({ arch, executable, work, epoch }), join(context, 'rootfs.tar')]);
-  // A storage of its own: nothing of the machine's images is read or left behind.
-  const storage = ['--root', join(work, 'storage'), '--runroot', join(work, 'run'), '--storage-driver', 'vfs'];
+  // A storage of its own: nothing of the machine's images is read or left behind. Its run folder is in /tmp,
+  // as buildah refuses one whose path is longer than 50 characters (a socket's path is made under it).
+  const run = mkdtempSync('/tmp/clinadmin-buildah-');
+  const storage = ['--root', join(work, 'storage'), '--runroot', run, '--storage-driver', 'vfs'];
   const tag = `localhost/clinadmin-build:${DEB_ARCH[arch]}`;
   execFileSync(
     'buildah',
@@ -209,6 +220,7 @@ export function buildImage({ arch, executable, out, work, epoch, version, revisi
   ]);
   rmSync(context, { recursive: true, force: true });
   rmSync(layout, { recursive: true, force: true });
+  rmSync(run, { recursive: true, force: true });
   return name;
 }
 

@@ -1,0 +1,377 @@
+import { createHash } from 'node:crypto';
+import { chmod, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execa } from 'execa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clinadmin } from '../helpers/bin.js';
+import { tempDir } from '../helpers/tmp.js';
+
+// The OCI images npm run build:image writes, used as CI uses them: loaded into podman, run with the port
+// published on 127.0.0.1, seeded from a mounted file with tokens from the environment, driven by the CLI on
+// the host, stopped and started again on the same volume. .ci/run builds them once a run and names the folder
+// in CLINADMIN_TEST_IMAGES (the images do not depend on the Node the tests run on); without it, this file
+// builds them. podman keeps its images and containers in a folder of this file's own, and runs them with runc
+// and no default ulimits (crun refuses these machines' hybrid cgroup layout). The arm64 image's executable
+// serves under qemu-user with the image's own root as its library root (binfmt is not available here).
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as { version: string };
+const IMAGE = `localhost/clinadmin:${pkg.version}`;
+const TOKEN = 'image-token-3c9e';
+const SOURCE = 'https://example.org/clinadmin.git';
+
+let out = '';
+let own = false;
+let podmanDir = '';
+/** podman's run folder, in /tmp: it refuses one whose path is longer than 50 characters. */
+let runDir = '';
+
+async function podman(args: string[], options: { reject?: boolean } = {}) {
+  const storage = ['--root', join(podmanDir, 'root'), '--runroot', runDir];
+  return execa('podman', [...storage, ...args], {
+    reject: options.reject ?? true,
+    env: { CONTAINERS_CONF: join(podmanDir, 'containers.conf') },
+    stdin: 'ignore',
+  });
+}
+
+beforeAll(async () => {
+  podmanDir = await mkdtemp(join(tmpdir(), 'clinadmin-podman-'));
+  runDir = await mkdtemp('/tmp/clinadmin-podman-');
+  await writeFile(
+    join(podmanDir, 'containers.conf'),
+    [
+      '[containers]',
+      'default_ulimits = []',
+      '[engine]',
+      'runtime = "runc"',
+      'events_logger = "file"',
+      `tmp_dir = "${join(podmanDir, 'tmp')}"`,
+      '',
+    ].join('\n'),
+  );
+  out = process.env.CLINADMIN_TEST_IMAGES ?? '';
+  if (!out) {
+    own = true;
+    out = await mkdtemp(join(tmpdir(), 'clinadmin-image-'));
+    const script = (name: string, args: string[]) =>
+      execa(process.execPath, [join(root, 'scripts', name), '--out', out, ...args], { cwd: root, reject: false });
+    const bin = await script('build-binary.mjs', []);
+    expect(bin.exitCode, bin.stderr).toBe(0);
+    const image = await script('build-image.mjs', ['--source', SOURCE]);
+    expect(image.exitCode, image.stderr).toBe(0);
+  }
+  await podman(['load', '--quiet', '--input', join(out, 'clinadmin-image-linux-amd64.tar')]);
+}, 1_800_000);
+
+afterAll(async () => {
+  if (podmanDir) {
+    await podman(['rm', '--all', '--force', '--time', '0'], { reject: false });
+    await podman(['volume', 'rm', '--all', '--force'], { reject: false });
+    await podman(['rmi', '--all', '--force'], { reject: false });
+    await podman(['system', 'reset', '--force'], { reject: false });
+    await rm(podmanDir, { recursive: true, force: true });
+    await rm(runDir, { recursive: true, force: true });
+  }
+  if (own) await rm(out, { recursive: true, force: true });
+}, 120_000);
+
+/** A port free on 127.0.0.1 now, for podman to publish. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** Waits until GET /healthz answers 200, or fails once the container has stopped or a minute has passed. */
+async function healthy(url: string, name: string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const ok = await fetch(`${url}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) return;
+    const running = (await podman(['inspect', '--format', '{{.State.Running}}', name])).stdout;
+    if (running !== 'true' || Date.now() > deadline) {
+      throw new Error(`${name} never answered /healthz: ${(await podman(['logs', name], { reject: false })).stderr}`);
+    }
+    // Between two tries of the port, not before an assertion: the next try is the wait's own check.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** The image's files as tar lists its one layer: mode, owner, name and where a link points. */
+async function layerFiles(arch: string, dir: string) {
+  await execa('tar', ['-xf', join(out, `clinadmin-image-linux-${arch}.tar`), '-C', dir]);
+  const blob = (digest: string) => join(dir, 'blobs', 'sha256', digest.replace('sha256:', ''));
+  const index = JSON.parse(await readFile(join(dir, 'index.json'), 'utf8'));
+  const manifest = JSON.parse(await readFile(blob(index.manifests[0].digest), 'utf8'));
+  expect(manifest.layers).toHaveLength(1);
+  const layer = blob(manifest.layers[0].digest);
+  const list = (await execa('tar', ['-tzvf', layer, '--numeric-owner'])).stdout.split('\n');
+  const files = list.map((line) => {
+    const [mode, owner, , , , ...rest] = line.split(/\s+/);
+    const [name, link] = rest.join(' ').split(' -> ');
+    return { mode, owner, name: name.replace(/^\.\//, '').replace(/\/$/, ''), link };
+  });
+  return { files: files.filter((f) => f.name !== '.' && f.name !== ''), layer };
+}
+
+describe('npm run build:image', () => {
+  it('writes an OCI archive per architecture, listed in SHA256SUMS, that podman loads', async () => {
+    const check = await execa('sha256sum', ['-c', 'SHA256SUMS'], { cwd: out, reject: false });
+    expect(check.exitCode, check.stdout).toBe(0);
+    expect(check.stdout).toContain('clinadmin-image-linux-amd64.tar: OK');
+    expect(check.stdout).toContain('clinadmin-image-linux-arm64.tar: OK');
+    await podman(['load', '--quiet', '--input', join(out, 'clinadmin-image-linux-arm64.tar')]);
+    for (const arch of ['amd64', 'arm64']) {
+      const [image] = JSON.parse((await podman(['image', 'inspect', IMAGE])).stdout);
+      if (image.Architecture !== arch) {
+        // Both archives name the same tag: each load takes it; the other is the one loaded last.
+        await podman(['load', '--quiet', '--input', join(out, `clinadmin-image-linux-${arch}.tar`)]);
+      }
+      const [loaded] = JSON.parse((await podman(['image', 'inspect', IMAGE])).stdout);
+      expect(loaded.Architecture).toBe(arch);
+      expect(loaded.Os).toBe('linux');
+      const config = loaded.Config;
+      expect(config.User).toBe('65532:65532');
+      expect(config.ExposedPorts).toEqual({ '4010/tcp': {} });
+      expect(config.Entrypoint).toEqual(['/usr/bin/clinadmin']);
+      expect(config.Cmd).toEqual([
+        'serve',
+        '--host',
+        '0.0.0.0',
+        '--port',
+        '4010',
+        '--data',
+        '/data/clinadmin-data.json',
+      ]);
+      expect(config.Volumes).toEqual({ '/data': {} });
+      const head = (await execa('git', ['rev-parse', 'HEAD'], { cwd: root })).stdout;
+      expect(config.Labels).toMatchObject({
+        'org.opencontainers.image.version': pkg.version,
+        'org.opencontainers.image.licenses': 'MIT',
+        'org.opencontainers.image.revision': head,
+      });
+      expect(config.Labels['org.opencontainers.image.source']).toMatch(own ? SOURCE : /\S/);
+    }
+    await podman(['load', '--quiet', '--input', join(out, 'clinadmin-image-linux-amd64.tar')]);
+  }, 300_000);
+
+  it('holds the executable, the libraries it links with their packages and copyright files, and no shell', async () => {
+    for (const [arch, file] of [
+      ['amd64', 'clinadmin-linux-x64'],
+      ['arm64', 'clinadmin-linux-arm64'],
+    ]) {
+      const dir = await tempDir();
+      const { files, layer } = await layerFiles(arch, dir);
+      const names = files.map((f) => f.name);
+      // What the executable asks the loader for (readelf, from binutils, is the other reader of ELF).
+      const elf = (await execa('readelf', ['-d', '-l', join(out, file)])).stdout;
+      const needed = [...elf.matchAll(/\(NEEDED\)\s+Shared library: \[(.+)\]/g)].map((m) => m[1]);
+      const loader = /Requesting program interpreter: \/(.+)\]/.exec(elf)?.[1] ?? '';
+      expect(names).toContain(loader);
+      const sonames = names.filter((n) => /\.so(\.|$)/.test(n)).map((n) => n.split('/').pop());
+      const loaderName = loader.split('/').pop();
+      for (const lib of needed) expect(sonames, lib).toContain(lib);
+      // Only those: each library file is a needed name, the loader, or the file a needed name links to.
+      const links = new Map(files.filter((f) => f.link).map((f) => [f.name.split('/').pop(), f.link]));
+      const allowed = new Set([...needed, loaderName]);
+      for (const n of [...allowed]) if (links.get(n)) allowed.add(links.get(n)?.split('/').pop());
+      expect(sonames.filter((n) => !allowed.has(n))).toEqual([]);
+      // No shell, no package manager: the one program is clinadmin.
+      const programs = files.filter((f) => f.mode.startsWith('-') && /x/.test(f.mode) && !/\.so/.test(f.name));
+      expect(programs.map((f) => f.name)).toEqual(['usr/bin/clinadmin']);
+      for (const n of ['bin/sh', 'usr/bin/dpkg', 'usr/bin/apt-get']) expect(names).not.toContain(n);
+      // The executable is the one build:binary wrote, byte for byte.
+      const tree = join(dir, 'root');
+      await mkdir(tree);
+      await execa('tar', ['-xzf', layer, '-C', tree]);
+      const sha256 = async (f: string) =>
+        createHash('sha256')
+          .update(await readFile(f))
+          .digest('hex');
+      expect(await sha256(join(tree, 'usr/bin/clinadmin'))).toBe(await sha256(join(out, file)));
+      // Each Debian package the libraries come from, with its version and copyright file.
+      const packages = names.filter((n) => n.startsWith('var/lib/dpkg/status.d/')).map((n) => n.split('/').pop());
+      expect(packages.sort()).toEqual(['gcc-12-base', 'libatomic1', 'libc6', 'libgcc-s1', 'libstdc++6']);
+      for (const p of packages) {
+        const control = await readFile(join(tree, 'var/lib/dpkg/status.d', p ?? ''), 'utf8');
+        expect(control).toMatch(new RegExp(`^Package: ${p?.replace(/\+/g, '\\+')}$`, 'm'));
+        expect(control).toMatch(new RegExp(`^Architecture: ${arch}$`, 'm'));
+        expect(control).toMatch(/^Version: \S+$/m);
+        expect(await readFile(join(tree, 'usr/share/doc', p ?? '', 'copyright'), 'utf8')).toMatch(/Copyright/i);
+      }
+      // Only the nonroot user owns anything: its home and /data.
+      const owned = files.filter((f) => f.owner !== '0/0');
+      expect(owned.map((f) => [f.name, f.owner])).toEqual([
+        ['data', '65532/65532'],
+        ['home/nonroot', '65532/65532'],
+      ]);
+    }
+  }, 300_000);
+});
+
+/** A coverage file as coverages apply reads it, and the state serve --load starts from. */
+const STATE = {
+  contracts: [{ id: 'ctr_globex_2027', insured: 'org_lab', insurer: 'org_globex' }],
+  insuranceCoverages: [{ contract: 'ctr_globex_2027', name: 'Copay', type: 'deduction', amount: 5 }],
+};
+const COVERAGES = [
+  { contract: 'ctr_globex_2027', name: 'Copay', type: 'deduction', amount: 5 },
+  { contract: 'ctr_globex_2027', name: 'Lipid panel', type: 'override', percentage: 70 },
+];
+
+describe('the amd64 image as a CI service', () => {
+  it('serves a mounted seed, is driven from the host, stops on SIGTERM and starts again on its volume', async () => {
+    const dir = await tempDir();
+    await chmod(dir, 0o755);
+    await writeFile(join(dir, 'state.json'), JSON.stringify(STATE));
+    await writeFile(join(dir, 'coverages.json'), JSON.stringify(COVERAGES));
+    await podman(['volume', 'create', 'clinadmin-data']);
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const tokens = `CLINADMIN_SERVE_TOKENS=${TOKEN}:acc_ci:admin`;
+    const publish = ['--publish', `127.0.0.1:${port}:4010`, '--volume', 'clinadmin-data:/data', '--env', tokens];
+    await podman([
+      'run',
+      '--detach',
+      '--name',
+      'first',
+      ...publish,
+      '--volume',
+      `${join(dir, 'state.json')}:/seed/state.json:ro`,
+      IMAGE,
+      ...['serve', '--host', '0.0.0.0', '--port', '4010', '--data', '/data/clinadmin-data.json'],
+      ...['--load', '/seed/state.json'],
+    ]);
+    await healthy(url, 'first');
+    const env = { CLINADMIN_BASE_URL: url, CLINADMIN_TOKEN: TOKEN, CLINADMIN_CONFIG_DIR: join(dir, 'config') };
+    const run = (args: string[]) => clinadmin(args, { env, cwd: dir });
+    const names = async () => {
+      const r = await run(['coverages', 'list', '-o', 'json']);
+      expect(r.exitCode, String(r.stderr)).toBe(0);
+      return (JSON.parse(String(r.stdout)) as { name: string }[]).map((c) => c.name).sort();
+    };
+    expect(await names()).toEqual(['Copay']);
+
+    // Seed, verify from the journal, reset to the loaded state.
+    const seed = await run(['coverages', 'apply', 'coverages.json', '--prune', '--yes']);
+    expect(seed.exitCode, String(seed.stderr)).toBe(0);
+    const sent = await run([
+      'sandbox',
+      'requests',
+      '--method',
+      'POST',
+      '--path',
+      '/insurance-coverages*',
+      '--expect',
+      '1',
+    ]);
+    expect(sent.exitCode, String(sent.stdout)).toBe(0);
+    expect(await names()).toEqual(['Copay', 'Lipid panel']);
+    const reset = await run(['sandbox', 'reset']);
+    expect(reset.exitCode, String(reset.stderr)).toBe(0);
+    expect(await names()).toEqual(['Copay']);
+    const again = await run(['coverages', 'apply', 'coverages.json', '--yes']);
+    expect(again.exitCode, String(again.stderr)).toBe(0);
+
+    // SIGTERM, and at most 3 s for it: past them podman kills the container, and its exit is then 137.
+    await podman(['stop', '--time', '3', 'first']);
+    const [stopped] = JSON.parse((await podman(['inspect', 'first'])).stdout);
+    expect(stopped.State.ExitCode).toBe(0);
+    expect((await podman(['logs', 'first'])).stderr).toMatch(
+      /stopped; the data is saved in \/data\/clinadmin-data\.json$/,
+    );
+    // The data file is in the volume, written by the nonroot user.
+    const [volume] = JSON.parse((await podman(['volume', 'inspect', 'clinadmin-data'])).stdout);
+    expect((await stat(join(volume.Mountpoint, 'clinadmin-data.json'))).uid).toBe(65532);
+
+    // The image's own command on the same volume: the data as it was at the stop.
+    await podman(['run', '--detach', '--name', 'second', ...publish, IMAGE]);
+    await healthy(url, 'second');
+    expect(await names()).toEqual(['Copay', 'Lipid panel']);
+    await podman(['stop', '--time', '3', 'second']);
+    const [second] = JSON.parse((await podman(['inspect', 'second'])).stdout);
+    expect(second.State.ExitCode).toBe(0);
+  }, 300_000);
+
+  it('refuses a bad seed with one line and a non-zero exit', async () => {
+    const dir = await tempDir();
+    const bad = [
+      { id: 'cov_2', contract: 'ctr_a', insured: 'org_l', insurer: 'org_i', name: 'Bad', type: 'deduction' },
+    ];
+    bad[0] = { ...bad[0], amount: -1 } as (typeof bad)[0];
+    await writeFile(join(dir, 'bad.json'), JSON.stringify(bad));
+    const r = await podman(
+      [
+        'run',
+        '--rm',
+        '--volume',
+        `${join(dir, 'bad.json')}:/seed/bad.json:ro`,
+        IMAGE,
+        ...['serve', '--host', '0.0.0.0', '--data', '/data/clinadmin-data.json', '--load', '/seed/bad.json'],
+      ],
+      { reject: false },
+    );
+    expect(r.exitCode).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(
+      'error: /seed/bad.json: record 1 (id cov_2): amount: must not be negative; fix the file, then start again',
+    );
+  }, 120_000);
+});
+
+describe('the arm64 image', () => {
+  it('serves under qemu-user with the image as its library root', async () => {
+    const dir = await tempDir();
+    const { layer } = await layerFiles('arm64', dir);
+    const tree = join(dir, 'root');
+    await mkdir(tree);
+    await execa('tar', ['-xzf', layer, '-C', tree]);
+    const serve = execa(
+      'qemu-aarch64-static',
+      [
+        ...['-L', tree, join(tree, 'usr/bin/clinadmin'), 'serve', '--port', '0'],
+        ...['--data', join(dir, 'api.json'), '--token', `${TOKEN}:acc_ci:admin`],
+      ],
+      { reject: false, env: { HOME: dir, XDG_RUNTIME_DIR: dir }, extendEnv: false, stdin: 'ignore' },
+    );
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let said = '';
+        serve.stdout?.on('data', (d: Buffer) => {
+          said += d.toString();
+          const m = /listening on (http:\/\/\S+)/.exec(said);
+          if (m) resolve(m[1]);
+        });
+        void serve.then((r) => reject(new Error(`serve exited ${r.exitCode}: ${r.stderr}`)));
+      });
+      expect((await fetch(`${url}/healthz`)).status).toBe(200);
+      const env = { CLINADMIN_BASE_URL: url, CLINADMIN_TOKEN: TOKEN, CLINADMIN_CONFIG_DIR: join(dir, 'config') };
+      await writeFile(join(dir, 'coverages.json'), JSON.stringify(COVERAGES));
+      await writeFile(join(dir, 'state.json'), JSON.stringify(STATE));
+      const load = await clinadmin(['sandbox', 'load', 'state.json'], { env, cwd: dir });
+      expect(load.exitCode, String(load.stderr)).toBe(0);
+      const apply = await clinadmin(['coverages', 'apply', 'coverages.json', '--yes'], { env, cwd: dir });
+      expect(apply.exitCode, String(apply.stderr)).toBe(0);
+      const list = await clinadmin(['coverages', 'list', '-o', 'json'], { env, cwd: dir });
+      expect((JSON.parse(String(list.stdout)) as { name: string }[]).map((c) => c.name).sort()).toEqual([
+        'Copay',
+        'Lipid panel',
+      ]);
+      serve.kill('SIGTERM');
+      const done = await serve;
+      expect(done.exitCode, done.stderr).toBe(0);
+    } finally {
+      serve.kill('SIGKILL');
+      await serve;
+    }
+  }, 300_000);
+});
