@@ -12,7 +12,7 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
 import { buildDeb, sourceCommit, sourceDateEpoch } from './deb.mjs';
@@ -111,16 +111,25 @@ export function buildSea({ main, text, arch, output, work, env = process.env }) 
     assets['clinadmin.js'] = text;
     if (native) {
       assets['clinadmin.cache'] = join(work, 'clinadmin.cache');
-      execFileSync(builder, [join(root, 'scripts', 'sea-warm.cjs'), text, assets['clinadmin.cache']], {
+      // --predictable: V8's single-threaded, fixed-seed mode, so the cache is the same bytes each build;
+      // without it, GC and compiler threads decide what the cache holds, and no two builds were alike.
+      execFileSync(builder, ['--predictable', join(root, 'scripts', 'sea-warm.cjs'), text, assets['clinadmin.cache']], {
         stdio: ['ignore', 'ignore', 'inherit'],
       });
+      // The executable runs without the flag: a Node without it must take the cache, or the build fails.
+      const check = `if (new (require('node:vm').Script)(require('node:fs').readFileSync(process.argv[1], 'utf8'), {
+        filename: 'clinadmin.js', cachedData: require('node:fs').readFileSync(process.argv[2]) }).cachedDataRejected)
+        throw new Error('V8 refuses the code cache made with --predictable');`;
+      execFileSync(builder, ['-e', check, text, assets['clinadmin.cache']], { stdio: ['ignore', 'ignore', 'inherit'] });
     }
   }
   const config = join(work, `sea-${arch}.json`);
   writeFileSync(
     config,
     JSON.stringify({
-      main,
+      // The file keeps the main script's path as given: a name alone, read from its folder, so the build's
+      // folder is not inside the executable.
+      main: basename(main),
       output,
       executable: seaNode(arch, env),
       disableExperimentalSEAWarning: true,
@@ -130,7 +139,11 @@ export function buildSea({ main, text, arch, output, work, env = process.env }) 
       assets,
     }),
   );
-  execFileSync(builder, ['--build-sea', config], { stdio: ['ignore', 'ignore', 'inherit'] });
+  // The entry's own code cache (useCodeCache) the same way, from the same bytes each build.
+  execFileSync(builder, ['--predictable', '--build-sea', config], {
+    cwd: dirname(main),
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   chmodSync(output, 0o755);
   return output;
 }
