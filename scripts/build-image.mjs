@@ -6,7 +6,8 @@
 // commit, executables and cached packages give the same image digest: every time is the source's date.
 //
 // Usage: node scripts/build-image.mjs [--out DIR] [--arch x64,arm64] [--source URL]
-// --source is the org.opencontainers.image.source label; without it, the URL of the git remote `origin`.
+// --source is the org.opencontainers.image.source label; without it, the URL of the git remote `origin`, else
+// file:// and this folder (a warning says so): a release passes the URL it publishes the source at.
 
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -224,13 +225,14 @@ function buildImage({ arch, executable, out, work, epoch, version, revision, sou
   return name;
 }
 
-/** The source label: --source, else the git remote `origin`'s URL. */
+/** The source label: --source, else the git remote `origin`'s URL, else this folder, said on stderr. */
 function sourceUrl(given) {
   if (given) return given;
   try {
     return execFileSync('git', ['remote', 'get-url', 'origin'], { cwd: root, encoding: 'utf8', stdio: 'pipe' }).trim();
   } catch {
-    throw new Error('no git remote origin to name the image source by: pass --source URL');
+    console.error(`warning: no git remote origin; the image's source label is file://${root} (pass --source URL)`);
+    return `file://${root}`;
   }
 }
 

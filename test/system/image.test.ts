@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { chmod, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -227,6 +227,30 @@ const COVERAGES = [
   { contract: 'ctr_globex_2027', name: 'Copay', type: 'deduction', amount: 5 },
   { contract: 'ctr_globex_2027', name: 'Lipid panel', type: 'override', percentage: 70 },
 ];
+
+describe('the image build', () => {
+  it('makes the same archives from the same executables, in another folder: the same image digests', async () => {
+    const dir = await tempDir();
+    const again = join(dir, 'another', 'folder');
+    await mkdir(again, { recursive: true });
+    for (const f of ['clinadmin-linux-x64', 'clinadmin-linux-arm64']) await copyFile(join(out, f), join(again, f));
+    const [image] = JSON.parse((await podman(['image', 'inspect', IMAGE])).stdout);
+    const source = image.Config.Labels['org.opencontainers.image.source'];
+    const r = await execa(
+      process.execPath,
+      [join(root, 'scripts', 'build-image.mjs'), '--out', again, '--source', source],
+      {
+        cwd: root,
+        reject: false,
+      },
+    );
+    expect(r.exitCode, r.stderr).toBe(0);
+    const sums = async (d: string) =>
+      (await readFile(join(d, 'SHA256SUMS'), 'utf8')).split('\n').filter((l) => l.includes('clinadmin-image-'));
+    expect(await sums(again)).toEqual(await sums(out));
+    expect(await sums(out)).toHaveLength(2);
+  }, 600_000);
+});
 
 describe('the amd64 image as a CI service', () => {
   it('serves a mounted seed, is driven from the host, stops on SIGTERM and starts again on its volume', async () => {
