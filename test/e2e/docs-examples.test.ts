@@ -31,6 +31,14 @@ const NOT_RUN = [
   'mkdir -p ~/.local/share/man && tar -xzf clinadmin-man.tar.gz -C ~/.local/share/man    # man clinadmin',
   // Installing the Debian package needs root: test/system/deb.test.ts installs it into a throwaway system.
   'sudo apt install ./clinadmin_0.1.0_amd64.deb    # on arm64: ./clinadmin_0.1.0_arm64.deb',
+  // Building and running the OCI image needs root and podman: test/system/image.test.ts runs it so.
+  'npm run build:image     # and dist-bin/: clinadmin-image-linux-amd64.tar, clinadmin-image-linux-arm64.tar',
+  'podman load -i dist-bin/clinadmin-image-linux-amd64.tar    # Loaded image: localhost/clinadmin:0.1.0',
+  'podman run -d --name clinadmin -p 127.0.0.1:4010:4010 -v clinadmin-data:/data \\',
+  '  -e CLINADMIN_SERVE_TOKENS=ci-token:acc_ci:admin -v ./seed/state.json:/seed/state.json:ro \\',
+  '  localhost/clinadmin:0.1.0 serve --host 0.0.0.0 --port 4010 --data /data/clinadmin-data.json \\',
+  '  --load /seed/state.json',
+  'podman stop -t 5 clinadmin    # SIGTERM: the data stays in the volume clinadmin-data for the next run',
 ];
 /** Pages that hold no example to run, named here so that a page losing its examples fails. */
 const NO_EXAMPLES = ['docs/contributing.md', 'docs/promises.md'];
