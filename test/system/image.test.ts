@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clinadmin } from '../helpers/bin.js';
+import { parse } from 'yaml';
+import { BIN, clinadmin } from '../helpers/bin.js';
 import { tempDir } from '../helpers/tmp.js';
 
 // The OCI images npm run build:image writes, used as CI uses them: loaded into podman, run with the port
@@ -350,6 +351,126 @@ describe('the amd64 image as a CI service', () => {
       'error: /seed/bad.json: record 1 (id cov_2): amount: must not be negative; fix the file, then start again',
     );
   }, 120_000);
+});
+
+/** docs/ci.md's service jobs: GitHub Actions' and GitLab CI's, the first two yaml blocks of the section. */
+async function documentedJobs() {
+  const page = await readFile(join(root, 'docs', 'ci.md'), 'utf8');
+  const section = page.split('## serve as a service container (the OCI image)')[1] ?? '';
+  const [github, gitlab] = [...section.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => parse(m[1]));
+  const [publish] = parse([...section.matchAll(/```yaml\n([\s\S]*?)```/g)][2]?.[1] ?? '[]') as { run: string }[];
+  return { github: github.jobs.rehearse, gitlab: gitlab.rehearse, publish: publish.run };
+}
+
+/**
+ * Starts a documented service as the CI would, from the image the docs name (the loaded image, tagged so),
+ * its environment and its port 4010, published on a free port of 127.0.0.1: the docs' own 4010 may be taken
+ * by another run on this machine. Returns the URL the job's steps then reach it at.
+ */
+async function startService(name: string, image: string, env: Record<string, string>): Promise<string> {
+  await podman(['tag', IMAGE, image]);
+  const port = await freePort();
+  const vars = Object.entries(env).flatMap(([k, v]) => ['--env', `${k}=${v}`]);
+  await podman(['run', '--detach', '--name', name, '--publish', `127.0.0.1:${port}:4010`, ...vars, image]);
+  return `http://127.0.0.1:${port}`;
+}
+
+/** Runs one documented shell step in bash -e as the CI does, the built CLI as `clinadmin` on PATH. */
+async function step(script: string, cwd: string, env: Record<string, string>) {
+  const bin = join(cwd, '.bin');
+  await mkdir(bin, { recursive: true });
+  await writeFile(join(bin, 'clinadmin'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
+  await chmod(join(bin, 'clinadmin'), 0o755);
+  const path = `${bin}:${process.env.PATH}`;
+  const r = await execa('bash', ['-e', '-o', 'pipefail', '-c', script], {
+    cwd,
+    env: { ...env, PATH: path, CLINADMIN_CONFIG_DIR: join(cwd, '.config'), NO_COLOR: '1' },
+    extendEnv: false,
+    reject: false,
+    timeout: 120_000,
+  });
+  expect(r.exitCode, `${script}\n${r.stdout}\n${r.stderr}`).toBe(0);
+}
+
+describe("docs/ci.md's service jobs", () => {
+  it('GitHub Actions: the service starts empty, and the steps after the checkout wait on it and seed it', async () => {
+    const { github } = await documentedJobs();
+    const service = github.services.clinadmin;
+    expect(service.ports).toEqual(['127.0.0.1:4010:4010']);
+    const url = await startService('github', service.image, service.env);
+    const work = await tempDir();
+    await mkdir(join(work, 'seed'));
+    await writeFile(join(work, 'seed', 'state.json'), JSON.stringify(STATE));
+    // The job's URL, on the port the service was published on here.
+    const env = {
+      ...github.env,
+      CLINADMIN_BASE_URL: github.env.CLINADMIN_BASE_URL.replace(':4010', `:${url.split(':')[2]}`),
+    };
+    const skipped: string[] = [];
+    for (const s of github.steps as { uses?: string; run?: string }[]) {
+      if (s.uses || /^npm /.test(s.run ?? '')) skipped.push(s.uses ?? (s.run ?? '').split('#')[0].trim());
+      else await step(s.run ?? '', work, env);
+    }
+    expect(skipped).toEqual([
+      'actions/checkout@v4',
+      'actions/setup-node@v4',
+      'npm install -g ./vendor/clinadmin-0.1.0.tgz',
+      'npm test',
+    ]);
+    const cli = (args: string[]) => clinadmin(args, { env: { ...env, CLINADMIN_CONFIG_DIR: join(work, '.config') } });
+    const list = await cli(['coverages', 'list', '-o', 'json']);
+    expect(JSON.parse(String(list.stdout)).map((c: { name: string }) => c.name)).toEqual(['Copay']);
+    const snapshots = await cli(['sandbox', 'snapshots', '-o', 'json']);
+    expect(String(snapshots.stdout)).toContain('"seeded"');
+    await podman(['rm', '--force', '--time', '0', 'github']);
+    await podman(['rmi', service.image]);
+  }, 300_000);
+
+  it('GitLab CI: the job variables reach the service, and the script seeds it', async () => {
+    const { gitlab } = await documentedJobs();
+    const [service] = gitlab.services;
+    expect(service.alias).toBe('clinadmin');
+    const url = await startService('gitlab', service.name, gitlab.variables);
+    const work = await tempDir();
+    await mkdir(join(work, 'seed'));
+    await writeFile(join(work, 'seed', 'state.json'), JSON.stringify(STATE));
+    // The service's alias is its host name in GitLab; here, the port it was published on.
+    expect(gitlab.variables.CLINADMIN_BASE_URL).toBe('http://clinadmin:4010');
+    const env = { ...gitlab.variables, CLINADMIN_BASE_URL: url };
+    const skipped: string[] = [];
+    for (const line of gitlab.script as string[]) {
+      if (/^npm /.test(line)) skipped.push(line);
+      else await step(line, work, env);
+    }
+    expect(skipped).toEqual(['npm install -g ./vendor/clinadmin-0.1.0.tgz', 'npm test']);
+    const list = await clinadmin(['coverages', 'list', '-o', 'json'], {
+      env: { ...env, CLINADMIN_CONFIG_DIR: join(work, '.config') },
+    });
+    expect(JSON.parse(String(list.stdout)).map((c: { name: string }) => c.name)).toEqual(['Copay']);
+    await podman(['rm', '--force', '--time', '0', 'gitlab']);
+  }, 300_000);
+});
+
+describe("docs/ci.md's publishing step", () => {
+  it('makes one image of both archives, an architecture each, ready to push', async () => {
+    const { publish } = await documentedJobs();
+    const lines = publish.trim().split('\n');
+    // Each line is one podman command; the push to the registry is the release's, never a test's.
+    expect(lines.every((l) => l.startsWith('podman manifest '))).toBe(true);
+    const push = lines.filter((l) => l.startsWith('podman manifest push'));
+    expect(push).toHaveLength(1);
+    for (const line of lines.filter((l) => !push.includes(l))) {
+      await podman(line.replace('dist-bin/', `${out}/`).split(' ').slice(1));
+    }
+    const list = push[0].split(' ')[4];
+    const manifest = JSON.parse((await podman(['manifest', 'inspect', list])).stdout);
+    const platforms = manifest.manifests.map((m: { platform: { os: string; architecture: string } }) => m.platform);
+    expect(platforms).toEqual([
+      { os: 'linux', architecture: 'amd64' },
+      { os: 'linux', architecture: 'arm64' },
+    ]);
+    await podman(['manifest', 'rm', list]);
+  }, 300_000);
 });
 
 describe('the arm64 image', () => {
