@@ -14,10 +14,12 @@ import { createHash } from 'node:crypto';
 import {
   copyFileSync,
   existsSync,
+  lstatSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
+  readlinkSync,
   rmSync,
   writeFileSync,
 } from 'node:fs';
@@ -100,8 +102,9 @@ function debianPackages(arch, env = process.env) {
 function take(from, to, path) {
   mkdirSync(dirname(join(to, path)), { recursive: true });
   execFileSync('cp', ['-a', join(from, path), join(to, path)]);
-  const link = execFileSync('find', [join(from, path), '-maxdepth', '0', '-type', 'l', '-printf', '%l']).toString();
-  if (link) take(from, to, link.startsWith('/') ? link.slice(1) : join(dirname(path), link));
+  if (!lstatSync(join(from, path)).isSymbolicLink()) return;
+  const link = readlinkSync(join(from, path));
+  take(from, to, link.startsWith('/') ? link.slice(1) : join(dirname(path), link));
 }
 
 /**
@@ -162,66 +165,42 @@ function buildImage({ arch, executable, out, work, epoch, version, revision, sou
   const context = join(work, `context-${arch}`);
   mkdirSync(context, { recursive: true });
   execFileSync('mv', [rootfs({ arch, executable, work, epoch }), join(context, 'rootfs.tar')]);
+  const layout = join(work, `layout-${arch}`);
   // A storage of its own: nothing of the machine's images is read or left behind. Its run folder is in /tmp,
   // as buildah refuses one whose path is longer than 50 characters (a socket's path is made under it).
   const run = mkdtempSync('/tmp/clinadmin-buildah-');
   const storage = ['--root', join(work, 'storage'), '--runroot', run, '--storage-driver', 'vfs'];
   const tag = `localhost/clinadmin-build:${DEB_ARCH[arch]}`;
-  execFileSync(
-    'buildah',
-    [
-      ...storage,
-      'build',
-      '--quiet',
-      '--platform',
-      `linux/${DEB_ARCH[arch]}`,
-      '--timestamp',
-      String(epoch),
-      '--identity-label=false',
-      '--build-arg',
-      `VERSION=${version}`,
-      '--build-arg',
-      `REVISION=${revision}`,
-      '--build-arg',
-      `SOURCE=${source}`,
-      '--file',
-      join(root, 'Containerfile'),
-      '--tag',
-      tag,
-      context,
-    ],
-    { stdio: ['ignore', 'ignore', 'inherit'] },
-  );
-  // An OCI layout folder, then a tar of it with sorted names and no dates or owners, so that the archive's
-  // bytes, not only the image's digest, are the same from the same inputs.
-  const layout = join(work, `layout-${arch}`);
-  execFileSync(
-    'buildah',
-    [...storage, 'push', '--quiet', '--format', 'oci', tag, `oci:${layout}:clinadmin:${version}`],
-    {
-      stdio: ['ignore', 'ignore', 'inherit'],
-    },
-  );
-  execFileSync('buildah', [...storage, 'rmi', '--all'], { stdio: 'ignore' });
+  const args = { VERSION: version, REVISION: revision, SOURCE: source };
+  const quiet = { stdio: ['ignore', 'ignore', 'inherit'] };
+  try {
+    execFileSync(
+      'buildah',
+      [
+        ...storage,
+        ...['build', '--quiet', '--platform', `linux/${DEB_ARCH[arch]}`, '--timestamp', String(epoch)],
+        '--identity-label=false',
+        ...Object.entries(args).flatMap(([k, v]) => ['--build-arg', `${k}=${v}`]),
+        ...['--file', join(root, 'Containerfile'), '--tag', tag, context],
+      ],
+      quiet,
+    );
+    // An OCI layout folder, then a tar of it with sorted names and no dates or owners, so that the archive's
+    // bytes, not only the image's digest, are the same from the same inputs.
+    execFileSync(
+      'buildah',
+      [...storage, 'push', '--quiet', '--format', 'oci', tag, `oci:${layout}:clinadmin:${version}`],
+      quiet,
+    );
+    execFileSync('buildah', [...storage, 'rmi', '--all'], { stdio: 'ignore' });
+  } finally {
+    rmSync(run, { recursive: true, force: true });
+  }
   const name = imageFile(arch);
-  execFileSync('tar', [
-    '-cf',
-    join(out, name),
-    '--sort=name',
-    `--mtime=@${epoch}`,
-    '--owner=0',
-    '--group=0',
-    '--numeric-owner',
-    '--format=gnu',
-    '-C',
-    layout,
-    'oci-layout',
-    'index.json',
-    'blobs',
-  ]);
+  const fixed = ['--sort=name', `--mtime=@${epoch}`, '--owner=0', '--group=0', '--numeric-owner', '--format=gnu'];
+  execFileSync('tar', ['-cf', join(out, name), ...fixed, '-C', layout, 'oci-layout', 'index.json', 'blobs']);
   rmSync(context, { recursive: true, force: true });
   rmSync(layout, { recursive: true, force: true });
-  rmSync(run, { recursive: true, force: true });
   return name;
 }
 
