@@ -1,3 +1,5 @@
+// clinadmin/testing (package.json's exports): clinadmin serve for a JavaScript suite, started, driven and stopped
+// from the test's code; serve and the sandbox verbs run in a child process (docs/ci.md says why).
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { ChildStart } from './protocol.js';
