@@ -5,6 +5,12 @@
 
 export const MAX_LISTED = 50;
 
+/** How much of a value a problem quotes: enough to find it, never a whole segment of a megabyte. */
+const QUOTED = 40;
+
+/** A value of a file as a problem quotes it: in quotes, cut to its first characters (the writer escapes it). */
+export const quoted = (text: string): string => `"${text.length > QUOTED ? `${text.slice(0, QUOTED)}…` : text}"`;
+
 /** At most 50 lines, then how many more of `total` there were: `… and 12 more problems`, or `… and 3 more`. */
 export function listed(lines: string[], total = lines.length, noun?: 'problem'): string[] {
   if (total <= MAX_LISTED && lines.length === total) return lines;

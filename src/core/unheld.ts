@@ -13,9 +13,6 @@ export interface Unheld {
   leaveOut?: boolean;
 }
 
-/** A value of a file, quoted and cut for a message. */
-export const quoted = (text: string) => JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}…` : text);
-
 /**
  * Reports a range at `place` that holds only for `what` (`race "2106-3"`): an error naming the flag, or, under
  * --leave-out-ranges, a warning that the range is left out. The caller then leaves the range out either way.

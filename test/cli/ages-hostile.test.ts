@@ -55,7 +55,11 @@ describe('FHIR age Ranges from a hostile file', () => {
     const text = JSON.stringify(definition({ high: { value: 7, code: 'd' } })).replace('"value":7', '"value":1e400');
     await writeFile(join(dir, 'od.json'), text);
     const r = await cli(['measures', 'lint', 'od.json', '--test', 'tst_x']);
-    expect(r.stderr).toContain('qualifiedInterval[0].age.high: age Infinity is not a number of 0 or more; left out');
+    // An age we cannot read stops the import (issue 61): the range would otherwise hold for every age.
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(
+      'qualifiedInterval[0].age.high: a range only for an age too large for a number (Infinity)',
+    );
     expect(r.stderr).not.toContain("not one of UCUM's");
   });
 });

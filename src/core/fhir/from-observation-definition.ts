@@ -1,9 +1,10 @@
 import { type FieldError, precision } from '../../schemas/common.js';
 import type { Adapted } from '../adapted.js';
 import type { Warning } from '../lint.js';
+import { quoted } from '../problems.js';
 import type { RangeLike } from '../ranges.js';
 import { sourcePath } from '../source-path.js';
-import { quoted, type Unheld, unheldRange } from '../unheld.js';
+import { type Unheld, unheldRange } from '../unheld.js';
 import { type CriticalRead, interpretationOf, joinedPaths, joinSide, readCritical } from './critical.js';
 import { ageWords, contextIsNormal, intervalLimits } from './interval-limits.js';
 import {

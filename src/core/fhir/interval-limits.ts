@@ -1,4 +1,4 @@
-import { quoted } from '../unheld.js';
+import { quoted } from '../problems.js';
 import { isAgeValue, type Rec } from './model.js';
 
 // Whom a FHIR qualifiedInterval is for, beyond the sex and ages a measure's range holds: its context, appliesTo,
@@ -56,7 +56,10 @@ export function intervalLimits(q: Rec, at: string, interpretation: string | unde
 /** An age end we cannot read, in words: its unit is not an age unit, or its value is no age. */
 export function ageWords(q: unknown): string {
   const v = (q ?? {}) as Rec;
-  if (!isAgeValue(v.value)) return `an age of ${quoted(String(JSON.stringify(v.value)))}, not a number of 0 or more`;
+  // JSON reads 1e400 as Infinity, which JSON.stringify would show as null.
+  if (typeof v.value === 'number' && !Number.isFinite(v.value)) return `an age too large for a number (${v.value})`;
+  if (!isAgeValue(v.value))
+    return `an age of ${quoted(JSON.stringify(v.value) ?? 'nothing')}, not a number of 0 or more`;
   const unit = String(v.code ?? v.unit);
   return `an age in ${quoted(unit)}, not an age unit (UCUM a, mo, wk, d, h, min, or year, month, week, day, hour)`;
 }

@@ -1,4 +1,5 @@
 import { UsageError } from '../../errors.js';
+import { quoted } from '../problems.js';
 
 // HL7 v2's encoding rules (v2.5.1 chapter 2, 2.5 and 2.7): segments end in a carriage return (a file may
 // end them in \n or \r\n, as editors save them); MSH-1 is the field separator and MSH-2 the component,
@@ -40,12 +41,6 @@ export const HEADERS = new Set(['MSH', 'FHS', 'BHS']);
 const NAME = /^[A-Z][A-Z0-9]{2}$/;
 /** A segment longer than this is not a master file's: it is refused before it is split. */
 const MAX_SEGMENT = 1 << 20;
-
-/** How much of a value an error quotes: enough to find it, never a whole segment of a megabyte. */
-const QUOTED = 40;
-
-/** A value from the file as an error quotes it: in quotes, cut to its first characters. */
-export const quoted = (text: string): string => `"${text.length > QUOTED ? `${text.slice(0, QUOTED)}…` : text}"`;
 
 /** Whether a text looks like HL7 v2: its first segment is a message, file or batch header. */
 export function looksLikeHl7(text: string): boolean {

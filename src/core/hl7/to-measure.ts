@@ -1,11 +1,12 @@
 import type { FieldError } from '../../schemas/common.js';
 import type { Warning } from '../lint.js';
 import { numberFault, parseDecimal, writtenPrecision } from '../number.js';
+import { quoted } from '../problems.js';
 import type { RangeLike } from '../ranges.js';
 import { sourcePath } from '../source-path.js';
 import { yearsOf } from './ages.js';
 import { at, type MasterRecord, repetitions, value } from './master-file.js';
-import { quoted, type Segment } from './syntax.js';
+import type { Segment } from './syntax.js';
 import { ANSWER_SYSTEM_POSNEG, ID_SYSTEM, TYPE_OF, UCUM_SYSTEM } from './table.js';
 
 // A measure from one record of an HL7 v2 master file, by the table in table.ts (docs/catalogs.md shows it).
