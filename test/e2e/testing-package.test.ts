@@ -1,40 +1,51 @@
-import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { leftProcesses } from '../helpers/left-processes.js';
 import { pack } from '../helpers/pack.js';
-import { tempDir } from '../helpers/tmp.js';
 
 // clinadmin/testing as a project gets it: the packed tarball installed offline, used by the project's own
-// vitest (docs/ci.md's example, as written), by require(), and by TypeScript.
+// vitest (docs/ci.md's example, as written), by require(), by TypeScript, and by a CommonJS jest project.
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
+const fixtures = fileURLToPath(new URL('../fixtures/testing/', import.meta.url));
+
+let work: string;
+/** An ES module project (vitest's example, the types) and a CommonJS one (jest's), each with the tarball. */
+let project: string;
+let jestProject: string;
+
+/** `npm install` of the tarball, offline, as a project adds it as a devDependency. */
+async function install(folder: string, tarball: string, manifest: object) {
+  await mkdir(folder);
+  await writeFile(join(folder, 'package.json'), JSON.stringify(manifest));
+  const cache = join(work, 'npm-cache');
+  await execa('npm', ['install', '-D', '--offline', '--cache', cache, '--no-audit', '--no-fund', '--silent', tarball], {
+    cwd: folder,
+    env: { TMPDIR: work },
+  });
+}
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), 'clinadmin-package-'));
+  const tarball = join(work, await pack(work));
+  project = join(work, 'project');
+  jestProject = join(work, 'jest-project');
+  await Promise.all([
+    install(project, tarball, { name: 'app', private: true, type: 'module' }),
+    install(jestProject, tarball, { name: 'jest-app', private: true, scripts: { test: 'jest' } }),
+  ]);
+}, 180_000);
+
+afterAll(async () => {
+  if (work) await rm(work, { recursive: true, force: true });
+});
 
 describe('the npm package', () => {
   it("gives a project clinadmin/testing: docs/ci.md's vitest example, require() and the types", async () => {
-    const work = await tempDir();
-    const tarball = await pack(work);
-    const project = join(work, 'project');
-    await mkdir(project);
-    await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
-    await execa(
-      'npm',
-      [
-        'install',
-        '--offline',
-        '--cache',
-        join(work, 'npm-cache'),
-        '--no-audit',
-        '--no-fund',
-        '--silent',
-        join(work, tarball),
-      ],
-      {
-        cwd: project,
-        env: { TMPDIR: work },
-      },
-    );
     // The project's own test runner and types: this repo's, as the project would install them.
     await symlink(join(root, 'node_modules', 'vitest'), join(project, 'node_modules', 'vitest'));
 
@@ -88,5 +99,32 @@ describe('the npm package', () => {
       });
       expect(tsc.exitCode, `${moduleResolution}: ${tsc.stdout}`).toBe(0);
     }
+  }, 180_000);
+
+  it("runs under jest's default config, by require(), with its fake timers on too, and leaves nothing", async () => {
+    await cp(join(fixtures, 'jest'), jestProject, { recursive: true });
+    // A TMPDIR of its own: jest's cache lands there, and so does every serve's temporary folder.
+    const tmp = join(work, 'jest-tmp');
+    await mkdir(tmp);
+    // One run of jest's own binary for both files, as `npm test` runs it in the project.
+    const jest = await execa(process.execPath, [join(root, 'node_modules', 'jest', 'bin', 'jest.js'), '--json'], {
+      cwd: jestProject,
+      reject: false,
+      env: { TMPDIR: tmp, NO_COLOR: '1', CI: '1' },
+    });
+    expect(jest.exitCode, jest.stderr).toBe(0);
+    const results = JSON.parse(jest.stdout) as Record<string, unknown>;
+    expect(results, jest.stderr).toMatchObject({
+      success: true,
+      numTotalTestSuites: 2,
+      numPassedTests: 5,
+      numFailedTests: 0,
+      numFailedTestSuites: 0,
+      numRuntimeErrorTestSuites: 0,
+      numPendingTests: 0,
+    });
+    // What is left: jest's cache, and no serve's folder nor any process started under this TMPDIR.
+    expect((await readdir(tmp)).filter((f) => !f.startsWith('jest_'))).toEqual([]);
+    expect(leftProcesses(tmp)).toEqual([]);
   }, 180_000);
 });

@@ -1,6 +1,7 @@
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { leftProcesses } from './left-processes.js';
 
 // Every run gets a TMPDIR of its own, inherited by the test workers and every process they start, so that
 // at the end it can be held to what it began as: empty, with no process left that was started inside it.
@@ -26,24 +27,6 @@ export function setup(): void {
   // As /tmp is: tests that run the CLI as another user (docs-examples, as nobody) reach and write in it too.
   chmodSync(dir, 0o1777);
   process.env.TMPDIR = dir;
-}
-
-/** Processes still running with this run's TMPDIR in their environment: ones a test started and left. */
-function leftProcesses(tmp: string): string[] {
-  const found: string[] = [];
-  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
-    if (Number(pid) === process.pid) continue;
-    try {
-      // Vitest's own workers are closed after this teardown; a process one of them started is not.
-      if (readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ')[1] === String(process.pid)) continue;
-      const env = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
-      if (!env.includes(`TMPDIR=${tmp}`)) continue;
-      found.push(`${pid}: ${readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim()}`);
-    } catch {
-      // Gone meanwhile, or another user's: neither was started by this run.
-    }
-  }
-  return found;
 }
 
 export function teardown(): void {
