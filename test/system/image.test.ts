@@ -31,7 +31,8 @@ let podmanDir = '';
 let runDir = '';
 
 async function podman(args: string[], options: { reject?: boolean } = {}) {
-  const storage = ['--root', join(podmanDir, 'root'), '--runroot', runDir];
+  // vfs: plain folders, no mounts left behind for the folder's removal to trip on.
+  const storage = ['--root', join(podmanDir, 'root'), '--runroot', runDir, '--storage-driver', 'vfs'];
   return execa('podman', [...storage, ...args], {
     reject: options.reject ?? true,
     env: { CONTAINERS_CONF: join(podmanDir, 'containers.conf') },
@@ -73,7 +74,6 @@ afterAll(async () => {
     await podman(['rm', '--all', '--force', '--time', '0'], { reject: false });
     await podman(['volume', 'rm', '--all', '--force'], { reject: false });
     await podman(['rmi', '--all', '--force'], { reject: false });
-    await podman(['system', 'reset', '--force'], { reject: false });
     await rm(podmanDir, { recursive: true, force: true });
     await rm(runDir, { recursive: true, force: true });
   }
