@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, clinadmin, serveProcess } from '../helpers/bin.js';
+import { AGAIN, builtBeside, distBin } from '../helpers/dist-bin.js';
 import { E2E_TOKEN, loggedIn } from '../helpers/logged-in.js';
 import { listsAsServeHolds } from '../helpers/serve-list.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -27,21 +28,23 @@ const TERMINAL = ['browse', 'terminal-widths', 'terminal-views'];
 const ARM64_LIBS = '/usr/aarch64-linux-gnu';
 
 let out = '';
+let done: () => Promise<unknown> = async () => undefined;
+/** The vitest reports of the files run through the executable: a folder of this file's own. */
+let reports = '';
 const x64 = () => join(out, 'clinadmin-linux-x64');
 
 beforeAll(async () => {
-  out = await mkdtemp(join(tmpdir(), 'clinadmin-binary-'));
-  const r = await execa(process.execPath, [join(root, 'scripts', 'build-binary.mjs'), '--out', out], {
-    cwd: root,
-    reject: false,
-  });
-  expect(r.exitCode, r.stderr).toBe(0);
+  ({ out, done } = await distBin());
+  reports = await mkdtemp(join(tmpdir(), 'clinadmin-binary-reports-'));
 }, 900_000);
-afterAll(() => rm(out, { recursive: true, force: true }));
+afterAll(async () => {
+  await done();
+  await rm(reports, { recursive: true, force: true });
+});
 
 /** Runs named test files of a tier in a vitest of their own, the launcher pointed at the x64 file. */
 async function runFiles(project: string, names: string[]) {
-  const report = join(out, `${project}-report.json`);
+  const report = join(reports, `${project}-report.json`);
   const files = names.map((n) => `test/${project}/${n}.test.ts`);
   const r = await execa(
     process.execPath,
@@ -103,18 +106,12 @@ describe('npm run build:binary', () => {
     // The same source makes the same bytes, wherever it is built: a second build, in a folder of another
     // depth, writes every file the first wrote (the x64 file's code caches and the entry's name in each
     // executable included), byte for byte.
-    const again = await mkdtemp(join(tmpdir(), 'clinadmin-binary-'));
-    try {
-      const deeper = join(again, 'another', 'folder');
-      await execa(process.execPath, [join(root, 'scripts', 'build-binary.mjs'), '--out', deeper]);
-      const sums = async (dir: string) => (await readFile(join(dir, 'SHA256SUMS'), 'utf8')).split('\n');
-      expect(await sums(deeper)).toEqual(await sums(out));
-      // Nothing of the folder it was built in is inside the executable.
-      const bytes = await readFile(join(deeper, 'clinadmin-linux-x64'));
-      expect(bytes.includes(deeper)).toBe(false);
-    } finally {
-      await rm(again, { recursive: true, force: true });
-    }
+    const deeper = await builtBeside(out, AGAIN, [['build-binary.mjs', []]]);
+    const sums = async (dir: string) => (await readFile(join(dir, 'SHA256SUMS'), 'utf8')).split('\n');
+    expect(await sums(deeper)).toEqual(await sums(out));
+    // Nothing of the folder it was built in is inside the executable.
+    const bytes = await readFile(join(deeper, 'clinadmin-linux-x64'));
+    expect(bytes.includes(deeper)).toBe(false);
   }, 600_000);
 });
 

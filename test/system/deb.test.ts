@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { execa, type ResultPromise } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { builtBeside, distBin, NEXT } from '../helpers/dist-bin.js';
 import { listsAsServeHolds } from '../helpers/serve-list.js';
 import { terminal } from '../helpers/terminal.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -37,17 +38,14 @@ const next = pkg.version.replace(/(\d+)$/, (n) => String(Number(n) + 1));
 let out = '';
 const deb = (arch: string, dir = out, version = pkg.version) => join(dir, `clinadmin_${version}_${arch}.deb`);
 
+let done: () => Promise<unknown> = async () => undefined;
+
 beforeAll(async () => {
-  out = await mkdtemp(join(tmpdir(), 'clinadmin-deb-'));
-  const build = (args: string[]) =>
-    execa(process.execPath, [join(root, 'scripts', 'build-binary.mjs'), ...args], { cwd: root, reject: false });
-  const first = await build(['--out', out]);
-  expect(first.exitCode, first.stderr).toBe(0);
+  ({ out, done } = await distBin());
   // The newer package of the upgrade, built whole: its executable says the newer version.
-  const newer = await build(['--out', join(out, 'next'), '--arch', 'x64', '--set-version', next]);
-  expect(newer.exitCode, newer.stderr).toBe(0);
+  await builtBeside(out, NEXT, [['build-binary.mjs', ['--arch', 'x64', '--set-version', next]]]);
 }, 1_800_000);
-afterAll(() => rm(out, { recursive: true, force: true }));
+afterAll(() => done());
 
 /** The package's files as tar lists them: type and mode, owner, size, time in seconds, name. */
 async function listing(file: string) {

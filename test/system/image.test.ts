@@ -8,12 +8,13 @@ import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { BIN, clinadmin } from '../helpers/bin.js';
+import { AGAIN, builtBeside, distBin } from '../helpers/dist-bin.js';
 import { tempDir } from '../helpers/tmp.js';
 
 // The OCI images npm run build:image writes, used as CI uses them: loaded into podman, run with the port
 // published on 127.0.0.1, seeded from a mounted file with tokens from the environment, driven by the CLI on
 // the host, stopped and started again on the same volume. .ci/run builds them once a run and names the folder
-// in CLINADMIN_TEST_IMAGES (the images do not depend on the Node the tests run on); without it, this file
+// in CLINADMIN_TEST_DIST_BIN (test/helpers/dist-bin.ts); without it, this file
 // builds them. podman keeps its images and containers in a folder of this file's own, and runs them with runc
 // and no default ulimits (crun refuses these machines' hybrid cgroup layout). The arm64 image's executable
 // serves under qemu-user with the image's own root as its library root (binfmt is not available here).
@@ -26,6 +27,7 @@ const SOURCE = 'https://example.org/clinadmin.git';
 
 let out = '';
 let own = false;
+let done: () => Promise<unknown> = async () => undefined;
 let podmanDir = '';
 /** podman's run folder, in /tmp: it refuses one whose path is longer than 50 characters. */
 let runDir = '';
@@ -55,17 +57,12 @@ beforeAll(async () => {
       '',
     ].join('\n'),
   );
-  out = process.env.CLINADMIN_TEST_IMAGES ?? '';
-  if (!out) {
-    own = true;
-    out = await mkdtemp(join(tmpdir(), 'clinadmin-image-'));
-    const script = (name: string, args: string[]) =>
-      execa(process.execPath, [join(root, 'scripts', name), '--out', out, ...args], { cwd: root, reject: false });
-    const bin = await script('build-binary.mjs', []);
-    expect(bin.exitCode, bin.stderr).toBe(0);
-    const image = await script('build-image.mjs', ['--source', SOURCE]);
-    expect(image.exitCode, image.stderr).toBe(0);
-  }
+  const built = await distBin([
+    ['build-binary.mjs', []],
+    ['build-image.mjs', ['--source', SOURCE]],
+  ]);
+  ({ out, done } = built);
+  own = !built.given;
   await podman(['load', '--quiet', '--input', join(out, 'clinadmin-image-linux-amd64.tar')]);
 }, 1_800_000);
 
@@ -77,7 +74,7 @@ afterAll(async () => {
     await rm(podmanDir, { recursive: true, force: true });
     await rm(runDir, { recursive: true, force: true });
   }
-  if (own) await rm(out, { recursive: true, force: true });
+  await done();
 }, 120_000);
 
 /** A port free on 127.0.0.1 now, for podman to publish. */
@@ -231,21 +228,16 @@ const COVERAGES = [
 
 describe('the image build', () => {
   it('makes the same archives from the same executables, in another folder: the same image digests', async () => {
-    const dir = await tempDir();
-    const again = join(dir, 'another', 'folder');
-    await mkdir(again, { recursive: true });
-    for (const f of ['clinadmin-linux-x64', 'clinadmin-linux-arm64']) await copyFile(join(out, f), join(again, f));
-    const [image] = JSON.parse((await podman(['image', 'inspect', IMAGE])).stdout);
-    const source = image.Config.Labels['org.opencontainers.image.source'];
-    const r = await execa(
-      process.execPath,
-      [join(root, 'scripts', 'build-image.mjs'), '--out', again, '--source', source],
-      {
-        cwd: root,
-        reject: false,
-      },
-    );
-    expect(r.exitCode, r.stderr).toBe(0);
+    // The run's second build (.ci/run), or the same executables copied to a folder of another depth here.
+    let again = join(out, AGAIN);
+    if (own) {
+      again = join(await tempDir(), AGAIN);
+      await mkdir(again, { recursive: true });
+      for (const f of ['clinadmin-linux-x64', 'clinadmin-linux-arm64']) await copyFile(join(out, f), join(again, f));
+      const [image] = JSON.parse((await podman(['image', 'inspect', IMAGE])).stdout);
+      const source = image.Config.Labels['org.opencontainers.image.source'];
+      await builtBeside(again, '.', [['build-image.mjs', ['--source', source]]]);
+    }
     const sums = async (d: string) =>
       (await readFile(join(d, 'SHA256SUMS'), 'utf8')).split('\n').filter((l) => l.includes('clinadmin-image-'));
     expect(await sums(again)).toEqual(await sums(out));
