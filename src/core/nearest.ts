@@ -1,11 +1,16 @@
 // "Did you mean": the known word nearest to one a person wrote (an option, a column, a value, a name).
 
+/** How much of each word a distance compares: a guess is for a short word, and the cost is the product. */
+const COMPARED = 64;
+
 /**
- * The edit distance of two short words, for "did you mean": insertions, deletions, substitutions and a swap
- * of two letters side by side, each one edit (optimal string alignment, as commander counts), so `LONIC` is
- * one edit from `LOINC` and `Mael` from `Male`.
+ * The edit distance of two short words (of their first 64 characters), for "did you mean": insertions,
+ * deletions, substitutions and a swap of two letters side by side, each one edit (optimal string alignment,
+ * as commander counts), so `LONIC` is one edit from `LOINC` and `Mael` from `Male`.
  */
-export function distance(a: string, b: string): number {
+export function distance(long: string, other: string): number {
+  const a = long.slice(0, COMPARED);
+  const b = other.slice(0, COMPARED);
   const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) =>
     Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
   );

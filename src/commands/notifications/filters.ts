@@ -64,9 +64,11 @@ export function notHere(all: readonly NotificationLike[], f: NotificationFilter)
     for (const n of all) for (const v of values(n)) if (typeof v === 'string') here.add(v);
     if (here.has(asked)) return;
     const a = asked.toLowerCase();
-    const near = [...here].sort(
-      (x, y) => distance(a, x.toLowerCase()) - distance(a, y.toLowerCase()) || (x < y ? -1 : 1),
-    );
+    // Each distance worked out once, not again in each comparison of the sort.
+    const near = [...here]
+      .map((v) => ({ v, d: distance(a, v.toLowerCase()) }))
+      .sort((x, y) => x.d - y.d || (x.v < y.v ? -1 : 1))
+      .map((x) => x.v);
     const shown = near.slice(0, SHOWN).map((v) => visible(v, true));
     const rest = near.length > SHOWN ? ', …' : '';
     const there = near.length > 0 ? shown.join(', ') + rest : 'none';

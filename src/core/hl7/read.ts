@@ -18,6 +18,9 @@ interface Hl7Record {
   value: Hl7Value;
 }
 
+/** How many batteries a warning names for a member of several. */
+const NAMED = 10;
+
 /** An observation's key among a battery's members: its code where it has one, else its name. */
 const memberKey = (code: string, text: string) => (code ? `code:${code}` : `name:${text}`);
 
@@ -35,7 +38,8 @@ function memberOf(om5: Segment, r: number): string {
 export function hl7Records(text: string, source: string): Hl7Record[] {
   const records = masterRecords(text, source);
   const testOf = new Map<string, string>();
-  const twice = new Map<string, string[]>();
+  // A member of several batteries: the first few named, and how many there were (one of 80,000 stays small).
+  const twice = new Map<string, { named: string[]; count: number }>();
   for (const rec of records) {
     const om5 = rec.om.get('OM5');
     const om1 = rec.om.get('OM1');
@@ -43,8 +47,14 @@ export function hl7Records(text: string, source: string): Hl7Record[] {
     const battery = value(om1, 2, 1) || value(om1, 2, 2);
     for (const key of repetitions(om5, 2, (r) => memberOf(om5, r))) {
       const before = testOf.get(key);
-      if (before !== undefined && before !== battery) twice.set(key, [...(twice.get(key) ?? [before]), battery]);
-      else testOf.set(key, battery);
+      if (before === undefined || before === battery) {
+        testOf.set(key, battery);
+        continue;
+      }
+      const also = twice.get(key) ?? { named: [before], count: 1 };
+      if (also.named.length < NAMED) also.named.push(battery);
+      also.count++;
+      twice.set(key, also);
     }
   }
   const out: Hl7Record[] = [];
@@ -57,11 +67,13 @@ export function hl7Records(text: string, source: string): Hl7Record[] {
     const key = byId !== undefined && testOf.has(byId) ? byId : memberKey(value(om1, 2, 1), value(om1, 2, 2));
     if (testOf.has(key)) read.value.test = testOf.get(key);
     const also = twice.get(key);
-    if (also)
+    if (also) {
+      const more = also.count > also.named.length ? ` and ${also.count - also.named.length} more` : '';
       read.warnings.push({
         field: 'OM5-2',
-        message: `a member of batteries ${also.join(', ')}: imported under ${also[0]}`,
+        message: `a member of batteries ${also.named.join(', ')}${more}: imported under ${also.named[0]}`,
       });
+    }
     const value_: Hl7Value = { ...read.value, [FROM_HL7]: read };
     out.push({ source, position: out.length + 1, line: rec.mfe.line, value: value_ });
   }

@@ -122,7 +122,12 @@ export function catalogHl7(list: Rec[], now: Date): string {
     lines.push(...observation(m, i + 1));
   });
   const tests = new Map<string, Rec[]>();
-  for (const m of list) if (str(m.test)) tests.set(str(m.test), [...(tests.get(str(m.test)) ?? []), m]);
+  for (const m of list) {
+    if (!str(m.test)) continue;
+    const members = tests.get(str(m.test));
+    if (members) members.push(m);
+    else tests.set(str(m.test), [m]);
+  }
   if (tests.size > 0) {
     lines.push(...header('M10', `${control}-2`, now));
     let n = 0;
