@@ -1,4 +1,7 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { ResultPromise } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -58,4 +61,53 @@ describe('sandbox capture', () => {
       await variant.close();
     }
   });
+
+  it('refuses at the first record serve cannot hold, without reading 8 MiB of them', async () => {
+    // 8 MiB of `{}` records: each read whole and checked before the refusal once took minutes and gigabytes.
+    const body = `[${Array.from({ length: (8 << 20) / 3 }, () => '{}').join(',')}]`;
+    const server = await listening((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(body);
+    });
+    const dir = await tempDir();
+    const r = await clinadmin(['sandbox', 'capture', '--out', 'copy.json'], { cwd: dir, env: envOf(server, dir) });
+    server.close();
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/^error: the server's records cannot be held by serve: measures #1: \w+: /);
+    expect(existsSync(join(dir, 'copy.json'))).toBe(false);
+  });
+
+  it('leaves a server paging on without end within a minute, without --timeout', async () => {
+    // A page every 20 ms, each with one record and a link to a page never seen before.
+    let n = 0;
+    const server = await listening((req, res) => {
+      n++;
+      const next = `</diagnostic-measures?page=${n}>; rel="next"`;
+      const page = [{ id: `m${n}`, test: 't', name: `M${n}`, type: 'numeric', createdAt: 1, createdBy: 'x' }];
+      setTimeout(() => {
+        res.writeHead(200, { 'content-type': 'application/json', link: next });
+        res.end(JSON.stringify(req.url?.startsWith('/diagnostic-measures') ? page : []));
+      }, 20);
+    });
+    const dir = await tempDir();
+    const r = await clinadmin(['sandbox', 'capture', '--out', 'copy.json'], { cwd: dir, env: envOf(server, dir) });
+    server.close();
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain('error: sandbox capture did not finish within 60 s; nothing was written');
+    expect(existsSync(join(dir, 'copy.json'))).toBe(false);
+  }, 120_000);
+});
+
+/** A server on a free port of 127.0.0.1 answering with `handle`. */
+async function listening(handle: Parameters<typeof createServer>[1]): Promise<Server> {
+  const server = createServer(handle);
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  return server;
+}
+
+/** The CLI pointed at `server` with a token, its config in `dir`. */
+const envOf = (server: Server, dir: string) => ({
+  CLINADMIN_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+  CLINADMIN_TOKEN: 'tok',
+  CLINADMIN_CONFIG_DIR: join(dir, 'config'),
 });

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { Ctx } from '../../context.js';
-import { EXIT, UsageError } from '../../errors.js';
+import { ApiError, DeadlineError, EXIT, UsageError } from '../../errors.js';
 import { writeFileAtomic } from '../../files/atomic.js';
 import type { Rec } from '../../json/record.js';
 import { unstyled } from '../../output/terminal.js';
@@ -17,27 +17,45 @@ const FILLED = new Set(['id', 'createdAt', 'createdBy', 'insured', 'insurer', 's
 
 /**
  * The fields of `rec` that serve's schema for its collection refuses (a field it does not know, a value it
- * does not allow), dropped one by one until none is left; each drop is reported. A field that is missing is
- * left for the load to fill, or to refuse naming the record.
+ * does not allow), dropped until none is left; each drop is reported. A field that is missing is left for
+ * the load to fill; `blocked` names the first the load cannot fill (a required field), so the capture is
+ * refused at this record rather than after the whole list.
  */
-function holdable(coll: keyof State, rec: Rec, dropped: (field: string, why: string) => void): Rec {
+function holdable(coll: keyof State, rec: Rec, dropped: (field: string, why: string) => void) {
   let out = rec;
   for (let round = 0; round < 50; round++) {
     const checked = RECORD_SCHEMAS[coll].safeParse(out);
-    if (checked.success) return out;
-    const issue = checked.error.issues.find((i) => {
-      const field = i.code === 'unrecognized_keys' ? i.keys[0] : String(i.path[0] ?? '');
-      return field in out && !(FILLED.has(field) && out[field] === undefined);
-    });
-    if (!issue) return out;
-    const field = issue.code === 'unrecognized_keys' ? issue.keys[0] : String(issue.path[0]);
+    if (checked.success) return { rec: out };
+    const fieldOf = (i: (typeof checked.error.issues)[number]) => String(i.path[0] ?? '');
+    const issue = checked.error.issues.find((i) =>
+      i.code === 'unrecognized_keys'
+        ? true
+        : fieldOf(i) in out && !(FILLED.has(fieldOf(i)) && out[fieldOf(i)] === undefined),
+    );
+    if (!issue) {
+      const missing = checked.error.issues.find((i) => !FILLED.has(fieldOf(i)));
+      return { rec: out, blocked: missing && `${fieldOf(missing)}: ${missing.message}` };
+    }
+    // Every unknown field at once: a record of a thousand of them takes one round, not a thousand.
+    const fields = issue.code === 'unrecognized_keys' ? issue.keys : [fieldOf(issue)];
     const why = issue.code === 'unrecognized_keys' ? 'serve does not know the field' : issue.message;
-    dropped(field, why);
-    const { [field]: _, ...rest } = out;
+    const rest = { ...out };
+    for (const field of fields) {
+      dropped(field, why);
+      delete rest[field];
+    }
     out = rest;
   }
-  return out;
+  return { rec: out };
 }
+
+/** The capture refused, naming what serve cannot hold. */
+function refuse(what: string): never {
+  throw new UsageError(`the server's records cannot be held by serve: ${what}`, 'nothing was written');
+}
+
+/** How long a capture may take without --timeout: a server paging on without end is left within a minute. */
+const CAPTURE_MS = 60_000;
 
 /**
  * `sandbox capture --out FILE`: every record of the three resources from the server the profile points at,
@@ -49,23 +67,45 @@ export async function captureAction(ctx: Ctx, opts: Opts & { out?: string; quiet
   if (!opts.out) throw new UsageError('give the file to write with --out FILE');
   const out = resolve(ctx.cwd, opts.out);
   const raw = Object.fromEntries(COLLECTIONS.map((c) => [c, [] as Rec[]])) as unknown as Record<keyof State, Rec[]>;
-  await withClient(ctx, opts, async ({ client }) => {
-    for (const res of RESOURCES) raw[res.collection] = await client.list<Rec>(res.path);
-  });
   const notes: string[] = [];
-  for (const res of RESOURCES) {
-    raw[res.collection] = raw[res.collection].map((r, i) =>
-      holdable(res.collection, r, (field, why) =>
-        notes.push(`dropped ${res.plural} ${String(r.id ?? `#${i + 1}`)} ${field}: ${why}`),
-      ),
-    );
+  const own = opts.deadline === undefined;
+  const bounded = own ? { ...opts, deadline: { ms: CAPTURE_MS, from: performance.now() } } : opts;
+  try {
+    await withClient(ctx, bounded, async ({ client }) => {
+      for (const res of RESOURCES) {
+        const list = raw[res.collection];
+        // Each record checked as it comes: the first serve cannot hold ends the capture, the rest unread.
+        const record = (r: unknown) => {
+          const place = `${res.plural} ${String((r as Rec)?.id ?? `#${list.length + 1}`)}`;
+          if (r === null || typeof r !== 'object' || Array.isArray(r)) refuse(`${place}: must be a JSON object`);
+          const held = holdable(res.collection, r as Rec, (field, why) =>
+            notes.push(`dropped ${place} ${field}: ${why}`),
+          );
+          if (held.blocked) refuse(`${place}: ${held.blocked}`);
+          list.push(held.rec);
+        };
+        await client.stream(
+          res.path,
+          { record, batchEnd: () => true, drained: async () => undefined },
+          client.heldLimit,
+        );
+      }
+    });
+  } catch (err) {
+    if (own && err instanceof DeadlineError)
+      throw new ApiError(
+        `sandbox capture did not finish within ${CAPTURE_MS / 1000} s; nothing was written`,
+        undefined,
+        [],
+        'give --timeout SECONDS for a server that takes longer',
+      );
+    throw err;
   }
   let state: State;
   try {
     state = loadState(raw, { account: 'captured' });
   } catch (err) {
-    if (err instanceof LoadError)
-      throw new UsageError(`the server's records cannot be held by serve: ${err.message}`, 'nothing was written');
+    if (err instanceof LoadError) refuse(err.message);
     throw err;
   }
   await writeFileAtomic(out, serializeDataFile(state as Record<keyof State, StoredRecord[]>), 0o600);
