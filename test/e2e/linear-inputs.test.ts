@@ -1,19 +1,20 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { notHere } from '../../src/commands/notifications/filters.js';
-import { runCli } from '../helpers/run-cli.js';
+import { clinadmin, serveProcess } from '../helpers/bin.js';
 import { tempDir } from '../helpers/tmp.js';
 
-// Readers linear in their input: each input here is one a quadratic path took minutes over (the test's
-// timeout catches a hang; speed itself is measured by `npm run bench -- --linear`).
+// Readers linear in their input: each input here is one a quadratic path took minutes over. Each runs the
+// built binary, so the test's timeout catches a hang (in process, a blocked event loop would hold the timer);
+// speed itself is measured by `npm run bench -- --linear`.
 
 const MSH = (type: string) => `MSH|^~\\&|L||||20261120||MFN^${type}^MFN_${type}|1|P|2.5.1`;
 
 async function lint(name: string, text: string, args: string[] = []) {
   const dir = await tempDir();
   await writeFile(join(dir, name), text);
-  return runCli(['measures', 'lint', name, '-o', 'json', ...args], { cwd: dir });
+  const r = await clinadmin(['measures', 'lint', name, '-o', 'json', ...args], { cwd: dir });
+  return { code: r.exitCode, stderr: r.stderr };
 }
 
 describe('warnings name their source in time linear in the ranges', () => {
@@ -55,11 +56,26 @@ describe('HL7 batteries in time linear in their members', () => {
 });
 
 describe('typo suggestions compare bounded prefixes', () => {
-  it('names the nearest of 300 codes of 5,000 characters to an asked code of 200', () => {
+  it('names the nearest of 300 codes of 5,000 characters to an asked code of 200', async () => {
+    const dir = await tempDir();
     const code = (i: number) => `x${i}${'a'.repeat(4_990)}`;
-    const all = Array.from({ length: 300 }, (_, i) => ({ id: `ntf_${i}`, type: 't', code: code(i) }));
+    const notifications = Array.from({ length: 300 }, (_, i) => ({
+      id: `ntf_${i}`,
+      createdAt: 1,
+      type: 'system',
+      code: code(i),
+      title: 't',
+      body: '',
+    }));
+    await writeFile(join(dir, 'state.json'), JSON.stringify({ notifications }));
+    const s = await serveProcess(['--load', 'state.json', '--token', 'tok'], { cwd: dir });
     const asked = `x1${'a'.repeat(198)}`;
-    const [line] = notHere(all, { code: asked });
-    expect(line.startsWith(`no notifications with code "${asked}"; codes here: ${code(1)}, `)).toBe(true);
+    const r = await clinadmin(['notifications', 'list', '--code', asked], {
+      cwd: dir,
+      env: { CLINADMIN_BASE_URL: s.url, CLINADMIN_TOKEN: 'tok', CLINADMIN_CONFIG_DIR: join(dir, 'config') },
+    });
+    s.proc.kill('SIGTERM');
+    await s.proc.catch(() => undefined);
+    expect(r.stderr).toContain(`no notifications with code "${asked}"; codes here: ${code(1)}, `);
   });
 });
