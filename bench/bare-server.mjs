@@ -1,7 +1,9 @@
-// The baseline: node:http answering a constant JSON body, in its own process.
+// The baseline: node:http answering a constant JSON body, in its own process (`@FILE`: the file's text).
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 
-const body = process.argv[2] ?? '{}';
+const given = process.argv[2] ?? '{}';
+const body = given.startsWith('@') ? readFileSync(given.slice(1), 'utf8') : given;
 const server = createServer((_req, res) => {
   res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
   res.end(body);

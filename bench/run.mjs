@@ -13,6 +13,7 @@ import { browseSection } from './browse.mjs';
 import { csvSection } from './csv.mjs';
 import { measures, newMeasureBody } from './data.mjs';
 import { fhirSection } from './fhir.mjs';
+import { linearSection } from './linear.mjs';
 import { sandboxSection } from './sandbox.mjs';
 import { scaleSection, watchSection } from './scale.mjs';
 
@@ -48,6 +49,8 @@ const sandboxOnly = process.argv.includes('--sandbox');
 const csvOnly = process.argv.includes('--csv');
 // Only the FHIR ValueSet row (a few seconds): a Bundle whose one large ValueSet 60 definitions share.
 const fhirOnly = process.argv.includes('--fhir');
+// Only the linear-input rows (a few minutes): each new reader at two sizes, seconds and memory per MB.
+const linearOnly = process.argv.includes('--linear');
 // Only the browse row (about ten seconds): the first screen of 10,000 notifications.
 const browseOnly = process.argv.includes('--browse');
 // Only the watch row of the scale section (about twenty seconds): one poll of 100,000 notifications.
@@ -235,6 +238,7 @@ async function main() {
     [sandboxOnly, sandboxSection, '--sandbox'],
     [csvOnly, csvSection, '--csv'],
     [fhirOnly, fhirSection, '--fhir'],
+    [linearOnly, linearSection, '--linear'],
     [browseOnly, browseSection, '--browse'],
     [watchOnly, watchSection, '--watch'],
     [binaryOnly, binarySection, '--binary'],
@@ -527,6 +531,7 @@ async function main() {
   await sandboxSection(helpers);
   await csvSection(helpers);
   await fhirSection(helpers);
+  await linearSection(helpers);
   await browseSection(helpers);
   await scaleSection(helpers);
   await binarySection(helpers);

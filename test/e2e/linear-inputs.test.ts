@@ -55,6 +55,25 @@ describe('HL7 batteries in time linear in their members', () => {
   });
 });
 
+describe('HL7 parsing in memory linear in the input', () => {
+  it('lints 25 MB of records dense in repetitions under a heap of 400 MB', async () => {
+    // Each `~` split into arrays of its own took about 100 bytes a byte held at once: 2.6 GB for this file.
+    const n = 24_000;
+    const lines = [MSH('M08')];
+    const empty = '~'.repeat(1000);
+    for (let i = 1; i <= n; i++)
+      lines.push(`MFE|MAD|${i}||C${i}^Obs ${i}^L|CWE`, `OM1|${i}|C${i}^Obs ${i}^L|NM|||x|${empty}`);
+    const dir = await tempDir();
+    await writeFile(join(dir, 'dense.hl7'), lines.join('\r'));
+    const r = await clinadmin(['measures', 'lint', 'dense.hl7', '--test', 't', '-o', 'json'], {
+      cwd: dir,
+      env: { NODE_OPTIONS: '--max-old-space-size=400' },
+    });
+    expect(r.exitCode, r.stderr.slice(0, 500)).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ checked: n });
+  });
+});
+
 describe('typo suggestions compare bounded prefixes', () => {
   it('names the nearest of 300 codes of 5,000 characters to an asked code of 200', async () => {
     const dir = await tempDir();

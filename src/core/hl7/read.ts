@@ -56,6 +56,7 @@ export function hl7Records(text: string, source: string): Hl7Record[] {
       also.count++;
       twice.set(key, also);
     }
+    forget(rec);
   }
   const out: Hl7Record[] = [];
   for (const rec of records) {
@@ -74,10 +75,18 @@ export function hl7Records(text: string, source: string): Hl7Record[] {
         message: `a member of batteries ${also.named.join(', ')}${more}: imported under ${also.named[0]}`,
       });
     }
+    forget(rec);
     const value_: Hl7Value = { ...read.value, [FROM_HL7]: read };
     out.push({ source, position: out.length + 1, line: rec.mfe.line, value: value_ });
   }
   return out;
+}
+
+/** Lets go of a record's split fields once it is read: the file's text stays, not its many small arrays. */
+function forget(rec: MasterRecord): void {
+  rec.mfe.forget();
+  for (const seg of rec.om.values()) seg.forget();
+  for (const seg of rec.repeated) seg.forget();
 }
 
 /** An M10 record (OM5 present): a battery of other observations, not a measure itself. */

@@ -18,15 +18,33 @@ interface Separators {
 /** A field: its repetitions, each a list of components, each a list of subcomponents (raw, still escaped). */
 export type Field = string[][][];
 
-export interface Segment {
-  name: string;
-  /** 1-based among the file's segments, as an interface engine's log counts them. */
-  number: number;
-  /** 1-based line of the file (a line per segment). */
-  line: number;
+/**
+ * One segment: its raw text, split into fields when first read. A file's segments are held as text (about
+ * their size), and a record's split fields only while it is read: forget() lets them go, so memory follows
+ * the input's bytes, not the many small arrays its values split into.
+ */
+export class Segment {
+  private split: Field[] | undefined;
+  constructor(
+    readonly name: string,
+    /** 1-based among the file's segments, as an interface engine's log counts them. */
+    readonly number: number,
+    /** 1-based line of the file (a line per segment). */
+    readonly line: number,
+    private readonly raw: string,
+    readonly separators: Separators,
+  ) {}
+
   /** fields[1] is SEG-1; fields[0] is unused. For MSH/FHS/BHS, fields[1] is the field separator itself. */
-  fields: Field[];
-  separators: Separators;
+  get fields(): Field[] {
+    this.split ??= splitFields(this.raw, this.separators, HEADERS.has(this.name));
+    return this.split;
+  }
+
+  /** Lets go of the split fields; they are split again from the text if read again. */
+  forget(): void {
+    this.split = undefined;
+  }
 }
 
 export const DEFAULT_SEPARATORS: Separators = {
@@ -93,12 +111,12 @@ export function segments(text: string, source: string): Segment[] {
       throw new UsageError(
         `${source} segment ${number} (line ${line}): expected the field separator "${seps.field}" after ${name}`,
       );
-    out.push({ name, number, line, fields: split(raw, seps, HEADERS.has(name)), separators: seps });
+    out.push(new Segment(name, number, line, raw, seps));
   }
   return out;
 }
 
-function split(raw: string, s: Separators, header: boolean): Field[] {
+function splitFields(raw: string, s: Separators, header: boolean): Field[] {
   const parts = raw.split(s.field);
   const fields: Field[] = [[]];
   if (header) {
