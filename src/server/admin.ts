@@ -109,6 +109,12 @@ async function load(sb: Sandbox, body: unknown, merge: boolean, account: string)
   return { merge, ...counts(next), contracts: next.contracts.length };
 }
 
+/** Whether two records hold the same fields with the same values, whatever their order. */
+function sameData(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && a[k] === b[k]);
+}
+
 /** Adds a contract, so coverages for it can be created; the same contract again changes nothing. */
 async function addContract(sb: Sandbox, body: unknown) {
   const checked = RECORD_SCHEMAS.contracts.safeParse(body);
@@ -120,7 +126,8 @@ async function addContract(sb: Sandbox, body: unknown) {
   const contract = body as StoredRecord;
   await sb.store.settle();
   const held = sb.store.get('contracts', contract.id);
-  if (held && JSON.stringify(held) !== JSON.stringify(contract))
+  // Compared as data: the same contract with its fields in another order is the same contract.
+  if (held && !sameData(held, contract))
     throw new AdminProblem(
       problem(409, `contract ${contract.id} is on file with other values: ${JSON.stringify(held)}`, [
         { path: 'id', message: `already used by contract ${contract.id}` },
@@ -151,10 +158,18 @@ export async function handleAdmin(
   const only = (...methods: string[]) => {
     if (!methods.includes(method)) refuse(405, `${method} is not allowed on ${path}; use ${methods.join(', ')}`);
   };
+  // A name that is not percent-encoded UTF-8 is the request's fault, never a fault of the server.
+  const decoded = (text: string, what: string) => {
+    try {
+      return decodeURIComponent(text);
+    } catch {
+      return refuse(400, `a ${what} name is ${NAME_RULE}; got "${text}", which is not percent-encoded UTF-8`);
+    }
+  };
   const snapshot = /^\/_admin\/snapshots\/([^/]*)$/.exec(path);
   if (snapshot) {
     only('POST');
-    const name = decodeURIComponent(snapshot[1]);
+    const name = decoded(snapshot[1], 'snapshot');
     if (!isSnapshotName(name)) refuse(400, `a snapshot name is ${NAME_RULE}; got "${name}"`);
     await sb.store.settle();
     const state = sb.store.state();
@@ -239,7 +254,7 @@ export async function handleAdmin(
   const mark = /^\/_admin\/marks\/([^/]*)$/.exec(path);
   if (mark) {
     only('POST');
-    const name = decodeURIComponent(mark[1]);
+    const name = decoded(mark[1], 'mark');
     if (!isSnapshotName(name)) refuse(400, `a mark name is ${NAME_RULE}; got "${name}"`);
     try {
       return sendJson(res, 200, sb.requests.mark(name));

@@ -425,3 +425,39 @@ describe('a refused request is a request', () => {
     );
   }, 60_000);
 });
+
+describe('the sandbox answers a bad name or a reordered contract as a request, not a fault', () => {
+  it('answers a name that is not percent-encoded UTF-8 with a 400 problem', async () => {
+    const s = await sandbox();
+    for (const path of ['/_admin/snapshots/%E0%A4%A', '/_admin/marks/%ZZ']) {
+      const res = await fetch(s.url + path, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}` } });
+      expect(res.status, path).toBe(400);
+      expect(res.headers.get('content-type')).toBe('application/problem+json');
+      expect((await res.json()).detail).toContain('not percent-encoded UTF-8');
+    }
+    // Still serving, and nothing was logged as a fault.
+    expect((await s.call('GET', '/_admin/snapshots')).status).toBe(200);
+  }, 60_000);
+
+  it('takes the same contract again with its fields in another order, changing nothing', async () => {
+    const s = await sandbox();
+    const contract = {
+      id: 'ctr_globex_2027',
+      insured: 'org_central_lab',
+      insurer: 'org_globex',
+      insurerType: 'private',
+    };
+    expect((await s.call('POST', '/_admin/contracts', contract)).status).toBe(200);
+    const reordered = {
+      insurerType: 'private',
+      insurer: 'org_globex',
+      insured: 'org_central_lab',
+      id: 'ctr_globex_2027',
+    };
+    const again = await s.call('POST', '/_admin/contracts', reordered);
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual(contract);
+    const other = await s.call('POST', '/_admin/contracts', { ...reordered, insurer: 'org_other' });
+    expect(other.status).toBe(409);
+  }, 60_000);
+});
