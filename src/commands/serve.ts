@@ -120,7 +120,8 @@ every acknowledged write being in the journal already. A connection with no prog
 GET /healthz and GET /openapi.json need no token. Faults are off by default. A request answered
 with an injected fault changed nothing; one answered 200 is on disk. --fail-rate and --rate-limit
 spare /healthz and /openapi.json, so a wait loop stays reliable; --fail-on may match any path
-(* matches any text, METHOD may be *).`,
+(* matches any text, METHOD may be *). A test sets its own --fail-on rules and latency while serve
+runs with clinadmin sandbox faults set; a reset clears them.`,
     )
     .action(async (raw: Record<string, unknown>, cmd: Command) => {
       const { serve, serveOptions } = await import('./serve-run.js');

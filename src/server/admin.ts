@@ -8,6 +8,7 @@ import { RECORD_SCHEMAS, resetLine, type StoredRecord } from './journal.js';
 import { LoadError, loadState, refuseKeyTwice } from './load-file.js';
 import { type Problem, problem, sendJson, sendList } from './problem.js';
 import { JournalFilterError, type RequestJournal } from './requests.js';
+import { FaultsProblem, faultsView, type RuntimeFaults, readFaults } from './runtime-faults.js';
 import { isSnapshotName, listSnapshots, NAME_RULE, readSnapshot, saveSnapshot } from './snapshots.js';
 import type { State, Store } from './store.js';
 
@@ -18,6 +19,8 @@ export interface Sandbox {
   /** What a reset without a name restores: the state the server started with, or the last one loaded. */
   initial: State;
   requests: RequestJournal;
+  /** Faults set at run time (`PUT /_admin/faults`), until cleared or a reset. */
+  faults?: RuntimeFaults;
   /** The accounts of the tokens serve accepts: what `requests?account=` can name. */
   accounts?: readonly string[];
   /**
@@ -71,6 +74,7 @@ function journalFacts(sb: Sandbox, since: string | null) {
     routes: ROUTES,
     since,
     window: j.window(since ?? undefined) ?? null,
+    actions: j.actions(),
   };
 }
 
@@ -195,6 +199,9 @@ export async function handleAdmin(
     if (!known) return refuse(404, `no snapshot named ${String(name)}`);
     await sb.store.reset(known.state, known.line);
     sb.requests.clear();
+    // A reset returns to a known state, faults included: the next test file starts without this one's.
+    if (sb.faults) sb.requests.action(account, 'faults cleared by reset');
+    sb.faults = undefined;
     return sendJson(res, 200, { snapshot: name ?? null, ...counts(known.state) });
   }
   if (path === '/_admin/load') {
@@ -246,6 +253,23 @@ export async function handleAdmin(
       if (err instanceof JournalFilterError) refuse(err.status, err.message);
       throw err;
     }
+  }
+  if (path === '/_admin/faults') {
+    only('GET', 'PUT', 'DELETE');
+    if (method === 'PUT') {
+      try {
+        sb.faults = readFaults(await readBody());
+      } catch (err) {
+        if (err instanceof FaultsProblem) throw new AdminProblem(err.answer);
+        throw err;
+      }
+      sb.requests.action(account, `faults set: ${JSON.stringify(faultsView(sb.faults))}`);
+    }
+    if (method === 'DELETE') {
+      sb.faults = undefined;
+      sb.requests.action(account, 'faults cleared');
+    }
+    return sendJson(res, 200, faultsView(sb.faults));
   }
   if (path === '/_admin/journal') {
     only('GET');

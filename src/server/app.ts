@@ -59,12 +59,15 @@ export function createApp({
     const method = req.method ?? 'GET';
     const path = (req.url ?? '/').split('?')[0];
     const open = PUBLIC.includes(path) && (method === 'GET' || method === 'HEAD');
-    if (injector) {
-      const ms = injector.delay();
+    // Faults set at run time come first, and their latency takes the place of --latency.
+    const now = sandbox?.faults?.injector;
+    const faulty = [now, injector].filter((f) => f !== undefined);
+    if (faulty.length > 0) {
+      const ms = now?.delay() || (injector?.delay() ?? 0);
       if (ms > 0) await new Promise((r) => setTimeout(r, ms));
       // Faults on an API path come after authentication (a stranger learns nothing); --fail-on is explicit,
       // so it may also hit the public paths.
-      if (open) inject(injector.inject(method, path, false));
+      if (open) for (const f of faulty) inject(f.inject(method, path, false));
     }
     // Public, like a health check: a CI job waits on /healthz, and a tool reads the contract, before any token.
     if (open && path === '/healthz') return sendJson(res, 200, { status: 'ok' });
@@ -94,7 +97,7 @@ export function createApp({
       }
       return handleAdmin(sandbox, req, res, (limit) => readJsonBody(req, limit ?? maxBody), account);
     }
-    if (injector) inject(injector.inject(method, path, true));
+    for (const f of faulty) inject(f.inject(method, path, true));
     // A serve extension: the contracts on file, read-only, so that a client refused with 422 can say
     // which contracts there are. The real service may not have it.
     if (/^\/contracts\/?(\?.*)?$/.test(req.url ?? '')) {

@@ -58,7 +58,7 @@ const pathMatches = (glob: string, path: string) =>
 const RETRY_AFTER = { 'retry-after': '1' };
 
 /** Decides, for one request, whether a fault answers it instead of the API. */
-export function createFaults(faults: Faults, now = Date.now, random = Math.random) {
+export function createFaults(faults: Faults, now = Date.now, random = Math.random, by = '--fail-on') {
   let window = -1;
   let accepted = 0;
   return {
@@ -73,7 +73,7 @@ export function createFaults(faults: Faults, now = Date.now, random = Math.rando
         if ((rule.method === '*' || rule.method === method) && pathMatches(rule.path, path)) {
           return {
             status: rule.status,
-            detail: `injected by --fail-on ${rule.method}:${rule.pattern}:${rule.status}; nothing was changed`,
+            detail: `injected by ${by} ${rule.method}:${rule.pattern}:${rule.status}; nothing was changed`,
             headers: rule.status === 429 || rule.status === 503 ? RETRY_AFTER : {},
           };
         }

@@ -1,6 +1,7 @@
 // The sandbox endpoints of clinadmin serve in the OpenAPI document: a tag of their own.
 
 import type { Rec } from '../json/record.js';
+import { JOURNAL_PATHS } from './openapi-journal.js';
 
 const json = (schema: Rec) => ({ 'application/json': { schema } });
 const problem = (description: string) => ({
@@ -74,7 +75,7 @@ const CONTRACT: Rec = {
   },
 };
 
-/** The sandbox's state and journal operations beyond snapshots: load, contracts, marks. */
+/** The sandbox's state and journal operations beyond snapshots: load, contracts, marks, faults. */
 const MORE_PATHS: Rec = {
   '/_admin/load': {
     post: {
@@ -111,45 +112,7 @@ const MORE_PATHS: Rec = {
       },
     },
   },
-  '/_admin/journal': {
-    get: {
-      operationId: 'journalFacts',
-      summary:
-        "What a check of the request journal cannot see in its list: the names its filters can take (the tokens' " +
-        'accounts, the marks, the routes), its limits, and for the window since a mark (or the last clear) the ' +
-        'requests it dropped and those refused for want of a valid token (counted apart, never listed)',
-      tags: ['sandbox'],
-      parameters: [{ name: 'since', in: 'query', schema: { type: 'string' } }],
-      responses: {
-        200: {
-          description: 'the facts; window is null for a mark the journal does not have',
-          content: json({
-            type: 'object',
-            required: ['requests', 'bytes', 'bodies', 'accounts', 'marks', 'routes', 'since', 'window'],
-            properties: {
-              requests: { ...count, description: 'serve --journal-requests (0: the journal is off)' },
-              bytes: { ...count, description: 'serve --journal-bytes' },
-              bodies: { type: 'boolean', description: 'serve --record-bodies' },
-              accounts: { type: 'array', items: { type: 'string' } },
-              marks: { type: 'array', items: { type: 'string' } },
-              routes: { type: 'array', items: { type: 'string' } },
-              since: { type: ['string', 'null'] },
-              window: {
-                type: ['object', 'null'],
-                required: ['dropped', 'refused'],
-                properties: {
-                  dropped: { ...count, description: 'requests of the window recorded and no longer held' },
-                  limit: { enum: ['journal-requests', 'journal-bytes'], description: 'the limit that dropped them' },
-                  refused: { ...count, description: 'requests answered 401 or 403 for want of a valid token' },
-                },
-              },
-            },
-          }),
-        },
-        ...common,
-      },
-    },
-  },
+  ...JOURNAL_PATHS,
   '/_admin/marks/{name}': {
     post: {
       operationId: 'markRequests',

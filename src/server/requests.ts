@@ -116,6 +116,8 @@ export class RequestJournal {
   private refusedCount = 0;
   /** Where the last clear left the journal: what came before is not dropped, only cleared. */
   private cleared: Place = { seq: 0, refused: 0 };
+  /** What admins did that changes how requests are answered (faults set, cleared), the last 100. */
+  private readonly done: { time: number; account: string; action: string }[] = [];
   /** `sandbox mark NAME`: where the journal stood, by name (bounded: a mark again moves it). */
   private readonly marks = new Map<string, Place>();
 
@@ -132,6 +134,17 @@ export class RequestJournal {
       throw new JournalFilterError(400, 'the journal holds 1,000 marks already; reuse a name');
     this.marks.set(name, { seq: this.recorded, refused: this.refusedCount });
     return { mark: name, requests: this.kept.length - this.head };
+  }
+
+  /** Records an admin's action, apart from the requests: it is no request of the app's. */
+  action(account: string, action: string): void {
+    this.done.push({ time: Date.now(), account, action });
+    if (this.done.length > 100) this.done.shift();
+  }
+
+  /** The admin actions kept, oldest first. */
+  actions(): readonly { time: number; account: string; action: string }[] {
+    return this.done;
   }
 
   /** The names of the marks, oldest first. */

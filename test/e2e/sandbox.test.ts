@@ -461,3 +461,53 @@ describe('the sandbox answers a bad name or a reordered contract as a request, n
     expect(other.status).toBe(409);
   }, 60_000);
 });
+
+describe('faults set while serve runs', () => {
+  it('sets a --fail-on rule and a latency, journals it, and a reset to a snapshot clears it', async () => {
+    const s = await sandbox();
+    expect((await s.run(['sandbox', 'snapshot', 'seeded', '-q'])).exitCode).toBe(0);
+    const set = await s.run([
+      'sandbox',
+      'faults',
+      'set',
+      '--fail-on',
+      'POST:/insurance-coverages:500',
+      '--latency',
+      '1-5',
+    ]);
+    expect(set.exitCode, String(set.stderr)).toBe(0);
+    expect(String(set.stderr)).toBe('set faults: --fail-on POST:/insurance-coverages:500 --latency 1-5');
+    const failed = await s.coverage('Injected');
+    expect(failed.status).toBe(500);
+    expect(failed.body.detail).toBe(
+      'injected by sandbox faults set --fail-on POST:/insurance-coverages:500; nothing was changed',
+    );
+    // Other requests are answered as ever.
+    expect((await s.call('GET', '/insurance-coverages')).status).toBe(200);
+    const listed = await s.run(['sandbox', 'faults', 'list', '-o', 'json']);
+    expect(JSON.parse(String(listed.stdout))).toEqual({ failOn: ['POST:/insurance-coverages:500'], latency: '1-5' });
+    // The next test file starts from the snapshot: no fault left behind.
+    expect((await s.run(['sandbox', 'reset', 'seeded', '-q'])).exitCode).toBe(0);
+    expect((await s.coverage('After reset')).status).toBe(200);
+    const none = await s.run(['sandbox', 'faults', 'list', '-o', 'json']);
+    expect(JSON.parse(String(none.stdout))).toEqual({ failOn: [], latency: null });
+    const { actions } = (await s.call('GET', '/_admin/journal')).body;
+    expect(actions.map((a: { account: string; action: string }) => `${a.account}: ${a.action}`)).toEqual([
+      'acc_ci: faults set: {"failOn":["POST:/insurance-coverages:500"],"latency":"1-5"}',
+      'acc_ci: faults cleared by reset',
+    ]);
+  }, 60_000);
+
+  it('refuses a rule serve --fail-on would refuse, before sending, and clears on demand', async () => {
+    const s = await sandbox();
+    const bad = await s.run(['sandbox', 'faults', 'set', '--fail-on', 'POST:/insurance-coverages:200']);
+    expect(bad.exitCode).toBe(2);
+    expect(String(bad.stderr)).toContain('--fail-on must be METHOD:PATH-PATTERN:STATUS with a status from 400 to 599');
+    expect((await s.call('PUT', '/_admin/faults', { failOn: ['nope'] })).status).toBe(400);
+    expect((await s.call('PUT', '/_admin/faults', { failOn: ['*:/notifications*:503'] })).status).toBe(200);
+    expect((await s.call('GET', '/notifications')).status).toBe(503);
+    const cleared = await s.run(['sandbox', 'faults', 'clear']);
+    expect(String(cleared.stderr)).toBe('cleared the faults set at run time');
+    expect((await s.call('GET', '/notifications')).status).toBe(200);
+  }, 60_000);
+});

@@ -99,6 +99,9 @@ describe('the contract: GET /openapi.json and clinadmin openapi', () => {
       'POST /_admin/load': ['sandbox'],
       'POST /_admin/contracts': ['sandbox'],
       'GET /_admin/journal': ['sandbox'],
+      'GET /_admin/faults': ['sandbox'],
+      'PUT /_admin/faults': ['sandbox'],
+      'DELETE /_admin/faults': ['sandbox'],
       'POST /_admin/marks/{name}': ['sandbox'],
     });
     const create = doc.paths['/insurance-coverages'].post;

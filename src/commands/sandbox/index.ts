@@ -1,6 +1,6 @@
 import { type Command, Option } from 'commander';
 import type { Ctx, RunState } from '../../context.js';
-import { examples, optsOf } from '../shared.js';
+import { collect, examples, optsOf } from '../shared.js';
 import type { SandboxVerb } from './sandbox-run.js';
 
 const quiet = () => new Option('-q, --quiet', 'print nothing on stderr (the JSON answer still goes to stdout)');
@@ -90,6 +90,51 @@ ${examples(
       examples('clinadmin sandbox contracts add ctr_globex_2027 --insured org_central_lab --insurer org_globex'),
     )
     .action((id: string, _o: unknown, c: Command) => run('contracts-add', c, id));
+  const faults = cmd
+    .command('faults')
+    .description('Faults serve injects, set while it runs: on top of those it started with, until cleared or a reset')
+    .addHelpText(
+      'after',
+      examples(
+        'clinadmin sandbox faults set --fail-on POST:/insurance-coverages:500 --latency 50-200',
+        'clinadmin sandbox faults clear',
+      ),
+    );
+  faults
+    .command('set')
+    .description(
+      'Replace the faults set at run time: answer a matching request with that status, and delay every answer',
+    )
+    .option(
+      '--fail-on <rule>',
+      "METHOD:PATH-PATTERN:STATUS, as serve's --fail-on: * in the path matches any text, METHOD may be *, a status " +
+        'from 400 to 599; repeatable',
+      collect,
+    )
+    .option(
+      '--latency <ms>',
+      'delay every answer by MS, or a random MIN-MAX milliseconds (at most 60000), in place of serve --latency',
+    )
+    .addOption(quiet())
+    .addHelpText(
+      'after',
+      examples(
+        'clinadmin sandbox faults set --fail-on POST:/insurance-coverages:500',
+        'clinadmin sandbox faults set --fail-on "*:/notifications*:503" --latency 100-300',
+      ),
+    )
+    .action((_o: unknown, c: Command) => run('faults-set', c));
+  faults
+    .command('clear')
+    .description('Clear the faults set at run time (those serve started with stay); a reset clears them too')
+    .addOption(quiet())
+    .addHelpText('after', examples('clinadmin sandbox faults clear'))
+    .action((_o: unknown, c: Command) => run('faults-clear', c));
+  faults
+    .command('list')
+    .description('Show the faults set at run time')
+    .addHelpText('after', examples('clinadmin sandbox faults list -o json'))
+    .action((_o: unknown, c: Command) => run('faults-list', c));
   cmd
     .command('capture')
     .description(

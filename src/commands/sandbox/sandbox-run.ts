@@ -8,7 +8,17 @@ import { unstyled } from '../../output/terminal.js';
 import { enc, type Opts, withClient } from '../shared.js';
 import { nearMisses } from './near-miss.js';
 
-export type SandboxVerb = 'snapshot' | 'reset' | 'snapshots' | 'load' | 'contracts-add' | 'mark' | 'requests';
+export type SandboxVerb =
+  | 'snapshot'
+  | 'reset'
+  | 'snapshots'
+  | 'load'
+  | 'contracts-add'
+  | 'mark'
+  | 'requests'
+  | 'faults-set'
+  | 'faults-clear'
+  | 'faults-list';
 
 const SNAPSHOT_COLUMNS = [
   ['name', 'NAME'],
@@ -25,6 +35,10 @@ const REQUEST_COLUMNS = [
   ['status', 'STATUS'],
   ['account', 'ACCOUNT'],
   ['durationMs', 'MS'],
+];
+const FAULT_COLUMNS = [
+  ['failOn', 'FAIL ON'],
+  ['latency', 'LATENCY'],
 ];
 const CONTRACT_COLUMNS = [
   ['id', 'ID'],
@@ -51,6 +65,8 @@ type SandboxOpts = Opts & {
   insurer?: string;
   insurerType?: string;
   insurerSubtype?: string;
+  failOn?: string[];
+  latency?: string;
 };
 
 /** One sandbox verb: the request, then the answer through present(); the exit code. */
@@ -72,6 +88,7 @@ export async function sandboxAction(
   if (opts.clear && (given.length > 0 || expect !== undefined))
     throw new UsageError('--clear empties the whole request journal; give it without filters or --expect');
   let body: unknown;
+  if (verb === 'faults-set') body = await faultsBody(opts);
   if (verb === 'load') {
     const { parseJson, readText } = await import('../../core/input.js');
     const { text, name: source } = await readText(ctx, name!);
@@ -95,6 +112,9 @@ export async function sandboxAction(
         return await client.request<Rec>('POST', '/_admin/contracts', contract);
       }
       if (verb === 'mark') return await client.request<Rec>('POST', `/_admin/marks/${enc(name!)}`);
+      if (verb === 'faults-set') return await client.request<Rec>('PUT', '/_admin/faults', body);
+      if (verb === 'faults-clear') return await client.request<Rec>('DELETE', '/_admin/faults');
+      if (verb === 'faults-list') return await client.request<Rec>('GET', '/_admin/faults');
       if (opts.clear) return await client.request<Rec>('DELETE', '/_admin/requests');
       const q = new URLSearchParams();
       for (const k of given) q.set(k, opts[k]!);
@@ -142,7 +162,13 @@ export async function sandboxAction(
     if (blind) say(`warning: ${blind.message}; ${blind.hint}`);
   }
   const time = (key: string, header: string) => ({ ...col(key, header, true), value: (r: Rec) => localTime(r[key]) });
-  const table = verb === 'requests' ? REQUEST_COLUMNS : verb === 'contracts-add' ? CONTRACT_COLUMNS : SNAPSHOT_COLUMNS;
+  const table = verb.startsWith('faults')
+    ? FAULT_COLUMNS
+    : verb === 'requests'
+      ? REQUEST_COLUMNS
+      : verb === 'contracts-add'
+        ? CONTRACT_COLUMNS
+        : SNAPSHOT_COLUMNS;
   const columns = table.map(([key, header]) =>
     key === 'time' || key === 'createdAt' ? time(key, header) : col(key, header, true),
   );
@@ -179,6 +205,32 @@ export async function sandboxAction(
   if (verb === 'load')
     say(`${d.merge ? 'merged' : 'loaded'} ${name}: the server holds ${held}, ${d.contracts} contracts`);
   if (verb === 'mark') say(`marked the request journal as ${name}`);
+  if (verb === 'faults-set') say(`set faults: ${describeFaults(d)}`);
+  if (verb === 'faults-clear') say('cleared the faults set at run time');
   await present(ctx, data, { ...opts, columns });
   return EXIT.ok;
+}
+
+/** The body of PUT /_admin/faults, each rule checked as serve checks its own flags, before anything is sent. */
+async function faultsBody(opts: SandboxOpts): Promise<Rec> {
+  const { parseFailOn, parseLatency } = await import('../../server/faults.js');
+  const failOn = opts.failOn ?? [];
+  if (failOn.length === 0 && opts.latency === undefined)
+    throw new UsageError('give --fail-on, --latency or both', 'to clear the faults: clinadmin sandbox faults clear');
+  for (const rule of failOn)
+    if (!parseFailOn(rule))
+      throw new UsageError(
+        `--fail-on must be METHOD:PATH-PATTERN:STATUS with a status from 400 to 599 (got "${rule}")`,
+        'e.g. --fail-on POST:/insurance-coverages:500',
+      );
+  if (opts.latency !== undefined && !parseLatency(opts.latency))
+    throw new UsageError(`--latency must be MS or MIN-MAX whole milliseconds, at most 60000 (got "${opts.latency}")`);
+  return opts.latency === undefined ? { failOn } : { failOn, latency: opts.latency };
+}
+
+/** The faults as serve's flags would say them. */
+function describeFaults(d: Rec): string {
+  const parts = (d.failOn as string[]).map((r) => `--fail-on ${r}`);
+  if (d.latency !== null) parts.push(`--latency ${String(d.latency)}`);
+  return parts.join(' ') || 'none';
 }
