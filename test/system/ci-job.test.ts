@@ -28,8 +28,17 @@ interface Ran {
 /** A job's variation: a step's script changed (a typo, a flag), or the app under test doing something else. */
 interface Variation {
   edit?: (name: string, run: string) => string;
-  app?: (url: string, send: (args: string[], token?: string) => ReturnType<typeof execa>) => Promise<void>;
+  app?: App;
+  /** The next tests, after the reset (`npm run test:e2e`). */
+  next?: App;
 }
+
+/** A step of the app's tests: curl with the app's token, and the CLI with CI's, as a test file would use. */
+type App = (
+  url: string,
+  send: (args: string[], token?: string) => ReturnType<typeof execa>,
+  cli: (args: string[]) => ReturnType<typeof execa>,
+) => Promise<void>;
 
 async function documentedJob(): Promise<{ env: Record<string, string>; steps: Step[] }> {
   const page = await readFile(new URL('../../docs/ci.md', import.meta.url), 'utf8');
@@ -123,17 +132,15 @@ async function runJob(variation: Variation = {}) {
     if (/^npm /.test(step.run)) {
       skipped.push(step.run.split('#')[0].trim());
       // The app under test; the reset between two test steps then undoes what it made.
-      if (step.run.startsWith('npm test')) {
+      const tests = step.run.startsWith('npm test') ? (variation.app ?? theApp) : variation.next;
+      if (tests && /^npm (test|run test:e2e)/.test(step.run)) {
         const { CLINADMIN_BASE_URL } = await carried();
+        const curl = ['-sS', '--fail-with-body', '--max-time', '5'];
         const send = (args: string[], token = job.env.APP_TOKEN) =>
-          execa(
-            'curl',
-            ['-sS', '--fail-with-body', '--max-time', '5', '-H', `authorization: Bearer ${token}`, ...args],
-            {
-              reject: false,
-            },
-          );
-        await (variation.app ?? theApp)(CLINADMIN_BASE_URL, send);
+          execa('curl', [...curl, '-H', `authorization: Bearer ${token}`, ...args], { reject: false });
+        const cli = (args: string[]) =>
+          execa('clinadmin', args, { env: { ...baseEnv, CLINADMIN_BASE_URL }, extendEnv: false, reject: false });
+        await tests(CLINADMIN_BASE_URL, send, cli);
       }
       continue;
     }
@@ -241,7 +248,7 @@ describe("docs/ci.md's CI job", () => {
     );
   }, 120_000);
 
-  it("fails at the check when the server refused the app's POST: a check counts accepted answers only", async () => {
+  it("fails at the check when the server refused the app's POST, showing it as the near miss", async () => {
     const { ran } = await runJob({
       app: async (url, send) => {
         // A contract the server does not hold: 422, and the body kept as it was sent.
@@ -258,5 +265,22 @@ describe("docs/ci.md's CI job", () => {
       '  POST /insurance-coverages acc_app 422: differs in status, body\n' +
         '    body.contract: "ctr_globex_2026", not "ctr_globex_2027"',
     );
+  }, 120_000);
+
+  it('lets one test file set a fault and the next, after the reset, meet none', async () => {
+    const { ran } = await runJob({
+      app: async (url, send, cli) => {
+        const set = await cli(['sandbox', 'faults', 'set', '--fail-on', 'GET:/notifications*:503', '-q']);
+        expect(set.exitCode, String(set.stderr)).toBe(0);
+        const failed = await send([`${url}/notifications`]);
+        expect(String(failed.stdout)).toContain('injected by sandbox faults set --fail-on GET:/notifications*:503');
+        await theApp(url, send);
+      },
+      next: async (url, send) => {
+        const read = await send([`${url}/notifications`]);
+        expect(read.exitCode, String(read.stdout)).toBe(0);
+      },
+    });
+    for (const r of ran) expect(r.exitCode, `${r.name}\n${r.stderr}`).toBe(0);
   }, 120_000);
 });
