@@ -12,6 +12,7 @@ import { generateToken, parseTokenSpec, type TokenEntry } from '../server/auth.j
 import { DataFileError } from '../server/data-file.js';
 import { type Faults, noFaults, parseFailOn, parseLatency } from '../server/faults.js';
 import { clearReadyFile, sameFileAs, writeReadyFile } from '../server/ready-file.js';
+import { journalHeaderName } from '../server/requests.js';
 import { type RunningServer, startServer } from '../server/start.js';
 import { StoreUnavailableError } from '../server/store.js';
 import { converted, numeric, parseOwnOptions, wholeNumber, z } from './options.js';
@@ -38,6 +39,9 @@ const optionsShape = {
   journalRequests: wholeNumber(0),
   journalBytes: wholeNumber(0),
   recordBodies: z.optional(z.boolean()),
+  journalHeader: z.optional(
+    z.array(converted('must be a header name, and not one that carries credentials', journalHeaderName)),
+  ),
   load: z.optional(nonEmpty),
   readyFile: z.optional(nonEmpty),
   keepNotifications: wholeNumber(0),
@@ -120,6 +124,7 @@ export async function serve(
       journalRequests: o.journalRequests,
       journalBytes: o.journalBytes,
       recordBodies: Boolean(o.recordBodies),
+      journalHeaders: o.journalHeader,
       keepNotifications: o.keepNotifications,
       runtimeDir: ctx.env.XDG_RUNTIME_DIR,
       load,

@@ -69,6 +69,13 @@ export function serveCommand(cmd: Command, ctx: Ctx, state: RunState): Command {
     )
     .addOption(
       new Option(
+        '--journal-header <name>',
+        'keep this request header in the request journal too, repeatable (Idempotency-Key, X-Request-Id, ' +
+          'Content-Type and User-Agent always; never Authorization or cookies)',
+      ).argParser(collect),
+    )
+    .addOption(
+      new Option(
         '--record-bodies',
         'keep request bodies in the request journal too: whole when JSON, accepted or refused; else the first 256 characters',
       ),

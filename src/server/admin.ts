@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { findAmbiguity } from '../json/json-error.js';
 import { withoutTrailingSlashes } from '../linear.js';
-import { RESOURCES } from '../resources/index.js';
 import { toFieldErrors } from '../schemas/common.js';
 import { COLLECTIONS } from '../schemas/data-file.js';
+import { headerFilter, journalFacts } from './admin-journal.js';
 import { RECORD_SCHEMAS, resetLine, type StoredRecord } from './journal.js';
 import { LoadError, loadState, refuseKeyTwice } from './load-file.js';
 import { type Problem, problem, sendJson, sendList } from './problem.js';
@@ -55,28 +55,6 @@ const counts = (s: State) => ({
   coverages: s.insuranceCoverages.length,
   notifications: s.notifications.length,
 });
-
-/** The paths the API answers (each resource's also with an id after it): what `requests?path=` can name. */
-const ROUTES = [...RESOURCES.map((r) => r.path), '/contracts', '/openapi.json'];
-
-/**
- * What a check of the journal needs besides its entries: the names its filters can take, its limits, and for
- * the window since `since` (or the last clear) what it cannot list; `window` is null for a mark it does not have.
- */
-function journalFacts(sb: Sandbox, since: string | null) {
-  const j = sb.requests;
-  return {
-    requests: j.size,
-    bytes: j.maxBytes,
-    bodies: j.bodies,
-    accounts: [...new Set(sb.accounts ?? [])],
-    marks: j.markNames(),
-    routes: ROUTES,
-    since,
-    window: j.window(since ?? undefined) ?? null,
-    actions: j.actions(),
-  };
-}
 
 /** The largest state `POST /_admin/load` reads: a whole catalog, past --max-body's 1 MiB for a record. */
 const LOAD_MAX_BODY = 64 * 1024 * 1024;
@@ -247,6 +225,7 @@ export async function handleAdmin(
           account: q.get('account') ?? undefined,
           since: q.get('since') ?? undefined,
           body,
+          headers: headerFilter(q.getAll('header'), refuse),
         }),
       );
     } catch (err) {
@@ -273,7 +252,7 @@ export async function handleAdmin(
   }
   if (path === '/_admin/journal') {
     only('GET');
-    return sendJson(res, 200, journalFacts(sb, new URLSearchParams(query).get('since')));
+    return sendJson(res, 200, journalFacts(sb.requests, sb.accounts ?? [], new URLSearchParams(query).get('since')));
   }
   const mark = /^\/_admin\/marks\/([^/]*)$/.exec(path);
   if (mark) {

@@ -150,6 +150,7 @@ export function createApp({
             query: q === -1 ? '' : (req.url ?? '').slice(q + 1),
             account: seen.account,
             durationMs: Math.round((performance.now() - started) * 10) / 10,
+            headers: journal.headersOf(req.headers),
           },
           seen.body,
           seen.parsed,

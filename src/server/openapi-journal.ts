@@ -73,11 +73,12 @@ export const JOURNAL_PATHS: Rec = {
           description: 'the facts; window is null for a mark the journal does not have',
           content: json({
             type: 'object',
-            required: ['requests', 'bytes', 'bodies', 'accounts', 'marks', 'routes', 'since', 'window'],
+            required: ['requests', 'bytes', 'bodies', 'headers', 'accounts', 'marks', 'routes', 'since', 'window'],
             properties: {
               requests: { ...count, description: 'serve --journal-requests (0: the journal is off)' },
               bytes: { ...count, description: 'serve --journal-bytes' },
               bodies: { type: 'boolean', description: 'serve --record-bodies' },
+              headers: { type: 'array', items: { type: 'string' }, description: 'the request headers it keeps' },
               accounts: { type: 'array', items: { type: 'string' } },
               marks: { type: 'array', items: { type: 'string' } },
               routes: { type: 'array', items: { type: 'string' } },

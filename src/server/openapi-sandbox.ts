@@ -47,6 +47,13 @@ const REQUEST: Rec = {
       maxLength: 256,
     },
     bodyBytes: { type: 'integer', description: "the whole body's size in bytes, beside bodyStart" },
+    headers: {
+      type: 'object',
+      additionalProperties: { type: 'string', maxLength: 256 },
+      description:
+        'the allow-listed request headers it sent, by lowercase name (idempotency-key, x-request-id, content-type, ' +
+        'user-agent, and those serve --journal-header adds); never authorization or cookies',
+    },
   },
 };
 
@@ -218,6 +225,13 @@ export const SANDBOX_PATHS: Rec = {
           in: 'query',
           description: 'only requests recorded after this mark (POST /_admin/marks/{name})',
           schema: { type: 'string' },
+        },
+        {
+          name: 'header',
+          in: 'query',
+          description: 'NAME=VALUE, repeatable: the request sent that header with that value (a name not kept: 400)',
+          schema: { type: 'array', items: { type: 'string' } },
+          explode: true,
         },
         {
           name: 'body',

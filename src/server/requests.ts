@@ -14,7 +14,23 @@ interface RequestEntry {
   /** The account of a valid token. */
   account?: string;
   durationMs?: number;
+  /** The request's headers of the journal's allow-list that it sent, by lowercase name. */
+  headers?: Record<string, string>;
 }
+
+/** The request headers the journal keeps: a test checks them; none carries a credential. */
+export const JOURNAL_HEADERS = ['idempotency-key', 'x-request-id', 'content-type', 'user-agent'];
+/** Headers that carry credentials: never kept, whatever serve is told. */
+const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie']);
+
+/** A header name serve may be told to keep, lowercased; undefined for one that is not a name or holds a secret. */
+export function journalHeaderName(text: string): string | undefined {
+  const name = text.trim().toLowerCase();
+  return /^[a-z0-9!#$%&'*+.^_`|~-]{1,100}$/.test(name) && !SECRET_HEADERS.has(name) ? name : undefined;
+}
+
+/** What a header's value is cut to in the journal. */
+const HEADER_VALUE = 256;
 
 interface RequestFilter {
   method?: string;
@@ -27,6 +43,8 @@ interface RequestFilter {
   since?: string;
   /** Only requests whose recorded body holds this value (see holds()). */
   body?: unknown;
+  /** Only requests that sent each of these headers (lowercase names) with exactly this value. */
+  headers?: Record<string, string>;
 }
 
 /** A filter the journal cannot apply: a mark it does not have, a body it does not keep. */
@@ -82,6 +100,7 @@ interface Kept {
   path: string;
   status: number;
   account?: string;
+  headers?: Record<string, string>;
   json: string;
   bytes: number;
 }
@@ -126,7 +145,21 @@ export class RequestJournal {
     readonly maxBytes = JOURNAL_BYTES,
     /** Whether bodies are recorded (`serve --record-bodies`): a body filter needs them. */
     readonly bodies = false,
+    /** The request headers kept (JOURNAL_HEADERS and those `serve --journal-header` names), lowercase. */
+    readonly headerNames: readonly string[] = JOURNAL_HEADERS,
   ) {}
+
+  /** The allow-listed headers a request sent, each value cut to 256 characters; undefined for none. */
+  headersOf(sent: Record<string, string | string[] | undefined>): Record<string, string> | undefined {
+    let out: Record<string, string> | undefined;
+    for (const name of this.headerNames) {
+      const v = sent[name];
+      if (v === undefined) continue;
+      out ??= {};
+      out[name] = (Array.isArray(v) ? v.join(', ') : v).slice(0, HEADER_VALUE);
+    }
+    return out;
+  }
 
   /** Marks the journal here: `since` this name lists only the requests recorded after. At most 1,000 names. */
   mark(name: string): { mark: string; requests: number } {
@@ -197,6 +230,7 @@ export class RequestJournal {
       path: entry.path,
       status: entry.status,
       account: entry.account,
+      headers: entry.headers,
       json,
       bytes: 0,
     };
@@ -218,6 +252,13 @@ export class RequestJournal {
       if (at === undefined) throw new JournalFilterError(404, `no mark named ${filter.since}`);
       since = at.seq;
     }
+    const unkept = Object.keys(filter.headers ?? {}).find((h) => !this.headerNames.includes(h));
+    if (unkept !== undefined)
+      throw new JournalFilterError(
+        400,
+        `the request journal keeps no ${unkept} header, so none can match it; it keeps ` +
+          `${this.headerNames.join(', ')}: start serve with --journal-header ${unkept}`,
+      );
     if (filter.body !== undefined && !this.bodies)
       throw new JournalFilterError(
         400,
@@ -231,6 +272,7 @@ export class RequestJournal {
       if (filter.status !== undefined && e.status !== filter.status) continue;
       if (filter.account !== undefined && e.account !== filter.account) continue;
       if (filter.path !== undefined && !globMatch(filter.path, e.path)) continue;
+      if (filter.headers && Object.entries(filter.headers).some(([k, v]) => e.headers?.[k] !== v)) continue;
       if (filter.body !== undefined && !holds((JSON.parse(e.json) as { body?: unknown }).body, filter.body)) continue;
       out.push(rawJson(e.json));
     }

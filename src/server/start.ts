@@ -8,7 +8,7 @@ import type { Faults } from './faults.js';
 import { resetLine } from './journal.js';
 import { LoadError, loadState } from './load-file.js';
 import { problem, problemResponse } from './problem.js';
-import { JOURNAL_BYTES, RequestJournal } from './requests.js';
+import { JOURNAL_BYTES, JOURNAL_HEADERS, RequestJournal } from './requests.js';
 import { seedData } from './seed.js';
 import { createService } from './service.js';
 import { checkSnapshotFolders, saveSnapshot } from './snapshots.js';
@@ -31,6 +31,8 @@ interface StartOptions {
   /** Bytes the request journal may hold, paths, queries and bodies counted (default 32 MiB). */
   journalBytes?: number;
   recordBodies?: boolean;
+  /** Request headers the journal keeps besides JOURNAL_HEADERS, lowercase (`--journal-header`). */
+  journalHeaders?: string[];
   /** Notifications kept, the oldest dropped at each fold (default 10,000; 0 keeps all). */
   keepNotifications?: number;
   /** `XDG_RUNTIME_DIR`: this user's runtime folder, where locks by inode meet. */
@@ -80,6 +82,7 @@ export async function startServer(o: StartOptions): Promise<RunningServer> {
         o.journalRequests ?? 10_000,
         o.journalBytes ?? JOURNAL_BYTES,
         Boolean(o.recordBodies),
+        [...new Set([...JOURNAL_HEADERS, ...(o.journalHeaders ?? [])])],
       ),
       accounts: o.tokens.map((t) => t.account),
     };

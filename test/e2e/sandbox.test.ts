@@ -511,3 +511,65 @@ describe('faults set while serve runs', () => {
     expect((await s.call('GET', '/notifications')).status).toBe(200);
   }, 60_000);
 });
+
+describe('headers a test checks', () => {
+  it('keeps the allow-listed request headers, never a credential, and matches them with --header', async () => {
+    const s = await sandbox(['--journal-header', 'X-Tenant']);
+    expect((await s.run(['sandbox', 'mark', 'app', '-q'])).exitCode).toBe(0);
+    const res = await fetch(`${s.url}/notifications`, {
+      headers: {
+        authorization: `Bearer ${TOKEN}`,
+        'idempotency-key': 'order-17',
+        'x-request-id': 'req-1',
+        'x-tenant': 'lab-a',
+        'x-other': 'not kept',
+        cookie: 'session=secret-cookie',
+      },
+    });
+    expect(res.status).toBe(200);
+    await res.arrayBuffer();
+    const [entry] = (await s.call('GET', '/_admin/requests?since=app')).body;
+    expect(entry.headers).toMatchObject({
+      'idempotency-key': 'order-17',
+      'x-request-id': 'req-1',
+      'x-tenant': 'lab-a',
+    });
+    const allowed = ['idempotency-key', 'x-request-id', 'content-type', 'user-agent', 'x-tenant'];
+    for (const name of Object.keys(entry.headers)) expect(allowed).toContain(name);
+    expect(JSON.stringify(entry)).not.toMatch(/secret-cookie|not kept|sandbox-token/);
+    const hit = await s.run([
+      'sandbox',
+      'requests',
+      '--since',
+      'app',
+      '--header',
+      'Idempotency-Key=order-17',
+      '--header',
+      'X-Tenant=lab-a',
+      '--expect',
+      '1',
+    ]);
+    expect(hit.exitCode, String(hit.stderr)).toBe(0);
+    const miss = await s.run([
+      'sandbox',
+      'requests',
+      '--since',
+      'app',
+      '--header',
+      'Idempotency-Key=order-18',
+      '--expect',
+      '1',
+    ]);
+    expect(miss.exitCode).toBe(1);
+    expect(String(miss.stderr)).toContain('  GET /notifications acc_ci 200: differs in header idempotency-key');
+    const unkept = await s.run(['sandbox', 'requests', '--header', 'X-Other=1', '--expect', '0']);
+    expect(unkept.exitCode).toBe(1);
+    expect(String(unkept.stderr)).toContain('the request journal keeps no x-other header');
+  }, 60_000);
+
+  it('refuses to be told to keep a credential', async () => {
+    const r = await clinadmin(['serve', '--port', '0', '--journal-header', 'Cookie']);
+    expect(r.exitCode).toBe(2);
+    expect(String(r.stderr)).toContain('--journal-header');
+  }, 60_000);
+});

@@ -174,6 +174,12 @@ ${examples(
       'only requests whose body holds this JSON: its fields with equal values, extra fields ignored, and each ' +
         'array element matched in order by one of the array (extra elements ignored); needs serve --record-bodies',
     )
+    .option(
+      '--header <name=value>',
+      'only requests that sent this header with exactly this value, repeatable (the journal keeps Idempotency-Key, ' +
+        'X-Request-Id, Content-Type, User-Agent and those serve --journal-header names)',
+      collect,
+    )
     .addOption(
       new Option(
         '--expect <n>',
@@ -188,6 +194,7 @@ ${examples(
         'clinadmin sandbox requests',
         'clinadmin sandbox requests --method POST --path "/insurance-coverages*" --status 200 --expect 3',
         `clinadmin sandbox requests --since app-start --account acc_app --body '{"name":"CBC copay"}' --expect 1`,
+        'clinadmin sandbox requests --since app-start --header Idempotency-Key=order-17 --expect 1',
         'clinadmin sandbox requests --clear',
       ),
     )

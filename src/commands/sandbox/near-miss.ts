@@ -12,6 +12,8 @@ interface Asked {
   status?: string;
   account?: string;
   body?: unknown;
+  /** `NAME=VALUE` each. */
+  header?: string[];
 }
 
 /** At most this many requests are shown, each with at most this many differences of its body. */
@@ -51,6 +53,12 @@ function misses(r: Rec, asked: Asked): string[] {
   if (asked.path !== undefined && !globMatch(asked.path, String(r.path))) out.push('path');
   if (asked.status !== undefined && String(r.status) !== asked.status) out.push('status');
   if (asked.account !== undefined && r.account !== asked.account) out.push('account');
+  const sent = (r.headers ?? {}) as Record<string, unknown>;
+  for (const h of asked.header ?? []) {
+    const at = h.indexOf('=');
+    const name = h.slice(0, at).trim().toLowerCase();
+    if (sent[name] !== h.slice(at + 1)) out.push(`header ${cut(name)}`);
+  }
   if (asked.body !== undefined && !('body' in r && holds(r.body, asked.body))) out.push('body');
   return out;
 }

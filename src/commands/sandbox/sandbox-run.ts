@@ -67,6 +67,7 @@ type SandboxOpts = Opts & {
   insurerSubtype?: string;
   failOn?: string[];
   latency?: string;
+  header?: string[];
 };
 
 /** One sandbox verb: the request, then the answer through present(); the exit code. */
@@ -85,7 +86,11 @@ export async function sandboxAction(
     parseJson(opts.body, '--body');
   }
   const given = FILTERS.filter((k) => opts[k] !== undefined);
-  if (opts.clear && (given.length > 0 || expect !== undefined))
+  const headers = opts.header ?? [];
+  for (const h of headers)
+    if (h.indexOf('=') <= 0)
+      throw new UsageError(`--header must be NAME=VALUE (got "${h}")`, 'e.g. --header Idempotency-Key=abc-1');
+  if (opts.clear && (given.length > 0 || headers.length > 0 || expect !== undefined))
     throw new UsageError('--clear empties the whole request journal; give it without filters or --expect');
   let body: unknown;
   if (verb === 'faults-set') body = await faultsBody(opts);
@@ -118,6 +123,7 @@ export async function sandboxAction(
       if (opts.clear) return await client.request<Rec>('DELETE', '/_admin/requests');
       const q = new URLSearchParams();
       for (const k of given) q.set(k, opts[k]!);
+      for (const h of headers) q.append('header', h);
       const since = opts.since === undefined ? '' : `?${new URLSearchParams({ since: opts.since })}`;
       const factsOf = () => client.request<JournalFacts>('GET', `/_admin/journal${since}`);
       try {
@@ -180,7 +186,10 @@ export async function sandboxAction(
   if (verb === 'requests' && expect !== undefined) {
     const found = (data as Rec[]).length;
     if (found !== expect) {
-      const which = given.map((k) => (k === 'method' || k === 'path' ? opts[k] : `${k} ${opts[k]}`)).join(' ');
+      const which = [
+        ...given.map((k) => (k === 'method' || k === 'path' ? opts[k] : `${k} ${opts[k]}`)),
+        ...headers.map((h) => `header ${h}`),
+      ].join(' ');
       people.write(
         `expected ${expect} ${expect === 1 ? 'request' : 'requests'} matching ${which || 'any'}, found ${found}\n`,
       );
