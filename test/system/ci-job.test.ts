@@ -283,4 +283,30 @@ describe("docs/ci.md's CI job", () => {
     });
     for (const r of ran) expect(r.exitCode, `${r.name}\n${r.stderr}`).toBe(0);
   }, 120_000);
+
+  it('fails at a header check when the app sent another Idempotency-Key, showing the near miss', async () => {
+    const check = `clinadmin sandbox requests --since app --method POST --header Idempotency-Key=order-17 --expect 1`;
+    const { ran } = await runJob({
+      edit: (name, run) => (name.startsWith('Check exactly what the app sent') ? `${run}\n${check}\n` : run),
+      app: async (url, send) => {
+        const body = { contract: 'ctr_globex_2027', name: 'Globex copay', type: 'deduction', amount: 12 };
+        const made = await send([
+          '-H',
+          'content-type: application/json',
+          '-H',
+          'idempotency-key: order-71',
+          '-d',
+          JSON.stringify(body),
+          `${url}/insurance-coverages`,
+        ]);
+        expect(made.exitCode, String(made.stdout)).toBe(0);
+      },
+    });
+    const failed = firstFailed(ran);
+    expect(failed?.name).toMatch(/^Check exactly what the app sent/);
+    expect(failed?.stderr).toContain(
+      'expected 1 request matching POST since app header Idempotency-Key=order-17, found 0',
+    );
+    expect(failed?.stderr).toContain('  POST /insurance-coverages acc_app 200: differs in header idempotency-key');
+  }, 120_000);
 });
