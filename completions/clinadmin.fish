@@ -29,6 +29,7 @@ complete -c clinadmin -l fields -r -d 'comma-separated fields to show (columns a
 complete -c clinadmin -l query -r -d 'JMESPath expression applied to JSON output'
 complete -c clinadmin -l timeout -r -d 'deadline for the whole command, in seconds: every request, retry, Retry-After wait, page and record; time at a prompt not counted. Without it, each request alone has 30 s'
 complete -c clinadmin -l no-color -d 'turn colors off (also NO_COLOR)'
+complete -c clinadmin -l no-pager -d 'write a long list or record straight to the terminal, not through less (also CLINADMIN_PAGER=)'
 complete -c clinadmin -l verbose -s v -d 'print requests, timings and error details to stderr'
 complete -c clinadmin -n '__fish_seen_subcommand_from measures; and not __fish_seen_subcommand_from list show create update delete edit import export lint evaluate' -a list -d 'List measures'
 complete -c clinadmin -n '__fish_seen_subcommand_from measures; and not __fish_seen_subcommand_from list show create update delete edit import export lint evaluate' -a show -d 'Show one measure'

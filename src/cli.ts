@@ -10,7 +10,8 @@ import { type RunF, RunReplaced, replaceRuns } from './commands/shared.js';
 import { distance, unknownOption } from './commands/suggest.js';
 import { type Ctx, defaultContext, type RunState } from './context.js';
 import { CliError, EXIT, EXIT_CODES_HELP, UsageError } from './errors.js';
-import { guardedContext } from './output/terminal.js';
+import type { Pager } from './output/pager.js';
+import { guardedContext, pageTo, terminalOut } from './output/terminal.js';
 import { helpWidth, visible } from './output/text.js';
 import { writeOut } from './output/text-out.js';
 import { routeWarnings } from './output/warnings.js';
@@ -137,22 +138,43 @@ function suggest(word: string, known: string[], topics: string[] = []): string {
  * Runs the command line; `runF`, when given, takes the place of the command's run once its options are
  * parsed (gh's runF): a test asserts what a command line parses to with no server and no process.
  */
+/** The commands whose output can be long (a list, a record), paged at a terminal unless --no-pager. */
+const PAGED = new Set(['list', 'show']);
+
+async function pagerFor(ctx: Ctx, action: Command): Promise<Pager | undefined> {
+  if (!PAGED.has(action.name()) || action.optsWithGlobals().pager === false) return undefined;
+  const tty = terminalOut(ctx);
+  if (!tty) return undefined;
+  const { pagerCommand, startPager } = await import('./output/pager.js');
+  const words = pagerCommand(ctx.env);
+  return words ? startPager(tty, words) : undefined;
+}
+
 export async function run(argv: string[], overrides: Partial<Ctx> = {}, runF?: RunF): Promise<number> {
   // Every byte a command writes passes the one writer's escaping (output/terminal.ts), which needs to know
   // --no-color before the program is built.
   const ctx = guardedContext(defaultContext(overrides), !earlyGlobals(argv).color);
   const state: RunState = { exitCode: 0 };
   const program = createProgram(ctx, state, false, runF);
+  let pager: Pager | undefined;
+  program.hook('preAction', async (_root, action) => {
+    pager = await pagerFor(ctx, action);
+    if (pager) pageTo(ctx, pager.stream);
+  });
   const stopWarnings = routeWarnings(ctx);
   let failed: number | undefined;
   try {
     await program.parseAsync(argv, { from: 'user' });
   } catch (err) {
+    // The error is said on the terminal once the pager has given it back.
+    await pager?.close();
+    pager = undefined;
     // --verbose as commander parsed it (`-vo json` too), not a scan of the words.
     failed = err instanceof RunReplaced ? EXIT.ok : renderError(err, ctx, program.opts().verbose === true);
   } finally {
     stopWarnings();
   }
+  await pager?.close();
   await ctx.flush?.();
   // Read once the output is out: a second signal to serve may land while it drains, and makes the exit 130.
   return failed ?? state.exitCode;

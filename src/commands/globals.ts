@@ -15,6 +15,10 @@ export function globalOptions(): Option[] {
         'record; time at a prompt not counted. Without it, each request alone has 30 s',
     ),
     new Option('--no-color', 'turn colors off (also NO_COLOR)'),
+    new Option(
+      '--no-pager',
+      'write a long list or record straight to the terminal, not through less (also CLINADMIN_PAGER=)',
+    ),
     new Option('-v, --verbose', 'print requests, timings and error details to stderr'),
   ];
 }

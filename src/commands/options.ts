@@ -117,6 +117,7 @@ const globalShape = {
   query: z.optional(z.string()),
   timeout: z.optional(seconds),
   color: z.optional(z.boolean()),
+  pager: z.optional(z.boolean()),
   verbose: z.optional(z.boolean()),
 };
 

@@ -61,7 +61,8 @@ export function guardedContext(ctx: Ctx, noColor: boolean): Ctx {
   const { stdout: _o, stderr: _e, ...rest } = Object.getOwnPropertyDescriptors(ctx);
   return Object.defineProperties({} as Ctx, {
     ...rest,
-    stdout: { value: stdout, enumerable: true },
+    // Writable: a pager takes its place before a command runs (pageTo).
+    stdout: { value: stdout, enumerable: true, writable: true },
     stderr: {
       enumerable: true,
       get: () => {
@@ -80,6 +81,18 @@ const rawOf = (stream: OutStream) => RAW.get(stream)?.raw ?? stream;
  */
 export function unstyled(stream: OutStream): OutStream {
   return RAW.get(stream)?.styled ? guard(rawOf(stream), false) : stream;
+}
+
+/** The context's stdout when it is a terminal's own file (not a stream in memory): where a pager may show. */
+export function terminalOut(ctx: Ctx): NodeJS.WriteStream | undefined {
+  const raw = rawOf(ctx.stdout) as NodeJS.WriteStream;
+  return raw.isTTY && typeof raw.fd === 'number' ? raw : undefined;
+}
+
+/** The context's stdout from now on `stream` (a pager's input), guarded as the terminal was. */
+export function pageTo(ctx: Ctx, stream: OutStream): void {
+  const styled = RAW.get(ctx.stdout)?.styled ?? false;
+  ctx.stdout = guard(stream, styled);
 }
 
 /** Writes one of the fixed sequences, unescaped (a progress line, the alternate screen). */

@@ -46,7 +46,7 @@ describe('what a command line parses to', () => {
     const plain = await parsedAs(['coverages', 'show', 'cov_1']);
     expect(plain.parsed).toEqual({
       command: ['coverages', 'show'],
-      options: { timeoutMs: 30_000, color: true },
+      options: { timeoutMs: 30_000, color: true, pager: true },
       args: ['cov_1'],
     });
     expect(plain.parsed?.options.deadline).toBeUndefined();

@@ -100,6 +100,8 @@ serve:
 Terminal and output:
   NO_COLOR                no colors (as --no-color); FORCE_COLOR turns them on, also in a pipe
   COLUMNS                 the width to lay out to when the terminal reports none, or in a pipe
+  CLINADMIN_PAGER, PAGER  the pager of list and show at a terminal (CLINADMIN_PAGER first; else less
+                          -FRX); empty or cat: none (as --no-pager)
   CI                      set: never prompt, as in a CI job (a missing value is an error instead)
   VISUAL, EDITOR          the editor of \`edit\` (VISUAL first)
 
