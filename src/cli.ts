@@ -156,10 +156,15 @@ export async function run(argv: string[], overrides: Partial<Ctx> = {}, runF?: R
   const ctx = guardedContext(defaultContext(overrides), !earlyGlobals(argv).color);
   const state: RunState = { exitCode: 0 };
   const program = createProgram(ctx, state, false, runF);
-  let pager: Pager | undefined;
+  let pager: (Pager & { release: () => void }) | undefined;
+  const closePager = async () => {
+    await pager?.close();
+    pager?.release();
+    pager = undefined;
+  };
   program.hook('preAction', async (_root, action) => {
-    pager = await pagerFor(ctx, action);
-    if (pager) pageTo(ctx, pager.stream);
+    const started = await pagerFor(ctx, action);
+    if (started) pager = { ...started, release: pageTo(ctx, started.stream) };
   });
   const stopWarnings = routeWarnings(ctx);
   let failed: number | undefined;
@@ -167,14 +172,13 @@ export async function run(argv: string[], overrides: Partial<Ctx> = {}, runF?: R
     await program.parseAsync(argv, { from: 'user' });
   } catch (err) {
     // The error is said on the terminal once the pager has given it back.
-    await pager?.close();
-    pager = undefined;
+    await closePager();
     // --verbose as commander parsed it (`-vo json` too), not a scan of the words.
     failed = err instanceof RunReplaced ? EXIT.ok : renderError(err, ctx, program.opts().verbose === true);
   } finally {
     stopWarnings();
   }
-  await pager?.close();
+  await closePager();
   await ctx.flush?.();
   // Read once the output is out: a second signal to serve may land while it drains, and makes the exit 130.
   return failed ?? state.exitCode;

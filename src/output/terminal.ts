@@ -65,6 +65,7 @@ export function guardedContext(ctx: Ctx, noColor: boolean): Ctx {
     stdout: { value: stdout, enumerable: true, writable: true },
     stderr: {
       enumerable: true,
+      configurable: true,
       get: () => {
         stderr ??= guard(ctx.stderr, color(ctx.stderr));
         return stderr;
@@ -85,14 +86,44 @@ export function unstyled(stream: OutStream): OutStream {
 
 /** The context's stdout when it is a terminal's own file (not a stream in memory): where a pager may show. */
 export function terminalOut(ctx: Ctx): NodeJS.WriteStream | undefined {
-  const raw = rawOf(ctx.stdout) as NodeJS.WriteStream;
+  const raw = rawOf(ctx.stdout) as NodeJS.WriteStream & { fd?: unknown };
   return raw.isTTY && typeof raw.fd === 'number' ? raw : undefined;
 }
 
-/** The context's stdout from now on `stream` (a pager's input), guarded as the terminal was. */
-export function pageTo(ctx: Ctx, stream: OutStream): void {
+/** What stderr holds back while a pager shows, at most: past it, the rest goes to the terminal at once. */
+const HELD_MAX = 64 * 1024;
+
+/**
+ * The context's stdout from now on `stream` (a pager's input), guarded as the terminal was. What is said
+ * on stderr meanwhile (a note of what a table left out) is held, and said when the returned function is
+ * called, once the pager has given the terminal back: after the table, as without a pager.
+ */
+export function pageTo(ctx: Ctx, stream: OutStream): () => void {
   const styled = RAW.get(ctx.stdout)?.styled ?? false;
   ctx.stdout = guard(stream, styled);
+  const stderr = ctx.stderr;
+  let held = '';
+  const holding = new Proxy(stderr, {
+    get(target, prop) {
+      if (prop !== 'write') {
+        const value = Reflect.get(target, prop, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      }
+      return (chunk: unknown, ...rest: unknown[]) => {
+        const text = typeof chunk === 'string' ? chunk : String(chunk);
+        if (held.length + text.length > HELD_MAX) return (target.write as (...a: unknown[]) => boolean)(chunk, ...rest);
+        held += text;
+        const done = rest.find((r) => typeof r === 'function') as (() => void) | undefined;
+        done?.();
+        return true;
+      };
+    },
+  });
+  Object.defineProperty(ctx, 'stderr', { value: holding, enumerable: true, configurable: true, writable: true });
+  return () => {
+    ctx.stderr = stderr;
+    if (held) stderr.write(held);
+  };
 }
 
 /** Writes one of the fixed sequences, unescaped (a progress line, the alternate screen). */
