@@ -27,6 +27,12 @@ async function check(ctx: Ctx, opts: Opts, baseUrl: string, token: string): Prom
   try {
     await client.request('GET', PROBE);
   } catch (err) {
+    // Refused at login itself: "run clinadmin login" is what was just done; the token is what to check.
+    if (err instanceof AuthError && err.exitCode === EXIT.auth && /\(401\)/.test(err.message))
+      throw new AuthError(
+        err.message,
+        'check the token for this base URL (a copy may have lost characters); nothing was saved',
+      );
     if (!(err instanceof CliError) || err.exitCode !== EXIT.notFound) throw err;
   } finally {
     await client.close();

@@ -258,7 +258,8 @@ describe('notifications', () => {
     expect(lines[1]).toBe('warehouse · new-queue-item · ntf_queue_1');
     expect(lines[2]).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d \(2 d ago\)$/);
     expect(r.stdout).toContain('A request for 200 EDTA collection tubes is waiting in the warehouse queue.');
-    expect(r.stdout).toContain('meta\n  {\n    "queue": "warehouse",');
+    // Meta as browse shows it, `key: value` a line (issue 64).
+    expect(r.stdout).toContain('meta\n  queue: warehouse\n  item: isc_tubes\n  quantity: 200\n');
     expect(r.stdout).toContain(`seen by ${ACCOUNT}`);
   });
 });

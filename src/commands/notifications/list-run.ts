@@ -30,10 +30,15 @@ export async function runList(ctx: Ctx, cmd: Command): Promise<void> {
     const table = ['table', 'wide'].includes(chooseFormat(ctx, opts.output));
     const limit = opts.limit === 0 ? undefined : (opts.limit ?? (table && ctx.stdout.isTTY ? 50 : undefined));
     const data = limit === undefined ? matching : matching.slice(0, limit);
+    // Filtered to one type, every row has it: TYPE would take a column the code can use.
+    const views = await viewsOf(notifications);
+    const oneType = (cols: typeof views.columns) =>
+      opts.type === undefined || !table ? cols : cols.filter((c) => c.key !== 'type');
     await present(ctx, data, {
       ...opts,
       account: settings.account,
-      ...(await viewsOf(notifications)),
+      columns: oneType(views.columns),
+      wide: oneType(views.wide),
       empty: typos.length > 0 ? typos.join('\n') : 'no notifications',
       ids: all.map((n) => n.id),
     });

@@ -1,5 +1,6 @@
 import type { Ctx } from '../../context.js';
 import { age } from '../../core/notifications.js';
+import { valueText } from '../../core/number.js';
 import { localTime } from '../../output/columns.js';
 import { layoutWidth, visible } from '../../output/text.js';
 import { colorEnabled, theme } from '../../output/theme.js';
@@ -20,13 +21,13 @@ export async function readable(ctx: Ctx, n: Record<string, unknown>, color: bool
     wrapText(visible(String(n.body ?? '')), width),
     '',
   ];
-  if (n.meta !== undefined)
+  // `key: value` a line, as browse shows it; an empty meta says nothing, not a heading over nothing.
+  const meta =
+    n.meta === undefined || n.meta === null ? [] : typeof n.meta === 'object' ? Object.entries(n.meta) : [['', n.meta]];
+  if (meta.length > 0)
     lines.push(
       t.bold('meta'),
-      visible(JSON.stringify(n.meta, null, 2))
-        .split('\n')
-        .map((l) => `  ${l}`)
-        .join('\n'),
+      ...meta.map(([k, v]) => visible(`  ${k ? `${k}: ` : ''}${v === null ? 'null' : valueText(v)}`, true)),
       '',
     );
   lines.push(`${t.bold('seen by')} ${seenBy.length > 0 ? visible(seenBy.join(', '), true) : 'nobody yet'}`);
