@@ -14,7 +14,9 @@ server=$!
 trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$work"' EXIT
 for _ in $(seq 50); do grep -q listening "$work/serve.out" 2>/dev/null && break; sleep 0.1; done
 url=$(grep -o 'http://[^ ]*' "$work/serve.out")
-step() { printf '\n\033[1m$ clinadmin %s\033[0m\n' "$*"; }
+# Each step's line in bold at a terminal only, and never with NO_COLOR (https://no-color.org).
+if [ -t 1 ] && [ -z "${NO_COLOR:-}" ]; then bold=$'\033[1m' plain=$'\033[0m'; else bold='' plain=''; fi
+step() { printf '\n%s$ clinadmin %s%s\n' "$bold" "$*" "$plain"; }
 
 step login --base-url "$url" --token-stdin --account acc_demo_admin
 echo "$token" | clinadmin login --base-url "$url" --token-stdin --account acc_demo_admin
