@@ -21,8 +21,9 @@ Each MFE with its OM1 is a measure; an M10 battery (OM1 + OM5) is the test of th
 
 Sex: empty is all, M male, F female; U (unknown), A (ambiguous) and the rest are refused. Ages are in
 years, or fractions of a year (0.0833 is 1 mo, 0.00274 is 1 d: the whole hours, days, months or years the
-digits round from); HL7 counts the low end out and the high end in, clinadmin the low end in and the high
-end out, so the two differ only at the instant on a boundary. A bound's precision is the decimals written.
+digits round from; below a year, the spec's 0.0027300 is 1 d, 0.01920 1 wk and 0.0830 1 mo); HL7 counts
+the low end out and the high end in, clinadmin the low end in and the high end out, so the two differ only
+at the instant on a boundary. A bound's precision is the decimals written.
 
 Events (MFE-1): MAD and MUP create or update; MDL deletes under --prune --yes and is reported otherwise;
 MDC and MAC are refused (no field holds "inactive"). What a measure cannot hold (OM2-5's conversion

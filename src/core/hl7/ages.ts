@@ -5,20 +5,39 @@ import { type Decimal, decimalsOf, plainDecimal } from '../number.js';
 // the sender chose: a day is 0.00274 in one file and 0.0027378507871 in another. An age read from such a
 // number is the whole count of hours, days, months or years the written digits round from (the largest such
 // unit), when one lies within half a unit of the last digit written and within 1% of the number; otherwise the
-// number as written. So `0.00274` is 1 d and `0.0833` is 1 mo, but `0.1` stays 0.1 y.
+// number as written. So `0.00274` is 1 d and `0.0833` is 1 mo, but `0.1` stays 0.1 y. A whole count of the
+// spec's own rounder fractions (SPEC_FRACTIONS) is that count too: `0.0027300` is 1 d, `0.0830` 1 mo.
 
-const UNITS: AgeUnit[] = ['y', 'mo', 'd', 'h'];
+const UNITS: AgeUnit[] = ['mo', 'd', 'h'];
+
+/**
+ * The fractions of a year HL7 itself gives for RFR-3 (1 d = 0.0027300, 1 wk = 0.01920, 1 mo = 0.0830): rounder
+ * than the exact ones, so a file that copies them means that many days, weeks or months.
+ */
+const SPEC_FRACTIONS: [AgeUnit, number][] = [
+  ['mo', 0.083],
+  ['wk', 0.0192],
+  ['d', 0.00273],
+];
 
 export function yearsOf(d: Decimal): number {
   const { value } = d;
   if (value === 0) return 0;
   const slack = 0.5 * 10 ** -d.decimals;
+  const near = (years: number) => {
+    const off = Math.abs(years - value);
+    return off <= slack && off <= 0.01 * Math.abs(value);
+  };
+  if (near(Math.round(value))) return Math.round(value);
+  // Below a year, the spec's own fractions before the exact ones: 0.0830 is 1 mo, not the 728 h it is nearest.
+  if (value < 1)
+    for (const [unit, fraction] of SPEC_FRACTIONS) {
+      const count = Math.round(value / fraction);
+      if (count > 0 && near(count * fraction)) return count / PER_YEAR[unit];
+    }
   for (const unit of UNITS) {
     const count = Math.round(value * PER_YEAR[unit]);
-    if (count === 0) continue;
-    const years = unit === 'y' ? count : count / PER_YEAR[unit];
-    const off = Math.abs(years - value);
-    if (off <= slack && off <= 0.01 * Math.abs(value)) return years;
+    if (count > 0 && near(count / PER_YEAR[unit])) return count / PER_YEAR[unit];
   }
   return value;
 }

@@ -38,7 +38,9 @@ const SEXES: Record<string, string> = { '': 'all', M: 'male', F: 'female' };
 const SEX_WORDS: Record<string, string> = { U: 'unknown', A: 'ambiguous', O: 'other', N: 'not applicable' };
 
 /** A number of an NM component (an optional sign, digits, one decimal point: HL7 v2.5.1 2.A.47). */
-function decimal(text: string, where: string, errors: FieldError[]) {
+function decimal(written: string, where: string, errors: FieldError[]) {
+  // Spaces around a component are not data (HL7's own RFR example writes `12.0 & 16`).
+  const text = written.trim();
   if (text === '') return undefined;
   const digits = text.startsWith('+') ? text.slice(1) : text;
   const d = parseDecimal(digits, SIGNED);
@@ -185,7 +187,7 @@ function rangeOf(
     const p = d.decimals > 0 ? writtenPrecision(d) : maskDecimals ? maskDecimals : undefined;
     if (p !== undefined) r[precision] = p;
   }
-  const sex = value(om2, field, 2, rep);
+  const sex = value(om2, field, 2, rep).trim();
   if (Object.hasOwn(SEXES, sex)) r.sex = SEXES[sex];
   else
     errors.push({
@@ -210,7 +212,7 @@ function rangeOf(
   ] as const) {
     // RFR-4 is a range (low&high), shown as one; the others are text (ST, TX), shown as written.
     const text = [1, 2]
-      .map((s) => value(om2, field, component, rep, s))
+      .map((s) => value(om2, field, component, rep, s).trim())
       .filter(Boolean)
       .join(component === 4 ? '–' : '&');
     if (text) limits.push(`${what} (RFR-${component}) ${quoted(text)}`);

@@ -1,0 +1,55 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cliOnServer } from '../helpers/server.js';
+
+// HL7's own RFR examples (2.A.64) read as HL7 says: spaces around a component are not data, a range for one
+// race (RFR-6) is never held as a range for every male, and RFR-3's fractions of a year are the days, weeks
+// and months HL7 lists for them. Expected answers from the spec's text.
+
+const FIXTURE = new URL('../fixtures/hl7/rfr-examples.hl7', import.meta.url);
+type Rec = Record<string, unknown>;
+const DAY = 1 / 365.25;
+
+async function read(flags: string[]) {
+  const t = await cliOnServer({ events: false });
+  await writeFile(join(t.dir, 'rfr.hl7'), await readFile(FIXTURE));
+  const r = await t.cli(['measures', 'import', 'rfr.hl7', '--test', 'tst_rfr', ...flags]);
+  const list = (await t.s.call('GET', '/diagnostic-measures')).body as Rec[];
+  const ranges = (code: string) =>
+    ((list.find((m) => m.hl7IdentifierCod === code)?.referenceRanges ?? []) as Rec[]).map(({ id: _id, ...x }) => x);
+  return { ...t, r, list, ranges };
+}
+
+describe("HL7's RFR examples", () => {
+  it('stops on the race example by default, naming each of its four ranges', async () => {
+    const { r, list } = await read([]);
+    expect(r.code).toBe(2);
+    for (const n of [1, 2, 3, 4])
+      expect(r.stderr).toContain(`segment 11 (OM2-6) repetition ${n}: a range only for race or subspecies (RFR-6) "B"`);
+    expect(list).toEqual([]);
+  });
+
+  it('reads sexes with spaces around & and ages in the fractions RFR-3 lists; race ranges left out', async () => {
+    const { r, ranges, cli } = await read(['--leave-out-ranges']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(ranges('1751-7')).toEqual([{ min: 3, max: 5.5, minPrecision: 1, sex: 'all' }]);
+    // `12.0 & 16`: 12.0 to 16 for females, as HL7 writes it, not refused.
+    expect(ranges('718-7')).toEqual([
+      { min: 13.5, max: 18, sex: 'male' },
+      { min: 12, max: 16, minPrecision: 1, sex: 'female' },
+    ]);
+    // The race example's four ranges are all for race B: the measure is held without them, each named.
+    expect(ranges('20509-6')).toEqual([]);
+    expect(r.stderr.match(/"B": range left out/g)).toHaveLength(4);
+    // 0.0027300 is 1 d, 0.01920 1 wk (7 d), 0.0830 1 mo.
+    expect(ranges('1975-2')).toEqual([
+      { min: 1, max: 6, minPrecision: 1, maxPrecision: 1, sex: 'all', ageMin: 0, ageMax: DAY },
+      { min: 1.4, max: 8.7, sex: 'all', ageMin: DAY, ageMax: 7 * DAY },
+      { min: 0.3, max: 1.2, sex: 'all', ageMin: 7 * DAY, ageMax: 1 / 12 },
+    ]);
+    const shown = await cli(['measures', 'list', '-o', 'wide']);
+    expect(shown.stdout).not.toContain('0.00273');
+    expect(shown.stdout).not.toContain('0.0192');
+  });
+});
