@@ -52,4 +52,27 @@ describe("HL7's RFR examples", () => {
     expect(shown.stdout).not.toContain('0.00273');
     expect(shown.stdout).not.toContain('0.0192');
   });
+
+  it('names a unit field holding a number or range, and an OM2-3 that is no length.decimals mask', async () => {
+    const { dir, cli } = await cliOnServer({ events: false });
+    // OM2-2 and OM2-4 are CWE units; OM2-3 is NM, length.decimals (HL7 v2.5.1 8.8.4.3: 4.1 displays XX.X).
+    const text = [
+      'MSH|^~\\&|L||||1||MFN^M08|1|P|2.5.1',
+      'MFE|MAD|1||1|CWE',
+      'OM1|1|2823-3^Potassium^LN|NM',
+      'OM2|1|3.5-5.5|10E3/uL|10|||3.5&5.5',
+      'MFE|MAD|2||2|CWE',
+      'OM1|2|2951-2^Sodium^LN|NM',
+      'OM2|2|mmol/L|x.y|||136&145',
+    ].join('\r');
+    await writeFile(join(dir, 'u.hl7'), text);
+    const r = await cli(['measures', 'lint', 'u.hl7', '--test', 't']);
+    expect(r.code).toBe(2);
+    const unit = 'is a number or a range, not a unit: ranges go in OM2-6 and OM2-7';
+    expect(r.stderr).toContain(`(Potassium): segment 4 (OM2-2): "3.5-5.5" ${unit}`);
+    expect(r.stderr).toContain(`(Potassium): segment 4 (OM2-4): "10" ${unit}`);
+    const mask = 'is not a precision mask: write length.decimals (4.1 shows XX.X)';
+    expect(r.stderr).toContain(`(Potassium): segment 4 (OM2-3): "10E3/uL" ${mask}`);
+    expect(r.stderr).toContain(`(Sodium): segment 7 (OM2-3): "x.y" ${mask}`);
+  });
 });

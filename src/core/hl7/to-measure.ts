@@ -35,6 +35,8 @@ interface UnheldRange {
 
 const SIGNED = { negative: true };
 const SEXES: Record<string, string> = { '': 'all', M: 'male', F: 'female' };
+/** A number, or two with a dash or & between: what OM2-2 or OM2-4 holds when a range was put there. */
+const NUMBER_OR_RANGE = /^[+-]?\d+(\.\d*)?(\s*[-–&]\s*[+-]?\d+(\.\d*)?)?$/;
 const SEX_WORDS: Record<string, string> = { U: 'unknown', A: 'ambiguous', O: 'other', N: 'not applicable' };
 
 /** A number of an NM component (an optional sign, digits, one decimal point: HL7 v2.5.1 2.A.47). */
@@ -123,13 +125,23 @@ function numeric(
   paths: Record<string, string>,
 ) {
   const { warnings, errors } = found;
-  const unit = value(om2, 2, 1) || value(om2, 2, 2);
+  const unit = (value(om2, 2, 1) || value(om2, 2, 2)).trim();
   if (unit) m.unit = unit;
   const unitSystem = value(om2, 2, 3);
   if (unit && unitSystem && unitSystem !== UCUM_SYSTEM)
     warnings.push({ field: 'OM2-2', message: `unit ${quoted(unit)} is in coding system ${unitSystem}, not UCUM` });
-  const siunit = value(om2, 4, 1) || value(om2, 4, 2);
+  const siunit = (value(om2, 4, 1) || value(om2, 4, 2)).trim();
   if (siunit) m.siunit = siunit;
+  // A number or a range in a unit field is a range written in the wrong field, never a unit.
+  for (const [field, text] of [
+    [2, unit],
+    [4, siunit],
+  ] as const)
+    if (NUMBER_OR_RANGE.test(text))
+      errors.push({
+        path: at(om2, field),
+        message: `${quoted(text)} is a number or a range, not a unit: ranges go in OM2-6 and OM2-7`,
+      });
   const factor = value(om2, 5);
   if (factor)
     warnings.push({
@@ -137,7 +149,12 @@ function numeric(
       message: `the SI conversion factor ${quoted(factor)} has no field in a measure: not imported`,
     });
   // OM2-3 is length.decimals (6.2 displays as XXX.XX): the decimals of a bound written without any.
-  const mask = repetitions(om2, 3, (r) => value(om2, 3, 1, r))[0];
+  const mask = repetitions(om2, 3, (r) => value(om2, 3, 1, r).trim())[0];
+  if (mask !== undefined && !/^\d{1,3}(\.\d{1,2})?$/.test(mask))
+    errors.push({
+      path: at(om2, 3),
+      message: `${quoted(mask)} is not a precision mask: write length.decimals (4.1 shows XX.X)`,
+    });
   // The mask speaks for the bounds only when none of them is written with a decimal point: a bound written
   // `8` beside one written `3.5` says 0 decimals, as our export writes it.
   const anyPoint = [6, 7].some((f) => (om2.fields[f] ?? []).some((rep) => (rep[0] ?? []).some((b) => b.includes('.'))));
