@@ -75,4 +75,34 @@ describe("HL7's RFR examples", () => {
     expect(r.stderr).toContain(`(Potassium): segment 4 (OM2-3): "10E3/uL" ${mask}`);
     expect(r.stderr).toContain(`(Sodium): segment 7 (OM2-3): "x.y" ${mask}`);
   });
+
+  it('reads \\Xhh\\ in the character set MSH-18 names; bytes that are no text in it are an error', async () => {
+    const { dir, cli } = await cliOnServer({ events: false });
+    // HL7 v2.5.1 2.7.3: \Xdddd…\ is hexadecimal data; MSH-18 (table 0211) names the character set, empty
+    // meaning ASCII. In ISO 8859/1, E9 is é; 0x80–0x9F are C1 controls, no text; C3 A9 is é in UTF-8.
+    const file = (charset: string, name: string) =>
+      [`MSH|^~\\&|L||||1||MFN^M08|1|P|2.5.1||||||${charset}`, 'MFE|MAD|1||1|CWE', `OM1|1|1751-7^${name}^LN|NM`].join(
+        '\r',
+      );
+    const lint = async (charset: string, name: string) => {
+      await writeFile(join(dir, 'x.hl7'), file(charset, name));
+      return cli(['measures', 'lint', 'x.hl7', '--test', 't', '-o', 'json']);
+    };
+    const ok = await lint('8859/1', 'Prot\\XE9\\ine');
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(JSON.parse(ok.stdout).records[0].name).toBe('Protéine');
+    const utf8 = await lint('UNICODE UTF-8', 'Prot\\XC3A9\\ine');
+    expect(JSON.parse(utf8.stdout).records[0].name).toBe('Protéine');
+    for (const [charset, name, what] of [
+      ['', 'Prot\\XE9\\ine', 'ASCII (MSH-18 is empty)'],
+      ['8859/1', 'Prot\\X85\\ine', '8859/1'],
+      ['UNICODE UTF-8', 'Prot\\XC3\\ine', 'UNICODE UTF-8'],
+    ]) {
+      const bad = await lint(charset, name);
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toContain(`segment 3 (OM1-2): the escape \\X`);
+      expect(bad.stderr).toContain(`holds bytes that are no text in ${what}`);
+      expect(bad.stderr).not.toContain('\uFFFD');
+    }
+  });
 });

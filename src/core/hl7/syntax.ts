@@ -13,6 +13,8 @@ interface Separators {
   repetition: string;
   escape: string;
   subcomponent: string;
+  /** MSH-18, the message's character set, in which `\Xhh\` bytes are read: empty is ASCII (table 0211). */
+  charset?: string;
 }
 
 /** A field: its repetitions, each a list of components, each a list of subcomponents (raw, still escaped). */
@@ -111,7 +113,13 @@ export function segments(text: string, source: string): Segment[] {
       throw new UsageError(
         `${source} segment ${number} (line ${line}): expected the field separator "${seps.field}" after ${name}`,
       );
-    out.push(new Segment(name, number, line, raw, seps));
+    let segment = new Segment(name, number, line, raw, seps);
+    // A message's character set (MSH-18, its first repetition) reads the hex escapes of every segment after it.
+    if (name === 'MSH') {
+      seps = { ...seps, charset: (segment.fields[18]?.[0]?.[0]?.[0] ?? '').trim() };
+      segment = new Segment(name, number, line, raw, seps);
+    }
+    out.push(segment);
   }
   return out;
 }
@@ -169,11 +177,53 @@ function escaped(code: string, s: Separators, at: () => string): string {
     case '.br':
       return '\n';
   }
-  if (/^X([0-9A-Fa-f]{2})+$/.test(code)) return Buffer.from(code.slice(1), 'hex').toString('utf8');
+  if (/^X([0-9A-Fa-f]{2})+$/.test(code)) return hexText(code, s.charset ?? '', at);
   throw new UsageError(
     `${at()}: unknown escape sequence "${s.escape}${code.slice(0, 40)}${s.escape}" ` +
       `(HL7 v2 defines F, S, T, R, E, X, H, N and .br)`,
   );
+}
+
+/** HL7 table 0211's character sets clinadmin reads `\Xhh\` in, as the WHATWG encodings that decode them. */
+const CHARSETS: Record<string, string> = {
+  '': 'ascii',
+  ASCII: 'ascii',
+  '8859/1': 'latin1',
+  '8859/2': 'iso-8859-2',
+  '8859/3': 'iso-8859-3',
+  '8859/4': 'iso-8859-4',
+  '8859/5': 'iso-8859-5',
+  '8859/6': 'iso-8859-6',
+  '8859/7': 'iso-8859-7',
+  '8859/8': 'iso-8859-8',
+  '8859/15': 'iso-8859-15',
+  'UNICODE UTF-8': 'utf-8',
+};
+
+/**
+ * The bytes of `\Xhh…\` as text in the message's character set (MSH-18, 2.7.3): `\XE9\` is é in 8859/1.
+ * Bytes that are no text in it (0x80 and up in ASCII, a C1 control in ISO 8859, a broken UTF-8 sequence)
+ * are an error naming the value, never U+FFFD.
+ */
+function hexText(code: string, charset: string, at: () => string): string {
+  const bytes = Buffer.from(code.slice(1), 'hex');
+  const name = CHARSETS[charset];
+  const refuse = (why: string) => new UsageError(`${at()}: the escape \\${code.slice(0, 40)}\\ ${why}`);
+  if (name === undefined)
+    throw refuse(
+      `cannot be read: MSH-18 names the character set "${charset.slice(0, 40)}", not one of ` +
+        Object.keys(CHARSETS).filter(Boolean).join(', '),
+    );
+  const what = charset === '' ? 'ASCII (MSH-18 is empty)' : charset;
+  // C0 controls are text of every set (our export writes a line break so); C1 controls and ASCII's upper
+  // half are not.
+  if (name === 'ascii' ? bytes.some((b) => b > 0x7f) : name !== 'utf-8' && bytes.some((b) => b >= 0x80 && b <= 0x9f))
+    throw refuse(`holds bytes that are no text in ${what}`);
+  try {
+    return new TextDecoder(name === 'ascii' ? 'utf-8' : name, { fatal: true }).decode(bytes);
+  } catch {
+    throw refuse(`holds bytes that are no text in ${what}`);
+  }
 }
 
 /**

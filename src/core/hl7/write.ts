@@ -109,7 +109,7 @@ function observation(m: Rec, n: number): string[] {
 
 function header(event: string, control: string, now: Date): string[] {
   return [
-    `MSH|^~\\&|clinadmin||||${dtm(now)}||MFN^${event}^MFN_${event}|${control}|P|2.5.1`,
+    `MSH|^~\\&|clinadmin||||${dtm(now)}||MFN^${event}^MFN_${event}|${control}|P|2.5.1||||||UNICODE UTF-8`,
     `MFI|${MASTER_FILE[event]}||REP|||NE`,
   ];
 }
