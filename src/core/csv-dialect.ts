@@ -7,7 +7,12 @@ import { UsageError } from '../errors.js';
 /** `;` when the header line has more of them than commas (Excel in most European locales), else `,`. */
 function delimiterOf(text: string, tsv: boolean): ',' | ';' | '\t' {
   if (tsv) return '\t';
-  const header = text.replace(/^\ufeff/, '').split(/\r?\n/, 1)[0] ?? '';
+  // The first line that is not a comment (a line starting with #) is the header.
+  const header =
+    text
+      .replace(/^\ufeff/, '')
+      .split(/\r\n|\r|\n/)
+      .find((l) => !l.startsWith('#')) ?? '';
   const count = (c: string) => header.split(c).length - 1;
   return count(';') > count(',') ? ';' : ',';
 }
@@ -21,6 +26,9 @@ export const parseOptions = (delimiter: string): Options => ({
   record_delimiter: ['\r\n', '\n', '\r'],
   relax_column_count: true,
   skip_empty_lines: true,
+  // A line starting with # is a comment, before the header and between rows; a # inside a cell is text.
+  comment: '#',
+  comment_no_infix: true,
 });
 
 /** The delimiter of a file named `source` whose text begins with `head`. */
@@ -29,6 +37,7 @@ export const sheetDelimiter = (head: string, source: string) => delimiterOf(head
 /** What csv-parse tells of the rows it has read: its count of blank lines passed. */
 interface ParseInfo {
   empty_lines: number;
+  comment_lines?: number;
 }
 
 /** Line breaks in a cell, as an editor counts them: CRLF, LF or CR, each one (counted without a copy). */
@@ -49,12 +58,12 @@ export function rowLines() {
   let breaks = 0;
   return {
     start(record: string[], info: ParseInfo): number {
-      const line = 1 + breaks + info.empty_lines;
+      const line = 1 + breaks + info.empty_lines + (info.comment_lines ?? 0);
       for (const cell of record) breaks += breaksIn(cell);
       breaks++;
       return line;
     },
-    fault: (info: ParseInfo) => 1 + breaks + info.empty_lines,
+    fault: (info: ParseInfo) => 1 + breaks + info.empty_lines + (info.comment_lines ?? 0),
   };
 }
 

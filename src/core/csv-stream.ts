@@ -105,7 +105,7 @@ async function readRows(
     },
     parse({
       ...parseOptions(sheet.delimiter),
-      on_record: (record: string[], info: { empty_lines: number }) => {
+      on_record: (record: string[], info: { empty_lines: number; comment_lines?: number }) => {
         const line = lines.start(record, info);
         if (header) sheet.header(record, line);
         else onRow(record, line);

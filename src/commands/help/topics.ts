@@ -58,6 +58,7 @@ Rows:
   - sets and choices are lists joined with | (\\| inside an item); section is JSON text.
   - An empty cell is an absent field, and an empty list is written as an empty cell. Spaces around a
     cell are not data.
+  - A line starting with # is a comment, before the header and between rows.
 
 As Excel writes it:
   - A UTF-8 byte-order mark, CRLF line ends, quoted cells holding the delimiter, quotes or line breaks.
