@@ -42,6 +42,9 @@ export interface SheetEntry {
 
 type RangeList = 'referenceRanges' | 'panicRanges';
 
+/** Marks a measure of a sheet without a test column: the import gives it --test's (measures/sync.ts). */
+export const SHEET_WITHOUT_TEST = Symbol('clinadmin.sheetWithoutTest');
+
 /** Headers that name the code's system as well as the code: LOINC's own (HL7 table 0396's LN). */
 const LOINC_HEADERS = ['loinc', 'loinccode'];
 
@@ -57,7 +60,7 @@ export class Sheet {
   /** The header's problems (a column we do not know, or one named twice): the first record carries them. */
   headerProblems: ReadProblem[] = [];
   headerRead = false;
-  /** Whether the header names the test and name columns a measure's rows are found by. */
+  /** Whether the header names the name column a measure's rows are found by (with test's, where it has one). */
   keyed = false;
   /** The measure whose row is being read, which takes the row's cell errors. */
   private current: SheetEntry | undefined;
@@ -97,7 +100,8 @@ export class Sheet {
         this.headerProblems.push({ text, line, column: i + 1 });
       } else this.at[known] = i;
     });
-    this.keyed = this.at.test !== undefined && this.at.name !== undefined;
+    // Without a test column, a row's measure is found by its name, and its test comes from --test.
+    this.keyed = this.at.name !== undefined;
     const code = this.at.hl7IdentifierCod;
     const loinc = code !== undefined && LOINC_HEADERS.includes(headerKey(record[code].trim()));
     this.impliedSystem = loinc && this.at.hl7IdentifierSys === undefined ? 'LN' : undefined;
@@ -239,7 +243,7 @@ export class Sheet {
 
   /**
    * Throws the header's problems alone when the rows cannot be read past them: the sheet has no rows, or
-   * no test or name column to find a row's measure by (every row would fall into one measure). Otherwise
+   * no name column to find a row's measure by (every row would fall into one measure). Otherwise
    * they come with the first record, beside every other problem of the sheet.
    */
   checkHeader(rows: number): void {
@@ -247,7 +251,7 @@ export class Sheet {
     if (p.length === 0 || (rows > 0 && this.keyed)) return;
     throw new UsageError(
       `${p.length} ${p.length === 1 ? 'error' : 'errors'} in ${this.source}`,
-      rows > 0 ? "a row's measure is found by its test and name cells: the rows are read once both columns are" : '',
+      rows > 0 ? "a row's measure is found by its name cell (and test's): the rows are read once there is one" : '',
       listed(p.map((x) => x.text)),
     );
   }
@@ -273,6 +277,7 @@ export class Sheet {
       // A field the row left empty is named by the row's range cell.
       return cellAt(line, column && range[found[3]] !== undefined ? column : 'range');
     };
+    if (this.at.test === undefined) (m.rec as Record<symbol, unknown>)[SHEET_WITHOUT_TEST] = true;
     const record: SheetRecord = { source: this.source, position, line: m.line, value: m.rec, cellOf };
     if (m.problems.length > 0) Object.assign(record, { problems: m.problems, moreProblems: m.more, unread: m.unread });
     if (position === 1 && this.headerProblems.length > 0) record.fileProblems = this.headerProblems;

@@ -46,4 +46,16 @@ describe('sheets as labs save them', () => {
     const lab = await cli(['measures', 'lint', 'lab.csv']);
     expect(lab.code, lab.stderr).toBe(0);
   });
+
+  it('takes the test of a sheet without a test column from --test, and names the flag without one', async () => {
+    const { s, dir, cli } = await cliOnServer({ events: false });
+    await writeFile(join(dir, 'n.csv'), 'Analyte,Units,Low,High\nGlucose,mg/dL,70,99\nSodium,mmol/L,136,145\n');
+    const none = await cli(['measures', 'import', 'n.csv']);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('n.csv line 2 (Glucose): test: the sheet has no test column; give --test ID');
+    const r = await cli(['measures', 'import', 'n.csv', '--test', 'tst_chem']);
+    expect(r.code, r.stderr).toBe(0);
+    const list = (await s.call('GET', '/diagnostic-measures')).body as Rec[];
+    expect(list.map((m) => `${m.test} ${m.name}`).sort()).toEqual(['tst_chem Glucose', 'tst_chem Sodium']);
+  });
 });

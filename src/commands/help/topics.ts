@@ -36,7 +36,8 @@ or by the word a lab heads it with, in any case, spaces, _, - and . aside:
 ${wrap(Object.entries(COLUMN_WORDS).map(([word, c]) => `${word} (${LIMIT_SHOWN[c] ?? c})`))}
   A code under LOINC or LOINC code is LOINC's (hl7IdentifierSys LN) unless a Code system column says.
   Critical low and Critical high put critical limits on a reference range's own row: a panic range
-  for the same sex and ages. A sheet without a range column holds reference ranges.
+  for the same sex and ages. A sheet without a range column holds reference ranges; one without a test
+  column takes its test from --test.
 A column not listed here is an error naming it, with the nearest guess (did you mean "LOINC"?).
 
 Rows:

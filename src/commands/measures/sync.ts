@@ -1,3 +1,4 @@
+import { SHEET_WITHOUT_TEST } from '../../core/csv-catalog.js';
 import { fromObservationDefinition } from '../../core/fhir/from-observation-definition.js';
 import { adaptHl7, FROM_HL7, type Hl7Value } from '../../core/hl7/read.js';
 import type { SyncSpec } from '../../core/sync/prepare.js';
@@ -18,6 +19,14 @@ export async function measureSyncSpec(test?: string, unheld: Unheld = {}): Promi
   spec.adapt = (r) => {
     const hl7 = (r as Hl7Value)[FROM_HL7];
     if (hl7) return adaptHl7(hl7, test, unheld);
+    // A sheet without a test column takes --test, as FHIR and HL7 files do.
+    if ((r as Record<symbol, unknown>)[SHEET_WITHOUT_TEST])
+      return {
+        value: test === undefined ? r : { ...r, test },
+        warnings: [],
+        errors: test === undefined ? [{ path: 'test', message: 'the sheet has no test column; give --test ID' }] : [],
+        pathOf: (p) => p,
+      };
     return r.resourceType === undefined ? undefined : fromObservationDefinition(r, test, valueSets, unheld);
   };
   return spec;
