@@ -109,7 +109,7 @@ complete -c clinadmin -n '__fish_seen_subcommand_from measures; and __fish_seen_
 complete -c clinadmin -n '__fish_seen_subcommand_from measures; and __fish_seen_subcommand_from import' -l show-unchanged -d 'with --dry-run, list the unchanged records too (by default, only counted)'
 complete -c clinadmin -n '__fish_seen_subcommand_from measures; and __fish_seen_subcommand_from import' -l exit-code -d 'with --dry-run, exit 1 when there are changes (drift detection in CI)'
 complete -c clinadmin -n '__fish_seen_subcommand_from measures; and __fish_seen_subcommand_from import' -l strict -d 'treat the clinical warnings (those `measures lint` gives) as errors'
-complete -c clinadmin -n '__fish_seen_subcommand_from measures; and __fish_seen_subcommand_from import' -l test -r -d 'the test of FHIR ObservationDefinitions that name none'
+complete -c clinadmin -n '__fish_seen_subcommand_from measures; and __fish_seen_subcommand_from import' -l test -r -d 'the test of measures a file names none for (FHIR, HL7 without a battery, a sheet without a test column)'
 complete -c clinadmin -n '__fish_seen_subcommand_from measures; and __fish_seen_subcommand_from import' -l format -x -a 'auto csv hl7' -d 'the input form: auto (by the file: JSON, NDJSON, FHIR, HL7 v2, CSV or TSV), csv or hl7'
 complete -c clinadmin -n '__fish_seen_subcommand_from measures; and __fish_seen_subcommand_from import' -l leave-out-ranges -d 'take a FHIR or HL7 measure without its ranges for people a range cannot name (a race, a pregnancy, a condition, an age or sex not read), each listed as left out; without it they are errors'
 complete -c clinadmin -n '__fish_seen_subcommand_from measures; and __fish_seen_subcommand_from export' -l format -x -a 'json fhir fhir-ndjson csv hl7' -d 'json (what import reads), fhir (one Bundle), fhir-ndjson (one resource a line) or csv (one range a row)'
@@ -119,7 +119,7 @@ complete -c clinadmin -n '__fish_seen_subcommand_from measures; and __fish_seen_
 complete -c clinadmin -n '__fish_seen_subcommand_from measures; and __fish_seen_subcommand_from export' -l test -r -d 'only the measures of this test, repeatable'
 complete -c clinadmin -n '__fish_seen_subcommand_from measures; and __fish_seen_subcommand_from lint' -F
 complete -c clinadmin -n '__fish_seen_subcommand_from measures; and __fish_seen_subcommand_from lint' -l strict -d 'treat the clinical warnings (those `measures lint` gives) as errors'
-complete -c clinadmin -n '__fish_seen_subcommand_from measures; and __fish_seen_subcommand_from lint' -l test -r -d 'the test of FHIR ObservationDefinitions that name none'
+complete -c clinadmin -n '__fish_seen_subcommand_from measures; and __fish_seen_subcommand_from lint' -l test -r -d 'the test of measures a file names none for (FHIR, HL7 without a battery, a sheet without a test column)'
 complete -c clinadmin -n '__fish_seen_subcommand_from measures; and __fish_seen_subcommand_from lint' -l format -x -a 'auto csv hl7' -d 'the input form: auto (by the file: JSON, NDJSON, FHIR, HL7 v2, CSV or TSV), csv or hl7'
 complete -c clinadmin -n '__fish_seen_subcommand_from measures; and __fish_seen_subcommand_from lint' -l leave-out-ranges -d 'take a FHIR or HL7 measure without its ranges for people a range cannot name (a race, a pregnancy, a condition, an age or sex not read), each listed as left out; without it they are errors'
 complete -c clinadmin -n '__fish_seen_subcommand_from measures; and __fish_seen_subcommand_from evaluate' -l value -r -d 'the result (required)'

@@ -33,7 +33,10 @@ export function importCommand(ctx: Ctx, state: RunState): Command {
         '(a Bundle, one ObservationDefinition, or FHIR NDJSON); - for stdin',
     )
     .addOption(strictOption())
-    .option('--test <id>', 'the test of FHIR ObservationDefinitions that name none')
+    .option(
+      '--test <id>',
+      'the test of measures a file names none for (FHIR, HL7 without a battery, a sheet without a test column)',
+    )
     .addOption(csvFormat())
     .addOption(leaveOutOption())
     .addHelpText(

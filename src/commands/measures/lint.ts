@@ -10,7 +10,10 @@ export function lintCommand(ctx: Ctx, state: RunState): Command {
     .description('Check measure files for errors and clinical-sense warnings, sending nothing')
     .argument('<files...>', `${INPUT_FORMS} files as for import; - for stdin`)
     .addOption(strictOption())
-    .option('--test <id>', 'the test of FHIR ObservationDefinitions that name none')
+    .option(
+      '--test <id>',
+      'the test of measures a file names none for (FHIR, HL7 without a battery, a sheet without a test column)',
+    )
     .addOption(csvFormat())
     .addOption(leaveOutOption())
     .addHelpText(
