@@ -159,11 +159,12 @@ export function plainDecimal(n: number, decimals = 0): string {
 }
 
 /**
- * The precision a bound holds: its precision field, else the decimals its value is written with. Two bounds
- * are the same when value and this agree: `0.1` with precision 1 is `0.1` without one.
+ * The decimals a bound is written with: its precision field, or its own decimals where it has more. A
+ * precision is the fewest places a bound is shown with, never a rounding (`7.220000000000001` at precision 1
+ * is written whole), so a precision at or below a value's own decimals says nothing the value does not.
  */
 export const precisionOf = (value: number, precision: unknown): number =>
-  typeof precision === 'number' ? precision : decimalsOf(value);
+  Math.max(typeof precision === 'number' ? precision : 0, decimalsOf(value));
 
 /**
  * The precision field a number read from text sets: the decimals written, where they say more than the

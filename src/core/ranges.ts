@@ -148,8 +148,9 @@ const BOUND_PRECISIONS = [
 
 /**
  * A range as plans compare it: a precision that says no more than its bound's own decimals (`0.1` at
- * precision 1) is left out, so `{min: 0.1, minPrecision: 1}` and `{min: 0.1}` are the same range, while `8.0`
- * (`{min: 8, minPrecision: 1}`) and `8` differ. Anything but a range object is given back as it is.
+ * precision 1, `7.220000000000001` at 1: a precision never rounds) is left out, so `{min: 0.1, minPrecision:
+ * 1}` and `{min: 0.1}` are the same range, while `8.0` (`{min: 8, minPrecision: 1}`) and `8` differ. Anything
+ * but a range object is given back as it is.
  */
 export function comparableRange(r: unknown): unknown {
   if (r === null || typeof r !== 'object' || Array.isArray(r)) return r;
@@ -157,7 +158,8 @@ export function comparableRange(r: unknown): unknown {
   let out: Record<string, unknown> | undefined;
   for (const [bound, precision] of BOUND_PRECISIONS) {
     const value = range[bound];
-    if (typeof value === 'number' && range[precision] === decimalsOf(value)) {
+    const p = range[precision];
+    if (typeof value === 'number' && typeof p === 'number' && p <= decimalsOf(value)) {
       out ??= { ...range };
       delete out[precision];
     }

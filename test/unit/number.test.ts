@@ -8,6 +8,7 @@ import {
   readDecimal,
   writtenPrecision,
 } from '../../src/core/number.js';
+import { comparableRange } from '../../src/core/ranges.js';
 
 // The one reader of a number a person types, and the one writer of a number we export. The rules are
 // --timeout's: digits, a minus sign where a negative makes sense, one decimal point (a decimal comma where
@@ -163,5 +164,15 @@ describe('decimalsOf, plainDecimal, precisions', () => {
     expect(writtenPrecision({ value: 8, decimals: 0 })).toBeUndefined();
     expect(precisionOf(0.1, undefined)).toBe(1);
     expect(precisionOf(0.1, 2)).toBe(2);
+  });
+
+  // docs/catalogs.md, "What a precision means": the fewest decimals a bound is shown with, never a rounding.
+  it('writes a value with more decimals than its precision whole, and such a precision is no change', () => {
+    expect(plainDecimal(7.220000000000001, 1)).toBe('7.220000000000001');
+    expect(precisionOf(7.220000000000001, 1)).toBe(15);
+    expect(precisionOf(8, 1)).toBe(1);
+    expect(comparableRange({ min: 7.220000000000001, minPrecision: 1 })).toEqual({ min: 7.220000000000001 });
+    expect(comparableRange({ min: 0.1, minPrecision: 1 })).toEqual({ min: 0.1 });
+    expect(comparableRange({ min: 8, minPrecision: 1 })).toEqual({ min: 8, minPrecision: 1 });
   });
 });
