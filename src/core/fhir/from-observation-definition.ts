@@ -121,6 +121,10 @@ export function fromObservationDefinition(
     const choices = codedChoices(od, warnings, valueSets);
     if (choices) m.choices = choices;
     else m.type = 'text';
+  } else if (od.validCodedValueSet !== undefined && !ours && extValues('measure-choice').length === 0) {
+    // A measure of another type may hold choices too: they ride in the same ValueSet.
+    const choices = codedChoices(od, [], valueSets);
+    if (choices) m.choices = choices;
   }
   if (type === undefined && dataTypes.length > 0)
     warnings.push({ field: 'permittedDataType', message: `${String(dataTypes[0])} has no measure type; left unset` });
@@ -255,10 +259,16 @@ export function fromObservationDefinition(
       const e = iexts.find((x) => x.url === ext(name));
       if (e) r[f] = extValue(e);
     }
+    // Our range of SI bounds alone, its extensions dropped, where the SI unit is no unit of its own: no limit.
+    if (['min', 'max', 'simin', 'simax'].every((b) => r[b] === undefined)) {
+      warnings.push({ field: at, message: 'an interval with no limit in its range: left out' });
+      return;
+    }
     keepWritten(r, range, si, si ? undefined : decimalPrecision);
     if (factor !== undefined && !si) {
-      if (num(r.min)) r.simin = Number((r.min * factor).toPrecision(12));
-      if (num(r.max)) r.simax = Number((r.max * factor).toPrecision(12));
+      // Not rounded to the factor's 12 digits: the bounds must give the same factor back on export.
+      if (num(r.min)) r.simin = Number((r.min * factor).toPrecision(15));
+      if (num(r.max)) r.simax = Number((r.max * factor).toPrecision(15));
     }
     if (sex !== undefined) r.sex = sex;
     paths[`${field}.sex`] = `${at}.gender`;

@@ -144,19 +144,24 @@ export function toObservationDefinition(
 function conversion(ranges: Rec[]): Rec {
   const ratios: number[] = [];
   const precisions = new Set<unknown>();
+  // A reader derives every SI bound from the factor: a bound without its twin, or 0 beside another, has none.
+  let one = true;
   for (const r of ranges) {
     for (const [c, s] of [
       ['min', 'simin'],
       ['max', 'simax'],
     ]) {
-      if (num(r[c]) && num(r[s]) && r[c] !== 0) ratios.push((r[s] as number) / (r[c] as number));
+      if (num(r[c]) !== num(r[s]) || (r[c] === 0) !== (r[s] === 0)) one = false;
+      else if (num(r[c]) && r[c] !== 0) ratios.push((r[s] as number) / (r[c] as number));
     }
     for (const b of ['min', 'max']) if (num(r[b])) precisions.add(precisionOf(r[b], r[`${b}Precision`]));
   }
   const out: Rec = {};
   const first = ratios[0];
-  if (first !== undefined && first > 0 && ratios.every((x) => Math.abs(x - first) <= 1e-9 * Math.abs(first)))
+  if (one && first !== undefined && first > 0 && ratios.every((x) => Math.abs(x - first) <= 1e-9 * Math.abs(first)))
     out.conversionFactor = Number(first.toPrecision(12));
-  if (precisions.size === 1) out.decimalPrecision = [...precisions][0];
+  // R4 has no bound on it, but ours is 0 to 10 (schemas/common.ts): a bound with more decimals says them itself.
+  const [only] = precisions;
+  if (precisions.size === 1 && typeof only === 'number' && only <= 10) out.decimalPrecision = only;
   return out;
 }

@@ -34,24 +34,36 @@ function twins(incoming: Rec[], stored: Rec[]): (Rec | undefined)[] {
   });
 }
 
+/** Said alike to the 12 significant digits of FHIR's conversionFactor, which SI bounds are derived from. */
+const twelve = (a: unknown, b: unknown) =>
+  a === b || (typeof a === 'number' && typeof b === 'number' && a.toPrecision(12) === b.toPrecision(12));
+
+/** SI bounds a reader derived from a conversionFactor: the stored ones to its 12 digits. */
+const derived = (r: Rec, twin: Rec) =>
+  (r.simin !== undefined || r.simax !== undefined) &&
+  (r.simin !== twin.simin || r.simax !== twin.simax) &&
+  twelve(r.simin, twin.simin) &&
+  twelve(r.simax, twin.simax);
+
 /** A range with SI bounds alone, which HL7's export leaves out (its RFR has no place for them). */
 export const siOnly = (r: { min?: unknown; max?: unknown }) => r.min === undefined && r.max === undefined;
 
 /**
  * HL7's RFR, and an R4 interval without our extensions, hold one unit's bounds: a range keeps the SI bounds
- * the server has for it, and (HL7) a range of SI bounds alone, which it cannot write, stays where it is.
+ * the server has for it, and a range of SI bounds alone that the file could not write stays where it is.
  */
-function withStoredSi(incoming: unknown, stored: unknown, carrier: Carrier): unknown {
+function withStoredSi(incoming: unknown, stored: unknown): unknown {
   if (!Array.isArray(incoming) || !Array.isArray(stored)) return incoming;
   const pairs = twins(incoming as Rec[], stored as Rec[]);
   const out = (incoming as Rec[]).map((r, i) => {
     const twin = pairs[i];
+    if (twin && derived(r, twin)) return { ...r, simin: twin.simin, simax: twin.simax };
     if (!twin || SI_FIELDS.some((f) => r[f] !== undefined)) return r;
     const si = Object.fromEntries(SI_FIELDS.filter((f) => twin[f] !== undefined).map((f) => [f, twin[f]]));
     return Object.keys(si).length === 0 ? r : { ...r, ...si };
   });
   (stored as Rec[]).forEach((s, j) => {
-    if (carrier === 'hl7' && siOnly(s) && !pairs.includes(s)) out.splice(Math.min(j, out.length), 0, s);
+    if (siOnly(s) && !pairs.includes(s)) out.splice(Math.min(j, out.length), 0, s);
   });
   return out;
 }
@@ -67,7 +79,7 @@ export function keptFrom(carrier: Carrier | undefined, body: Rec, stored: Rec): 
   const [given, held] = [body.type, stored.type];
   if (typeof given === 'string' && typeof held === 'string' && given !== held && typeWord[given] === typeWord[held])
     out.type = held;
-  for (const list of RANGE_LISTS) if (list in out) out[list] = withStoredSi(out[list], stored[list], carrier);
+  for (const list of RANGE_LISTS) if (list in out) out[list] = withStoredSi(out[list], stored[list]);
   const [sys, heldSys] = [body.hl7IdentifierSys, stored.hl7IdentifierSys];
   if (
     carrier === 'fhir' &&
