@@ -102,7 +102,8 @@ const measure = fc
       test: fc.constantFrom('tst_a', 'tst_b'),
       name,
       type: fc.constantFrom(...MEASURE_TYPE_VALUES),
-      choices: fc.array(text, { minLength: 1, maxLength: 3 }),
+      // Distinct, as a ValueSet's codes are (a repeated choice is one answer to FHIR).
+      choices: fc.uniqueArray(text, { maxLength: 3 }),
       unit: fc.constantFrom('mmol/L', 'mg/dL', '10*3/uL', '%', 'mEq/L', ''),
       siunit: fc.constantFrom('mmol/L', 'g/L', ''),
       set: fc.oneof(text, fc.constant('')),
