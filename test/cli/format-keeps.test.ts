@@ -46,7 +46,8 @@ const CATALOG: Rec[] = [
     hl7IdentifierCod: '2951-2',
     hl7IdentifierSys: 'LN',
   },
-  { test: 'tst_ua', name: 'Findings', type: 'checklist', choices: ['Casts', 'Crystals'] },
+  // A ValueSet lists an answer once; the repeat is the server's to keep.
+  { test: 'tst_ua', name: 'Findings', type: 'checklist', choices: ['Casts', 'Crystals', 'Casts'] },
   // No type: none is made up.
   { test: 'tst_ua', name: 'Remark', referenceRanges: [{ min: 1, max: 2 }] },
 ];

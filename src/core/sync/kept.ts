@@ -80,6 +80,10 @@ export function keptFrom(carrier: Carrier | undefined, body: Rec, stored: Rec): 
   if (typeof given === 'string' && typeof held === 'string' && given !== held && typeWord[given] === typeWord[held])
     out.type = held;
   for (const list of RANGE_LISTS) if (list in out) out[list] = withStoredSi(out[list], stored[list]);
+  // A ValueSet lists an answer once: choices that repeat one come back without the repeat.
+  const [choices, heldChoices] = [body.choices, stored.choices];
+  if (carrier === 'fhir' && Array.isArray(choices) && Array.isArray(heldChoices))
+    if (JSON.stringify([...new Set(heldChoices)]) === JSON.stringify(choices)) out.choices = heldChoices;
   const [sys, heldSys] = [body.hl7IdentifierSys, stored.hl7IdentifierSys];
   if (
     carrier === 'fhir' &&
