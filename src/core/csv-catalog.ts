@@ -25,6 +25,7 @@ interface SheetRecord {
   fileProblems?: ReadProblem[];
   moreProblems?: number;
   unread?: string[];
+  carrier: 'csv';
 }
 
 /** A measure as its rows are read: its record, the line each own field came from, and each range's line. */
@@ -278,7 +279,7 @@ export class Sheet {
       return cellAt(line, column && range[found[3]] !== undefined ? column : 'range');
     };
     if (this.at.test === undefined) (m.rec as Record<symbol, unknown>)[SHEET_WITHOUT_TEST] = true;
-    const record: SheetRecord = { source: this.source, position, line: m.line, value: m.rec, cellOf };
+    const record: SheetRecord = { source: this.source, position, line: m.line, value: m.rec, cellOf, carrier: 'csv' };
     if (m.problems.length > 0) Object.assign(record, { problems: m.problems, moreProblems: m.more, unread: m.unread });
     if (position === 1 && this.headerProblems.length > 0) record.fileProblems = this.headerProblems;
     return record;

@@ -10,6 +10,7 @@ import { hl7Records } from './hl7/read.js';
 import { looksLikeHl7 } from './hl7/syntax.js';
 import { readText, refuseAmbiguity } from './input.js';
 import type { ReadProblem } from './problems.js';
+import type { Carrier } from './sync/kept.js';
 
 /** One record of an input file, with where it came from for error messages. */
 export interface SourceRecord {
@@ -30,6 +31,8 @@ export interface SourceRecord {
   moreProblems?: number;
   /** Paths the reading could not take whole (a range with a bad cell), which its checks pass over. */
   unread?: string[];
+  /** The format, where it has no place for some of what a field may hold (sync/kept.ts). */
+  carrier?: Carrier;
 }
 
 /** Wrapper keys an exported collection may come under: each resource's (the registry's), then the usual. */

@@ -105,6 +105,25 @@ describe('a format that cannot carry a field leaves it as the server has it', ()
     expect(list[4].type).toBeUndefined();
   });
 
+  it('CSV: texts the server holds with spaces around them, which a sheet does not keep, plan no change', async () => {
+    // RFC 4180 keeps spaces in a field; a lab's sheet does not (docs/catalogs.md), so the server's stay.
+    const from = await cliOnServer({ events: false });
+    const spaced = {
+      test: 'tst_x',
+      name: 'Spaced',
+      description: ' Serum, fasting\n',
+      sets: [' A', 'B '],
+      unit: 'mg/dL ',
+    };
+    expect((await from.s.call('POST', '/diagnostic-measures', spaced)).status).toBe(200);
+    const before = await held(from);
+    expect((await from.cli(['measures', 'export', '--format', 'csv', '--out', 'c.csv'])).code).toBe(0);
+    const dry = await from.cli(['measures', 'import', 'c.csv', '--dry-run', '--exit-code']);
+    expect(dry.code, dry.stdout + dry.stderr).toBe(0);
+    expect((await from.cli(['measures', 'import', 'c.csv'])).code).toBe(0);
+    expect(await held(from)).toEqual(before);
+  });
+
   it('FHIR without our extensions: a re-import plans nothing, and keeps type, LOINC system, SI bounds', async () => {
     const from = await loaded();
     const before = await held(from);

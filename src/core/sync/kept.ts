@@ -8,8 +8,23 @@ import { DATA_TYPE as HL7_TYPE } from '../hl7/table.js';
 // format cannot tell from another (HL7's NM is numeric and numeric-breakdown alike) is not a change. So an
 // unchanged catalog re-imported from any format plans nothing, and a real change is still sent whole.
 
-/** The formats whose records may leave a field out; JSON and CSV carry every field. */
-export type Carrier = 'hl7' | 'fhir';
+/** The formats whose records may leave a field out (JSON carries every field). */
+export type Carrier = 'hl7' | 'fhir' | 'csv';
+
+/** Texts a sheet reads without the spaces and line breaks around them (docs/catalogs.md). */
+const TEXTS = ['set', 'description', 'unit', 'siunit', 'hl7IdentifierCod', 'hl7IdentifierSys'];
+const trimmed = (held: unknown, given: unknown) => typeof held === 'string' && held !== given && held.trim() === given;
+
+/** A sheet's reading of the server's texts and lists, each as the server holds it where only spaces differ. */
+function sheetTexts(out: Rec, stored: Rec): void {
+  for (const f of TEXTS) if (trimmed(stored[f], out[f])) out[f] = stored[f];
+  for (const f of ['sets', 'choices']) {
+    const [given, held] = [out[f], stored[f]];
+    if (!Array.isArray(given) || !Array.isArray(held) || given.length !== held.length) continue;
+    if (held.some((h, i) => trimmed(h, given[i])) && held.every((h, i) => h === given[i] || trimmed(h, given[i])))
+      out[f] = held;
+  }
+}
 
 const SI_FIELDS = ['simin', 'simax', 'siminPrecision', 'simaxPrecision'] as const;
 const RANGE_LISTS = ['referenceRanges', 'panicRanges'] as const;
@@ -75,6 +90,10 @@ function withStoredSi(incoming: unknown, stored: unknown): unknown {
 export function keptFrom(carrier: Carrier | undefined, body: Rec, stored: Rec): Rec {
   if (carrier === undefined) return body;
   const out = { ...body };
+  if (carrier === 'csv') {
+    sheetTexts(out, stored);
+    return out;
+  }
   const typeWord = carrier === 'hl7' ? HL7_TYPE : FHIR_TYPE;
   const [given, held] = [body.type, stored.type];
   if (typeof given === 'string' && typeof held === 'string' && given !== held && typeWord[given] === typeWord[held])

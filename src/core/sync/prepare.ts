@@ -268,7 +268,7 @@ export class Checker {
       ordinal: this.checked,
       file: this.file,
       warned: ws.length > 0,
-      ...(adapted?.carrier ? { carrier: adapted.carrier } : {}),
+      ...((adapted?.carrier ?? src.carrier) ? { carrier: adapted?.carrier ?? src.carrier } : {}),
     };
   }
 }
