@@ -40,5 +40,11 @@ export function toYaml(data: unknown): string {
       if (typeof v === 'string' && (!PLAIN.test(v) || RESERVED.test(v) || v.endsWith(' '))) node.type = 'QUOTE_DOUBLE';
     },
   });
-  return doc.toString({ lineWidth: 0 });
+  return doc.toString({ lineWidth: 0 }).replace(BREAKS, (c) => ESCAPES[c]);
 }
+
+// NEL and the line and paragraph separators are line breaks to YAML 1.1 (PyYAML reads a raw NEL in a quoted
+// scalar as a folded line, a space): written as YAML's own escapes (\N, \L, \P in 1.1 and 1.2 alike). Text
+// holding one is never plain (PLAIN is ASCII), so each stands inside double quotes, where the escape means it.
+const BREAKS = /[\u0085\u2028\u2029]/g;
+const ESCAPES: Record<string, string> = { '\u0085': '\\N', '\u2028': '\\L', '\u2029': '\\P' };

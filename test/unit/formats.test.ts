@@ -53,4 +53,12 @@ describe('output formats', () => {
     const catalog = catalogCsv([{ test: 't', name: BREAKING, type: 'numeric' }]);
     expect(catalog).toContain(`"${BREAKING}"`);
   });
+
+  it('writes YAML whose quoted text holds no line break a YAML 1.1 reader would fold (NEL, LS, PS)', () => {
+    const text = toYaml({ name: BREAKING, [BREAKING]: 1 });
+    expect(text).not.toMatch(/[\u0085\u2028\u2029]/);
+    // \N, \L and \P: the escapes YAML 1.1 (5.2) and 1.2 (5.7) define for the three.
+    expect(text).toContain('a\\Lb\\Pc\\Nd');
+    expect(parseYaml(text)).toEqual({ name: BREAKING, [BREAKING]: 1 });
+  });
 });
