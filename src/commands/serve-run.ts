@@ -98,6 +98,8 @@ export async function serve(
   if (readyFile) {
     // The stop removes the ready file: a name that is one of serve's inputs would go with it.
     const inputs: [string, string][] = [['data file', dataFile]];
+    for (const side of ['journal', 'journal.cut', 'journal.old', 'journal.next', 'lock', 'snapshots'])
+      inputs.push([`data file's ${side}`, `${dataFile}.${side}`]);
     if (o.load !== undefined && o.load !== '-') inputs.push(['--load file', resolve(ctx.cwd, o.load)]);
     if (o.tokenFile !== undefined) inputs.push(['--token-file', resolve(ctx.cwd, o.tokenFile)]);
     const clash = await sameFileAs(readyFile, inputs);

@@ -72,6 +72,21 @@ describe('serve --ready-file', () => {
     expect(await readFile(join(dir, 'keep.json'), 'utf8')).toBe(text);
   });
 
+  it("refuses a ready file that is the data file's journal, even empty", async () => {
+    const dir = await tempDir();
+    await writeFile(join(dir, 'd.json.journal'), '');
+    const r = await clinadmin(
+      ['serve', '--port', '0', '--data', 'd.json', '--token', 't', '--ready-file', 'd.json.journal'],
+      { cwd: dir },
+    );
+    expect(r.exitCode).toBe(2);
+    const journal = join(dir, 'd.json.journal');
+    expect(r.stderr.trim()).toBe(
+      `error: --ready-file ${journal} is the data file's journal: give the ready file a name of its own`,
+    );
+    expect(await readFile(join(dir, 'd.json.journal'), 'utf8')).toBe('');
+  });
+
   it('refuses a name holding something other than a ready file, and leaves it alone', async () => {
     const dir = await tempDir();
     await writeFile(join(dir, 'notes.txt'), 'keep me\n');
