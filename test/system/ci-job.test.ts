@@ -58,23 +58,15 @@ afterEach(() => {
   serverPid = undefined;
 });
 
-const org = { insured: 'org_central_lab' };
-/** The state the job starts from: two contracts and their coverages, as a data file holds them. */
-const STATE = {
-  contracts: [
-    { id: 'ctr_acme_2026', ...org, insurer: 'org_acme_health', insurerType: 'private' },
-    { id: 'ctr_state_2026', ...org, insurer: 'org_state_plan', insurerType: 'public' },
-  ],
-  insuranceCoverages: [
-    { contract: 'ctr_acme_2026', name: 'CBC copay', type: 'deduction', amount: 15 },
-    { contract: 'ctr_acme_2026', name: 'BMP coverage', type: 'override', percentage: 80 },
-    { contract: 'ctr_state_2026', name: 'Collection tubes', type: 'deduction', amount: 2 },
-  ],
-};
-const SEED = [
-  { contract: 'ctr_acme_2026', name: 'CBC copay', type: 'deduction', amount: 10 },
-  { contract: 'ctr_acme_2026', name: 'Lipid panel', type: 'override', percentage: 70 },
-];
+/** A seed file as docs/ci.md shows it: the JSON block after the sentence that names it. */
+async function documentedFile(name: string): Promise<string> {
+  const page = await readFile(new URL('../../docs/ci.md', import.meta.url), 'utf8');
+  const section = page.split('## Using serve in CI')[1] ?? '';
+  const after = section.split(`\`${name}\`,`)[1] ?? '';
+  const block = /```json\n([\s\S]*?)```/.exec(after)?.[1];
+  if (!block) throw new Error(`docs/ci.md shows no ${name}`);
+  return block;
+}
 
 /** The app under test, with its own token: it reads the coverages and creates one for the new contract. */
 async function theApp(url: string, send: (args: string[], token?: string) => ReturnType<typeof execa>) {
@@ -104,8 +96,8 @@ async function runJob(variation: Variation = {}) {
   await Promise.all([mkdir(runner), mkdir(join(work, 'seed'), { recursive: true }), mkdir(bin)]);
   await writeFile(join(bin, 'clinadmin'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
   await chmod(join(bin, 'clinadmin'), 0o755);
-  await writeFile(join(work, 'seed', 'coverages.json'), JSON.stringify(SEED));
-  await writeFile(join(work, 'seed', 'state.json'), JSON.stringify(STATE));
+  for (const name of ['seed/coverages.json', 'seed/state.json'])
+    await writeFile(join(work, name), await documentedFile(name));
   const githubEnv = join(runner, 'github-env');
   await writeFile(githubEnv, '');
   const carried = async () =>
@@ -127,7 +119,9 @@ async function runJob(variation: Variation = {}) {
   const ran: Ran[] = [];
   let failed = false;
   for (const step of job.steps) {
-    if (!step.run || (failed && step.if !== 'always()')) continue;
+    // As GitHub Actions: a step runs while all went well, `if: failure()` only after a failure, `always()` both.
+    const when = step.if ?? 'success()';
+    if (!step.run || (when === 'success()' && failed) || (when === 'failure()' && !failed)) continue;
     const name = step.name ?? step.run;
     if (/^npm /.test(step.run)) {
       skipped.push(step.run.split('#')[0].trim());
@@ -308,5 +302,26 @@ describe("docs/ci.md's CI job", () => {
       'expected 1 request matching POST since app header Idempotency-Key=order-17, found 0',
     );
     expect(failed?.stderr).toContain('  POST /insurance-coverages acc_app 200: differs in header idempotency-key');
+  }, 120_000);
+
+  it('says serve stopped and shows its log when serve dies under the app, and stops cleanly all the same', async () => {
+    const { ran } = await runJob({
+      app: async (url, send) => {
+        expect((await send([`${url}/insurance-coverages`])).exitCode).toBe(0);
+        // serve dies mid-run: what the app then meets is a refused connection.
+        process.kill(serverPid!, 'SIGKILL');
+        expect((await send([`${url}/insurance-coverages`])).exitCode).not.toBe(0);
+      },
+    });
+    const failed = firstFailed(ran);
+    expect(failed?.name).toMatch(/^Check exactly what the app sent/);
+    const why = ran.find((r) => r.name.startsWith('Say why the job failed'));
+    expect(why?.exitCode).toBe(0);
+    expect(why?.stdout).toMatch(/^serve has stopped\n/);
+    expect(why?.stdout).toContain('listening on http://127.0.0.1:');
+    const stop = ran.at(-1);
+    expect(stop?.name).toMatch(/^Stop the server/);
+    expect(stop?.exitCode, stop?.stderr).toBe(0);
+    expect(stop?.stdout).toMatch(/^serve had already stopped\n/);
   }, 120_000);
 });
