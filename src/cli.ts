@@ -1,4 +1,4 @@
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Help } from 'commander';
 import { TOPIC_SUMMARIES } from './commands/help/topic-list.js';
 
 /** The help topics, for scripts/generate.mjs to complete `clinadmin help <TAB>` as `completion` does. */
@@ -111,6 +111,11 @@ ${EXIT_CODES_HELP}`,
     cmd.configureHelp({
       showGlobalOptions: cmd !== program,
       styleTitle: (title) => (title === 'Global Options:' ? 'Inherited options:' : title),
+      // A full-screen reader writes no data: -o, --fields, --query and --no-pager do nothing there; not in its help.
+      visibleGlobalOptions(c: Command) {
+        const all = Help.prototype.visibleGlobalOptions.call(this, c);
+        return SCREEN_ONLY.has(c.name()) ? all.filter((o) => !DATA_FLAGS.has(o.attributeName())) : all;
+      },
     });
     cmd.configureOutput({
       getOutHelpWidth: () => width,
@@ -138,6 +143,10 @@ function suggest(word: string, known: string[], topics: string[] = []): string {
  * Runs the command line; `runF`, when given, takes the place of the command's run once its options are
  * parsed (gh's runF): a test asserts what a command line parses to with no server and no process.
  */
+/** Commands that draw a screen and write no data, and the global flags that shape data. */
+const SCREEN_ONLY = new Set(['browse']);
+const DATA_FLAGS = new Set(['output', 'fields', 'query', 'pager']);
+
 /** The commands whose output can be long (a list, a record), paged at a terminal unless --no-pager. */
 const PAGED = new Set(['list', 'show']);
 

@@ -115,20 +115,21 @@ Examples:
   $ clinadmin serve --port 0 --load state.json   # measures, coverages, contracts, notifications in one step
   $ clinadmin serve --port 0 --ready-file ready.json &   # then wait until ready.json exists
 
---token puts the token in the process list (ps); prefer --token-file or CLINADMIN_SERVE_TOKENS.
-Without a token the server makes one (an admin's) and prints it with the command that points the CLI at it.
-/_admin/ (snapshots, reset, the request journal: clinadmin sandbox) needs a token marked :admin; any
-other token gets 403 there.
-SIGINT and SIGTERM let requests in flight finish (at most --stop-grace, 10 s; then their connections
-are closed), save the data file and exit 0; a second signal before the exit stops at once (exit 130),
-every acknowledged write being in the journal already. A connection with no progress for
---request-timeout (a client that stopped reading an answer) is closed.
+--token puts the token in the process list (ps); prefer --token-file or CLINADMIN_SERVE_TOKENS. Without a \
+token the server makes one (an admin's) and prints it with the command that points the CLI at it. /_admin/ \
+(snapshots, reset, the request journal: clinadmin sandbox) needs a token marked :admin; any other token gets 403 \
+there.
 
-GET /healthz and GET /openapi.json need no token. Faults are off by default. A request answered
-with an injected fault changed nothing; one answered 200 is on disk. --fail-rate and --rate-limit
-spare /healthz and /openapi.json, so a wait loop stays reliable; --fail-on may match any path
-(* matches any text, METHOD may be *). A test sets its own --fail-on rules and latency while serve
-runs with clinadmin sandbox faults set; a reset clears them.`,
+SIGINT and SIGTERM let requests in flight finish (at most --stop-grace, 10 s; then their connections are \
+closed), save the data file and exit 0; a second signal before the exit stops at once (exit 130), every \
+acknowledged write being in the journal already. A connection with no progress for --request-timeout (a client \
+that stopped reading an answer) is closed.
+
+GET /healthz and GET /openapi.json need no token. Faults are off by default. A request answered with an \
+injected fault changed nothing; one answered 200 is on disk. --fail-rate and --rate-limit spare /healthz and \
+/openapi.json, so a wait loop stays reliable; --fail-on may match any path \
+(* matches any text, METHOD may be *). A test sets its own --fail-on rules and latency while serve runs with \
+clinadmin sandbox faults set; a reset clears them.`,
     )
     .action(async (raw: Record<string, unknown>, cmd: Command) => {
       const { serve, serveOptions } = await import('./serve-run.js');

@@ -16,15 +16,15 @@ export function browseCommand(ctx: Ctx, state: RunState): Command {
     .addHelpText(
       'after',
       `
-Keys: ↑/↓ or j/k move, PgUp/PgDn, Home/End; Enter opens the selected notification; / filters by text as
-you type, Esc clears the filter (with none, Esc leaves); u toggles unseen only; t cycles types; r
-reloads; q, Esc or Ctrl-C leaves. New notifications come by polling, as watch does, marked + at the top of
-the list; * marks those your account has not seen; the detail names the accounts that have seen it.
+Keys: ↑/↓ or j/k move, PgUp/PgDn, Home/End; Enter opens the selected notification; space and b scroll its \
+detail; / filters by text as you type, Esc clears the filter (with none, Esc leaves); u toggles unseen only; t \
+cycles types; r reloads; q, Esc or Ctrl-C leaves. New notifications come by polling, as watch does, marked + at \
+the top of the list; * marks those your account has not seen; the detail names the accounts that have seen it. \
 Needs a terminal: in scripts use notifications list or watch.
 
-Moving over the list and polling read only the list, which marks nothing on clinadmin serve; Enter reads
-the selected one by its id, which on serve adds your account to its seenBy. The real service's rule is
-not documented.
+Moving over the list and polling read only the list, which marks nothing on clinadmin serve; Enter reads the \
+selected one by its id, which on serve adds your account to its seenBy. The real service's rule is not \
+documented.
 ${examples(
   'clinadmin notifications browse',
   'clinadmin notifications browse --unseen --type warehouse',
