@@ -1,8 +1,15 @@
 import { UsageError } from '../errors.js';
 import type { Rec } from '../json/record.js';
-import { limitText, readCell } from './csv-cell-read.js';
-import { COLUMN_OF, HEADERS, isDecimal, keepPrecision } from './csv-cells.js';
-import { headerKey, LIMIT_COLUMNS, MEASURE_COLUMNS as MEASURE, RANGE_COLUMNS as RANGE } from './csv-columns.js';
+import { fillRangeCell, limitText, readCell } from './csv-cell-read.js';
+import { COLUMN_OF, HEADERS, isDecimal, keepPrecision, type SheetRecord } from './csv-cells.js';
+import {
+  headerKey,
+  LIMIT_COLUMNS,
+  MEASURE_COLUMNS as MEASURE,
+  RANGE_COLUMNS as RANGE,
+  RANGE_CELL,
+  SHEET_WITHOUT_TEST,
+} from './csv-columns.js';
 import { parseWhole, sheetDelimiter } from './csv-dialect.js';
 import { unguardFormula } from './csv-formula.js';
 import { nearest } from './nearest.js';
@@ -13,20 +20,6 @@ import { RANGE_KIND_WORDS, rangeKindOf } from './words.js';
 // ranges. Written (csv-write.ts) as RFC 4180 CSV with CRLF and a UTF-8 byte-order mark (Excel reads UTF-8
 // only with one); read with csv-parse, as Excel writes it: BOM, CRLF, quoted cells, `;` in most European
 // locales (detected from the header line, csv-dialect.ts) with decimal commas.
-
-/** A measure read from a sheet, as records.ts's SourceRecord has it (declared here: records.ts imports this). */
-interface SheetRecord {
-  source: string;
-  position: number;
-  line: number;
-  value: Rec;
-  cellOf: (path: string) => { place: string; line: number; column: number } | undefined;
-  problems?: ReadProblem[];
-  fileProblems?: ReadProblem[];
-  moreProblems?: number;
-  unread?: string[];
-  carrier: 'csv';
-}
 
 /** A measure as its rows are read: its record, the line each own field came from, and each range's line. */
 export interface SheetEntry {
@@ -42,9 +35,6 @@ export interface SheetEntry {
 }
 
 type RangeList = 'referenceRanges' | 'panicRanges';
-
-/** Marks a measure of a sheet without a test column: the import gives it --test's (measures/sync.ts). */
-export const SHEET_WITHOUT_TEST = Symbol('clinadmin.sheetWithoutTest');
 
 /** Headers that name the code's system as well as the code: LOINC's own (HL7 table 0396's LN). */
 const LOINC_HEADERS = ['loinc', 'loinccode'];
@@ -172,7 +162,8 @@ export class Sheet {
     const filled = (cs: readonly string[]) => cs.filter((c) => this.at[c] !== undefined && this.cell(record, c) !== '');
     const cells = filled(RANGE.filter((c) => c !== 'range'));
     const limits = filled(LIMIT_COLUMNS);
-    if (written === '' && cells.length === 0 && limits.length === 0) return key;
+    const whole = filled([RANGE_CELL]).length > 0 ? this.cell(record, RANGE_CELL) : '';
+    if (written === '' && cells.length === 0 && limits.length === 0 && whole === '') return key;
     const kind = written === '' && this.at.range === undefined ? 'reference' : rangeKindOf(written);
     if (kind === undefined) {
       const guess = nearest(written, Object.keys(RANGE_KIND_WORDS));
@@ -193,6 +184,8 @@ export class Sheet {
       const value = text === undefined ? undefined : this.read(c, text, line, name);
       if (value !== undefined) range[c === 'rangeId' ? 'id' : c] = value;
     }
+    const fault = (message: string) => this.fault(line, RANGE_CELL, name, message);
+    if (whole !== '') fillRangeCell(range, whole, { kind, semicolon: this.delimiter === ';', unit: m.rec.unit }, fault);
     keepPrecision(range);
     const list = kind === 'reference' ? 'referenceRanges' : 'panicRanges';
     this.push(m, list, range, line, faults() > before);

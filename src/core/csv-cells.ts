@@ -5,8 +5,10 @@ import {
   LIMIT_COLUMNS,
   MEASURE_COLUMNS as MEASURE,
   RANGE_COLUMNS as RANGE,
+  RANGE_CELL,
 } from './csv-columns.js';
 import { type Decimal, writtenPrecision } from './number.js';
+import type { ReadProblem } from './problems.js';
 
 // What each column of a catalog sheet holds and how its cells are named, listed and numbered: shared by the
 // sheet's reader (csv-catalog.ts) and writer (csv-write.ts).
@@ -14,7 +16,7 @@ import { type Decimal, writtenPrecision } from './number.js';
 export const CSV_COLUMNS: readonly string[] = [...MEASURE, ...RANGE];
 /** Each column a header may name, by its key (headerKey): the fields, the critical limits, the lab's words. */
 export const COLUMN_OF = new Map<string, string>([
-  ...[...CSV_COLUMNS, ...LIMIT_COLUMNS].map((c) => [headerKey(c), c] as const),
+  ...[...CSV_COLUMNS, ...LIMIT_COLUMNS, RANGE_CELL].map((c) => [headerKey(c), c] as const),
   ...Object.entries(COLUMN_WORDS).map(([word, c]) => [headerKey(word), c] as const),
 ]);
 /** The headers a guess may offer, as written. */
@@ -81,4 +83,18 @@ export function splitList(cell: string): string[] {
   }
   out.push(item);
   return out;
+}
+
+/** A measure read from a sheet, as records.ts's SourceRecord has it (declared apart: records.ts imports the reader). */
+export interface SheetRecord {
+  source: string;
+  position: number;
+  line: number;
+  value: Rec;
+  cellOf: (path: string) => { place: string; line: number; column: number } | undefined;
+  problems?: ReadProblem[];
+  fileProblems?: ReadProblem[];
+  moreProblems?: number;
+  unread?: string[];
+  carrier: 'csv';
 }

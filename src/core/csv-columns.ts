@@ -44,6 +44,12 @@ export const RANGE_COLUMNS = [
  */
 export const LIMIT_COLUMNS = ['criticalLow', 'criticalHigh'] as const;
 
+/** Marks a measure of a sheet without a test column: the import gives it --test's (measures/sync.ts). */
+export const SHEET_WITHOUT_TEST = Symbol('clinadmin.sheetWithoutTest');
+
+/** A reference range in one cell, as many sheets keep it (`3.5-5.1`, `3.5 – 5.1 mmol/L`, `≤ 5.0`): import only. */
+export const RANGE_CELL = 'referenceRange';
+
 /**
  * The words labs head these columns with, each as a lab writes it (help csv lists them), for the column it
  * stands for. A header is matched in any case, spaces, `_`, `-` and `.` aside: `Ref low`, `REF_LOW`, `reflow`.
@@ -84,6 +90,10 @@ export const COLUMN_WORDS: Readonly<Record<string, string>> = {
   'Upper limit': 'max',
   'SI low': 'simin',
   'SI high': 'simax',
+  'Reference range': RANGE_CELL,
+  'Ref range': RANGE_CELL,
+  'Normal range': RANGE_CELL,
+  'Reference interval': RANGE_CELL,
   'Critical low': 'criticalLow',
   'Critical high': 'criticalHigh',
   'Panic low': 'criticalLow',

@@ -58,4 +58,41 @@ describe('sheets as labs save them', () => {
     const list = (await s.call('GET', '/diagnostic-measures')).body as Rec[];
     expect(list.map((m) => `${m.test} ${m.name}`).sort()).toEqual(['tst_chem Glucose', 'tst_chem Sodium']);
   });
+
+  it('fills a range from one Reference Range cell in the forms labs write, its unit checked', async () => {
+    const { s, dir, cli } = await cliOnServer({ events: false });
+    const rows = [
+      'Panel,Analyte,Units,Reference Range',
+      'tst_c,Potassium,mmol/L,3.5-5.1',
+      'tst_c,Sodium,mmol/L,"136 – 145 mmol/L"',
+      'tst_c,CRP,mg/L,≤ 5.0',
+      'tst_c,eGFR,mL/min,≥ 60',
+    ];
+    await writeFile(
+      join(dir, 'r.csv'),
+      [...rows, 'tst_c,Urea,mmol/L,2.5-7.8 mg/dL', 'tst_c,Lipase,U/L,<60', ''].join('\n'),
+    );
+    const bad = await cli(['measures', 'lint', 'r.csv']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain(
+      'r.csv:6:4 (Urea): referenceRange: "2.5-7.8 mg/dL" is in mg/dL, not the measure\'s unit mmol/L',
+    );
+    // "<60" leaves 60 out; a range's max includes its end, so holding it would move the limit: refused.
+    expect(bad.stderr).toContain('r.csv:7:4 (Lipase): referenceRange: "<60" leaves 60 itself out');
+    await writeFile(join(dir, 'r.csv'), [...rows, ''].join('\n'));
+    const r = await cli(['measures', 'import', 'r.csv']);
+    expect(r.code, r.stderr).toBe(0);
+    const byName = Object.fromEntries(
+      ((await s.call('GET', '/diagnostic-measures')).body as Rec[]).map((m) => [
+        m.name,
+        (m.referenceRanges as Rec[]).map(({ id: _id, ...x }) => x),
+      ]),
+    );
+    expect(byName).toEqual({
+      Potassium: [{ min: 3.5, max: 5.1, sex: 'all' }],
+      Sodium: [{ min: 136, max: 145, sex: 'all' }],
+      CRP: [{ max: 5, maxPrecision: 1, sex: 'all' }],
+      eGFR: [{ min: 60, sex: 'all' }],
+    });
+  });
 });

@@ -60,6 +60,8 @@ Rows:
   - An empty cell is an absent field, and an empty list is written as an empty cell. Spaces around a
     cell are not data.
   - A line starting with # is a comment, before the header and between rows.
+  - A Reference range cell holds a reference range whole: 3.5-5.1, "3.5 – 5.1 mmol/L" (its unit the
+    measure's), ≤ 5.0 or ≥ 60; <5 and >60 leave their end out, which a bound cannot, and are refused.
 
 As Excel writes it:
   - A UTF-8 byte-order mark, CRLF line ends, quoted cells holding the delimiter, quotes or line breaks.

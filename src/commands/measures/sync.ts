@@ -1,4 +1,4 @@
-import { SHEET_WITHOUT_TEST } from '../../core/csv-catalog.js';
+import { SHEET_WITHOUT_TEST } from '../../core/csv-columns.js';
 import { fromObservationDefinition } from '../../core/fhir/from-observation-definition.js';
 import { adaptHl7, FROM_HL7, type Hl7Value } from '../../core/hl7/read.js';
 import type { SyncSpec } from '../../core/sync/prepare.js';
