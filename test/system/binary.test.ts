@@ -29,12 +29,14 @@ const ARM64_LIBS = '/usr/aarch64-linux-gnu';
 
 let out = '';
 let done: () => Promise<unknown> = async () => undefined;
+/** Whether `out` is .ci/run's build of the run, which holds the OCI images too. */
+let given = false;
 /** The vitest reports of the files run through the executable: a folder of this file's own. */
 let reports = '';
 const x64 = () => join(out, 'clinadmin-linux-x64');
 
 beforeAll(async () => {
-  ({ out, done } = await distBin());
+  ({ out, done, given } = await distBin());
   reports = await mkdtemp(join(tmpdir(), 'clinadmin-binary-reports-'));
 }, 900_000);
 afterAll(async () => {
@@ -90,15 +92,18 @@ describe('npm run build:binary', () => {
   it('writes the executables, man pages and Debian packages, with a SHA256SUMS sha256sum -c accepts', async () => {
     const { version } = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
     const check = await execa('sha256sum', ['-c', 'SHA256SUMS'], { cwd: out, reject: false });
+    // .ci/run's build of the run lists the images (npm run build:image) beside them.
+    const images = given ? ['clinadmin-image-linux-amd64.tar: OK', 'clinadmin-image-linux-arm64.tar: OK'] : [];
     expect([check.exitCode, check.stdout.split('\n').sort()]).toEqual([
       0,
       [
+        ...images,
         'clinadmin-linux-arm64: OK',
         'clinadmin-linux-x64: OK',
         'clinadmin-man.tar.gz: OK',
         `clinadmin_${version}_amd64.deb: OK`,
         `clinadmin_${version}_arm64.deb: OK`,
-      ],
+      ].sort(),
     ]);
     const pages = (await execa('tar', ['-tzf', join(out, 'clinadmin-man.tar.gz')])).stdout.split('\n');
     expect(pages).toContain('man1/clinadmin.1');
