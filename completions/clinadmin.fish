@@ -252,6 +252,7 @@ complete -c clinadmin -n '__fish_seen_subcommand_from sandbox; and not __fish_se
 complete -c clinadmin -n '__fish_seen_subcommand_from sandbox; and not __fish_seen_subcommand_from snapshot reset snapshots load contracts faults capture mark requests' -a requests -d 'List the requests the server answered, oldest first (its request journal)'
 complete -c clinadmin -n '__fish_seen_subcommand_from sandbox; and __fish_seen_subcommand_from snapshot' -l quiet -s q -d 'print nothing on stderr (the JSON answer still goes to stdout)'
 complete -c clinadmin -n '__fish_seen_subcommand_from sandbox; and __fish_seen_subcommand_from reset' -l quiet -s q -d 'print nothing on stderr (the JSON answer still goes to stdout)'
+complete -c clinadmin -n '__fish_seen_subcommand_from sandbox; and __fish_seen_subcommand_from snapshots' -l quiet -s q -d 'print nothing on stderr (the JSON answer still goes to stdout)'
 complete -c clinadmin -n '__fish_seen_subcommand_from sandbox; and __fish_seen_subcommand_from load' -F
 complete -c clinadmin -n '__fish_seen_subcommand_from sandbox; and __fish_seen_subcommand_from load' -l merge -d 'add the records and replace those with the same id, keeping the rest'
 complete -c clinadmin -n '__fish_seen_subcommand_from sandbox; and __fish_seen_subcommand_from load' -l quiet -s q -d 'print nothing on stderr (the JSON answer still goes to stdout)'
@@ -260,6 +261,7 @@ complete -c clinadmin -n '__fish_seen_subcommand_from sandbox; and __fish_seen_s
 complete -c clinadmin -n '__fish_seen_subcommand_from sandbox; and __fish_seen_subcommand_from contracts; and __fish_seen_subcommand_from add' -l insurer -r -d 'the insurer organization'
 complete -c clinadmin -n '__fish_seen_subcommand_from sandbox; and __fish_seen_subcommand_from contracts; and __fish_seen_subcommand_from add' -l insurer-type -r -d 'the insurer\'s type, copied to its coverages'
 complete -c clinadmin -n '__fish_seen_subcommand_from sandbox; and __fish_seen_subcommand_from contracts; and __fish_seen_subcommand_from add' -l insurer-subtype -r -d 'the insurer\'s subtype, copied to its coverages'
+complete -c clinadmin -n '__fish_seen_subcommand_from sandbox; and __fish_seen_subcommand_from contracts; and __fish_seen_subcommand_from add' -l quiet -s q -d 'print nothing on stderr (the JSON answer still goes to stdout)'
 complete -c clinadmin -n '__fish_seen_subcommand_from sandbox; and __fish_seen_subcommand_from faults; and not __fish_seen_subcommand_from set clear list' -a set -d 'Replace the faults set at run time: answer a matching request with that status, and delay every answer'
 complete -c clinadmin -n '__fish_seen_subcommand_from sandbox; and __fish_seen_subcommand_from faults; and not __fish_seen_subcommand_from set clear list' -a clear -d 'Clear the faults set at run time (those serve started with stay); a reset clears them too'
 complete -c clinadmin -n '__fish_seen_subcommand_from sandbox; and __fish_seen_subcommand_from faults; and not __fish_seen_subcommand_from set clear list' -a list -d 'Show the faults set at run time'
@@ -267,6 +269,7 @@ complete -c clinadmin -n '__fish_seen_subcommand_from sandbox; and __fish_seen_s
 complete -c clinadmin -n '__fish_seen_subcommand_from sandbox; and __fish_seen_subcommand_from faults; and __fish_seen_subcommand_from set' -l latency -r -d 'delay every answer by MS, or a random MIN-MAX milliseconds (at most 60000), in place of serve --latency'
 complete -c clinadmin -n '__fish_seen_subcommand_from sandbox; and __fish_seen_subcommand_from faults; and __fish_seen_subcommand_from set' -l quiet -s q -d 'print nothing on stderr (the JSON answer still goes to stdout)'
 complete -c clinadmin -n '__fish_seen_subcommand_from sandbox; and __fish_seen_subcommand_from faults; and __fish_seen_subcommand_from clear' -l quiet -s q -d 'print nothing on stderr (the JSON answer still goes to stdout)'
+complete -c clinadmin -n '__fish_seen_subcommand_from sandbox; and __fish_seen_subcommand_from faults; and __fish_seen_subcommand_from list' -l quiet -s q -d 'print nothing on stderr (the JSON answer still goes to stdout)'
 complete -c clinadmin -n '__fish_seen_subcommand_from sandbox; and __fish_seen_subcommand_from capture' -l out -r -F -d 'the file to write (whole, by a rename)'
 complete -c clinadmin -n '__fish_seen_subcommand_from sandbox; and __fish_seen_subcommand_from capture' -l quiet -s q -d 'print nothing on stderr (the JSON answer still goes to stdout)'
 complete -c clinadmin -n '__fish_seen_subcommand_from sandbox; and __fish_seen_subcommand_from mark' -l quiet -s q -d 'print nothing on stderr (the JSON answer still goes to stdout)'

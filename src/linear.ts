@@ -7,3 +7,6 @@ export function withoutTrailingSlashes(path: string): string {
   while (end > 0 && path.charCodeAt(end - 1) === 47) end--;
   return end === path.length ? path : path.slice(0, end);
 }
+
+/** A count and its noun in agreement: `1 contract`, `2 contracts` (every noun we count takes an s). */
+export const counted = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { counted } from '../linear.js';
 import { COLLECTIONS, type CollectionName } from '../schemas/data-file.js';
 import { createApp } from './app.js';
 import type { TokenEntry } from './auth.js';
@@ -166,8 +167,8 @@ async function seed(store: Store, warn: (m: string) => void): Promise<void> {
 }
 
 const held = (s: State) =>
-  `${s.diagnosticMeasures.length} measures, ${s.insuranceCoverages.length} coverages, ` +
-  `${s.contracts.length} contracts, ${s.notifications.length} notifications`;
+  `${counted(s.diagnosticMeasures.length, 'measure')}, ${counted(s.insuranceCoverages.length, 'coverage')}, ` +
+  `${counted(s.contracts.length, 'contract')}, ${counted(s.notifications.length, 'notification')}`;
 
 /** The state `--load` names, checked; records an export wrote without `createdBy` get the first admin's account. */
 function loadFile(from: { raw: unknown; name: string }, tokens: TokenEntry[]): State {

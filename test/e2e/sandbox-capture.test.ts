@@ -35,7 +35,7 @@ describe('sandbox capture', () => {
       expect(captured.stderr.split('\n')).toEqual([
         'dropped measures m1 labCode: serve does not know the field',
         expect.stringMatching(/^dropped measures m3 type: must be one of: numeric, /),
-        'captured 3 measures, 1 coverages, 2 notifications and 1 contracts into copy.json',
+        'captured 3 measures, 1 coverage, 2 notifications and 1 contract into copy.json',
       ]);
       const data = JSON.parse(await readFile(join(dir, 'copy.json'), 'utf8'));
       expect(data.contracts).toEqual([{ id: 'ctr_1', insured: 'org_lab', insurer: 'org_insurer' }]);

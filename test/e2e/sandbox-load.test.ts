@@ -132,7 +132,7 @@ describe('serve --load', () => {
     );
     const s = await serve(['--data', 'api.json', '--load', 'state.json'], dir);
     expect(s.stderr()).toContain(
-      'loaded state.json: 0 measures, 1 coverages, 1 contracts, 0 notifications; it replaced what ' +
+      'loaded state.json: 0 measures, 1 coverage, 1 contract, 0 notifications; it replaced what ' +
         `${join(dir, 'api.json')} held (6 measures, 3 coverages, 2 contracts, 3 notifications), ` +
         'kept as snapshot before-load',
     );

@@ -573,3 +573,32 @@ describe('headers a test checks', () => {
     expect(String(r.stderr)).toContain('--journal-header');
   }, 60_000);
 });
+
+describe('every sandbox verb speaks alike', () => {
+  it('suggests the snapshot meant, takes -q on every verb, and counts in agreement', async () => {
+    const s = await sandbox();
+    expect((await s.run(['sandbox', 'snapshot', 'seeded', '-q'])).exitCode).toBe(0);
+    const typo = await s.run(['sandbox', 'reset', 'seedd']);
+    expect(typo.exitCode).toBe(3);
+    expect(String(typo.stderr)).toMatch(/the server has no snapshot named seedd\n.*did you mean seeded\?/);
+    for (const args of [
+      ['snapshots'],
+      ['contracts', 'add', 'ctr_q', '--insured', 'org_a', '--insurer', 'org_b'],
+      ['faults', 'list'],
+      ['faults', 'clear'],
+      ['requests'],
+      ['mark', 'm'],
+    ]) {
+      const r = await s.run(['sandbox', ...args, '-q']);
+      expect(r.exitCode, `${args.join(' ')}: ${r.stderr}`).toBe(0);
+      expect(String(r.stderr), args.join(' ')).toBe('');
+    }
+    const one = join(s.folder, 'one.json');
+    const contract = { id: 'ctr_one', insured: 'org_a', insurer: 'org_b' };
+    await writeFile(one, JSON.stringify({ contracts: [contract], insuranceCoverages: [] }));
+    const loaded = await s.run(['sandbox', 'load', one]);
+    expect(String(loaded.stderr)).toBe(
+      'loaded ' + one + ': the server holds 0 measures, 0 coverages, 0 notifications, 1 contract',
+    );
+  }, 60_000);
+});

@@ -56,6 +56,7 @@ const ALLOWED: Record<string, string[]> = {
     'context',
     'version',
     'deadline',
+    'linear',
   ],
   cli: ['commands', 'output', 'errors', 'context', 'version'],
   // clinadmin/testing runs the built cli.cjs by its path (in the test's process, and in serve's child), so it

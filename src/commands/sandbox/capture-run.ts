@@ -3,6 +3,7 @@ import type { Ctx } from '../../context.js';
 import { ApiError, DeadlineError, EXIT, UsageError } from '../../errors.js';
 import { writeFileAtomic } from '../../files/atomic.js';
 import type { Rec } from '../../json/record.js';
+import { counted } from '../../linear.js';
 import { unstyled } from '../../output/terminal.js';
 import { RESOURCES } from '../../resources/index.js';
 import { COLLECTIONS } from '../../schemas/data-file.js';
@@ -114,8 +115,9 @@ export async function captureAction(ctx: Ctx, opts: Opts & { out?: string; quiet
     const stderr = unstyled(ctx.stderr);
     for (const n of notes) stderr.write(`${n}\n`);
     stderr.write(
-      `captured ${state.diagnosticMeasures.length} measures, ${state.insuranceCoverages.length} coverages, ` +
-        `${state.notifications.length} notifications and ${state.contracts.length} contracts into ${opts.out}\n`,
+      `captured ${counted(state.diagnosticMeasures.length, 'measure')}, ` +
+        `${counted(state.insuranceCoverages.length, 'coverage')}, ${counted(state.notifications.length, 'notification')} ` +
+        `and ${counted(state.contracts.length, 'contract')} into ${opts.out}\n`,
     );
   }
   return EXIT.ok;

@@ -51,6 +51,7 @@ ${examples(
   cmd
     .command('snapshots')
     .description('List the saved snapshots: name, when, and how many records each holds')
+    .addOption(quiet())
     .addHelpText('after', examples('clinadmin sandbox snapshots', 'clinadmin sandbox snapshots -o json'))
     .action((_o: unknown, c: Command) => run('snapshots', c));
   cmd
@@ -85,6 +86,7 @@ ${examples(
     .requiredOption('--insurer <org>', 'the insurer organization')
     .option('--insurer-type <type>', "the insurer's type, copied to its coverages")
     .option('--insurer-subtype <subtype>', "the insurer's subtype, copied to its coverages")
+    .addOption(quiet())
     .addHelpText(
       'after',
       examples('clinadmin sandbox contracts add ctr_globex_2027 --insured org_central_lab --insurer org_globex'),
@@ -133,6 +135,7 @@ ${examples(
   faults
     .command('list')
     .description('Show the faults set at run time')
+    .addOption(quiet())
     .addHelpText('after', examples('clinadmin sandbox faults list -o json'))
     .action((_o: unknown, c: Command) => run('faults-list', c));
   cmd

@@ -1,7 +1,9 @@
 import type { Ctx } from '../../context.js';
 import { filterFault, type JournalFacts, windowFault } from '../../core/journal-check.js';
+import { nearest } from '../../core/nearest.js';
 import { AuthError, EXIT, NotFoundError, UsageError } from '../../errors.js';
 import type { Rec } from '../../json/record.js';
+import { counted } from '../../linear.js';
 import { col, localTime } from '../../output/columns.js';
 import { present } from '../../output/present.js';
 import { unstyled } from '../../output/terminal.js';
@@ -140,8 +142,14 @@ export async function sandboxAction(
         return [];
       }
     } catch (err) {
-      if (err instanceof NotFoundError && verb === 'reset' && name !== undefined)
-        throw new NotFoundError(`the server has no snapshot named ${name}`, 'list them: clinadmin sandbox snapshots');
+      if (err instanceof NotFoundError && verb === 'reset' && name !== undefined) {
+        const names = (await client.request<Rec[]>('GET', '/_admin/snapshots')).map((r) => String(r.name));
+        const near = nearest(name, names);
+        throw new NotFoundError(
+          `the server has no snapshot named ${name}`,
+          near === undefined ? 'list them: clinadmin sandbox snapshots' : `did you mean ${near}?`,
+        );
+      }
       if (err instanceof NotFoundError)
         throw new NotFoundError("the server has no sandbox endpoints (/_admin/…): they are clinadmin serve's");
       // The token is valid but not an admin's: only serve's command line can make it one.
@@ -207,12 +215,12 @@ export async function sandboxAction(
       return EXIT.failure;
     }
   }
-  const held = `${d.measures} measures, ${d.coverages} coverages, ${d.notifications} notifications`;
+  const n = (key: string) => counted(Number(d[key]), key.slice(0, -1));
+  const held = `${n('measures')}, ${n('coverages')}, ${n('notifications')}`;
   if (verb === 'snapshot') say(`saved snapshot ${String(d.name)}: ${held}`);
   const initial = 'the state the server started with or last loaded';
   if (verb === 'reset') say(`reset to ${d.snapshot === null ? initial : `snapshot ${String(d.snapshot)}`}: ${held}`);
-  if (verb === 'load')
-    say(`${d.merge ? 'merged' : 'loaded'} ${name}: the server holds ${held}, ${d.contracts} contracts`);
+  if (verb === 'load') say(`${d.merge ? 'merged' : 'loaded'} ${name}: the server holds ${held}, ${n('contracts')}`);
   if (verb === 'mark') say(`marked the request journal as ${name}`);
   if (verb === 'faults-set') say(`set faults: ${describeFaults(d)}`);
   if (verb === 'faults-clear') say('cleared the faults set at run time');
