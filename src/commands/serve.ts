@@ -77,7 +77,8 @@ export function serveCommand(cmd: Command, ctx: Ctx, state: RunState): Command {
     .addOption(
       new Option(
         '--record-bodies',
-        'keep request bodies in the request journal too: whole when JSON, accepted or refused; else the first 256 characters',
+        'keep request bodies in the request journal too: whole when JSON, accepted or refused; else the first ' +
+          '256 characters',
       ),
     )
     .addOption(

@@ -112,7 +112,7 @@ interface Place {
 }
 
 /** What a check over a window must know besides its entries: what it cannot see. */
-export interface JournalWindow {
+interface JournalWindow {
   /** Requests of the window the journal recorded and no longer holds (its limits), or never held (size 0). */
   dropped: number;
   /** The limit that dropped them: the one to raise. */

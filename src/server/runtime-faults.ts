@@ -33,7 +33,7 @@ export function readFaults(body: unknown): RuntimeFaults {
     const rule = parseFailOn(text);
     if (!rule)
       throw new FaultsProblem(
-        `failOn: ${JSON.stringify(text.slice(0, 200))} must be METHOD:PATH-PATTERN:STATUS with a status from 400 to 599`,
+        `failOn: ${JSON.stringify(text.slice(0, 200))} must be METHOD:PATH-PATTERN:STATUS, a status from 400 to 599`,
       );
     return rule;
   });

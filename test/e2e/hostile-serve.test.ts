@@ -282,7 +282,7 @@ describe('one server per data file on this machine', () => {
 });
 
 describe('every store is bounded in bytes', () => {
-  it('stays alive under a 128 MB heap through 200 refused 1 MiB bodies, keeping the newest within the cap', async () => {
+  it('stays alive under a 128 MB heap through 200 refused 1 MiB bodies, the newest kept within the cap', async () => {
     const s = await serve(['--record-bodies'], { env: { NODE_OPTIONS: '--max-old-space-size=128' } });
     // Nearly 1 MiB in a field the schema does not know, refused (400): 200 of them kept whole were 200 MB, and
     // the byte cap (32 MiB) keeps the newest whole, as it would accepted ones.

@@ -346,9 +346,10 @@ describe('an assertion sees all it counts, or fails', () => {
     for (let i = 0; i < 8; i++) expect((await s.call('GET', '/notifications')).status).toBe(200);
     const r = await s.run(['sandbox', 'requests', '--since', 'app', '--expect', '8']);
     expect(r.exitCode).toBe(1);
-    expect(String(r.stderr)).toMatch(
-      /the request journal dropped 3 requests since mark app \(it keeps --journal-requests 5\)[^\n]*\n.*--journal-requests/,
+    expect(String(r.stderr)).toContain(
+      'the request journal dropped 3 requests since mark app (it keeps --journal-requests 5)',
     );
+    expect(String(r.stderr)).toContain('start serve with a larger --journal-requests');
     // Without --expect the list is shown, with the same words as a warning.
     const list = await s.run(['sandbox', 'requests', '--since', 'app', '-o', 'json']);
     expect(list.exitCode).toBe(0);
@@ -421,7 +422,8 @@ describe('a refused request is a request', () => {
     ]);
     expect(other.exitCode).toBe(1);
     expect(String(other.stderr)).toContain(
-      '  POST /insurance-coverages acc_ci 422: differs in body\n    body.contract: "ctr_globex_2027", not "ctr_globex_2026"',
+      '  POST /insurance-coverages acc_ci 422: differs in body\n' +
+        '    body.contract: "ctr_globex_2027", not "ctr_globex_2026"',
     );
   }, 60_000);
 });
@@ -598,7 +600,7 @@ describe('every sandbox verb speaks alike', () => {
     await writeFile(one, JSON.stringify({ contracts: [contract], insuranceCoverages: [] }));
     const loaded = await s.run(['sandbox', 'load', one]);
     expect(String(loaded.stderr)).toBe(
-      'loaded ' + one + ': the server holds 0 measures, 0 coverages, 0 notifications, 1 contract',
+      `loaded ${one}: the server holds 0 measures, 0 coverages, 0 notifications, 1 contract`,
     );
   }, 60_000);
 });

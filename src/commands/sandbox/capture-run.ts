@@ -116,7 +116,8 @@ export async function captureAction(ctx: Ctx, opts: Opts & { out?: string; quiet
     for (const n of notes) stderr.write(`${n}\n`);
     stderr.write(
       `captured ${counted(state.diagnosticMeasures.length, 'measure')}, ` +
-        `${counted(state.insuranceCoverages.length, 'coverage')}, ${counted(state.notifications.length, 'notification')} ` +
+        `${counted(state.insuranceCoverages.length, 'coverage')}, ` +
+        `${counted(state.notifications.length, 'notification')} ` +
         `and ${counted(state.contracts.length, 'contract')} into ${opts.out}\n`,
     );
   }
