@@ -40,14 +40,17 @@ interface LoadOptions {
   existing?: State;
 }
 
-/** Where a record was in the file, for an error: `record 3` of a list, `insuranceCoverages[2]` of an object. */
+/**
+ * Where a record was in the file, for an error, counted from 1 in a list and in a data file alike: `record 3`,
+ * `insuranceCoverages record 3`.
+ */
 interface Place {
   key?: string;
   index: number;
 }
 /** A record's place, and its id as the file gave it (one filled in here would only confuse). */
 const where = (p: Place, r: unknown) => {
-  const at = p.key === undefined ? `record ${p.index + 1}` : `${p.key}[${p.index}]`;
+  const at = p.key === undefined ? `record ${p.index + 1}` : `${p.key} record ${p.index + 1}`;
   const id = r !== null && typeof r === 'object' && typeof (r as Rec).id === 'string' ? ` (id ${(r as Rec).id})` : '';
   return `${at}${id}`;
 };
