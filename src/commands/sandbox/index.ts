@@ -168,10 +168,13 @@ ${examples(
     .command('requests')
     .description('List the requests the server answered, oldest first (its request journal)')
     .option('--method <method>', 'only this method')
-    .option('--path <glob>', 'only paths matching this glob (* matches any characters, / included)')
+    .option(
+      '--path <glob>',
+      'only paths matching this glob (* matches any characters, / included); it must match a path serve answers',
+    )
     .option('--status <status>', 'only answers with this status')
-    .option('--account <account>', "only requests made with this account's token")
-    .option('--since <mark>', 'only requests after this mark (sandbox mark NAME)')
+    .option('--account <account>', "only requests made with this account's token (one serve has; else exit 3)")
+    .option('--since <mark>', 'only requests after this mark (sandbox mark NAME; an unknown one: exit 3)')
     .option(
       '--body <json>',
       'only requests whose body holds this JSON: its fields with equal values, extra fields ignored, and each ' +
