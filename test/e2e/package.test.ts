@@ -11,8 +11,9 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
  * What the installed package may weigh: the bundle, its source maps (names and lines without the sources,
  * so a --verbose stack trace names src/ files), its licences, completions, man pages and the README. The
  * client chunk is undici's whole public entry (fetch, WebSocket and the cache ride along: ~0.5 MB of code
- * and as much map more than its pool alone), hence 5 MiB where 4 held before; clinadmin/testing (~30 KB with
- * its types and maps) passed that by a little, which had ~15 KB left, hence 5.25 MiB.
+ * and as much map more than its pool alone), hence 5 MiB where 4 held before; 5.25 MiB since the sandbox's
+ * checks (journal facts, near misses, run-time faults, headers: ~60 KB with their maps, man pages,
+ * completions and OpenAPI text) and clinadmin/testing (~30 KB with its types and maps) came in.
  */
 const MAX_INSTALLED_BYTES = 5.25 * 1024 * 1024;
 
