@@ -6,6 +6,7 @@ import { type Column, col, type View } from './columns.js';
 import { toCsv, toJson, toNdjson } from './formats.js';
 import { exact } from './terminal.js';
 import { layoutWidth, visible } from './text.js';
+import { say } from './text-out.js';
 import { colorEnabled, theme } from './theme.js';
 
 type Format = 'table' | 'wide' | 'json' | 'ndjson' | 'csv' | 'yaml';
@@ -99,7 +100,7 @@ async function format(ctx: Ctx, data: unknown, o: PresentOptions): Promise<void>
   const width = layoutWidth(ctx.stdout, ctx.env);
   if (Array.isArray(shaped)) {
     if (shaped.length === 0) {
-      ctx.stderr.write(`${o.empty ?? 'nothing to show'}\n`);
+      say(ctx, o.empty ?? 'nothing to show');
       return;
     }
     if (!isRecordList(shaped))

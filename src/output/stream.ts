@@ -6,6 +6,7 @@ import type { Column } from './columns.js';
 import { csvRow } from './formats.js';
 import { chooseFormat, type PresentOptions, pick, present, selectColumns } from './present.js';
 import { exact } from './terminal.js';
+import { say } from './text-out.js';
 
 const NEWLINE = Buffer.from('\n');
 
@@ -111,7 +112,7 @@ async function tableSink(
       return ok;
     },
     end() {
-      if (count === 0) ctx.stderr.write(`${o.empty}\n`);
+      if (count === 0) say(ctx, o.empty);
       else writer.end();
     },
     drained: () => new Promise((resolve) => ctx.stdout.once('drain', () => resolve())),

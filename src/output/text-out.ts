@@ -1,5 +1,7 @@
 import type { Ctx } from '../context.js';
 import { exact } from './terminal.js';
+import { layoutWidth } from './text.js';
+import { wrapText } from './wrap.js';
 
 // Text that is the command's output but not a record or a list (a script, a document, a line per event,
 // a plan): it reaches stdout here, so data leaves only through output/.
@@ -18,3 +20,9 @@ export async function writeExact(ctx: Ctx, text: string): Promise<void> {
 /** Lines of output, each ended by a newline; none writes nothing. */
 export const writeLines = (ctx: Ctx, lines: readonly string[]): Promise<void> =>
   writeOut(ctx, lines.length === 0 ? '' : `${lines.join('\n')}\n`);
+
+/** Words for a person on stderr: at a terminal, wrapped at spaces to its width, never inside a word nor cut. */
+export function say(ctx: Ctx, text: string): void {
+  const width = ctx.stderr.isTTY ? layoutWidth(ctx.stderr, ctx.env) : Number.POSITIVE_INFINITY;
+  ctx.stderr.write(`${wrapText(text, width)}\n`);
+}

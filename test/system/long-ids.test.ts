@@ -7,7 +7,8 @@ import { terminal } from '../helpers/terminal.js';
 import { tempDir } from '../helpers/tmp.js';
 
 // Issue 64's morning at a real terminal, with a service's UUID ids among short ones: no id cut in the list,
-// a prefix the list shows taken by `show`, and browse's detail scrolled to its last meta key.
+// a prefix the list shows taken by `show`, a long hint wrapped at spaces, and browse's detail scrolled to its
+// last meta key.
 
 const TOKEN = 'long-ids-token-0123456789';
 const UUID = (i: number) => `ntf_${(0x3f2b9c1e + i).toString(16)}-8d4a-4e7b-9a61-0c5d2e7f1a93`;
@@ -64,6 +65,12 @@ for (const [columns, rows] of [
         const show = await term.run(`clinadmin notifications show ${prefix} --peek --no-pager`);
         expect(show[0]).toBe(`Stock low: urine collection cups at the central lab, number ${ids.indexOf(full)}`);
         expect(show.join('\n')).toContain(full);
+
+        // A long typo hint wraps at spaces, never inside a word, and is never cut.
+        const typo = 'wharehouse-stock-and-supplies-of-the-central-laboratory';
+        const hint = await term.run(`clinadmin notifications list --type ${typo}`);
+        for (const l of hint) expect(l.length, l).toBeLessThanOrEqual(columns);
+        expect(hint.join(' ')).toBe(`no notifications of type "${typo}"; types here: warehouse`);
 
         await term.clear();
         await term.type('-l', 'clinadmin notifications browse');

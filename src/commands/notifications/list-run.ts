@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { Ctx } from '../../context.js';
 import { filterNotifications } from '../../core/notifications.js';
 import { chooseFormat, present } from '../../output/present.js';
+import { say } from '../../output/text-out.js';
 import { notifications } from '../../resources/index.js';
 import { checkFields, optsOf, viewsOf, withClient } from '../shared.js';
 import { filterOf, notHere, whenRule, windowOf } from './filters.js';
@@ -42,9 +43,9 @@ export async function runList(ctx: Ctx, cmd: Command): Promise<void> {
       empty: typos.length > 0 ? typos.join('\n') : 'no notifications',
       ids: all.map((n) => n.id),
     });
-    if (typos.length > 0 && !table) ctx.stderr.write(`${typos.join('\n')}\n`);
+    if (typos.length > 0 && !table) for (const line of typos) say(ctx, line);
     if (opts.limit === undefined && data.length < matching.length) {
-      ctx.stderr.write(`showing the newest ${data.length} of ${matching.length} notifications; --limit 0 shows all\n`);
+      say(ctx, `showing the newest ${data.length} of ${matching.length} notifications; --limit 0 shows all`);
     }
   });
 }

@@ -5,7 +5,7 @@ import { CliError, DeadlineError, EXIT } from '../../errors.js';
 import { localTime, shortTime } from '../../output/columns.js';
 import { LEAD_WIDTH } from '../../output/fit.js';
 import { cut, displayWidth, layoutWidth, visible } from '../../output/text.js';
-import { writeLines } from '../../output/text-out.js';
+import { say as sayText, writeLines } from '../../output/text-out.js';
 import { connect } from '../connect.js';
 import type { Opts } from '../shared.js';
 import { type FilterFlags, filterOf, notHere } from './filters.js';
@@ -40,10 +40,8 @@ export async function watch(ctx: Ctx, opts: WatchOptions): Promise<void> {
   let delay = interval;
   // At a terminal each line fits its width, wide characters counted: the title is cut, the id kept whole.
   const width = ctx.stdout.isTTY ? layoutWidth(ctx.stdout, ctx.env) : Number.POSITIVE_INFINITY;
-  const say = (line: string) => {
-    const columns = ctx.stderr.isTTY ? layoutWidth(ctx.stderr, ctx.env) : Number.POSITIVE_INFINITY;
-    ctx.stderr.write(`${Number.isFinite(columns) ? cut(line, columns) : line}\n`);
-  };
+  // Said whole, wrapped at spaces at a terminal: a cut `lost the server (… connection…` hides why.
+  const say = (line: string) => sayText(ctx, line);
   const print = (n: Note, ids: ShortIds) => {
     if (format === 'table') {
       const text = (v: unknown) => visible(v === undefined || v === null ? '' : String(v), true);
