@@ -83,8 +83,11 @@ const roff = (s) =>
 /** The man pages: clinadmin(1), then clinadmin-GROUP-VERB(1) for each command; file name to text. */
 export function manPages(program, version) {
   const pages = new Map();
+  // The header is NAME(1) on both sides with the manual's name between, three spaces either side at least: a
+  // long name leaves it out, so at 80 columns the three never run together (CLINADMIN-NOTIFICATIONS-LIST(1)).
+  const manual = (name) => (2 * (name.length + 3) + 'clinadmin manual'.length + 6 <= 80 ? 'clinadmin manual' : '');
   const head = (name, title) => [
-    `.TH ${name.toUpperCase()} 1 "" "clinadmin ${version}" "clinadmin manual"`,
+    `.TH ${name.toUpperCase()} 1 "" "clinadmin ${version}" "${manual(name)}"`,
     '.SH NAME',
     `${roff(name)} \\- ${roff(title)}`,
   ];

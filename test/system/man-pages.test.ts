@@ -33,4 +33,20 @@ describe('the man pages', () => {
     }
     expect(man.stdout).toContain('$ clinadmin measures import catalog.csv --dry-run');
   });
+
+  it("keeps the header's parts apart at 80 columns, the longest name too (issue 64)", async () => {
+    for (const page of await readdir(dir)) {
+      const r = await execa('man', ['-l', join(dir, page)], {
+        env: { MANWIDTH: '80', MANPAGER: 'cat', PAGER: 'cat', LC_ALL: 'C.UTF-8' },
+      });
+      const header = r.stdout.split('\n')[0];
+      const title = `${page.replace(/\.1$/, '').toUpperCase()}(1)`;
+      expect(header.length, page).toBeLessThanOrEqual(80);
+      // NAME(1) at each end, and between them only spaces, or the manual's name with spaces either side.
+      expect(header.startsWith(title) && header.endsWith(title), page).toBe(true);
+      expect(header.slice(title.length, header.length - title.length), page).toMatch(
+        /^( +| {2,}clinadmin manual {2,})$/,
+      );
+    }
+  });
 });
