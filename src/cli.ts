@@ -173,7 +173,18 @@ export async function run(argv: string[], overrides: Partial<Ctx> = {}, runF?: R
   };
   program.hook('preAction', async (_root, action) => {
     const started = await pagerFor(ctx, action);
-    if (started) pager = { ...started, release: pageTo(ctx, started.stream) };
+    if (!started) return;
+    // Ctrl-C in the pager is the pager's, as git ignores it while its pager runs: leaving here would give the
+    // shell the terminal while the pager still draws on it.
+    const ignored = ctx.waitForSignal(['SIGINT']);
+    const release = pageTo(ctx, started.stream);
+    pager = {
+      ...started,
+      release: () => {
+        ignored.cancel();
+        release();
+      },
+    };
   });
   const stopWarnings = routeWarnings(ctx);
   let failed: number | undefined;

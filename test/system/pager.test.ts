@@ -58,6 +58,8 @@ for (const [columns, rows] of [
         expect(await term.wrapped()).toBe(0);
         // Ids whole or as their prefix: never cut.
         for (const l of rowsShown) expect(l.split(' ')[0]).not.toContain('…');
+        // Ctrl-C is the pager's: the list stays, and q leaves it with exit 0.
+        await term.type('C-c');
         await term.type('q');
         await term.prompt();
         expect(await term.status()).toBe(0);
