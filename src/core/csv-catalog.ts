@@ -1,7 +1,7 @@
 import { UsageError } from '../errors.js';
 import type { Rec } from '../json/record.js';
 import { fillRangeCell, limitText, readCell } from './csv-cell-read.js';
-import { COLUMN_OF, HEADERS, isDecimal, keepPrecision, type SheetRecord } from './csv-cells.js';
+import { COLUMN_OF, type ColumnMap, HEADERS, isDecimal, keepPrecision, type SheetRecord } from './csv-cells.js';
 import {
   headerKey,
   LIMIT_COLUMNS,
@@ -62,6 +62,8 @@ export class Sheet {
   constructor(
     readonly source: string,
     readonly delimiter: string,
+    /** --column: headers read as another field, or left out. */
+    readonly columns?: ColumnMap,
   ) {}
 
   /**
@@ -74,7 +76,9 @@ export class Sheet {
     this.headerProblems = [];
     record.forEach((h, i) => {
       const name = h.trim();
-      const known = COLUMN_OF.get(headerKey(name));
+      const mapped = this.columns?.get(headerKey(name));
+      if (mapped === null) return;
+      const known = mapped ?? COLUMN_OF.get(headerKey(name));
       const place = `${this.source}:${line}:${i + 1}`;
       if (known === undefined) {
         const guess = nearest(headerKey(name), HEADERS.map(headerKey));
@@ -280,8 +284,8 @@ export class Sheet {
 }
 
 /** Reads a whole CSV catalog into one record per measure, in the order each measure first appears. */
-export function parseCatalogCsv(text: string, source: string): SheetRecord[] {
-  const sheet = new Sheet(source, sheetDelimiter(text, source));
+export function parseCatalogCsv(text: string, source: string, columns?: ColumnMap): SheetRecord[] {
+  const sheet = new Sheet(source, sheetDelimiter(text, source), columns);
   const { rows, starts } = parseWhole(text, sheet.delimiter, source);
   if (rows.length === 0) throw new UsageError(`${source} is empty`);
   sheet.header(rows[0], starts[0]);

@@ -1,3 +1,4 @@
+import { UsageError } from '../errors.js';
 import type { Rec } from '../json/record.js';
 import {
   COLUMN_WORDS,
@@ -97,4 +98,29 @@ export interface SheetRecord {
   moreProblems?: number;
   unread?: string[];
   carrier: 'csv';
+}
+
+/** A sheet's headers read as another field, or left out (null), by their key (headerKey): --column. */
+export type ColumnMap = ReadonlyMap<string, string | null>;
+
+/**
+ * --column's values: `Analyte=name` reads the column headed Analyte as the field name, `Comments=` leaves the
+ * column headed Comments out. A field no column holds is refused, naming the flag.
+ */
+export function columnMap(values: readonly string[] | undefined): ColumnMap | undefined {
+  if (values === undefined || values.length === 0) return undefined;
+  const out = new Map<string, string | null>();
+  for (const v of values) {
+    const at = v.indexOf('=');
+    const [header, field] = at === -1 ? [v, undefined] : [v.slice(0, at).trim(), v.slice(at + 1).trim()];
+    if (field === undefined || header === '')
+      throw new UsageError(
+        `--column "${v.slice(0, 60)}": write HEADER=FIELD (Analyte=name), or HEADER= to leave it out`,
+      );
+    const known = field === '' ? null : COLUMN_OF.get(headerKey(field));
+    if (known === undefined)
+      throw new UsageError(`--column "${v.slice(0, 60)}": ${field.slice(0, 40)} is no column (clinadmin help csv)`);
+    out.set(headerKey(header), known);
+  }
+  return out;
 }

@@ -4,6 +4,7 @@ import { pipeline } from 'node:stream/promises';
 import { parse } from 'csv-parse';
 import { UsageError } from '../errors.js';
 import { Sheet, type SheetEntry } from './csv-catalog.js';
+import type { ColumnMap } from './csv-cells.js';
 import { parseError, parseOptions, rowLines, sheetDelimiter } from './csv-dialect.js';
 import type { SourceRecord } from './records.js';
 import { hashOf } from './sync/prepare.js';
@@ -26,8 +27,9 @@ export async function csvRecords(
   source: string,
   each: (record: SourceRecord) => void,
   pause?: () => Promise<void> | undefined,
+  columns?: ColumnMap,
 ): Promise<void> {
-  const sheet = new Sheet(source, sheetDelimiter(await headOf(full), source));
+  const sheet = new Sheet(source, sheetDelimiter(await headOf(full), source), columns);
   // By the key's hash, so 100,000 keys take a few MB: two keys that share one only keep the first of them
   // waiting until the end, when whatever still waits is handed on in order.
   const last = new Map<number, number>();

@@ -5,6 +5,7 @@ import { UsageError } from '../errors.js';
 import { JsonArraySplitter } from '../json/array-stream.js';
 import { parseJson } from '../json/decimals.js';
 import { MAX_DEPTH, repeatedKey, scanValue } from '../json/json-error.js';
+import type { ColumnMap } from './csv-cells.js';
 import { csvRecords, NotStreamed } from './csv-stream.js';
 import { MAX_INPUT_BYTES, readText } from './input.js';
 import { HL7_NAME, type InputForm, parseRecords, type SourceRecord } from './records.js';
@@ -31,13 +32,14 @@ export async function forEachRecord(
   each: EachRecord,
   pause?: () => Promise<void> | undefined,
   form?: InputForm,
+  columns?: ColumnMap,
 ): Promise<void> {
   if (paths.filter((p) => p === '-').length > 1) throw new UsageError('stdin (-) can be read only once');
   for (const path of paths) {
     const sheet = form === 'csv' || (form === undefined && /\.(csv|tsv)$/i.test(path));
     if (sheet && path !== '-' && (await regularFile(ctx, path))) {
       try {
-        await csvRecords(resolve(ctx.cwd, path), path, each, pause);
+        await csvRecords(resolve(ctx.cwd, path), path, each, pause, columns);
         continue;
       } catch (err) {
         if (!(err instanceof NotStreamed)) throw err;
@@ -65,7 +67,7 @@ export async function forEachRecord(
       continue;
     }
     const { text, name } = await readText(ctx, path);
-    for (const r of parseRecords(text, name, form)) each(r);
+    for (const r of parseRecords(text, name, form, columns)) each(r);
   }
 }
 

@@ -5,6 +5,7 @@ import { describeJsonError, findAmbiguity, lineColumn, MAX_DEPTH, repeatedKey, s
 import { isRecord } from '../json/record.js';
 import { RESOURCES } from '../resources/index.js';
 import { parseCatalogCsv } from './csv-catalog.js';
+import type { ColumnMap } from './csv-cells.js';
 import { containValueSets } from './fhir/value-set.js';
 import { hl7Records } from './hl7/read.js';
 import { looksLikeHl7 } from './hl7/syntax.js';
@@ -71,10 +72,11 @@ function bundleResources(bundle: Record<string, unknown>, source: string): unkno
  * `diagnosticAnalyzers`), or NDJSON. The text is as readText gives it: UTF-8 without a BOM or NUL
  * bytes. It is dropped once parsed, so only one copy stays in memory.
  */
-export function parseRecords(text: string, source: string, form?: InputForm): SourceRecord[] {
+export function parseRecords(text: string, source: string, form?: InputForm, columns?: ColumnMap): SourceRecord[] {
   if (text.trim() === '') throw new UsageError(`${source} is empty`);
   // A spreadsheet's catalog: one row per range (csv-catalog.ts).
-  if (form === 'csv' || (form === undefined && /\.(csv|tsv)$/i.test(source))) return parseCatalogCsv(text, source);
+  if (form === 'csv' || (form === undefined && /\.(csv|tsv)$/i.test(source)))
+    return parseCatalogCsv(text, source, columns);
   // An HL7 v2 master file (hl7/): by its first segment, whatever the file is called.
   if (looksLikeHl7(text)) return hl7Records(text, source);
   // A file named .hl7 is read as HL7 only, so JSON's errors never answer for it.
@@ -223,12 +225,17 @@ export type InputForm = 'csv' | 'hl7' | undefined;
 /** `--format`'s word as a form: auto is undefined. */
 export const formOf = (format: unknown): InputForm => (format === 'csv' || format === 'hl7' ? format : undefined);
 
-export async function readRecords(ctx: Ctx, paths: string[], form?: InputForm): Promise<SourceRecord[]> {
+export async function readRecords(
+  ctx: Ctx,
+  paths: string[],
+  form?: InputForm,
+  columns?: ColumnMap,
+): Promise<SourceRecord[]> {
   if (paths.filter((p) => p === '-').length > 1) throw new UsageError('stdin (-) can be read only once');
   const out: SourceRecord[] = [];
   for (const path of paths) {
     const { text, name } = await readText(ctx, path);
-    for (const r of parseRecords(text, name, form)) out.push(r);
+    for (const r of parseRecords(text, name, form, columns)) out.push(r);
   }
   return out;
 }

@@ -95,4 +95,22 @@ describe('sheets as labs save them', () => {
       eGFR: [{ min: 60, sex: 'all' }],
     });
   });
+
+  it('--column reads a header as a field or leaves a column out, so a sheet imports unedited', async () => {
+    const { s, dir, cli } = await cliOnServer({ events: false });
+    await writeFile(join(dir, 'x.csv'), 'Panel,Parameter,Units,Low,High,Comments\ntst_c,Glucose,mg/dL,70,99,fasting\n');
+    const plain = await cli(['measures', 'lint', 'x.csv']);
+    expect(plain.code).toBe(2);
+    // Both unknown columns are listed together.
+    expect(plain.stderr).toContain('x.csv:1:2: unknown column "Parameter"');
+    expect(plain.stderr).toContain('x.csv:1:6: unknown column "Comments"');
+    const flags = ['--column', 'Parameter=name', '--column', 'Comments='];
+    const r = await cli(['measures', 'import', 'x.csv', ...flags]);
+    expect(r.code, r.stderr).toBe(0);
+    const [m] = (await s.call('GET', '/diagnostic-measures')).body as Rec[];
+    expect(m).toMatchObject({ test: 'tst_c', name: 'Glucose', unit: 'mg/dL' });
+    const bad = await cli(['measures', 'lint', 'x.csv', '--column', 'Parameter=nom']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--column "Parameter=nom": nom is no column (clinadmin help csv)');
+  });
 });

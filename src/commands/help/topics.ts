@@ -38,7 +38,8 @@ ${wrap(Object.entries(COLUMN_WORDS).map(([word, c]) => `${word} (${LIMIT_SHOWN[c
   Critical low and Critical high put critical limits on a reference range's own row: a panic range
   for the same sex and ages. A sheet without a range column holds reference ranges; one without a test
   column takes its test from --test.
-A column not listed here is an error naming it, with the nearest guess (did you mean "LOINC"?).
+A column not listed here is an error naming it, with the nearest guess (did you mean "LOINC"?);
+--column "Parameter=name" reads it as a field, --column "Comments=" leaves it out.
 
 Rows:
   - Rows are grouped into measures by (test, name); a measure's rows need not be next to each other.

@@ -4,7 +4,7 @@ import { INPUT_FORMATS, INPUT_FORMS } from '../../core/catalog-formats.js';
 import { LEAVE_OUT_FLAG } from '../../core/unheld.js';
 import { addSyncOptions, syncShape } from '../resource/sync-options.js';
 import { strictOption } from '../resource/write-define.js';
-import { examples, optsOf } from '../shared.js';
+import { collect, examples, optsOf } from '../shared.js';
 
 /** --format, for import and lint alike. */
 export const csvFormat = () =>
@@ -19,6 +19,13 @@ export const leaveOutOption = () =>
     'take a FHIR or HL7 measure without its ranges for people a range cannot name (a race, a pregnancy, a ' +
       'condition, an age or sex not read), each listed as left out; without it they are errors',
   );
+
+/** --column, for import and lint alike: a sheet's header read as a field, or left out. */
+export const columnOption = () =>
+  new Option(
+    '--column <header=field>',
+    "a sheet's column read as a field (Analyte=name), or left out (Comments=); repeatable",
+  ).argParser(collect);
 
 export function importCommand(ctx: Ctx, state: RunState): Command {
   return addSyncOptions(
@@ -39,6 +46,7 @@ export function importCommand(ctx: Ctx, state: RunState): Command {
     )
     .addOption(csvFormat())
     .addOption(leaveOutOption())
+    .addOption(columnOption())
     .addHelpText(
       'after',
       `

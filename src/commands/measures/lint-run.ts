@@ -1,4 +1,5 @@
 import type { Ctx } from '../../context.js';
+import { columnMap } from '../../core/csv-cells.js';
 import { mixed } from '../../core/problems.js';
 import { formOf, readRecords } from '../../core/records.js';
 import { prepare } from '../../core/sync/prepare.js';
@@ -11,12 +12,12 @@ import { measureSyncSpec } from './sync.js';
 
 export async function lint(
   ctx: Ctx,
-  opts: Opts & { test?: string; format?: string; leaveOutRanges?: boolean },
+  opts: Opts & { test?: string; format?: string; leaveOutRanges?: boolean; column?: string[] },
   files: string[],
 ): Promise<number> {
   const prep = await prepare(
     await measureSyncSpec(opts.test, { leaveOut: opts.leaveOutRanges }),
-    await readRecords(ctx, files, formOf(opts.format)),
+    await readRecords(ctx, files, formOf(opts.format), columnMap(opts.column)),
   );
   // Every problem of every file in one pass, in the input's order, as eslint lists them: the errors and
   // the warnings beside them, the first 50 and then how many more.

@@ -3,7 +3,7 @@ import type { Ctx, RunState } from '../../context.js';
 import { INPUT_FORMATS, INPUT_FORMS } from '../../core/catalog-formats.js';
 import { strictOption } from '../resource/write-define.js';
 import { examples, optsOf } from '../shared.js';
-import { csvFormat, leaveOutOption } from './import.js';
+import { columnOption, csvFormat, leaveOutOption } from './import.js';
 
 export function lintCommand(ctx: Ctx, state: RunState): Command {
   return new Command('lint')
@@ -16,6 +16,7 @@ export function lintCommand(ctx: Ctx, state: RunState): Command {
     )
     .addOption(csvFormat())
     .addOption(leaveOutOption())
+    .addOption(columnOption())
     .addHelpText(
       'after',
       `
@@ -38,6 +39,7 @@ ${examples(
         test: z.optional(z.string()),
         format: z.enum(INPUT_FORMATS),
         leaveOutRanges: z.optional(z.boolean()),
+        column: z.optional(z.array(z.string())),
       }));
       state.exitCode = await lint(ctx, opts, files);
     });

@@ -37,6 +37,7 @@ export const syncShape = ({ z, wholeNumber }: import('../options.js').OptionRule
   prune: z.optional(z.boolean()),
   yes: z.optional(z.boolean()),
   format: z.optional(z.enum(INPUT_FORMATS)),
+  column: z.optional(z.array(z.string())),
 });
 
 export type SyncOptions = import('../shared.js').Opts & import('../options.js').OutputOf<ReturnType<typeof syncShape>>;

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import type { ApiClient } from '../../api/client.js';
 import type { Ctx, RunState } from '../../context.js';
+import { columnMap } from '../../core/csv-cells.js';
 import { listed } from '../../core/problems.js';
 import { forEachRecord } from '../../core/record-stream.js';
 import { formOf } from '../../core/records.js';
@@ -55,7 +56,7 @@ export async function runSync(
   try {
     checked = await checkInput(
       spec,
-      (each, pause) => forEachRecord(ctx, files, each, pause, formOf(o.format)),
+      (each, pause) => forEachRecord(ctx, files, each, pause, formOf(o.format), columnMap(o.column)),
       Boolean(o.strict),
     );
   } catch (err) {
