@@ -299,7 +299,7 @@ describe('importing FHIR written by other systems', () => {
     ]);
     expect(r.code, r.stderr).toBe(0);
     const at = 'partner.json entry[0] (Glucose [Mass/volume] in Serum or Plasma)';
-    const out = 'the interval is left out';
+    const out = 'range left out';
     expect(r.stderr).toContain(
       `warning: ${at}: qualifiedInterval[2].context: a range only for context "fasting": range left out`,
     );
@@ -308,7 +308,7 @@ describe('importing FHIR written by other systems', () => {
     );
     expect(r.stderr).toContain(
       `warning: ${at}: qualifiedInterval[4]: category "absolute": only reference and critical intervals are held; ` +
-        'left out',
+        'range left out',
     );
     expect(r.stderr).toContain(
       `warning: ${at}: qualifiedInterval[7].range: given in g/L, not the measure's unit mg/dL; ${out}`,

@@ -177,13 +177,13 @@ export function fromObservationDefinition(
       (normal || abnormal ? 'reference' : interpretation?.startsWith('critical') ? 'critical' : undefined);
     if (category !== 'reference' && category !== 'critical') {
       const what = category === undefined ? 'no category' : `category ${JSON.stringify(category)}`;
-      warnings.push({ field: at, message: `${what}: only reference and critical intervals are held; left out` });
+      warnings.push({ field: at, message: `${what}: only reference and critical intervals are held; range left out` });
       return;
     }
     if (category === 'reference' && abnormal) {
       warnings.push({
         field: `${at}.condition`,
-        message: `a "${interpretation}" interval holds the ${interpretation} results, not a reference range; left out`,
+        message: `a "${interpretation}" interval holds the ${interpretation} results, not a reference range: left out`,
       });
       return;
     }
@@ -218,9 +218,7 @@ export function fromObservationDefinition(
     if (units.size > 1 || (only !== undefined && !si && only !== m.unit)) {
       warnings.push({
         field: `${at}.range`,
-        message:
-          `given in ${[...units].join(' and ')}, not the measure's unit ${String(m.unit)}; ` +
-          'the interval is left out',
+        message: `given in ${[...units].join(' and ')}, not the measure's unit ${String(m.unit)}; ` + 'range left out',
       });
       return;
     }
