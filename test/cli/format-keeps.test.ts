@@ -1,6 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { sameServerText } from '../helpers/round-trip.js';
 import { cliOnServer } from '../helpers/server.js';
 
 // A format that cannot carry a field never clears it (docs/catalogs.md, "Fields and formats"). HL7 v2's RFR
@@ -50,6 +51,8 @@ const CATALOG: Rec[] = [
   { test: 'tst_ua', name: 'Findings', type: 'checklist', choices: ['Casts', 'Crystals', 'Casts'] },
   // No type: none is made up.
   { test: 'tst_ua', name: 'Remark', referenceRanges: [{ min: 1, max: 2 }] },
+  // Its one range in SI bounds alone: HL7 has no place for it, so no OM2 at all, and the import keeps it.
+  { test: 'tst_ua', name: 'Ratio', panicRanges: [{ simin: 0 }] },
 ];
 
 async function loaded() {
@@ -81,7 +84,7 @@ describe('a format that cannot carry a field leaves it as the server has it', ()
     expect((await from.cli(['measures', 'export', '--format', 'hl7', '--out', 'c.hl7'])).code).toBe(0);
     const dry = await from.cli(['measures', 'import', 'c.hl7', '--dry-run', '--exit-code']);
     expect(dry.code, dry.stdout + dry.stderr).toBe(0);
-    expect(dry.stdout).toContain('dry run: 0 to create, 0 to update, 5 unchanged, 0 in error');
+    expect(dry.stdout).toContain('dry run: 0 to create, 0 to update, 6 unchanged, 0 in error');
     const real = await from.cli(['measures', 'import', 'c.hl7']);
     expect(real.code, real.stderr).toBe(0);
     expect(await held(from)).toEqual(before);
@@ -100,9 +103,18 @@ describe('a format that cannot carry a field leaves it as the server has it', ()
       'tst_bmp Sodium',
       'tst_cmp Sodium',
       'tst_ua Findings',
+      'tst_ua Ratio',
       'tst_ua Remark',
     ]);
-    expect(list[4].type).toBeUndefined();
+    expect(list[5].type).toBeUndefined();
+    expect(list[4].panicRanges).toBeUndefined();
+    // The same file again, from the empty serve it went into: the same text but for the time and ids.
+    expect((await to.cli(['measures', 'export', '--format', 'hl7', '--out', 'again.hl7'])).code).toBe(0);
+    const [first, again] = await Promise.all([
+      readFile(join(from.dir, 'c.hl7'), 'utf8'),
+      readFile(join(to.dir, 'again.hl7'), 'utf8'),
+    ]);
+    expect(sameServerText(again)).toBe(sameServerText(first));
   });
 
   it('CSV: texts the server holds with spaces around them, which a sheet does not keep, plan no change', async () => {

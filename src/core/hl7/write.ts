@@ -77,8 +77,9 @@ function observation(m: Rec, n: number): string[] {
   const dataType = type ? (Object.hasOwn(DATA_TYPE, type) ? DATA_TYPE[type] : 'ST') : '';
   const others = str(m.hl7IdentifierCod) && str(m.id) ? cwe(str(m.id), '', ID_SYSTEM) : '';
   const out = [`MFE|MAD|${n}||${id}|CWE`, `OM1|${n}|${id}|${dataType}|||${e(m.description)}|${others}`];
-  const refs = (m.referenceRanges as RangeLike[] | undefined) ?? [];
-  const panics = (m.panicRanges as RangeLike[] | undefined) ?? [];
+  // An RFR holds OM2-2's unit: a range of SI bounds alone has no place in one (its import keeps the server's).
+  const refs = ((m.referenceRanges as RangeLike[] | undefined) ?? []).filter((r) => !siOnly(r));
+  const panics = ((m.panicRanges as RangeLike[] | undefined) ?? []).filter((r) => !siOnly(r));
   if (dataType === 'NM' || refs.length + panics.length > 0 || m.unit || m.siunit) {
     const unit = str(m.unit) ? cwe(str(m.unit), '', UCUM_SYSTEM) : '';
     const siunit = str(m.siunit) ? cwe(str(m.siunit), '', UCUM_SYSTEM) : '';
@@ -87,14 +88,8 @@ function observation(m: Rec, n: number): string[] {
       mask([...refs, ...panics]),
       siunit,
       '',
-      refs
-        .filter((r) => !siOnly(r))
-        .map(rfr)
-        .join(S.repetition),
-      panics
-        .filter((r) => !siOnly(r))
-        .map(rfr)
-        .join(S.repetition),
+      refs.map(rfr).join(S.repetition),
+      panics.map(rfr).join(S.repetition),
     ];
     out.push(`OM2|${n}|${fields.join(S.field)}`.replace(/\|+$/, ''));
   }
