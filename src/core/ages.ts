@@ -118,7 +118,8 @@ function ageEndText(ageMax: number, ageMin = 0): string {
  * `"ageMax": "11mo"` the last completed unit (readAgesIn and the CSV reader read them back to the same band).
  */
 export function withAgeText<R extends { ageMin?: unknown; ageMax?: unknown }>(r: R): R {
-  const [lo, hi] = [r.ageMin, r.ageMax];
+  // Each as the one number that stands for it: 129.99999999986952 y is 130 y, written so, not as 1139580h.
+  const [lo, hi] = [r.ageMin, r.ageMax].map((v) => (typeof v === 'number' ? canon(v) : v));
   return {
     ...r,
     ...(typeof lo === 'number' ? { ageMin: lo === 0 ? '0' : ageText(lo) } : {}),

@@ -1,6 +1,7 @@
-import { copyFile } from 'node:fs/promises';
+import { copyFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { sameServerText } from '../helpers/round-trip.js';
 import { cliOnServer } from '../helpers/server.js';
 
 // What serve holds comes back from every export. A script's arithmetic stores doubles whose shortest text
@@ -32,6 +33,8 @@ const AGED = {
   referenceRanges: [
     { sex: 'male', ageMin: 0.0192, ageMax: 3.590710444841534, min: 1, max: 2 },
     { sex: 'male', ageMin: 3.590710444841534, ageMax: 12.000000000000002, min: 2, max: 3 },
+    // 130 y to 15 digits in hours (1139580 h), though not quite in years: the one age 130 y.
+    { sex: 'male', ageMin: 12.000000000000002, ageMax: 129.99999999986952, min: 3, max: 4 },
   ],
 };
 
@@ -79,7 +82,15 @@ describe('the server’s own ages in every format', () => {
     expect((held.referenceRanges as Rec[]).map((r) => [r.ageMin, r.ageMax])).toEqual([
       [0.0192, 3.590710444841534],
       [3.590710444841534, 12],
+      [12, 130],
     ]);
+    // And the empty serve's export is the same file again.
+    expect((await to.cli(['measures', 'export', '--format', format, '--out', `again.${EXT[format]}`])).code).toBe(0);
+    const [first, back] = await Promise.all([
+      readFile(join(from.dir, file), 'utf8'),
+      readFile(join(to.dir, `again.${EXT[format]}`), 'utf8'),
+    ]);
+    expect(sameServerText(back)).toBe(sameServerText(first));
     const again = await from.cli(['measures', 'import', file, '--dry-run', '--exit-code']);
     expect(again.code, again.stdout + again.stderr).toBe(0);
   });

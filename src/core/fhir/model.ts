@@ -100,7 +100,7 @@ export const AGE_CONVENTION_VALUE = 'exact-range';
  * whole in no unit puts both in years. Nothing in an extension: the numbers alone say the band.
  */
 export function ageRange(ageMin: unknown, ageMax: unknown): Rec | undefined {
-  const ends = [num(ageMin) ? ageMin : undefined, num(ageMax) ? ageMax : undefined];
+  const ends = [num(ageMin) ? canon(ageMin) : undefined, num(ageMax) ? canon(ageMax) : undefined];
   const edges = ends.filter((y) => y !== undefined && y !== 0).map((y) => edgeOf(y!));
   const unit = edges.some((e) => e === undefined) ? 'y' : edges.map((e) => e!.unit).reduce(smaller, 'y');
   const quantity = (years: number) => {
