@@ -218,7 +218,7 @@ export function fromObservationDefinition(
     if (units.size > 1 || (only !== undefined && !si && only !== m.unit)) {
       warnings.push({
         field: `${at}.range`,
-        message: `given in ${[...units].join(' and ')}, not the measure's unit ${String(m.unit)}; ` + 'range left out',
+        message: `given in ${[...units].join(' and ')}, not the measure's unit ${String(m.unit)}; range left out`,
       });
       return;
     }
