@@ -198,7 +198,9 @@ describe('a serve of its own', () => {
     const bad = { contracts: [acme], insuranceCoverages: [{ ...cbc, amount: -5 }] };
     const err = await startServe({ seed: bad }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ServeError);
-    expect((err as ServeError).message).toMatch(/^error: seed: insuranceCoverages\[0\]: amount: must not be negative/);
+    expect((err as ServeError).message).toMatch(
+      /^error: seed: insuranceCoverages record 1: amount: must not be negative/,
+    );
     expect((err as ServeError).exitCode).toBe(2);
   });
 

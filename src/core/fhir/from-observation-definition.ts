@@ -141,7 +141,8 @@ export function fromObservationDefinition(
     return concept.text ?? ((concept.coding as Rec[] | undefined) ?? [])[0]?.code;
   };
   // Another system's one unit in `unit` (R4's "SI unit", as Medplum writes its only one) is its results' unit.
-  const alone = !ours && details.customaryUnit === undefined;
+  // Our export without its extensions still names our measure id, and writes `unit` only for an SI unit.
+  const alone = !ours && identifier === undefined && details.customaryUnit === undefined;
   const unit = unitOf(alone ? details.unit : details.customaryUnit);
   const siunit = alone ? undefined : unitOf(details.unit);
   if (unit !== undefined) m.unit = unit;

@@ -19,6 +19,8 @@ const SPEC_FRACTIONS: [AgeUnit, number][] = [
   ['wk', 0.0192],
   ['d', 0.00273],
 ];
+/** The most decimals the spec's table writes a fraction with (0.0027300). */
+const SPEC_DECIMALS = 7;
 
 export function yearsOf(d: Decimal): number {
   const { value } = d;
@@ -30,7 +32,9 @@ export function yearsOf(d: Decimal): number {
   };
   if (near(Math.round(value))) return Math.round(value);
   // Below a year, the spec's own fractions before the exact ones: 0.0830 is 1 mo, not the 728 h it is nearest.
-  if (value < 1)
+  // The table writes them to at most 7 decimals; a number written past that (our export pads an age no unit
+  // rounds to, 0.019200000000000000) says it is exact, not a copy of the table.
+  if (value < 1 && d.decimals <= SPEC_DECIMALS)
     for (const [unit, fraction] of SPEC_FRACTIONS) {
       const count = Math.round(value / fraction);
       if (count > 0 && near(count * fraction)) return count / PER_YEAR[unit];
