@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { canon } from '../../src/schemas/ages.js';
 import { measureCreateSchema } from '../../src/schemas/measures.js';
 import { MEASURE_TYPE_VALUES } from '../../src/schemas/values.js';
 
@@ -91,7 +92,14 @@ const range = fc
     for (const [k, v] of Object.entries(all)) if (v !== undefined) out[k] = v;
     // A precision belongs to a bound it is given with.
     for (const b of ['min', 'max', 'simin', 'simax']) if (out[b] === undefined) delete out[`${b}Precision`];
-    if (out.ageMin !== undefined && out.ageMin === out.ageMax) delete out.ageMax;
+    // Two ages one age to every reader of 15 digits (schemas/ages.ts canon) make no band; serve takes the
+    // raw numbers, so it holds one (a gap left in the report), but no lab writes it.
+    if (
+      out.ageMin !== undefined &&
+      out.ageMax !== undefined &&
+      canon(out.ageMin as number) >= canon(out.ageMax as number)
+    )
+      delete out.ageMax;
     return out;
   })
   .filter((r) => ['min', 'max', 'simin', 'simax'].some((b) => r[b] !== undefined));
