@@ -30,6 +30,8 @@ const CATALOG: Rec[] = [
     ],
     panicRanges: [{ min: 40, max: 500, simin: 2.2, simax: 27.8 }],
   },
+  // One factor explains its SI bound (conversionFactor 10000): a reader derives 0.01, not the server's 0.010.
+  { test: 'tst_bmp', name: 'Trace', type: 'numeric', panicRanges: [{ min: 0.000001, simin: 0.01, siminPrecision: 3 }] },
   // Two tests hold Sodium under one LOINC code: each keeps its own test.
   {
     test: 'tst_bmp',
@@ -84,7 +86,7 @@ describe('a format that cannot carry a field leaves it as the server has it', ()
     expect((await from.cli(['measures', 'export', '--format', 'hl7', '--out', 'c.hl7'])).code).toBe(0);
     const dry = await from.cli(['measures', 'import', 'c.hl7', '--dry-run', '--exit-code']);
     expect(dry.code, dry.stdout + dry.stderr).toBe(0);
-    expect(dry.stdout).toContain('dry run: 0 to create, 0 to update, 6 unchanged, 0 in error');
+    expect(dry.stdout).toContain('dry run: 0 to create, 0 to update, 7 unchanged, 0 in error');
     const real = await from.cli(['measures', 'import', 'c.hl7']);
     expect(real.code, real.stderr).toBe(0);
     expect(await held(from)).toEqual(before);
@@ -101,13 +103,14 @@ describe('a format that cannot carry a field leaves it as the server has it', ()
     expect(list.map((m) => `${m.test} ${m.name}`)).toEqual([
       'tst_bmp Glucose',
       'tst_bmp Sodium',
+      'tst_bmp Trace',
       'tst_cmp Sodium',
       'tst_ua Findings',
       'tst_ua Ratio',
       'tst_ua Remark',
     ]);
-    expect(list[5].type).toBeUndefined();
-    expect(list[4].panicRanges).toBeUndefined();
+    expect(list[6].type).toBeUndefined();
+    expect(list[5].panicRanges).toBeUndefined();
     // The same file again, from the empty serve it went into: the same text but for the time and ids.
     expect((await to.cli(['measures', 'export', '--format', 'hl7', '--out', 'again.hl7'])).code).toBe(0);
     const [first, again] = await Promise.all([

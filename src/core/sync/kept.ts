@@ -53,12 +53,16 @@ function twins(incoming: Rec[], stored: Rec[]): (Rec | undefined)[] {
 const twelve = (a: unknown, b: unknown) =>
   a === b || (typeof a === 'number' && typeof b === 'number' && a.toPrecision(12) === b.toPrecision(12));
 
-/** SI bounds a reader derived from a conversionFactor: the stored ones to its 12 digits. */
+/** SI bounds a reader derived from a conversionFactor (no precision of their own): the stored ones to 12 digits. */
 const derived = (r: Rec, twin: Rec) =>
   (r.simin !== undefined || r.simax !== undefined) &&
-  (r.simin !== twin.simin || r.simax !== twin.simax) &&
+  r.siminPrecision === undefined &&
+  r.simaxPrecision === undefined &&
   twelve(r.simin, twin.simin) &&
   twelve(r.simax, twin.simax);
+
+/** A range's SI fields as the server holds them. */
+const siOf = (twin: Rec) => Object.fromEntries(SI_FIELDS.filter((f) => twin[f] !== undefined).map((f) => [f, twin[f]]));
 
 /** A range with SI bounds alone, which HL7's export leaves out (its RFR has no place for them). */
 export const siOnly = (r: { min?: unknown; max?: unknown }) => r.min === undefined && r.max === undefined;
@@ -72,9 +76,9 @@ function withStoredSi(incoming: unknown, stored: unknown): unknown {
   const pairs = twins(incoming as Rec[], stored as Rec[]);
   const out = (incoming as Rec[]).map((r, i) => {
     const twin = pairs[i];
-    if (twin && derived(r, twin)) return { ...r, simin: twin.simin, simax: twin.simax };
+    if (twin && derived(r, twin)) return { ...r, ...siOf(twin) };
     if (!twin || SI_FIELDS.some((f) => r[f] !== undefined)) return r;
-    const si = Object.fromEntries(SI_FIELDS.filter((f) => twin[f] !== undefined).map((f) => [f, twin[f]]));
+    const si = siOf(twin);
     return Object.keys(si).length === 0 ? r : { ...r, ...si };
   });
   (stored as Rec[]).forEach((s, j) => {
