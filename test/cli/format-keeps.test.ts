@@ -32,6 +32,8 @@ const CATALOG: Rec[] = [
   },
   // One factor explains its SI bound (conversionFactor 10000): a reader derives 0.01, not the server's 0.010.
   { test: 'tst_bmp', name: 'Trace', type: 'numeric', panicRanges: [{ min: 0.000001, simin: 0.01, siminPrecision: 3 }] },
+  // Its factor to 12 digits gives 233.290000000501: the server's 233.29 to what the factor says.
+  { test: 'tst_cmp', name: 'Urate', type: 'numeric', panicRanges: [{ min: 1.320353217019455, simin: 233.29 }] },
   // Two tests hold Sodium under one LOINC code: each keeps its own test.
   {
     test: 'tst_bmp',
@@ -86,7 +88,7 @@ describe('a format that cannot carry a field leaves it as the server has it', ()
     expect((await from.cli(['measures', 'export', '--format', 'hl7', '--out', 'c.hl7'])).code).toBe(0);
     const dry = await from.cli(['measures', 'import', 'c.hl7', '--dry-run', '--exit-code']);
     expect(dry.code, dry.stdout + dry.stderr).toBe(0);
-    expect(dry.stdout).toContain('dry run: 0 to create, 0 to update, 7 unchanged, 0 in error');
+    expect(dry.stdout).toContain('dry run: 0 to create, 0 to update, 8 unchanged, 0 in error');
     const real = await from.cli(['measures', 'import', 'c.hl7']);
     expect(real.code, real.stderr).toBe(0);
     expect(await held(from)).toEqual(before);
@@ -105,12 +107,13 @@ describe('a format that cannot carry a field leaves it as the server has it', ()
       'tst_bmp Sodium',
       'tst_bmp Trace',
       'tst_cmp Sodium',
+      'tst_cmp Urate',
       'tst_ua Findings',
       'tst_ua Ratio',
       'tst_ua Remark',
     ]);
-    expect(list[6].type).toBeUndefined();
-    expect(list[5].panicRanges).toBeUndefined();
+    expect(list[7].type).toBeUndefined();
+    expect(list[6].panicRanges).toBeUndefined();
     // The same file again, from the empty serve it went into: the same text but for the time and ids.
     expect((await to.cli(['measures', 'export', '--format', 'hl7', '--out', 'again.hl7'])).code).toBe(0);
     const [first, again] = await Promise.all([
