@@ -1,6 +1,5 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import type { ChildNews, ChildStart, Run, VerbCall } from './protocol.js';
@@ -80,7 +79,7 @@ async function verb(call: VerbCall, url: string, token: string, folder: string):
 }
 
 async function serveFor(start: ChildStart): Promise<void> {
-  const folder = await mkdtemp(join(tmpdir(), 'clinadmin-testing-'));
+  const folder = start.folder;
   const dataFile = start.dataFile ?? join(folder, 'data.json');
   let ready = false;
   let said = '';

@@ -144,7 +144,7 @@ export async function startServe(options: ServeOptions = {}): Promise<TestServe>
   if (f.rateLimit !== undefined) args.push('--rate-limit', String(f.rateLimit));
   for (const rule of f.failOn ?? []) args.push('--fail-on', rule);
   args.push(...(options.args ?? []));
-  const start: ChildStart = {
+  const start: Omit<ChildStart, 'folder'> = {
     args,
     token,
     ...(options.dataFile === undefined ? {} : { dataFile: resolve(options.dataFile) }),

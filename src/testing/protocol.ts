@@ -8,7 +8,9 @@ export interface ChildStart {
   args: string[];
   /** The admin token among them, which the sandbox verbs send. */
   token: string;
-  /** The data file; undefined for a temporary one the child removes when it stops. */
+  /** The temporary folder the test process made: the child keeps its data file (unless given) and config there. */
+  folder: string;
+  /** The data file; undefined for one in `folder`, which goes with the folder. */
   dataFile?: string;
   /** The state to start from as JSON text, read by `serve --load -` from the child's stdin. */
   seed?: string;

@@ -1,5 +1,6 @@
 import { type ChildProcess, fork } from 'node:child_process';
-import { constants } from 'node:os';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { constants, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { ChildNews, ChildStart, VerbAnswer } from './protocol.js';
@@ -15,6 +16,8 @@ export class ServeChild {
   private readonly calls = new Map<number, { resolve: (a: VerbAnswer) => void; reject: (e: Error) => void }>();
   private readonly exited: Promise<number>;
   private stopping?: Promise<void>;
+  /** The folder is gone once the child has exited: a child killed (SIGKILL) cannot remove it itself. */
+  private removed: Promise<unknown> = Promise.resolve();
 
   constructor() {
     // No execArgv of the test runner's (its loaders, --test): the child is the shipped serve and nothing else.
@@ -53,24 +56,37 @@ export class ServeChild {
     else this.child.channel?.unref();
   }
 
-  /** Sends the start and waits for the URL, or why serve stopped; a child silent for `ms` is killed. */
-  async start(start: ChildStart, ms: number): Promise<{ ready: string; dataFile: string }> {
+  /**
+   * Makes the child's temporary folder, sends the start and waits for the URL, or why serve stopped; a child
+   * silent for `ms` is killed. A start that fails has no child and no folder left when it rejects.
+   */
+  async start(start: Omit<ChildStart, 'folder'>, ms: number): Promise<{ ready: string; dataFile: string }> {
+    const folder = await mkdtemp(join(tmpdir(), 'clinadmin-testing-')).catch((err: unknown) => {
+      this.child.kill('SIGKILL');
+      throw err;
+    });
+    this.removed = this.exited.then(() => rm(folder, { recursive: true, force: true }));
     let timer: NodeJS.Timeout | undefined;
     const news = new Promise<ChildNews>((done) => this.child.once('message', done));
     const late = new Promise<'late'>((done) => {
       timer = setTimeout(() => done('late'), ms);
     });
-    this.child.send(start);
+    this.child.send({ ...start, folder });
     try {
       const first = await Promise.race([news, this.exited, late]);
       if (first === 'late') {
         this.child.kill('SIGKILL');
+        await this.removed;
         throw new ServeError(`clinadmin serve did not answer within ${ms} ms`, 1);
       }
-      if (typeof first === 'number')
+      if (typeof first === 'number') {
+        await this.removed;
         throw new ServeError(this.lastWords(`clinadmin serve stopped (exit ${first})`), first);
-      if ('failed' in first)
+      }
+      if ('failed' in first) {
+        await this.removed;
         throw new ServeError(first.stderr.trim() || `clinadmin serve stopped (exit ${first.failed})`, first.failed);
+      }
       if (!('ready' in first)) throw new ServeError('clinadmin serve answered before it started', 1);
       // Neither the child nor its channel holds the test process open: a suite that forgets close() still
       // ends, and the child, losing its channel, stops itself.
@@ -113,6 +129,7 @@ export class ServeChild {
     });
     const code = await Promise.race([this.exited, killed.then(() => this.exited)]);
     clearTimeout(timer);
+    await this.removed;
     if (code !== 0) throw new ServeError(this.lastWords(`clinadmin serve stopped with exit ${code}`), code);
   }
 }

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { access, readFile, writeFile } from 'node:fs/promises';
+import { access, readdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -202,6 +202,23 @@ describe('a serve of its own', () => {
       /^error: seed: insuranceCoverages record 1: amount: must not be negative/,
     );
     expect((err as ServeError).exitCode).toBe(2);
+  });
+
+  it('leaves no folder when serve does not answer within startTimeout', async () => {
+    // A token file nobody writes yet (a pipe, as `--token-file <(...)` gives) holds serve before it listens.
+    const tmp = await tempDir();
+    const pipe = join(await tempDir(), 'tokens');
+    await execa('mkfifo', ['-m', '600', pipe]);
+    const saved = process.env.TMPDIR;
+    process.env.TMPDIR = tmp;
+    try {
+      const err = await startServe({ args: ['--token-file', pipe], startTimeout: 1000 }).catch((e: unknown) => e);
+      expect((err as ServeError).message).toBe('clinadmin serve did not answer within 1000 ms');
+    } finally {
+      if (saved === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = saved;
+    }
+    expect(await readdir(tmp)).toEqual([]);
   });
 
   it('keeps a data file it was given, and removes the temporary one at close', async () => {
