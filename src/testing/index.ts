@@ -3,10 +3,10 @@
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { ChildStart } from './protocol.js';
-import { answerOf, asGiven, ExpectationError, filterArgs, ServeError } from './sandbox.js';
+import { answerOf, asGiven, ExpectationError, filterArgs, type RecordedRequest, ServeError } from './sandbox.js';
 import { ServeChild } from './serve-child.js';
 
-export { ExpectationError, ServeError };
+export { ExpectationError, type RecordedRequest, ServeError };
 
 /** serve's faults (`serve --help`): each off unless given. */
 export interface Faults {
@@ -42,21 +42,6 @@ export interface ServeOptions {
   startTimeout?: number;
 }
 
-/** One request as `sandbox requests -o json` gives it. */
-export interface RecordedRequest {
-  time: number;
-  method: string;
-  path: string;
-  query?: string;
-  status: number;
-  account?: string;
-  durationMs?: number;
-  body?: unknown;
-  bodyStart?: string;
-  bodyBytes?: number;
-  [field: string]: unknown;
-}
-
 /** The filters of `sandbox requests`, each its flag (`since: 'app'` is `--since app`); they combine. */
 export interface RequestFilter {
   method?: string;
@@ -68,6 +53,8 @@ export interface RequestFilter {
   since?: string;
   /** Only requests whose recorded body holds this JSON value (extra fields and elements ignored). */
   body?: unknown;
+  /** `NAME=VALUE`: only requests that sent this header with exactly this value; each of a list must hold. */
+  header?: string | string[];
   [flag: string]: unknown;
 }
 

@@ -1,5 +1,22 @@
 import type { VerbAnswer } from './protocol.js';
 
+/** One request as `sandbox requests -o json` gives it. */
+export interface RecordedRequest {
+  time: number;
+  method: string;
+  path: string;
+  query?: string;
+  status: number;
+  account?: string;
+  durationMs?: number;
+  body?: unknown;
+  bodyStart?: string;
+  bodyBytes?: number;
+  /** The headers the journal keeps that it sent, by lowercase name (`sandbox requests --header`). */
+  headers?: Record<string, string>;
+  [field: string]: unknown;
+}
+
 /** What clinadmin said when a verb failed: its message and hint as the CLI prints them, and its exit code. */
 export class ServeError extends Error {
   constructor(
@@ -15,7 +32,7 @@ export class ServeError extends Error {
 export class ExpectationError extends ServeError {
   constructor(
     message: string,
-    readonly requests: unknown[],
+    readonly requests: RecordedRequest[],
   ) {
     super(message, 1);
     this.name = 'ExpectationError';

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import {
   ExpectationError,
   type RecordedRequest,
+  type RequestFilter,
   ServeError,
   type ServeOptions,
   type Snapshot,
@@ -61,6 +62,12 @@ it("holds run() as the bundle's cli.cjs gives it", () => {
   expectTypeOf<typeof run>().toExtend<Run>();
 });
 
+it('types the filters and the requests as sandbox requests has them', () => {
+  expectTypeOf<RequestFilter['header']>().toEqualTypeOf<string | string[] | undefined>();
+  expectTypeOf<RecordedRequest['headers']>().toEqualTypeOf<Record<string, string> | undefined>();
+  expectTypeOf<ExpectationError['requests']>().toEqualTypeOf<RecordedRequest[]>();
+});
+
 describe('one serve for a suite', () => {
   let api: TestServe;
   beforeAll(async () => {
@@ -110,6 +117,12 @@ describe('one serve for a suite', () => {
     expect(miss).toBeInstanceOf(ExpectationError);
     expect((miss as ExpectationError).message).toMatch(/expected 2 requests .*found 1/);
     expect((miss as ExpectationError).requests).toHaveLength(1);
+    const keyed = { authorization: 'Bearer app-token', 'idempotency-key': 'order-17' };
+    await fetch(`${api.url}/insurance-coverages`, { headers: keyed });
+    const [one] = await api.requests({ header: 'Idempotency-Key=order-17' });
+    expect(one.headers).toMatchObject({ 'idempotency-key': 'order-17' });
+    // Each header of a list must hold, as the flag given twice.
+    expect(await api.requests({ header: ['Idempotency-Key=order-17', 'X-Request-Id=r1'] })).toEqual([]);
     await api.clearRequests();
     expect(await api.requests()).toEqual([]);
   });
