@@ -52,6 +52,12 @@ function sink() {
   return { stream, text: () => text };
 }
 
+/** The words with `-o json`, before a `--` that ends the options (after it, it would be a name). */
+function withJson(argv: string[]): string[] {
+  const end = argv.indexOf('--');
+  return end < 0 ? [...argv, '-o', 'json'] : [...argv.slice(0, end), '-o', 'json', ...argv.slice(end)];
+}
+
 /**
  * One `clinadmin sandbox` verb against this serve, run here by the CLI's own run(): it does, refuses and says
  * exactly what the command does, and the test's process (its globals, fake timers and module registry) never
@@ -62,7 +68,7 @@ async function verb(call: VerbCall, url: string, token: string, folder: string):
   const err = sink();
   let code: number;
   try {
-    code = await cli().run(['sandbox', ...call.argv, '-o', 'json'], {
+    code = await cli().run(['sandbox', ...withJson(call.argv)], {
       stdin: Readable.from(call.stdin === undefined ? [] : [call.stdin]),
       stdout: out.stream,
       stderr: err.stream,

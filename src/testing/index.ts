@@ -152,16 +152,16 @@ export async function startServe(options: ServeOptions = {}): Promise<TestServe>
     dataFile: ready.dataFile,
     pid: child.child.pid!,
     env: { CLINADMIN_BASE_URL: ready.ready, CLINADMIN_TOKEN: token },
-    snapshot: (name) => verb(['snapshot', name, '-q']),
+    snapshot: (name) => verb(['snapshot', '-q', '--', name]),
     snapshots: () => verb(['snapshots']),
-    reset: (name) => verb(['reset', ...(name === undefined ? [] : [name]), '-q']),
+    reset: (name) => verb(['reset', '-q', ...(name === undefined ? [] : ['--', name])]),
     load: (state, o = {}) =>
       typeof state === 'string'
         ? verb(['load', resolve(state), ...(o.merge ? ['--merge'] : []), '-q'])
         : verb(['load', '-', ...(o.merge ? ['--merge'] : []), '-q'], JSON.stringify(state)),
     addContract: (c) =>
-      verb(['contracts', 'add', c.id, '--insured', c.insured, '--insurer', c.insurer, ...contractTypes(c)]),
-    mark: (name) => verb(['mark', name, '-q']),
+      verb(['contracts', 'add', '--insured', c.insured, '--insurer', c.insurer, ...contractTypes(c), '--', c.id]),
+    mark: (name) => verb(['mark', '-q', '--', name]),
     requests: (filter = {}) => verb(['requests', ...filterArgs(filter)]),
     clearRequests: () => verb(['requests', '--clear', '-q']).then(() => undefined),
     expectRequests: (count, filter = {}) => verb(['requests', ...filterArgs(filter), '--expect', String(count)]),

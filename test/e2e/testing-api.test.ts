@@ -132,6 +132,16 @@ describe('one serve for a suite', () => {
     expect(err).toBeInstanceOf(ServeError);
     expect((err as ServeError).exitCode).toBe(3);
     expect((err as ServeError).message).toMatch(/no snapshot named never-saved/);
+    // A name is data, never a flag: one the server refuses is refused by the server's rule, as
+    // `clinadmin sandbox snapshot -- --help` refuses it.
+    for (const [make, what] of [
+      [() => api.snapshot('--help'), 'snapshot'],
+      [() => api.mark('-q'), 'mark'],
+    ] as const) {
+      const named = await make().catch((e: unknown) => e);
+      expect(named).toBeInstanceOf(ServeError);
+      expect((named as ServeError).message).toMatch(new RegExp(`a ${what} name is letters, digits, .*; got "-`));
+    }
     const mark = await api.requests({ since: 'no-such-mark' }).catch((e: unknown) => e);
     expect((mark as ServeError).message).toMatch(/no mark named no-such-mark/);
     // A filter is its flag: one the CLI does not have is refused by name, never ignored.
