@@ -43,10 +43,20 @@ export class ExpectationError extends ServeError {
 export const asGiven = (said: string, name: string | undefined) =>
   name === undefined ? said : said.replace(/^error: stdin(?=[: ])/, `error: ${name}`);
 
+/** stdout as JSON; words such as `--help` or `--version` print text instead, refused as a usage error. */
+function jsonOf(a: VerbAnswer, argv: string[]): unknown {
+  try {
+    return JSON.parse(a.stdout);
+  } catch {
+    const first = a.stdout.trim().split('\n')[0];
+    throw new ServeError(`error: clinadmin sandbox ${argv.join(' ')} printed text, not JSON: ${first}`, 2);
+  }
+}
+
 /** A verb's answer as the handle gives it: the data of `-o json`, or the error that says what the CLI said. */
 export function answerOf(a: VerbAnswer, argv: string[], stdinGiven: boolean): unknown {
   const said = asGiven(a.stderr.trim(), stdinGiven ? 'the state given' : undefined);
-  const data = a.stdout.trim() === '' ? undefined : JSON.parse(a.stdout);
+  const data = a.stdout.trim() === '' ? undefined : jsonOf(a, argv);
   // --expect's mismatch is exit 1 with the requests that did match on stdout; any other failure has no data.
   if (a.code === 1 && argv.includes('--expect') && Array.isArray(data)) throw new ExpectationError(said, data);
   if (a.code !== 0) throw new ServeError(said, a.code);

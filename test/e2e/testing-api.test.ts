@@ -160,6 +160,13 @@ describe('one serve for a suite', () => {
     expect(unknown).toBeInstanceOf(ServeError);
     expect((unknown as ServeError).exitCode).toBe(2);
     expect((unknown as ServeError).message).toMatch(/no-such-verb/);
+    // Words that print text rather than JSON (help, as `clinadmin sandbox snapshots --help` prints it).
+    const help = await api.sandbox(['snapshots', '--help']).catch((e: unknown) => e);
+    expect(help).toBeInstanceOf(ServeError);
+    expect([(help as ServeError).exitCode, (help as ServeError).message]).toEqual([
+      2,
+      expect.stringMatching(/^error: clinadmin sandbox snapshots --help printed text, not JSON: Usage: /),
+    ]);
   });
 
   it('snapshots and resets to a snapshot, clearing the journal', async () => {
