@@ -87,13 +87,14 @@ export async function linearSection({ median, record, work, BIN, RUNS, log, env,
   const lint =
     (extra = []) =>
     (file) => ['measures', 'lint', file, '-o', 'json', ...extra];
+  // Each file named by its format: a .hl7 file is read as HL7 whatever it holds.
   for (const [what, make, n, name, args] of [
-    ['HL7 RFR repetitions, lint', rfr, 20_000, 'rfr', lint(['--test', 't'])],
-    ['FHIR qualifiedIntervals, lint', intervals, 4_000, 'intervals', lint(['--test', 't'])],
-    ['HL7 M10 batteries of one member, lint', batteries, 40_000, 'batteries', lint()],
-    ['HL7 master file parsing, lint', compendium, 10_000, 'compendium', lint(['--test', 't'])],
+    ['HL7 RFR repetitions, lint', rfr, 20_000, 'rfr.hl7', lint(['--test', 't'])],
+    ['FHIR qualifiedIntervals, lint', intervals, 4_000, 'intervals.json', lint(['--test', 't'])],
+    ['HL7 M10 batteries of one member, lint', batteries, 40_000, 'batteries.hl7', lint()],
+    ['HL7 master file parsing, lint', compendium, 10_000, 'compendium.hl7', lint(['--test', 't'])],
   ])
-    row(what, perMb(`${name}-1.hl7`, make(n), args), perMb(`${name}-4.hl7`, make(4 * n), args));
+    row(what, perMb(`1-${name}`, make(n), args), perMb(`4-${name}`, make(4 * n), args));
 
   // Typo guesses: notifications with long codes, a long asked code that none has (the guesses are the work).
   const notes = (n) => {
