@@ -136,14 +136,16 @@ export function createApp({
     const seen: Seen = {};
     const journal = sandbox?.requests;
     const path = (req.url ?? '/').split('?')[0];
-    if (journal && path !== '/healthz' && !path.startsWith('/_admin/')) {
+    // The public paths, like /healthz, are answered to anyone: no entry of the journal, nor a refusal.
+    const open = PUBLIC.includes(path) && (req.method === 'GET' || req.method === 'HEAD');
+    if (journal && !open && !path.startsWith('/_admin/')) {
       const started = performance.now();
       res.once('close', () => {
         const q = (req.url ?? '').indexOf('?');
         const base = { time: Date.now(), method: req.method ?? 'GET', path, status: res.statusCode };
-        // A stranger is counted apart: it can neither satisfy a check nor push a real entry out.
-        if (seen.account === undefined && (base.status === 401 || base.status === 403)) return journal.refuse();
-        if (seen.account === undefined) return journal.record(base);
+        // A request that named no valid account (refused, two tokens, or gone before its token was read, its
+        // status then Node's unsent 200) is counted apart: it can neither satisfy a check nor push an entry out.
+        if (seen.account === undefined) return journal.refuse();
         journal.record(
           {
             ...base,

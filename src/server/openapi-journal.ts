@@ -97,7 +97,10 @@ export const JOURNAL_PATHS: Rec = {
                 properties: {
                   dropped: { ...count, description: 'requests of the window recorded and no longer held' },
                   limit: { enum: ['journal-requests', 'journal-bytes'], description: 'the limit that dropped them' },
-                  refused: { ...count, description: 'requests answered 401 or 403 for want of a valid token' },
+                  refused: {
+                    ...count,
+                    description: 'requests that named no valid token: answered 401 or 403, or never read',
+                  },
                 },
               },
             },

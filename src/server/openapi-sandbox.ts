@@ -26,8 +26,8 @@ const REQUEST: Rec = {
   type: 'object',
   required: ['time', 'method', 'path', 'status'],
   description:
-    'a request without a token is kept as time, method, path and status alone; one answered 401 or 403 for want ' +
-    'of a valid token is not kept, only counted (GET /_admin/journal)',
+    'a request that names no valid token (answered 401 or 403, two Authorization headers, or gone before its ' +
+    'token was read) is not kept, only counted (GET /_admin/journal); /healthz and /openapi.json are not kept',
   properties: {
     time: { type: 'integer', description: 'milliseconds since the epoch' },
     method: { type: 'string' },

@@ -117,7 +117,7 @@ interface JournalWindow {
   dropped: number;
   /** The limit that dropped them: the one to raise. */
   limit?: 'journal-requests' | 'journal-bytes';
-  /** Requests answered 401 or 403 for want of a valid token: counted apart, never listed. */
+  /** Requests that named no valid token (answered 401 or 403, or never read): counted apart, never listed. */
   refused: number;
 }
 
@@ -185,7 +185,7 @@ export class RequestJournal {
     return [...this.marks.keys()];
   }
 
-  /** Counts a request refused for want of a valid token (401, or 403 on the way to one), keeping nothing of it. */
+  /** Counts a request that named no valid token (a 401, a 403 on the way to one, or gone first), keeping nothing. */
   refuse(): void {
     this.refusedCount++;
   }

@@ -1,5 +1,6 @@
 import { link, mkdir, readdir, stat, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import type { ResultPromise } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -183,6 +184,50 @@ describe('admin needs an admin', () => {
     const facts = (await s.call('GET', '/_admin/journal?since=app')).body;
     expect(facts.window).toEqual({ dropped: 0, refused: 11 });
     expect(JSON.stringify([all, facts])).not.toContain('hunter2');
+  }, 60_000);
+
+  it('counts apart every request that names no valid account: two tokens, one abandoned', async () => {
+    const s = await serve(['--journal-requests', '2', '--latency', '200']);
+    expect((await s.call('POST', '/_admin/marks/app')).status).toBe(200);
+    expect((await s.call('GET', '/diagnostic-measures')).status).toBe(200);
+    const { hostname, port } = new URL(s.url);
+    // Two Authorization headers, neither valid: a 400 before any token is read.
+    const twice = await new Promise<number>((resolve, reject) => {
+      const req = request({ host: hostname, port, path: '/insurance-coverages', method: 'POST' });
+      req.setHeader('authorization', ['Bearer nope', 'Bearer nope-again']);
+      req.on('response', (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      req.end('{}');
+    });
+    expect(twice).toBe(400);
+    expect((await s.call('GET', '/openapi.json', undefined, null)).status).toBe(200);
+    // A stranger that leaves while serve waits out its latency, before its token is read: never answered.
+    const gone = connect(Number(port), hostname);
+    gone.end(`POST /insurance-coverages HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}`);
+    await new Promise((r) => gone.once('close', r));
+    // Wait for serve to see the stranger leave: it is then counted, or (before this was fixed) listed as a 200.
+    let facts = (await s.call('GET', '/_admin/journal?since=app')).body;
+    let all = (await s.call('GET', '/_admin/requests')).body as { method: string; path: string; status: number }[];
+    while (facts.window.refused < 2 && !all.some((e) => e.status === 200 && e.method === 'POST')) {
+      facts = (await s.call('GET', '/_admin/journal?since=app')).body;
+      all = (await s.call('GET', '/_admin/requests')).body;
+    }
+    expect(all.map((e) => `${e.method} ${e.path} ${e.status}`)).toEqual(['GET /diagnostic-measures 200']);
+    expect(facts.window).toEqual({ dropped: 0, refused: 2 });
+    const check = await s.run([
+      'sandbox',
+      'requests',
+      '--method',
+      'POST',
+      '--path',
+      '/insurance-coverages',
+      '--expect',
+      '0',
+    ]);
+    expect(check.exitCode, String(check.stderr)).toBe(0);
   }, 60_000);
 });
 
