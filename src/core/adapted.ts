@@ -13,6 +13,8 @@ export interface Adapted {
   skip?: boolean;
   /** A skipped record the file deletes (HL7's MDL): --prune deletes the one record it names, and no other. */
   deletes?: boolean;
+  /** A record of a file of changes (HL7 MFI-3 UPD): its test is not the file's to hold under --prune. */
+  unscoped?: boolean;
   /** The format, where it has no place for some fields: the import leaves them as stored (sync/kept.ts). */
   carrier?: Carrier;
 }

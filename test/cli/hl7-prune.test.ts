@@ -124,3 +124,35 @@ describe('measures import FILE.hl7 --prune: an MDL deletes at most the record it
     expect(r.held).toEqual(['tst_cbc Hemoglobin', 'tst_lytes Sodium']);
   });
 });
+
+// MFI-3, the file-level event (HL7 v2.5.1 8.5.1.3, table 0178): REP "replace current version of this master
+// file with the version contained in this message"; UPD "change file records as defined in the record-level
+// event codes for each record that follows". An update names only the records it changes: --prune then
+// deletes what its MDLs name, and no record it leaves unmentioned.
+describe('measures import FILE.hl7 --prune: a message of changes (MFI-3 UPD) deletes only what its MDLs name', () => {
+  const msh = (fileEvent: string) => `MSH|^~\\&|L||||20261120||MFN^M08^MFN_M08|1|P|2.5.1\rMFI|OMA||${fileEvent}`;
+
+  it.each(['MUP', 'MAD'])('%s of one member under UPD keeps the members it does not name', async (event) => {
+    const s = await seeded();
+    const r = await s.prune(`${msh('UPD')}\r${record(event, 1, ...HGB)}\r${battery('tst_cbc', [HGB, WBC])}`);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.held).toEqual(['tst_cbc Hemoglobin', 'tst_cbc WBC', 'tst_lytes Sodium']);
+  });
+
+  it('MUP beside an MDL under UPD, with --test, deletes the MDL record alone', async () => {
+    const s = await seeded();
+    const r = await s.prune(`${msh('UPD')}\r${record('MUP', 1, ...HGB)}\r${record('MDL', 2, ...WBC)}`, [
+      '--test',
+      'tst_cbc',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.held).toEqual(['tst_cbc Hemoglobin', 'tst_lytes Sodium']);
+  });
+
+  it('MUP of one member under REP replaces the test: the member it does not name goes', async () => {
+    const s = await seeded();
+    const r = await s.prune(`${msh('REP')}\r${record('MUP', 1, ...HGB)}\r${battery('tst_cbc', [HGB, WBC])}`);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.held).toEqual(['tst_cbc Hemoglobin', 'tst_lytes Sodium']);
+  });
+});

@@ -15,6 +15,8 @@ export interface MasterRecord {
   om: Map<string, Segment>;
   /** OM segments repeated within the record: only the first is read, the rest are named by lint. */
   repeated: Segment[];
+  /** Its message's MFI-3 is UPD: changes to the records it names, not the whole file (table 0178). */
+  update: boolean;
 }
 
 /** Reads a field's component (1-based, as HL7 numbers them: OM1-2.3 is field 2, component 3), unescaped. */
@@ -43,6 +45,7 @@ export function masterRecords(text: string, source: string): MasterRecord[] {
   const out: MasterRecord[] = [];
   let message: string | undefined;
   let current: MasterRecord | undefined;
+  let update = false;
   for (const seg of segments(text, source)) {
     switch (seg.name) {
       case 'FHS':
@@ -54,13 +57,16 @@ export function masterRecords(text: string, source: string): MasterRecord[] {
       case 'MSH':
         message = messageType(seg, source);
         current = undefined;
+        update = false;
         break;
       case 'MFI':
+        update = value(seg, 3) === 'UPD';
+        break;
       case 'MFA':
         break;
       case 'MFE':
         if (message === undefined) throw new UsageError(`${source} ${at(seg)}: MFE before any MSH`);
-        current = { message, mfe: seg, om: new Map(), repeated: [] };
+        current = { message, mfe: seg, om: new Map(), repeated: [], update };
         out.push(current);
         break;
       default:

@@ -95,7 +95,8 @@ const isBattery = (rec: MasterRecord) => rec.om.has('OM5');
 /**
  * A record read from HL7 as the import takes it: a missing test from `test` (--test); an MDL skipped and
  * reported, marked so that --prune deletes the record it names (by its id, else its test and name) and
- * nothing else: its test is not the file's to empty (HL7 v2.5.1 8.5.1.1: MDL deletes one record); a range
+ * nothing else: its test is not the file's to empty (HL7 v2.5.1 8.5.1.1: MDL deletes one record), nor is the
+ * test of any record of a message of changes (MFI-3 UPD, table 0178); a range
  * for people a range cannot name (RFR race, condition…) an error, or left out with a warning under
  * `unheld.leaveOut`.
  */
@@ -108,6 +109,7 @@ export function adaptHl7(read: FromHl7, test: string | undefined, unheld: Unheld
     errors: [...read.errors],
     pathOf: read.pathOf,
     carrier: 'hl7',
+    ...(read.update ? { unscoped: true } : {}),
   };
   if (value.test === undefined && read.event !== 'MDL')
     adapted.errors.push({

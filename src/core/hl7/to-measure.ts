@@ -19,6 +19,8 @@ export interface FromHl7 {
   errors: FieldError[];
   /** The record-level event: MAD/MUP import, MDL deletes under --prune, MDC/MAC are refused. */
   event: string;
+  /** Its message is a file of changes (MFI-3 UPD), so --prune deletes none of the records it leaves unnamed. */
+  update?: boolean;
   /** A measure field's HL7 place, for messages: `referenceRanges[1].max` → `segment 14 (OM2-6) #2`. */
   pathOf: (measurePath: string) => string;
   /** Ranges limited to people a range cannot name (RFR race, condition…): the adapter refuses or leaves them out. */
@@ -68,7 +70,7 @@ export function measureFromHl7(rec: MasterRecord, test: string | undefined): Fro
   const m: Record<string, unknown> = {};
   if (!om1) {
     errors.push({ path: at(mfe), message: 'an MFE with no OM1 after it: nothing says what the observation is' });
-    return { value: m, warnings, errors, event, pathOf: (p) => p, unheld };
+    return { value: m, warnings, errors, event, update: rec.update, pathOf: (p) => p, unheld };
   }
   if (event === 'MDC' || event === 'MAC')
     errors.push({
@@ -114,7 +116,7 @@ export function measureFromHl7(rec: MasterRecord, test: string | undefined): Fro
   for (const name of om.keys())
     if (!['OM1', 'OM2', 'OM3', 'OM5'].includes(name))
       warnings.push({ field: at(om.get(name)!), message: `${name} has no field in a measure: not imported` });
-  return { value: m, warnings, errors, event, pathOf: (p) => sourcePath(paths, p, false), unheld };
+  return { value: m, warnings, errors, event, update: rec.update, pathOf: (p) => sourcePath(paths, p, false), unheld };
 }
 
 /** OM2: units, the display mask, reference (OM2-6) and critical (OM2-7) ranges. */

@@ -255,7 +255,7 @@ export class Checker {
     for (const w of ws.slice(adapted?.warnings.length ?? 0))
       if (read(w.field) && !names(w.message).some((n) => unread.has(n))) warning(...place(w.field, w.message));
     if (src.problems?.length) return undefined;
-    const scope = spec.scope === undefined ? undefined : String(body[spec.scope]);
+    const scope = spec.scope === undefined || adapted?.unscoped ? undefined : String(body[spec.scope]);
     const json = JSON.stringify(body);
     return {
       src: origin,
