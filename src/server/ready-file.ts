@@ -48,10 +48,24 @@ function isReadyText(text: string): boolean {
   }
 }
 
+/** The pid a ready file names when that process still runs (EPERM: another user's, running too). */
+function runningServe(text: string): number | undefined {
+  if (text.trim() === '') return undefined;
+  const pid = (JSON.parse(text) as { pid: unknown }).pid;
+  if (typeof pid !== 'number' || !Number.isSafeInteger(pid) || pid <= 0 || pid === process.pid) return undefined;
+  try {
+    process.kill(pid, 0);
+    return pid;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM' ? pid : undefined;
+  }
+}
+
 /**
  * A ready file left by an earlier serve goes before this one starts, so nobody waits on a stale one; so does
  * an empty file or a link of this user's (only the link's name goes). Anything else at PATH (another user's,
- * a folder, a file holding other text) is refused in one line and left alone.
+ * a folder, a file holding other text, the ready file of a serve whose pid still runs) is refused in one
+ * line and left alone.
  */
 export async function clearReadyFile(path: string): Promise<void> {
   const st = await lstat(path).catch(() => undefined);
@@ -67,6 +81,13 @@ export async function clearReadyFile(path: string): Promise<void> {
     const text = opened.size > MOST ? '' : await fh.readFile('utf8');
     if (opened.size > MOST || !isReadyText(text))
       throw new OwnFileError(path, 'it holds something other than a ready file, and is left alone');
+    // A job waiting on it would be sent to this serve's data instead of the one it started.
+    const running = runningServe(text);
+    if (running !== undefined)
+      throw new Error(
+        `${path} is the ready file of serve ${running}, which is still running: ` +
+          'give this serve a ready file of its own',
+      );
     made = { dev: opened.dev, ino: opened.ino };
   } finally {
     await fh.close();

@@ -124,4 +124,49 @@ describe('serve --ready-file', () => {
     expect((await proc).exitCode).toBe(0);
     expect(await readFile(ready, 'utf8')).toBe(other);
   });
+
+  it('refuses at the start the ready file of a serve still running, and leaves it to that serve', async () => {
+    const dir = await tempDir();
+    const ready = join(dir, 'ready.json');
+    const args = (data: string) => [
+      'serve',
+      '--port',
+      '0',
+      '--data',
+      data,
+      '--token',
+      't',
+      '--ready-file',
+      'ready.json',
+    ];
+    const first = clinadmin(args('a.json'), { cwd: dir });
+    let firstStopped = false;
+    void first.finally(() => {
+      firstStopped = true;
+    });
+    try {
+      const r = await readyOf(ready, first.pid, () => firstStopped);
+      const written = await readFile(ready, 'utf8');
+      // A second serve over other data, named the same ready file: it stops, or writes its own there.
+      const second = clinadmin(args('b.json'), { cwd: dir });
+      let secondStopped = false;
+      void second.finally(() => {
+        secondStopped = true;
+      });
+      try {
+        await readyOf(ready, second.pid, () => secondStopped).catch(() => undefined);
+      } finally {
+        second.kill('SIGTERM');
+      }
+      const done = await second;
+      expect(done.exitCode).toBe(2);
+      expect(done.stderr).toContain(`the ready file of serve ${first.pid}, which is still running`);
+      expect(done.stderr.trim().split('\n')).toHaveLength(1);
+      expect(await readFile(ready, 'utf8')).toBe(written);
+      expect((await fetch(`${r.url}/healthz`)).status).toBe(200);
+    } finally {
+      first.kill('SIGTERM');
+    }
+    expect((await first).exitCode).toBe(0);
+  });
 });
