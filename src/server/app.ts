@@ -142,7 +142,9 @@ export function createApp({
       const started = performance.now();
       res.once('close', () => {
         const q = (req.url ?? '').indexOf('?');
-        const base = { time: Date.now(), method: req.method ?? 'GET', path, status: res.statusCode };
+        // A client gone before any answer was answered nothing: Node's statusCode is then its unsent default 200.
+        const status = res.headersSent ? res.statusCode : 0;
+        const base = { time: Date.now(), method: req.method ?? 'GET', path, status };
         // A request that named no valid account (refused, two tokens, or gone before its token was read, its
         // status then Node's unsent 200) is counted apart: it can neither satisfy a check nor push an entry out.
         if (seen.account === undefined) return journal.refuse();

@@ -33,7 +33,7 @@ const REQUEST: Rec = {
     method: { type: 'string' },
     path: { type: 'string', description: 'without the query' },
     query: { type: 'string' },
-    status: { type: 'integer' },
+    status: { type: 'integer', description: 'the status answered; 0 when the client left before any answer' },
     account: { type: 'string', description: "the token's account" },
     durationMs: { type: 'number' },
     body: {

@@ -231,6 +231,29 @@ describe('admin needs an admin', () => {
   }, 60_000);
 });
 
+describe('the journal says what was answered', () => {
+  it('lists a request whose client left before any answer with status 0, never as a 200', async () => {
+    const s = await serve();
+    const { hostname, port } = new URL(s.url);
+    // The app's token, its body promised and never sent whole: serve is left waiting, then the client goes.
+    const gone = connect(Number(port), hostname);
+    gone.write(
+      `POST /insurance-coverages HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${USER}\r\nExpect: 100-continue\r\n` +
+        'Content-Type: application/json\r\nContent-Length: 100\r\n\r\n',
+    );
+    // Node answers 100 Continue as it hands the request to serve: its token is read by then.
+    await new Promise((r) => gone.once('data', r));
+    gone.write('{"name":');
+    gone.destroy();
+    let listed: { method: string; status: number; account?: string }[] = [];
+    while (listed.length === 0) listed = (await s.call('GET', '/_admin/requests')).body;
+    expect(listed.map((e) => [e.method, e.status, e.account])).toEqual([['POST', 0, 'acc_user']]);
+    const check = await s.run(['sandbox', 'requests', '--method', 'POST', '--status', '200', '--expect', '0']);
+    expect(check.exitCode, String(check.stderr)).toBe(0);
+    expect((await s.call('GET', '/insurance-coverages')).body).toEqual([]);
+  }, 60_000);
+});
+
 describe('snapshot names cannot collide', () => {
   it('keeps a.meta and a apart, across a restart, and resets to each', async () => {
     const s = await serve(['--seed']);
