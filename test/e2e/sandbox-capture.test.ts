@@ -77,6 +77,28 @@ describe('sandbox capture', () => {
     expect(existsSync(join(dir, 'copy.json'))).toBe(false);
   });
 
+  it('says in a few short lines what it dropped from a record of 2,000 unknown fields and a long id', async () => {
+    // 8 MB from the server once became 8 GB on stderr: a line per field, each repeating the 400 KB id.
+    const fields = Object.fromEntries(Array.from({ length: 2_000 }, (_, i) => [`k${i}`, 1]));
+    const id = 'a'.repeat(40_000);
+    const body = JSON.stringify([{ id, test: 'tst_x', name: 'Glucose', ...fields }]);
+    const server = await listening((req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(req.url?.startsWith('/diagnostic-measures') ? body : '[]');
+    });
+    const dir = await tempDir();
+    const r = await clinadmin(['sandbox', 'capture', '--out', 'copy.json'], { cwd: dir, env: envOf(server, dir) });
+    server.close();
+    expect(r.exitCode, r.stderr.slice(0, 500)).toBe(0);
+    expect(r.stderr.length).toBeLessThan(2_000);
+    const lines = r.stderr.trim().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(
+      /^dropped measures a+… \(40,000 characters\) k0, k1, .*, k9 and 1,990 more: serve does not know/,
+    );
+    expect(lines[1]).toBe('captured 1 measures, 0 coverages, 0 notifications and 0 contracts into copy.json');
+  });
+
   it('leaves a server paging on without end within a minute, without --timeout', async () => {
     // A page every 20 ms, each with one record and a link to a page never seen before.
     let n = 0;

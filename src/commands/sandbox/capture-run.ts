@@ -22,7 +22,7 @@ const FILLED = new Set(['id', 'createdAt', 'createdBy', 'insured', 'insurer', 's
  * the load to fill; `blocked` names the first the load cannot fill (a required field), so the capture is
  * refused at this record rather than after the whole list.
  */
-function holdable(coll: keyof State, rec: Rec, dropped: (field: string, why: string) => void) {
+function holdable(coll: keyof State, rec: Rec, dropped: (fields: string[], why: string) => void) {
   let out = rec;
   for (let round = 0; round < 50; round++) {
     const checked = RECORD_SCHEMAS[coll].safeParse(out);
@@ -41,13 +41,26 @@ function holdable(coll: keyof State, rec: Rec, dropped: (field: string, why: str
     const fields = issue.code === 'unrecognized_keys' ? issue.keys : [fieldOf(issue)];
     const why = issue.code === 'unrecognized_keys' ? 'serve does not know the field' : issue.message;
     const rest = { ...out };
-    for (const field of fields) {
-      dropped(field, why);
-      delete rest[field];
-    }
+    for (const field of fields) delete rest[field];
+    dropped(fields, why);
     out = rest;
   }
   return { rec: out };
+}
+
+/** How many fields, and records, a note names; the rest are counted. A server's record may have any number. */
+const NAMED = 10;
+/** How much of a server's id or field name a note shows: its start and its length, past this. */
+const SHOWN = 80;
+
+const count = (n: number) => n.toLocaleString('en-US');
+const shown = (text: string) =>
+  text.length > SHOWN ? `${text.slice(0, SHOWN)}… (${count(text.length)} characters)` : text;
+
+/** A note of fields dropped from one record: a few named, the rest counted, every name cut to its start. */
+function droppedNote(place: string, fields: string[], why: string): string {
+  const more = fields.length > NAMED ? ` and ${count(fields.length - NAMED)} more` : '';
+  return `dropped ${place} ${fields.slice(0, NAMED).map(shown).join(', ')}${more}: ${why}`;
 }
 
 /** The capture refused, naming what serve cannot hold. */
@@ -69,6 +82,7 @@ export async function captureAction(ctx: Ctx, opts: Opts & { out?: string; quiet
   const out = resolve(ctx.cwd, opts.out);
   const raw = Object.fromEntries(COLLECTIONS.map((c) => [c, [] as Rec[]])) as unknown as Record<keyof State, Rec[]>;
   const notes: string[] = [];
+  let unnoted = 0;
   const own = opts.deadline === undefined;
   const bounded = own ? { ...opts, deadline: { ms: CAPTURE_MS, from: performance.now() } } : opts;
   try {
@@ -77,11 +91,12 @@ export async function captureAction(ctx: Ctx, opts: Opts & { out?: string; quiet
         const list = raw[res.collection];
         // Each record checked as it comes: the first serve cannot hold ends the capture, the rest unread.
         const record = (r: unknown) => {
-          const place = `${res.plural} ${String((r as Rec)?.id ?? `#${list.length + 1}`)}`;
+          const place = `${res.plural} ${shown(String((r as Rec)?.id ?? `#${list.length + 1}`))}`;
           if (r === null || typeof r !== 'object' || Array.isArray(r)) refuse(`${place}: must be a JSON object`);
-          const held = holdable(res.collection, r as Rec, (field, why) =>
-            notes.push(`dropped ${place} ${field}: ${why}`),
-          );
+          const held = holdable(res.collection, r as Rec, (fields, why) => {
+            if (notes.length < NAMED * NAMED) notes.push(droppedNote(place, fields, why));
+            else unnoted++;
+          });
           if (held.blocked) refuse(`${place}: ${held.blocked}`);
           list.push(held.rec);
         };
@@ -114,6 +129,7 @@ export async function captureAction(ctx: Ctx, opts: Opts & { out?: string; quiet
     // The server's ids and field names, and none of our colors.
     const stderr = unstyled(ctx.stderr);
     for (const n of notes) stderr.write(`${n}\n`);
+    if (unnoted > 0) stderr.write(`and ${count(unnoted)} more records or reasons with fields dropped\n`);
     stderr.write(
       `captured ${counted(state.diagnosticMeasures.length, 'measure')}, ` +
         `${counted(state.insuranceCoverages.length, 'coverage')}, ` +
