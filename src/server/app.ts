@@ -59,6 +59,11 @@ export function createApp({
     const method = req.method ?? 'GET';
     const path = (req.url ?? '/').split('?')[0];
     const open = PUBLIC.includes(path) && (method === 'GET' || method === 'HEAD');
+    // Node keeps the first of two Authorization headers; which one a proxy meant is not ours to guess.
+    const several = (req.headersDistinct.authorization?.length ?? 0) > 1;
+    // Read before any latency, so a client gone while serve waits is journaled as its account's, not a stranger.
+    const caller = open || several ? undefined : authenticate(req.headers.authorization);
+    if (caller) seen.account = caller.account;
     // Faults set at run time come first, and their latency takes the place of --latency.
     const now = sandbox?.faults?.injector;
     const faulty = [now, injector].filter((f) => f !== undefined);
@@ -75,19 +80,14 @@ export function createApp({
       openapi ??= import('./openapi.js').then((m) => m.openapiDocument());
       return sendJson(res, 200, await openapi);
     }
-    // Node keeps the first of two Authorization headers; which one a proxy meant is not ours to guess.
-    if ((req.headersDistinct.authorization?.length ?? 0) > 1) {
-      throw new HttpProblem(problem(400, 'send one Authorization header, not several'));
-    }
+    if (several) throw new HttpProblem(problem(400, 'send one Authorization header, not several'));
     // Authentication comes before routing, so an unknown path tells a stranger nothing.
-    const caller = authenticate(req.headers.authorization);
     if (caller === undefined) {
       throw new HttpProblem(problem(401, 'send a valid token as "Authorization: Bearer <token>"'), {
         'www-authenticate': 'Bearer realm="clinadmin"',
       });
     }
     const account = caller.account;
-    seen.account = account;
     if (sandbox && path.startsWith('/_admin/')) {
       // Another account's request bodies, and a reset under its feet, are an admin's business alone.
       if (!caller.admin) {

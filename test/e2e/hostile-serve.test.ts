@@ -252,6 +252,22 @@ describe('the journal says what was answered', () => {
     expect(check.exitCode, String(check.stderr)).toBe(0);
     expect((await s.call('GET', '/insurance-coverages')).body).toEqual([]);
   }, 60_000);
+
+  it("lists a request its client left during --latency as its account's, status 0, not a stranger's", async () => {
+    const s = await serve(['--latency', '200']);
+    const { hostname, port } = new URL(s.url);
+    const gone = connect(Number(port), hostname);
+    gone.end(`GET /notifications HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${USER}\r\n\r\n`);
+    let listed: { method: string; status: number; account?: string }[] = [];
+    let refused = 0;
+    // Wait until serve has seen the client go: listed (its token read) or counted as a stranger's.
+    while (listed.length === 0 && refused === 0) {
+      listed = (await s.call('GET', '/_admin/requests')).body;
+      refused = (await s.call('GET', '/_admin/journal')).body.window.refused;
+    }
+    expect(listed.map((e) => [e.method, e.status, e.account])).toEqual([['GET', 0, 'acc_user']]);
+    expect(refused).toBe(0);
+  }, 60_000);
 });
 
 describe('snapshot names cannot collide', () => {
