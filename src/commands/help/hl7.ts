@@ -26,8 +26,10 @@ the low end out and the high end in, clinadmin the low end in and the high end o
 at the instant on a boundary. A bound's precision is the decimals written.
 
 Events (MFE-1): MAD and MUP create or update; MDL deletes under --prune --yes and is reported otherwise;
-MDC and MAC are refused (no field holds "inactive"). What a measure cannot hold (OM2-5's conversion
-factor, OM2-8 to OM2-10, OM3-4 to OM3-6) is named as a warning, never dropped in silence. An RFR for a
+MDC and MAC are refused (no field holds "inactive"). In a message of changes (MFI-3 UPD) --prune deletes
+only what its MDLs name; REP, or none, makes each test it names hold the file's records alone. What a
+measure cannot hold (OM2-5's conversion factor, OM2-8 to OM2-10, OM3-4 to OM3-6) is named as a warning,
+never dropped in silence. An RFR for a
 gestational age, species, race or condition (RFR-4 to RFR-7) would hold for everyone without it: an error
 naming the range, or with --leave-out-ranges the measure without that range, each listed as left out.
 
