@@ -686,19 +686,20 @@ const tableRow = (r) =>
 function mergeRows(flag) {
   const file = join(root, 'BENCHMARKS.md');
   const date = new Date().toISOString().slice(0, 10);
-  // A row is known by the start of its first cell; it keeps its place, and a new one ends the table.
-  const ours = new Map(
-    results.map((r) => [r.what.slice(0, 40), tableRow({ ...r, what: `${r.what} (${date}, \`${flag}\`)` })]),
-  );
+  // A row is known by its whole first cell less the date and flag a merge adds (two rows may share a long
+  // start); it keeps its place, and a new one ends the results table, the first of the file.
+  const name = (line) => line.slice(2, line.indexOf(' | ')).replace(/ \(\d{4}-\d{2}-\d{2}, `[^`]*`\)$/, '');
+  const ours = new Map(results.map((r) => [r.what, tableRow({ ...r, what: `${r.what} (${date}, \`${flag}\`)` })]));
   const lines = readFileSync(file, 'utf8').split('\n');
   const kept = lines.map((l) => {
-    const mine = l.startsWith('| ') ? ours.get(l.slice(2, 42)) : undefined;
+    const mine = l.startsWith('| ') ? ours.get(name(l)) : undefined;
     if (mine === undefined) return l;
-    ours.delete(l.slice(2, 42));
+    ours.delete(name(l));
     return mine;
   });
-  const last = kept.findLastIndex((l) => l.startsWith('| '));
-  kept.splice(last + 1, 0, ...ours.values());
+  const head = kept.indexOf('| what | measured | ratio | target | result |');
+  const end = kept.findIndex((l, i) => i > head && !l.startsWith('| '));
+  kept.splice(end, 0, ...ours.values());
   writeFileSync(file, kept.join('\n'));
   log(`merged the rows of ${flag} into BENCHMARKS.md`);
 }
