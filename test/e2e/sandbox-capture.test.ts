@@ -96,7 +96,7 @@ describe('sandbox capture', () => {
     expect(lines[0]).toMatch(
       /^dropped measures a+… \(40,000 characters\) k0, k1, .*, k9 and 1,990 more: serve does not know/,
     );
-    expect(lines[1]).toBe('captured 1 measures, 0 coverages, 0 notifications and 0 contracts into copy.json');
+    expect(lines[1]).toBe('captured 1 measure, 0 coverages, 0 notifications and 0 contracts into copy.json');
   });
 
   it('leaves a server paging on without end within a minute, without --timeout', async () => {
