@@ -111,8 +111,11 @@ const FOLDERS: [string, number][] = [
   ['a 1777 folder, as /tmp', 0o1777],
 ];
 const PLANTS: Plant[] = ['root-file link', 'dangling link', 'FIFO', "mallory's own"];
-/** The names serve keeps beside data.json; the folder is the snapshots'. */
-const SIDE = ['journal', 'journal.cut', 'journal.old', 'lock', 'snapshots', 'inode lock'];
+/**
+ * The names serve keeps beside data.json; the folder is the snapshots'. journal.next, a name serve only ever
+ * makes afresh, is one too: serve removes only a file of its own user there (issue 59), so another's is refused.
+ */
+const SIDE = ['journal', 'journal.cut', 'journal.old', 'journal.next', 'lock', 'snapshots', 'inode lock'];
 
 /** What one start did, beside a planted name: a row of the table each test compares whole. */
 async function attempt(
@@ -154,13 +157,6 @@ describe.each(FOLDERS)('serve in %s', (_, mode) => {
     }
     const refused = { outsideUnchanged: true, started: false, exitCode: 2, said: true, planted: 'there' };
     expect(rows).toEqual(PLANTS.map((how) => ({ how, ...refused })));
-  });
-
-  it('clears a .journal.next left there (a name it only ever makes afresh), and changes nothing outside', async () => {
-    const rows = [];
-    for (const how of PLANTS) rows.push(await attempt(mode, how, (s) => `${s.data}.journal.next`));
-    const cleared = { outsideUnchanged: true, started: true, exitCode: 0, said: false, planted: 'gone' };
-    expect(rows).toEqual(PLANTS.map((how) => ({ how, ...cleared })));
   });
 
   it('passes over a planted runtime folder of locks, warning by name, and changes nothing outside', async () => {
