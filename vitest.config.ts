@@ -14,9 +14,11 @@ const define = { __CLINADMIN_VERSION__: JSON.stringify(version) };
 // Timeouts catch a hang, never measure speed (speed targets live in the bench): generous enough for a machine
 // whose two cores are busy with other work, where a test of a few seconds alone takes ten times as long.
 const TIMEOUTS = { testTimeout: 120_000, hookTimeout: 120_000 };
-// The unit and cli files load the same modules (src/, zod, the server) and keep no state between files, so
-// they share one module graph a worker (isolate: false): each file no longer loads them again, which was
-// half of these tiers' CPU time. Each file's cleanup comes from setup.ts (test/helpers/cleanup.ts says why).
+// The cli files load the same modules (src/, zod, the server) and keep no state between files, so they share
+// one module graph a worker (isolate: false): each file no longer loads them again, which was half of that
+// tier's CPU time. Each file's cleanup comes from setup.ts (test/helpers/cleanup.ts says why). A file that
+// mocks a module (vi.mock) needs a graph of its own, since a module another file loaded first stays real:
+// unit's server-lock.test.ts does, so unit stays isolated (it failed so as a non-root user, in one order).
 const tier = (name: string, { timeouts = TIMEOUTS, isolate = true } = {}) => ({
   define,
   test: { name, include: [`test/${name}/**/*.test.ts`], setupFiles: ['test/helpers/setup.ts'], isolate, ...timeouts },
@@ -54,7 +56,7 @@ export default defineConfig({
     globalSetup: ['test/helpers/global-tmp.ts'],
     sequence: { sequencer: LongestFirst },
     projects: [
-      tier('unit', { isolate: false }),
+      tier('unit'),
       tier('cli', { isolate: false }),
       tier('e2e'),
       tier('system'),

@@ -1,6 +1,6 @@
 // What a helper leaves to undo when a test ends (or its file), run by setup.ts's hooks for every test file.
-// Hooks a helper registered on import would run for the first file of a worker only, since the unit and cli
-// projects share one module graph across their files (isolate: false in vitest.config.ts).
+// Hooks a helper registered on import would run for the first file of a worker only, since the cli project
+// shares one module graph across its files (isolate: false in vitest.config.ts).
 
 type Undo = () => Promise<void> | void;
 
