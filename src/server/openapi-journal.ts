@@ -3,13 +3,15 @@
 
 import type { Rec } from '../json/record.js';
 
-const json = (schema: Rec) => ({ 'application/json': { schema } });
-const problem = (description: string) => ({
+// The pieces every sandbox endpoint's description is made of, openapi-sandbox.ts's too.
+export const json = (schema: Rec) => ({ 'application/json': { schema } });
+export const problem = (description: string) => ({
   description,
   content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
 });
-const count = { type: 'integer', minimum: 0 };
-const common = {
+export const count = { type: 'integer', minimum: 0 };
+/** The answers every admin route may give besides its own. */
+export const common = {
   401: problem('no token, or a token the server does not accept'),
   403: problem('a token not marked admin when serve started (--token TOKEN:ACCOUNT:admin)'),
   405: problem('another method'),

@@ -1,14 +1,7 @@
 // The sandbox endpoints of clinadmin serve in the OpenAPI document: a tag of their own.
 
 import type { Rec } from '../json/record.js';
-import { JOURNAL_PATHS } from './openapi-journal.js';
-
-const json = (schema: Rec) => ({ 'application/json': { schema } });
-const problem = (description: string) => ({
-  description,
-  content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
-});
-const count = { type: 'integer', minimum: 0 };
+import { common, count, JOURNAL_PATHS, json, problem } from './openapi-journal.js';
 
 const SNAPSHOT: Rec = {
   type: 'object',
@@ -55,12 +48,6 @@ const REQUEST: Rec = {
         'user-agent, and those serve --journal-header adds); never authorization or cookies',
     },
   },
-};
-
-const common = {
-  401: problem('no token, or a token the server does not accept'),
-  403: problem('a token not marked admin when serve started (--token TOKEN:ACCOUNT:admin)'),
-  405: problem('another method'),
 };
 
 const STATE_COUNTS: Rec = {
