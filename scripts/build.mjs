@@ -17,7 +17,7 @@ const result = await build({
   entryPoints: {
     cli: 'src/cli.ts',
     completion: 'src/core/completion.ts',
-    openapi: 'src/server/openapi.ts',
+    openapi: 'src/server/http/openapi.ts',
     version: 'src/version.ts',
     // The global options, read before the CLI loads (bin/clinadmin.cjs): commander and they are shared with it.
     globals: 'src/commands/globals.ts',

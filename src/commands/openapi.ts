@@ -15,7 +15,7 @@ Examples:
   $ curl -s http://127.0.0.1:4010/openapi.json   # the same document, from a running server`,
     )
     .action(async () => {
-      const { openapiText } = await import('../server/openapi.js');
+      const { openapiText } = await import('../server/http/openapi.js');
       await writeOut(ctx, await openapiText());
     });
 }

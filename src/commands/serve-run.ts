@@ -8,13 +8,13 @@ import { LONGEST_TIMER_MS } from '../deadline.js';
 import { CliError, EXIT, UsageError } from '../errors.js';
 import { type Made, OwnFileError, removeOwnFile } from '../files/own-file.js';
 import { writeLines } from '../output/text-out.js';
-import { generateToken, parseTokenSpec, type TokenEntry } from '../server/auth.js';
-import { DataFileError } from '../server/data-file.js';
-import { type Faults, noFaults, parseFailOn, parseLatency } from '../server/faults.js';
+import { generateToken, parseTokenSpec, type TokenEntry } from '../server/http/auth.js';
+import { type Faults, noFaults, parseFailOn, parseLatency } from '../server/http/faults.js';
+import { journalHeaderName } from '../server/http/request-log.js';
 import { clearReadyFile, sameFileAs, writeReadyFile } from '../server/ready-file.js';
-import { journalHeaderName } from '../server/requests.js';
 import { type RunningServer, startServer } from '../server/start.js';
-import { StoreUnavailableError } from '../server/store.js';
+import { DataFileError } from '../server/store/data-file.js';
+import { StoreUnavailableError } from '../server/store/store.js';
 import { converted, numeric, parseOwnOptions, wholeNumber, z } from './options.js';
 
 const nonEmpty = z.string().check(z.minLength(1, 'must not be empty'));

@@ -4,7 +4,7 @@ import { cliEnv, testServer } from '../helpers/server.js';
 import { tempDir } from '../helpers/tmp.js';
 
 // The questions support asks of notifications: who has seen it, is "none" a typo, a look that marks
-// nothing. The seed (server/seed.ts) has three warehouse notifications; ntf_queue_2 seen by acc_support.
+// nothing. The seed (server/service/seed.ts) has three warehouse notifications; ntf_queue_2 seen by acc_support.
 
 async function setup() {
   const server = await testServer({ seed: true });

@@ -3,8 +3,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createApp } from '../../src/server/app.js';
-import type { Service } from '../../src/server/service.js';
+import { createApp } from '../../src/server/http/app.js';
+import type { Service } from '../../src/server/service/service.js';
 import { ACCOUNT, TOKEN, testServer } from '../helpers/server.js';
 import { tempDir } from '../helpers/tmp.js';
 

@@ -169,7 +169,7 @@ describe('faults of the disk', () => {
     ['the folder becomes read-only', 'EROFS', 'the folder is not writable'],
   ])('answers 503 and acknowledges nothing while %s, keeps serving reads, and recovers', async (_what, code, why) => {
     const s = await testServer({ seed: true });
-    // The journal file's handle (src/server/journal-file.ts), where a full disk or a read-only folder shows.
+    // The journal file's handle (src/server/store/journal-file.ts), where a full disk or a read-only folder shows.
     type Handle = { datasync: () => Promise<void> };
     const journal = (s.store as unknown as { journal: { fh: Handle } }).journal.fh;
     const real = journal.datasync.bind(journal);

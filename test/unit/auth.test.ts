@@ -1,7 +1,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { createAuthenticator } from '../../src/server/auth.js';
+import { createAuthenticator } from '../../src/server/http/auth.js';
 
 // A full collection before each reading, so what the heap holds is what something still refers to.
 setFlagsFromString('--expose-gc');

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { dataFileSchema } from '../../src/schemas/data-file.js';
-import { fastCheck, REFINEMENTS } from '../../src/server/data-file.js';
+import { fastCheck, REFINEMENTS } from '../../src/server/store/data-file.js';
 import { generatedCatalog } from '../helpers/catalog.js';
 
 // The data file's fast check (ajv over zod's JSON Schema) must never say yes where zod says no; and on

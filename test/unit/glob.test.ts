@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { globMatch } from '../../src/server/glob.js';
+import { globMatch } from '../../src/server/http/glob.js';
 
 /** The meaning of a glob, written the slow way: `*` any characters, everything else itself. */
 function reference(glob: string, text: string): boolean {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { filterNotifications } from '../../src/core/notifications.js';
-import { trimOldest } from '../../src/server/history.js';
-import type { StoredRecord } from '../../src/server/journal.js';
+import type { StoredRecord } from '../../src/server/store/journal.js';
+import { trimOldest } from '../../src/server/store/trim-oldest.js';
 
 // What `--keep-notifications N` keeps after a fold must be the first N the list showed before it. Changes
 // made together are created in the same millisecond, and serve's ids are random, so the order among

@@ -2,7 +2,7 @@ import { access, chmod, mkdir, readdir, rename, rmdir, stat, writeFile } from 'n
 import { dirname, join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import type * as LockModule from '../../src/lock/lock.js';
-import { lockDataFile } from '../../src/server/lock.js';
+import { lockDataFile } from '../../src/server/store/data-file-lock.js';
 import { tempDir } from '../helpers/tmp.js';
 
 // What happens to a lock about to be taken, when a test says: it gets the path and the taking itself.

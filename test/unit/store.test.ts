@@ -3,9 +3,9 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatAgeBand } from '../../src/core/ages.js';
 import { legacyYears } from '../../src/schemas/ages-legacy.js';
-import { dataFileSlices, serializeDataFile } from '../../src/server/data-file.js';
-import { journalLine } from '../../src/server/journal.js';
-import { Store, type StoreFs } from '../../src/server/store.js';
+import { dataFileSlices, serializeDataFile } from '../../src/server/store/data-file.js';
+import { journalLine } from '../../src/server/store/journal.js';
+import { Store, type StoreFs } from '../../src/server/store/store.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const measure = (id: string, name = id) => ({ id, createdAt: 1, createdBy: 'a', test: 't', name });

@@ -7,10 +7,10 @@ import { counted } from '../../linear.js';
 import { unstyled } from '../../output/terminal.js';
 import { RESOURCES } from '../../resources/index.js';
 import { COLLECTIONS } from '../../schemas/data-file.js';
-import { serializeDataFile } from '../../server/data-file.js';
-import { RECORD_SCHEMAS, type StoredRecord } from '../../server/journal.js';
-import { LoadError, loadState } from '../../server/load-file.js';
-import type { State } from '../../server/store.js';
+import { LoadError, loadState } from '../../server/service/load-file.js';
+import { serializeDataFile } from '../../server/store/data-file.js';
+import { RECORD_SCHEMAS, type StoredRecord } from '../../server/store/journal.js';
+import type { State } from '../../server/store/store.js';
 import { type Opts, withClient } from '../shared.js';
 
 /** Fields a load fills in when a record comes without them: their absence is not the server's record's fault. */

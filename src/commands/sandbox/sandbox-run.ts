@@ -230,7 +230,7 @@ export async function sandboxAction(
 
 /** The body of PUT /_admin/faults, each rule checked as serve checks its own flags, before anything is sent. */
 async function faultsBody(opts: SandboxOpts): Promise<Rec> {
-  const { parseFailOn, parseLatency } = await import('../../server/faults.js');
+  const { parseFailOn, parseLatency } = await import('../../server/http/faults.js');
   const failOn = opts.failOn ?? [];
   if (failOn.length === 0 && opts.latency === undefined)
     throw new UsageError('give --fail-on, --latency or both', 'to clear the faults: clinadmin sandbox faults clear');

@@ -1,5 +1,5 @@
+import { rawJson } from '../../json/record-json.js';
 import { globMatch } from './glob.js';
-import { rawJson } from './record-json.js';
 
 /** One request as the journal keeps it: never the Authorization header or a token. */
 interface RequestEntry {

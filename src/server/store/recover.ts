@@ -1,7 +1,7 @@
 import { type FileHandle, stat } from 'node:fs/promises';
-import { OwnFileError, openOwnFile, removeOwnFile } from '../files/own-file.js';
-import type { DataFile } from '../schemas/data-file.js';
-import { DATA_FORMAT } from '../schemas/data-file.js';
+import { OwnFileError, openOwnFile, removeOwnFile } from '../../files/own-file.js';
+import type { DataFile } from '../../schemas/data-file.js';
+import { DATA_FORMAT } from '../../schemas/data-file.js';
 import { CutMark } from './cut-mark.js';
 import { readDataFile } from './data-file.js';
 import { type JournalEntry, readJournal } from './journal.js';

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
-import type { FieldError } from '../schemas/common.js';
-import { recordJson } from './record-json.js';
+import { recordJson } from '../../json/record-json.js';
+import type { FieldError } from '../../schemas/common.js';
 
 /** The one error shape of the server: RFC 9457 problem+json. */
 export interface Problem {

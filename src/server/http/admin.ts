@@ -1,16 +1,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { findAmbiguity } from '../json/json-error.js';
-import { withoutTrailingSlashes } from '../linear.js';
-import { toFieldErrors } from '../schemas/common.js';
-import { COLLECTIONS } from '../schemas/data-file.js';
-import { headerFilter, journalFacts } from './admin-journal.js';
-import { RECORD_SCHEMAS, resetLine, type StoredRecord } from './journal.js';
-import { LoadError, loadState, refuseKeyTwice } from './load-file.js';
+import { findAmbiguity } from '../../json/json-error.js';
+import { withoutTrailingSlashes } from '../../linear.js';
+import { toFieldErrors } from '../../schemas/common.js';
+import { COLLECTIONS } from '../../schemas/data-file.js';
+import { LoadError, loadState, refuseKeyTwice } from '../service/load-file.js';
+import { RECORD_SCHEMAS, resetLine, type StoredRecord } from '../store/journal.js';
+import { isSnapshotName, listSnapshots, NAME_RULE, readSnapshot, saveSnapshot } from '../store/snapshots.js';
+import type { State, Store } from '../store/store.js';
 import { type Problem, problem, sendJson, sendList } from './problem.js';
-import { JournalFilterError, type RequestJournal } from './requests.js';
+import { JournalFilterError, type RequestJournal } from './request-log.js';
+import { headerFilter, journalFacts } from './request-log-view.js';
 import { FaultsProblem, faultsView, type RuntimeFaults, readFaults } from './runtime-faults.js';
-import { isSnapshotName, listSnapshots, NAME_RULE, readSnapshot, saveSnapshot } from './snapshots.js';
-import type { State, Store } from './store.js';
 
 /** What the sandbox endpoints work on: the store, where its data file is, and the state it started with. */
 export interface Sandbox {

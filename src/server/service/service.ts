@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { z } from 'zod';
-import { keyWords, naturalKey, notifications, type Resource, type SchemaSet } from '../resources/index.js';
-import { type FieldError, parseWith, toFieldErrors } from '../schemas/common.js';
-import type { Contract } from '../schemas/coverages.js';
-import type { CollectionName } from '../schemas/data-file.js';
-import { recordJson } from './record-json.js';
-import type { Store, StoredRecord } from './store.js';
+import { recordJson } from '../../json/record-json.js';
+import { keyWords, naturalKey, notifications, type Resource, type SchemaSet } from '../../resources/index.js';
+import { type FieldError, parseWith, toFieldErrors } from '../../schemas/common.js';
+import type { Contract } from '../../schemas/coverages.js';
+import type { CollectionName } from '../../schemas/data-file.js';
+import type { Store, StoredRecord } from '../store/store.js';
 
 /** A refusal the routes turn into a problem; the service itself knows no HTTP. */
 export class ServiceError extends Error {

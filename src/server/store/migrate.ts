@@ -1,5 +1,5 @@
-import { migrateMeasure } from '../schemas/ages-legacy.js';
-import { DATA_FORMAT, type DataFile } from '../schemas/data-file.js';
+import { migrateMeasure } from '../../schemas/ages-legacy.js';
+import { DATA_FORMAT, type DataFile } from '../../schemas/data-file.js';
 import type { JournalEntry } from './journal.js';
 
 /**

@@ -1,13 +1,13 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { withoutTrailingSlashes } from '../linear.js';
-import { RESOURCES, type Resource } from '../resources/index.js';
+import { withoutTrailingSlashes } from '../../linear.js';
+import { RESOURCES, type Resource } from '../../resources/index.js';
+import { type Service, ServiceError } from '../service/service.js';
+import { StoreUnavailableError } from '../store/store.js';
 import { AdminProblem, handleAdmin, type Sandbox } from './admin.js';
 import { createAuthenticator, type TokenEntry } from './auth.js';
 import { createFaults, type Faults } from './faults.js';
 import { HttpProblem, type Problem, problem, sendJson, sendList, sendProblem } from './problem.js';
 import { ClientGone, linger, readJsonBody } from './read-body.js';
-import { type Service, ServiceError } from './service.js';
-import { StoreUnavailableError } from './store.js';
 
 interface AppOptions {
   service: Service;

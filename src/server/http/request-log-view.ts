@@ -1,8 +1,8 @@
 // What GET /_admin/requests and GET /_admin/journal read from a request beyond the list: its header filters,
 // and the facts a check needs to trust its count.
 
-import { RESOURCES } from '../resources/index.js';
-import type { RequestJournal } from './requests.js';
+import { RESOURCES } from '../../resources/index.js';
+import type { RequestJournal } from './request-log.js';
 
 /** The paths the API answers (each resource's also with an id after it): what `requests?path=` can name. */
 const ROUTES = [...RESOURCES.map((r) => r.path), '/contracts', '/openapi.json'];

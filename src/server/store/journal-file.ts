@@ -1,6 +1,6 @@
 import { type FileHandle, link, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { openOwnFile } from '../files/own-file.js';
+import { openOwnFile } from '../../files/own-file.js';
 import type { CutMark } from './cut-mark.js';
 import { describeFsError, type StoreFs, syncDir } from './store-fs.js';
 

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { openOwnFile } from '../files/own-file.js';
-import type { CollectionName } from '../schemas/data-file.js';
+import { openOwnFile } from '../../files/own-file.js';
+import type { CollectionName } from '../../schemas/data-file.js';
 import { dataFileSlices } from './data-file.js';
 import type { StoredRecord } from './journal.js';
 import { type StoreFs, syncDir } from './store-fs.js';

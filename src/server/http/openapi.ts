@@ -1,9 +1,9 @@
 import { type core, toJSONSchema } from 'zod';
-import type { Rec } from '../json/record.js';
-import { RESOURCES, type Resource } from '../resources/index.js';
-import { contractSchema } from '../schemas/coverages.js';
-import { notificationSchema } from '../schemas/notifications.js';
-import { VERSION } from '../version.js';
+import type { Rec } from '../../json/record.js';
+import { RESOURCES, type Resource } from '../../resources/index.js';
+import { contractSchema } from '../../schemas/coverages.js';
+import { notificationSchema } from '../../schemas/notifications.js';
+import { VERSION } from '../../version.js';
 import { SANDBOX_PATHS } from './openapi-sandbox.js';
 
 // The API's OpenAPI 3.1 contract, built from the zod schemas that check requests and the registry that

@@ -1,8 +1,8 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../files/atomic.js';
-import { type OwnFolder, openOwnFolder } from '../files/own-file.js';
-import { COLLECTIONS } from '../schemas/data-file.js';
+import { writeFileAtomic } from '../../files/atomic.js';
+import { type OwnFolder, openOwnFolder } from '../../files/own-file.js';
+import { COLLECTIONS } from '../../schemas/data-file.js';
 import { readDataFile, serializeDataFile } from './data-file.js';
 import type { StoredRecord } from './journal.js';
 import { migrateToFormat2 } from './migrate.js';

@@ -2,12 +2,18 @@ import { constants } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
 import type { z } from 'zod';
 import { toJSONSchema } from 'zod';
-import { describeJsonError } from '../json/json-error.js';
-import { type Check, compile } from '../schemas/ajv-check.js';
-import { checkRange, formatPath, toFieldErrors } from '../schemas/common.js';
-import { COLLECTIONS, type CollectionName, DATA_FORMAT, type DataFile, dataFileSchema } from '../schemas/data-file.js';
-import { checkMeasure } from '../schemas/measures.js';
-import { recordJson } from './record-json.js';
+import { describeJsonError } from '../../json/json-error.js';
+import { recordJson } from '../../json/record-json.js';
+import { type Check, compile } from '../../schemas/ajv-check.js';
+import { checkRange, formatPath, toFieldErrors } from '../../schemas/common.js';
+import {
+  COLLECTIONS,
+  type CollectionName,
+  DATA_FORMAT,
+  type DataFile,
+  dataFileSchema,
+} from '../../schemas/data-file.js';
+import { checkMeasure } from '../../schemas/measures.js';
 
 /** Raised when the data file or its journal cannot be trusted; `serve` refuses to start with it. */
 export class DataFileError extends Error {

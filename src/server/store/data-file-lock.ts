@@ -2,8 +2,8 @@ import { constants } from 'node:fs';
 import { type FileHandle, open, realpath, rmdir, stat } from 'node:fs/promises';
 import { tmpdir, userInfo } from 'node:os';
 import { basename, dirname, isAbsolute, join } from 'node:path';
-import { OwnFileError, openOwnFolder } from '../files/own-file.js';
-import { acquireLock, elsewhere, LockHeldError } from '../lock/lock.js';
+import { OwnFileError, openOwnFolder } from '../../files/own-file.js';
+import { acquireLock, elsewhere, LockHeldError } from '../../lock/lock.js';
 import { DataFileError } from './data-file.js';
 
 /**

@@ -1,12 +1,12 @@
-import type { Rec } from '../json/record.js';
-import { keyWords, naturalKey, RESOURCES } from '../resources/index.js';
-import { toFieldErrors } from '../schemas/common.js';
-import { COLLECTIONS, type CollectionName, DATA_FORMAT, type DataFile } from '../schemas/data-file.js';
-import { COVERAGE_FROM_CONTRACT } from '../schemas/values.js';
-import { fastCheck } from './data-file.js';
-import { RECORD_SCHEMAS, type StoredRecord } from './journal.js';
+import type { Rec } from '../../json/record.js';
+import { keyWords, naturalKey, RESOURCES } from '../../resources/index.js';
+import { toFieldErrors } from '../../schemas/common.js';
+import { COLLECTIONS, type CollectionName, DATA_FORMAT, type DataFile } from '../../schemas/data-file.js';
+import { COVERAGE_FROM_CONTRACT } from '../../schemas/values.js';
+import { fastCheck } from '../store/data-file.js';
+import { RECORD_SCHEMAS, type StoredRecord } from '../store/journal.js';
+import type { State } from '../store/store.js';
 import { newId } from './service.js';
-import type { State } from './store.js';
 
 /** A file `serve --load` or `sandbox load` cannot start from; its message names the record and the field. */
 export class LoadError extends Error {

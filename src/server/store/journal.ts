@@ -1,11 +1,11 @@
 import type { FileHandle } from 'node:fs/promises';
 import type { z } from 'zod';
-import { OwnFileError, openOwnFile } from '../files/own-file.js';
-import type { Rec } from '../json/record.js';
-import { toFieldErrors } from '../schemas/common.js';
-import { COLLECTIONS, type CollectionName, dataFileSchema } from '../schemas/data-file.js';
+import { OwnFileError, openOwnFile } from '../../files/own-file.js';
+import type { Rec } from '../../json/record.js';
+import { recordJson } from '../../json/record-json.js';
+import { toFieldErrors } from '../../schemas/common.js';
+import { COLLECTIONS, type CollectionName, dataFileSchema } from '../../schemas/data-file.js';
 import { DataFileError } from './data-file.js';
-import { recordJson } from './record-json.js';
 
 /** A record as the store holds it: a JSON object with its id. */
 export type StoredRecord = { id: string } & Rec;

@@ -1,4 +1,4 @@
-import { newestFirst } from '../resources/time.js';
+import { newestFirst } from '../../resources/time.js';
 import type { StoredRecord } from './journal.js';
 
 /**

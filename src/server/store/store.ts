@@ -1,14 +1,14 @@
 import { unlink } from 'node:fs/promises';
-import type { CollectionName, DataFile } from '../schemas/data-file.js';
+import type { CollectionName, DataFile } from '../../schemas/data-file.js';
 import { Collections, type State } from './collections.js';
-import { writeDataFile } from './fold.js';
+import { type DataFileLock, lockDataFile, realDataFile } from './data-file-lock.js';
 import { journalLine, resetLine, type StoredRecord } from './journal.js';
 import { JournalFile, StoreUnavailableError } from './journal-file.js';
-import { type DataFileLock, lockDataFile, realDataFile } from './lock.js';
 import { type Change, type Pending, PendingWrites } from './pending.js';
 import { recover } from './recover.js';
 import { describeFsError, exists, nodeFs, type StoreFs } from './store-fs.js';
 import type { StoreOptions } from './store-options.js';
+import { writeDataFile } from './write-data-file.js';
 
 export { StoreUnavailableError };
 

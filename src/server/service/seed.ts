@@ -1,4 +1,4 @@
-import type { DataFile } from '../schemas/data-file.js';
+import type { DataFile } from '../../schemas/data-file.js';
 
 const DAY = 86_400_000;
 

@@ -1,5 +1,5 @@
 import type { FileHandle, open } from 'node:fs/promises';
-import { OwnFileError, openOwnFile } from '../files/own-file.js';
+import { OwnFileError, openOwnFile } from '../../files/own-file.js';
 
 /** The store's file system (injectable, as the store's tests fail its writes). */
 type Fs = { open: typeof open };

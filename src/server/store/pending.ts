@@ -1,4 +1,4 @@
-import type { CollectionName } from '../schemas/data-file.js';
+import type { CollectionName } from '../../schemas/data-file.js';
 import type { StoredRecord } from './journal.js';
 
 /** One change to one record: `after` undefined deletes; `before` lets a failed flush undo it. */

@@ -1,6 +1,6 @@
-import { COLLECTIONS, type CollectionName } from '../schemas/data-file.js';
-import { trimOldest } from './history.js';
+import { COLLECTIONS, type CollectionName } from '../../schemas/data-file.js';
 import type { JournalEntry as Replayed, StoredRecord } from './journal.js';
+import { trimOldest } from './trim-oldest.js';
 
 /** Every collection's records: a whole state, as a data file holds it. */
 export type State = { [K in CollectionName]: StoredRecord[] };
