@@ -16,7 +16,7 @@ const result = await build({
   // completion.ts and openapi.ts are entries of their own so scripts/generate.mjs can import them.
   entryPoints: {
     cli: 'src/cli.ts',
-    completion: 'src/core/completion.ts',
+    completion: 'src/commands/completion-scripts.ts',
     openapi: 'src/server/http/openapi.ts',
     version: 'src/version.ts',
     // The global options, read before the CLI loads (bin/clinadmin.cjs): commander and they are shared with it.

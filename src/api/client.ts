@@ -3,9 +3,9 @@
 import { Pool } from 'undici';
 import { type Deadline, LONGEST_TIMER_MS } from '../deadline.js';
 import { ApiError, CliError, DeadlineError, EXIT } from '../errors.js';
-import type { ListSink } from '../json/array-stream.js';
-import { JsonText } from '../json/json-text.js';
-import { isRecord } from '../json/record.js';
+import type { ListSink } from '../formats/json/array-stream.js';
+import { JsonText } from '../formats/json/json-text.js';
+import { isRecord } from '../formats/json/record.js';
 import { withoutTrailingSlashes } from '../linear.js';
 import { answer, listIn, networkError, notARecord, type Peer } from './failure.js';
 import { nextPage, PageTrail } from './links.js';

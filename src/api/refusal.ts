@@ -1,7 +1,7 @@
 // What a server said when it refused a request, in its own words, whatever shape it used: problem+json
 // (RFC 9457), or the shapes real services use ({"message"}, {"error"}, {"errors": [...]}), or plain text.
 
-import type { Rec } from '../json/record.js';
+import type { Rec } from '../formats/json/record.js';
 
 interface Refusal {
   /** The server's sentence, or `HTTP <status>` when it gave none. */

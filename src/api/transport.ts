@@ -1,7 +1,7 @@
 import type { Pool } from 'undici';
 import { LONGEST_TIMER_MS } from '../deadline.js';
-import { JsonArraySplitter, type ListSink, parseElements } from '../json/array-stream.js';
-import { isRecord } from '../json/record.js';
+import { JsonArraySplitter, type ListSink, parseElements } from '../formats/json/array-stream.js';
+import { isRecord } from '../formats/json/record.js';
 import type { Headers } from './retry.js';
 
 // One attempt of an exchange through undici's handler interface; retries, traces and errors are the

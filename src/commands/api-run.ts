@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { Ctx } from '../context.js';
-import { readJsonArg } from '../core/input.js';
+import { readJsonArg } from '../formats/input.js';
 import { present } from '../output/present.js';
 import { optsOf, withClient } from './shared.js';
 

@@ -18,7 +18,7 @@ export function completionCommand(cmd: Command, ctx: Ctx): Command {
       )}\nIds complete too (clinadmin measures show <TAB>) when the configured server answers.\n`,
     )
     .action(async (shell: string, _o: unknown, self: Command) => {
-      const gen = await import('../core/completion.js');
+      const gen = await import('./completion-scripts.js');
       // This group asks for every group in full (wantsAllGroups), so the root holds the whole tree.
       const root = self.parent!;
       const make = { bash: gen.bashCompletion, zsh: gen.zshCompletion, fish: gen.fishCompletion }[shell];

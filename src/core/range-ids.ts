@@ -1,4 +1,4 @@
-import type { Rec } from '../json/record.js';
+import type { Rec } from '../formats/json/record.js';
 import { EPSILON, spanOf } from './ages.js';
 
 const sameBand = (a: Rec, b: Rec) => {

@@ -1,8 +1,8 @@
-import type { Browse, BrowseNote } from '../core/browse.js';
 import { age } from '../core/notifications.js';
 import { valueText } from '../core/number.js';
 import { ShortIds } from '../core/short-ids.js';
 import { epochMs } from '../resources/time.js';
+import type { Browse, BrowseNote } from './browse-model.js';
 import { localTime } from './columns.js';
 import { chunks, cut, displayWidth, pad, visible } from './text.js';
 import type { Theme } from './theme.js';

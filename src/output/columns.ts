@@ -1,6 +1,6 @@
 import { valueText } from '../core/number.js';
 import { formatCritical, formatRange, type RangeLike } from '../core/ranges.js';
-import type { Rec } from '../json/record.js';
+import type { Rec } from '../formats/json/record.js';
 import type { ColumnFormat, Resource } from '../resources/registry.js';
 import { epochMs } from '../resources/time.js';
 import { displayWidth } from './text.js';

@@ -1,6 +1,6 @@
 import { precisionOf, valueText } from '../core/number.js';
 import { formatCritical, formatRange, type RangeLike } from '../core/ranges.js';
-import type { Rec } from '../json/record.js';
+import type { Rec } from '../formats/json/record.js';
 import type { Column, View } from './columns.js';
 import { cellText } from './list.js';
 import { bandLabel, rangePicture } from './picture.js';

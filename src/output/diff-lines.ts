@@ -1,7 +1,7 @@
 import { jsonText } from '../core/number.js';
 import { comparableRange, formatCritical, formatRange, type RangeLike } from '../core/ranges.js';
 import { canonical } from '../core/sync/existing.js';
-import type { Rec } from '../json/record.js';
+import type { Rec } from '../formats/json/record.js';
 import { visible } from './text.js';
 
 // What changes, as diff lines: a record's fields one by one, its ranges paired by id and band.

@@ -1,5 +1,5 @@
-import { csvQuoted, guardFormula } from '../core/csv-formula.js';
 import { jsonText, valueText } from '../core/number.js';
+import { csvQuoted, guardFormula } from '../formats/csv/formula.js';
 
 /** Plain serialisers: no dependency, so piping JSON costs no start-up. */
 
@@ -15,7 +15,7 @@ export function toNdjson(data: unknown): string {
 function csvCell(v: unknown): string {
   if (v === undefined || v === null) return '';
   let s = valueText(v);
-  // The one rule against formula injection (core/csv-formula.ts); a number such as -5 stays a number.
+  // The one rule against formula injection (formats/csv/formula.ts); a number such as -5 stays a number.
   if (typeof v !== 'number') s = guardFormula(s);
   return csvQuoted(s, ',');
 }

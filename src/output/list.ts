@@ -1,6 +1,6 @@
 import type { OutStream } from '../context.js';
 import { ShortIds } from '../core/short-ids.js';
-import type { Rec } from '../json/record.js';
+import type { Rec } from '../formats/json/record.js';
 import type { Column, View } from './columns.js';
 import { dropOrder, fitWidths, GAP, roomFor } from './fit.js';
 import { cut, displayWidth, visible } from './text.js';

@@ -2,7 +2,7 @@ import { formatAgeBand } from '../core/ages.js';
 import { meet } from '../core/interpret.js';
 import { plainDecimal } from '../core/number.js';
 import type { RangeLike } from '../core/ranges.js';
-import type { Rec } from '../json/record.js';
+import type { Rec } from '../formats/json/record.js';
 import { displayWidth, pad, visible } from './text.js';
 import type { Theme } from './theme.js';
 

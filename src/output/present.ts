@@ -1,7 +1,7 @@
 import type { Ctx } from '../context.js';
 import { valueText } from '../core/number.js';
 import { CliError, EXIT, UsageError } from '../errors.js';
-import type { Rec } from '../json/record.js';
+import type { Rec } from '../formats/json/record.js';
 import { type Column, col, type View } from './columns.js';
 import { toCsv, toJson, toNdjson } from './formats.js';
 import { exact } from './terminal.js';

@@ -1,7 +1,7 @@
 import type { Ctx } from '../context.js';
 import { jsonText } from '../core/number.js';
-import type { ListSink } from '../json/array-stream.js';
-import type { Rec } from '../json/record.js';
+import type { ListSink } from '../formats/json/array-stream.js';
+import type { Rec } from '../formats/json/record.js';
 import type { Column } from './columns.js';
 import { csvRow } from './formats.js';
 import { chooseFormat, type PresentOptions, pick, present, selectColumns } from './present.js';

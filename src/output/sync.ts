@@ -1,13 +1,13 @@
 import type { Ctx } from '../context.js';
 import { jsonText } from '../core/number.js';
 import { listed } from '../core/problems.js';
-import { where } from '../core/records.js';
 import type { Counts, RecordResult, Tally } from '../core/sync/execute.js';
 import type { PlanItem } from '../core/sync/plan.js';
 import type { Checker } from '../core/sync/prepare.js';
 import type { Deletion } from '../core/sync/prune.js';
 import type { PlanCounts } from '../core/sync/run.js';
 import { jsonLines, Spool } from '../files/spool.js';
+import { where } from '../formats/records.js';
 import { changeLines } from './diff-lines.js';
 import { chooseFormat, type PresentOptions, present } from './present.js';
 import { visible } from './text.js';

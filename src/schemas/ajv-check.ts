@@ -1,5 +1,5 @@
 import { Ajv } from 'ajv';
-import type { Rec } from '../json/record.js';
+import type { Rec } from '../formats/json/record.js';
 
 // The data file's fast check: ajv over the JSON Schema zod 4 writes of our schemas (toJSONSchema), so a
 // file of 100,000 measures is checked in place, without the copy zod's parse makes of every record. It

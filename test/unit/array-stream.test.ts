@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { JsonArraySplitter, leadingId, parseElements } from '../../src/json/array-stream.js';
+import { JsonArraySplitter, leadingId, parseElements } from '../../src/formats/json/array-stream.js';
 
 /** The bytes of `text` in pieces cut at the given byte offsets (taken modulo its length). */
 function pieces(text: string, cuts: number[]): Buffer[] {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Browse, type BrowseNote } from '../../src/core/browse.js';
+import { Browse, type BrowseNote } from '../../src/output/browse-model.js';
 import { browseFrame } from '../../src/output/browse-view.js';
 import { displayWidth } from '../../src/output/text.js';
 import { theme } from '../../src/output/theme.js';

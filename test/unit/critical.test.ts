@@ -238,7 +238,7 @@ describe('ages in the unit a lab writes them', () => {
 
 describe("FHIR's critical intervals from another system: limits, or zones where they can only be zones", () => {
   it('reads a one-sided interval beyond the reference range as a zone, and warns of one no reading fits', async () => {
-    const { readCritical } = await import('../../src/core/fhir/critical.js');
+    const { readCritical } = await import('../../src/formats/fhir/critical.js');
     const reference = [{ min: 40, max: 60 }];
     const warnings: { field: string; message: string }[] = [];
     const zoneLow = { r: { max: 20 } as Record<string, unknown>, at: 'qualifiedInterval[1]' };
@@ -256,7 +256,7 @@ describe("FHIR's critical intervals from another system: limits, or zones where 
   });
 
   it('joins the two marked sides of one of our panic ranges, and takes no interval not such a side', async () => {
-    const { joinSide } = await import('../../src/core/fhir/critical.js');
+    const { joinSide } = await import('../../src/formats/fhir/critical.js');
     const panic: Record<string, unknown>[] = [];
     const sides = new Map<number, Record<string, unknown>>();
     // Critical below 2.5 at precision 1 is the zone up to 2.4, ends included ("Critical low"); critical above

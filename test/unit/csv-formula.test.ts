@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { catalogCsv } from '../../src/core/csv-write.js';
+import { catalogCsv } from '../../src/formats/csv/write.js';
 import { toCsv } from '../../src/output/formats.js';
 
 // Issue 37: one rule against CSV formula injection for every CSV clinadmin writes. Expected cells from

@@ -2,9 +2,9 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Ctx } from '../../src/context.js';
-import { parseCatalogCsv } from '../../src/core/csv-catalog.js';
-import { forEachRecord } from '../../src/core/record-stream.js';
-import type { SourceRecord } from '../../src/core/records.js';
+import { parseCatalogCsv } from '../../src/formats/csv/catalog.js';
+import { forEachRecord } from '../../src/formats/record-stream.js';
+import type { SourceRecord } from '../../src/formats/records.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const NUMBER_RULE = 'must be a number: an optional minus sign, digits and at most one decimal point, as in -3.5';

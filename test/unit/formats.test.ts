@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { catalogCsv } from '../../src/core/csv-write.js';
+import { catalogCsv } from '../../src/formats/csv/write.js';
 import { toCsv, toNdjson } from '../../src/output/formats.js';
 import { toYaml } from '../../src/output/yaml.js';
 

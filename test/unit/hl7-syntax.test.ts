@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { masterRecords, value } from '../../src/core/hl7/master-file.js';
-import { escapeHl7, looksLikeHl7, segments, unescapeHl7 } from '../../src/core/hl7/syntax.js';
+import { masterRecords, value } from '../../src/formats/hl7/master-file.js';
+import { escapeHl7, looksLikeHl7, segments, unescapeHl7 } from '../../src/formats/hl7/syntax.js';
 
 // HL7 v2.5.1 chapter 2's encoding rules, with expected values read off the standard's own definitions:
 // MSH-1/MSH-2 declare the separators (2.5.4), escape sequences \F\ \S\ \T\ \R\ \E\ and \Xhh\ (2.7), segments

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { findAmbiguity, MAX_DEPTH } from '../../src/json/json-error.js';
+import { findAmbiguity, MAX_DEPTH } from '../../src/formats/json/json-error.js';
 
 /** The plain character-by-character scan that counting first replaced: the two must always agree. */
 function reference(text: string): { offset: number; message: string } | undefined {

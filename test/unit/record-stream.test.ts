@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Ctx } from '../../src/context.js';
-import { forEachRecord } from '../../src/core/record-stream.js';
-import { parseRecords, type SourceRecord } from '../../src/core/records.js';
 import { jsonLines, Spool } from '../../src/files/spool.js';
+import { forEachRecord } from '../../src/formats/record-stream.js';
+import { parseRecords, type SourceRecord } from '../../src/formats/records.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const collect = async <T>(items: AsyncIterable<T>) => {

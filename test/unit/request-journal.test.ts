@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { recordJson } from '../../src/json/record-json.js';
+import { recordJson } from '../../src/formats/json/record-json.js';
 import { holds, JournalFilterError, RequestJournal } from '../../src/server/http/request-log.js';
 
 const entry = (i: number) => ({ time: 0, method: 'POST', path: '/diagnostic-measures', status: 200, account: `a${i}` });

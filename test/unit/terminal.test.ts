@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { OutStream } from '../../src/context.js';
-import { Browse, type BrowseNote } from '../../src/core/browse.js';
+import { Browse, type BrowseNote } from '../../src/output/browse-model.js';
 import { browseFrame } from '../../src/output/browse-view.js';
 import { control, drawFrame, exact, guard } from '../../src/output/terminal.js';
 import { theme } from '../../src/output/theme.js';

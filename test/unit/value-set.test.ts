@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { fromObservationDefinition } from '../../src/core/fhir/from-observation-definition.js';
-import { parseRecords } from '../../src/core/records.js';
-import type { Rec } from '../../src/json/record.js';
+import { fromObservationDefinition } from '../../src/formats/fhir/from-observation-definition.js';
+import type { Rec } from '../../src/formats/json/record.js';
+import { parseRecords } from '../../src/formats/records.js';
 
 /** A WeakMap that counts the answers it is given: each is one ValueSet read. */
 class Counting extends WeakMap<Rec, string[]> {

@@ -1,4 +1,4 @@
-// `clinadmin help hl7`: the mapping of src/core/hl7/table.ts in words; docs/catalogs.md has the same table.
+// `clinadmin help hl7`: the mapping of src/formats/hl7/table.ts in words; docs/catalogs.md has the same table.
 export const hl7 = () => `HL7 v2: test compendiums as master files (MFN^M08, M09, M10)
 
 measures import, lint and apply read HL7 v2.5.1 master file messages (chapter 8), alone or in a batch

@@ -1,7 +1,8 @@
 // Help topics: pages of `clinadmin help TOPIC` that are about a format, not a command (gh's `gh help
 // formatting`). Plain text, loaded only by `help`.
-import { COLUMN_WORDS, MEASURE_COLUMNS, RANGE_COLUMNS } from '../../core/csv-columns.js';
+
 import { EXIT_CODES_HELP } from '../../errors.js';
+import { COLUMN_WORDS, MEASURE_COLUMNS, RANGE_COLUMNS } from '../../formats/csv/columns.js';
 import { hl7 } from './hl7.js';
 
 // A list of names as one line, indented: help's one wrapper (output/wrap.ts) fits it to the reader's width.

@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
 import type { Ctx } from '../../context.js';
-import { catalogText } from '../../core/catalog.js';
-import type { ExportFormat } from '../../core/catalog-formats.js';
 import { writeFileAtomic } from '../../files/atomic.js';
+import { catalogText } from '../../formats/catalog.js';
+import type { ExportFormat } from '../../formats/catalog-formats.js';
 import { writeExact } from '../../output/text-out.js';
 import { measures } from '../../resources/index.js';
 import { type Opts, withClient } from '../shared.js';
@@ -23,7 +23,7 @@ export async function exportMeasures(
   const isUcum =
     opts.format === 'json' || opts.format === 'csv'
       ? () => false
-      : await (await import('../../core/fhir/ucum.js')).ucumChecker();
+      : await (await import('../../formats/fhir/ucum.js')).ucumChecker();
   const text = catalogText(chosen, opts.format, isUcum, opts.criticalAs, opts.delimiter);
   if (opts.out === undefined) {
     await writeExact(ctx, text);

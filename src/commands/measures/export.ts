@@ -1,6 +1,6 @@
 import { Command, Option } from 'commander';
 import type { Ctx } from '../../context.js';
-import { EXPORT_FORMATS } from '../../core/catalog-formats.js';
+import { EXPORT_FORMATS } from '../../formats/catalog-formats.js';
 import { collect, examples, optsOf } from '../shared.js';
 
 export function exportCommand(ctx: Ctx): Command {

@@ -1,7 +1,7 @@
 import { Command, Option } from 'commander';
 import type { Ctx, RunState } from '../../context.js';
-import { INPUT_FORMATS, INPUT_FORMS } from '../../core/catalog-formats.js';
 import { LEAVE_OUT_FLAG } from '../../core/unheld.js';
+import { INPUT_FORMATS, INPUT_FORMS } from '../../formats/catalog-formats.js';
 import { addSyncOptions, syncShape } from '../resource/sync-options.js';
 import { strictOption } from '../resource/write-define.js';
 import { collect, examples, optsOf } from '../shared.js';

@@ -1,9 +1,9 @@
 import type { Ctx } from '../../context.js';
-import { columnMap } from '../../core/csv-cells.js';
 import { mixed } from '../../core/problems.js';
-import { formOf, readRecords } from '../../core/records.js';
 import { prepare } from '../../core/sync/prepare.js';
 import { EXIT, UsageError } from '../../errors.js';
+import { columnMap } from '../../formats/csv/cells.js';
+import { formOf, readRecords } from '../../formats/records.js';
 import { chooseFormat, present } from '../../output/present.js';
 import { visible } from '../../output/text.js';
 import { writeOut } from '../../output/text-out.js';

@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import type { Ctx, RunState } from '../../context.js';
-import { INPUT_FORMATS, INPUT_FORMS } from '../../core/catalog-formats.js';
+import { INPUT_FORMATS, INPUT_FORMS } from '../../formats/catalog-formats.js';
 import { strictOption } from '../resource/write-define.js';
 import { examples, optsOf } from '../shared.js';
 import { columnOption, csvFormat, leaveOutOption } from './import.js';

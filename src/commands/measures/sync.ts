@@ -1,10 +1,10 @@
-import { SHEET_WITHOUT_TEST } from '../../core/csv-columns.js';
-import { fromObservationDefinition } from '../../core/fhir/from-observation-definition.js';
-import { adaptHl7, FROM_HL7, type Hl7Value } from '../../core/hl7/read.js';
 import type { SyncSpec } from '../../core/sync/prepare.js';
 import { syncSpec } from '../../core/sync/spec.js';
 import type { Unheld } from '../../core/unheld.js';
 import { measureLinter } from '../../core/units.js';
+import { SHEET_WITHOUT_TEST } from '../../formats/csv/columns.js';
+import { fromObservationDefinition } from '../../formats/fhir/from-observation-definition.js';
+import { adaptHl7, FROM_HL7, type Hl7Value } from '../../formats/hl7/read.js';
 import { measures } from '../../resources/index.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { ApiClient } from '../../api/client.js';
 import type { NotificationLike } from '../../core/notifications.js';
-import { leadingId } from '../../json/array-stream.js';
+import { leadingId } from '../../formats/json/array-stream.js';
 import { notifications } from '../../resources/index.js';
 
 export type Note = NotificationLike & Record<string, unknown>;

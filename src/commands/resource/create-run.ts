@@ -1,8 +1,8 @@
 import type { Ctx } from '../../context.js';
-import { flagName } from '../../core/fields.js';
 import { UsageError } from '../../errors.js';
 import { fieldFlags, type Resource } from '../../resources/index.js';
 import { checkFields, type Opts, withClient } from '../shared.js';
+import { flagName } from './fields.js';
 import type { WriteSpec } from './write-define.js';
 import { checkBody, commandLineBody, lintBody, sendAndShow } from './write-run.js';
 

@@ -2,8 +2,8 @@ import type { ApiClient } from '../../api/client.js';
 import { distance, nearest } from '../../core/nearest.js';
 import { couldBePrefix } from '../../core/short-ids.js';
 import { NotFoundError, UsageError } from '../../errors.js';
-import type { ListSink } from '../../json/array-stream.js';
-import type { Rec } from '../../json/record.js';
+import type { ListSink } from '../../formats/json/array-stream.js';
+import type { Rec } from '../../formats/json/record.js';
 import type { Resource } from '../../resources/index.js';
 
 /** At most this many of the records a name matches are listed; the count says how many more. */

@@ -1,6 +1,6 @@
 import type { Ctx } from '../../context.js';
-import type { ListSink } from '../../json/array-stream.js';
-import type { Rec } from '../../json/record.js';
+import type { ListSink } from '../../formats/json/array-stream.js';
+import type { Rec } from '../../formats/json/record.js';
 import type { Resource } from '../../resources/index.js';
 import { checkFields, type Opts, viewsOf, withClient } from '../shared.js';
 

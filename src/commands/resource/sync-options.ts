@@ -1,5 +1,5 @@
 import { type Command, Option } from 'commander';
-import { INPUT_FORMATS } from '../../core/catalog-formats.js';
+import { INPUT_FORMATS } from '../../formats/catalog-formats.js';
 
 /** Requests in flight at once for import and apply: written once, for both commands' flags and help. */
 const DEFAULT_CONCURRENCY = 48;

@@ -1,10 +1,7 @@
 import { resolve } from 'node:path';
 import type { ApiClient } from '../../api/client.js';
 import type { Ctx, RunState } from '../../context.js';
-import { columnMap } from '../../core/csv-cells.js';
 import { listed } from '../../core/problems.js';
-import { forEachRecord } from '../../core/record-stream.js';
-import { formOf } from '../../core/records.js';
 import type { Tally } from '../../core/sync/execute.js';
 import { Existing } from '../../core/sync/existing.js';
 import type { SyncSpec } from '../../core/sync/prepare.js';
@@ -20,6 +17,9 @@ import {
 } from '../../core/sync/run.js';
 import { ApiError, CliError, DeadlineError, EXIT, UsageError } from '../../errors.js';
 import { writeFileAtomic } from '../../files/atomic.js';
+import { columnMap } from '../../formats/csv/cells.js';
+import { forEachRecord } from '../../formats/record-stream.js';
+import { formOf } from '../../formats/records.js';
 import { progressBar } from '../../output/progress.js';
 import { prompter } from '../../output/prompts.js';
 import * as show from '../../output/sync.js';

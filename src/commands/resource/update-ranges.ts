@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import { flagName, optionKey } from '../../core/fields.js';
 import type { RangeVerbs } from '../../core/range-verbs.js';
 import type { FieldFlag } from '../../resources/index.js';
 import { collect } from '../shared.js';
+import { flagName, optionKey } from './fields.js';
 
 // update's verbs for lists of ranges: a range is added, set or removed in place; replacing them all is
 // its own flag, shown as a diff and confirmed. `--reference-range` alone, on update, would silently drop

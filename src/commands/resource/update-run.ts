@@ -1,5 +1,4 @@
 import type { Ctx } from '../../context.js';
-import { flagName, optionKey } from '../../core/fields.js';
 import { applyRangeVerbs, hasVerbs } from '../../core/range-verbs.js';
 import { CliError, EXIT, UsageError } from '../../errors.js';
 import { diffLines } from '../../output/diff-lines.js';
@@ -8,6 +7,7 @@ import { visible } from '../../output/text.js';
 import { writeLines } from '../../output/text-out.js';
 import { fieldFlags, type Resource } from '../../resources/index.js';
 import { checkFields, enc, type Opts, withClient } from '../shared.js';
+import { flagName, optionKey } from './fields.js';
 import { byIdOrName } from './find.js';
 import { editsOf } from './round-trip.js';
 import { rangeHint, rangeVerbsOf } from './update-ranges.js';

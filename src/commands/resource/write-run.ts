@@ -1,13 +1,13 @@
 import type { ApiClient } from '../../api/client.js';
 import type { Ctx } from '../../context.js';
 import { readAgesIn } from '../../core/ages.js';
-import { applyFlags } from '../../core/fields.js';
-import { readBody } from '../../core/input.js';
 import { ApiError, UsageError } from '../../errors.js';
+import { readBody } from '../../formats/input.js';
 import { present } from '../../output/present.js';
 import type { FieldFlag, Resource } from '../../resources/index.js';
 import { parseWith } from '../../schemas/common.js';
 import { type Opts, viewsOf } from '../shared.js';
+import { applyFlags } from './fields.js';
 import type { WriteSpec } from './write-define.js';
 
 // The pieces create and update run alike: the body from flags and files, the rules, the clinical checks,

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import type { Ctx } from '../../context.js';
 import { ApiError, DeadlineError, EXIT, UsageError } from '../../errors.js';
 import { writeFileAtomic } from '../../files/atomic.js';
-import type { Rec } from '../../json/record.js';
+import type { Rec } from '../../formats/json/record.js';
 import { counted } from '../../linear.js';
 import { unstyled } from '../../output/terminal.js';
 import { RESOURCES } from '../../resources/index.js';

@@ -1,7 +1,7 @@
 // A failed `sandbox requests --expect` shows the requests of its window nearest to what it asked (WireMock's
 // near misses): what each differs in, and how its body differs from --body.
 
-import type { Rec } from '../../json/record.js';
+import type { Rec } from '../../formats/json/record.js';
 import { globMatch } from '../../server/http/glob.js';
 import { holds } from '../../server/http/request-log.js';
 

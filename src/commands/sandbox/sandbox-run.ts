@@ -1,13 +1,13 @@
 import type { Ctx } from '../../context.js';
-import { filterFault, type JournalFacts, windowFault } from '../../core/journal-check.js';
 import { nearest } from '../../core/nearest.js';
 import { AuthError, EXIT, NotFoundError, UsageError } from '../../errors.js';
-import type { Rec } from '../../json/record.js';
+import type { Rec } from '../../formats/json/record.js';
 import { counted } from '../../linear.js';
 import { col, localTime } from '../../output/columns.js';
 import { present } from '../../output/present.js';
 import { unstyled } from '../../output/terminal.js';
 import { enc, type Opts, withClient } from '../shared.js';
+import { filterFault, type JournalFacts, windowFault } from './journal-check.js';
 import { nearMisses } from './near-miss.js';
 
 export type SandboxVerb =
@@ -84,7 +84,7 @@ export async function sandboxAction(
   if (opts.status !== undefined && !/^\d{3}$/.test(opts.status))
     throw new UsageError(`--status must be an HTTP status such as 201 (got "${opts.status}")`);
   if (opts.body !== undefined) {
-    const { parseJson } = await import('../../core/input.js');
+    const { parseJson } = await import('../../formats/input.js');
     parseJson(opts.body, '--body');
   }
   const given = FILTERS.filter((k) => opts[k] !== undefined);
@@ -97,7 +97,7 @@ export async function sandboxAction(
   let body: unknown;
   if (verb === 'faults-set') body = await faultsBody(opts);
   if (verb === 'load') {
-    const { parseJson, readText } = await import('../../core/input.js');
+    const { parseJson, readText } = await import('../../formats/input.js');
     const { text, name: source } = await readText(ctx, name!);
     body = parseJson(text, source);
     (await import('../../core/load-ages.js')).readLoadAges(body, source);

@@ -1,7 +1,7 @@
 import type { ApiClient } from '../../api/client.js';
 import { DeadlineError } from '../../errors.js';
 import type { Spool } from '../../files/spool.js';
-import { JsonText } from '../../json/json-text.js';
+import { JsonText } from '../../formats/json/json-text.js';
 import type { PlanItem } from './plan.js';
 
 export type Outcome = 'created' | 'updated' | 'unchanged' | 'deleted' | 'failed' | 'not-sent';

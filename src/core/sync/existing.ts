@@ -1,4 +1,4 @@
-import type { Rec } from '../../json/record.js';
+import type { Rec } from '../../formats/json/record.js';
 import { comparableRange } from '../ranges.js';
 import { bodyOf, type Prepared, type SyncSpec } from './prepare.js';
 

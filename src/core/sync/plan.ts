@@ -1,7 +1,7 @@
-import type { Rec } from '../../json/record.js';
+import type { Rec } from '../../formats/json/record.js';
+import { keptFrom } from '../../formats/kept.js';
 import { withStoredIds } from '../range-ids.js';
 import { canonical, comparable, comparableValue, type Existing } from './existing.js';
-import { keptFrom } from './kept.js';
 import { bodyOf, type Prepared, type SyncSpec } from './prepare.js';
 
 export interface Change {

@@ -1,11 +1,11 @@
 import type { z } from 'zod';
+import type { Adapted } from '../../formats/adapted.js';
+import type { Carrier } from '../../formats/kept.js';
+import { type SourceRecord, where } from '../../formats/records.js';
 import { toFieldErrors } from '../../schemas/common.js';
-import type { Adapted } from '../adapted.js';
 import { readAgesIn } from '../ages.js';
 import type { Warning } from '../lint.js';
 import { type Place, Ranked } from '../problems.js';
-import { type SourceRecord, where } from '../records.js';
-import type { Carrier } from './kept.js';
 
 /** The name of one range in a record's path or a check's message. */
 const RANGE_NAME = /(?:referenceRanges|panicRanges)\[\d+\]/g;

@@ -1,8 +1,8 @@
 import type { ApiClient } from '../../api/client.js';
 import { CliError, EXIT, UsageError } from '../../errors.js';
 import { jsonLines, Spool, SpoolError } from '../../files/spool.js';
+import type { SourceRecord } from '../../formats/records.js';
 import { MAX_LISTED, mixed } from '../problems.js';
-import type { SourceRecord } from '../records.js';
 import { execute, type RecordResult, Tally } from './execute.js';
 import type { Existing } from './existing.js';
 import { type PlanItem, planOne } from './plan.js';

@@ -1,4 +1,4 @@
-import type { Carrier } from './kept.js';
+import type { Carrier } from '../../formats/kept.js';
 import type { Prepared } from './prepare.js';
 
 /**

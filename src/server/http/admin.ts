@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { findAmbiguity } from '../../json/json-error.js';
+import { findAmbiguity } from '../../formats/json/json-error.js';
 import { withoutTrailingSlashes } from '../../linear.js';
 import { toFieldErrors } from '../../schemas/common.js';
 import { COLLECTIONS } from '../../schemas/data-file.js';

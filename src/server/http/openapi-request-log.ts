@@ -1,7 +1,7 @@
 // The sandbox endpoints that tell a test what the request journal cannot list, and change how requests are
 // answered: GET /_admin/journal and /_admin/faults.
 
-import type { Rec } from '../../json/record.js';
+import type { Rec } from '../../formats/json/record.js';
 
 // The pieces every sandbox endpoint's description is made of, openapi-sandbox.ts's too.
 export const json = (schema: Rec) => ({ 'application/json': { schema } });

@@ -1,6 +1,6 @@
 // The sandbox endpoints of clinadmin serve in the OpenAPI document: a tag of their own.
 
-import type { Rec } from '../../json/record.js';
+import type { Rec } from '../../formats/json/record.js';
 import { common, count, JOURNAL_PATHS, json, problem } from './openapi-request-log.js';
 
 const SNAPSHOT: Rec = {

@@ -1,5 +1,5 @@
 import { type core, toJSONSchema } from 'zod';
-import type { Rec } from '../../json/record.js';
+import type { Rec } from '../../formats/json/record.js';
 import { RESOURCES, type Resource } from '../../resources/index.js';
 import { contractSchema } from '../../schemas/coverages.js';
 import { notificationSchema } from '../../schemas/notifications.js';

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { recordJson } from '../../json/record-json.js';
+import { recordJson } from '../../formats/json/record-json.js';
 import type { FieldError } from '../../schemas/common.js';
 
 /** The one error shape of the server: RFC 9457 problem+json. */

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { describeJsonError, findAmbiguity, lineColumn } from '../../json/json-error.js';
+import { describeJsonError, findAmbiguity, lineColumn } from '../../formats/json/json-error.js';
 import { HttpProblem, problem } from './problem.js';
 
 // A request's body as the server reads it: JSON checked and bounded, or the rest of a refused one discarded.

@@ -1,4 +1,4 @@
-import { rawJson } from '../../json/record-json.js';
+import { rawJson } from '../../formats/json/record-json.js';
 import { globMatch } from './glob.js';
 
 /** One request as the journal keeps it: never the Authorization header or a token. */

@@ -1,4 +1,4 @@
-import type { Rec } from '../../json/record.js';
+import type { Rec } from '../../formats/json/record.js';
 import { keyWords, naturalKey, RESOURCES } from '../../resources/index.js';
 import { toFieldErrors } from '../../schemas/common.js';
 import { COLLECTIONS, type CollectionName, DATA_FORMAT, type DataFile } from '../../schemas/data-file.js';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { z } from 'zod';
-import { recordJson } from '../../json/record-json.js';
+import { recordJson } from '../../formats/json/record-json.js';
 import { keyWords, naturalKey, notifications, type Resource, type SchemaSet } from '../../resources/index.js';
 import { type FieldError, parseWith, toFieldErrors } from '../../schemas/common.js';
 import type { Contract } from '../../schemas/coverages.js';

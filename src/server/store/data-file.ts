@@ -2,8 +2,8 @@ import { constants } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
 import type { z } from 'zod';
 import { toJSONSchema } from 'zod';
-import { describeJsonError } from '../../json/json-error.js';
-import { recordJson } from '../../json/record-json.js';
+import { describeJsonError } from '../../formats/json/json-error.js';
+import { recordJson } from '../../formats/json/record-json.js';
 import { type Check, compile } from '../../schemas/ajv-check.js';
 import { checkRange, formatPath, toFieldErrors } from '../../schemas/common.js';
 import {

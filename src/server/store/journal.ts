@@ -1,8 +1,8 @@
 import type { FileHandle } from 'node:fs/promises';
 import type { z } from 'zod';
 import { OwnFileError, openOwnFile } from '../../files/own-file.js';
-import type { Rec } from '../../json/record.js';
-import { recordJson } from '../../json/record-json.js';
+import type { Rec } from '../../formats/json/record.js';
+import { recordJson } from '../../formats/json/record-json.js';
 import { toFieldErrors } from '../../schemas/common.js';
 import { COLLECTIONS, type CollectionName, dataFileSchema } from '../../schemas/data-file.js';
 import { DataFileError } from './data-file.js';

@@ -1,0 +1,145 @@
+import { parseAge, parseAgeEnd } from '../../core/ages.js';
+import { nearest } from '../../core/nearest.js';
+import { type Decimal, numberError, parseDecimal } from '../../core/number.js';
+import { SEX_WORDS, sexOf } from '../../core/words.js';
+import { AGES, LIMIT_PAIRS, LISTS, NUMBERS, PRECISIONS, splitList } from './cells.js';
+
+// One cell of a catalog sheet read as its field holds it (csv-catalog.ts reads the rows); a cell that cannot
+// be read is told to `fault` with the sentence that says why, and reads as undefined.
+
+/** A cell's value as its field holds it; in a `;` sheet (`semicolon`) with a decimal comma. */
+export function readCell(c: string, value: string, semicolon: boolean, fault: (message: string) => void): unknown {
+  if (NUMBERS.has(c)) {
+    // A `;` sheet writes decimal commas (Excel in the locales that use `;`); a precision is never negative.
+    const rules = { negative: !PRECISIONS.has(c), comma: semicolon };
+    const read = parseDecimal(value, rules);
+    if (read !== undefined) return read;
+    fault(numberError(c, value, rules));
+    return undefined;
+  }
+  if (AGES.has(c)) {
+    try {
+      const text = semicolon ? value.replace(',', '.') : value;
+      return c === 'ageMin' ? parseAge(text, c) : parseAgeEnd(text, c);
+    } catch (err) {
+      fault((err as Error).message);
+      return undefined;
+    }
+  }
+  if (c === 'sex') {
+    const sex = sexOf(value);
+    if (sex !== undefined) return sex;
+    const guess = nearest(value, Object.keys(SEX_WORDS));
+    fault(
+      `sex: must be all, male or female (or M, F) ` +
+        `(got "${value.slice(0, 40)}")${guess ? `; did you mean ${SEX_WORDS[guess]}?` : ''}`,
+    );
+    return undefined;
+  }
+  if (LISTS.has(c)) return splitList(value);
+  if (c === 'section') {
+    try {
+      return JSON.parse(value);
+    } catch {
+      return value;
+    }
+  }
+  return value;
+}
+
+/**
+ * A critical limit as `help ranges` writes one: `<2.5` in a low limit's cell, `>6.5` in a high one's, read
+ * as the number; the sign on the other side is an error naming the cell it belongs in.
+ */
+export function limitText(c: string, text: string, fault: (message: string) => void): string | undefined {
+  const pair = LIMIT_PAIRS[c];
+  const sign = text[0];
+  if (pair === undefined || (sign !== '<' && sign !== '>')) return text;
+  const rest = text.slice(1).trim();
+  if ((sign === '<') === (pair[1] === 'low')) return rest;
+  fault(
+    `${c}: "${text.slice(0, 40)}" is a critical ` +
+      `${sign === '<' ? 'low' : 'high'} limit (critical ${sign === '<' ? 'below' : 'above'} ${rest.slice(0, 40)}); ` +
+      `write it under ${pair[0]}`,
+  );
+  return undefined;
+}
+
+/**
+ * A reference range in one cell as labs write it: `3.5-5.1`, `3.5 – 5.1 mmol/L`, `≤ 5.0`, `≥ 60`, each end
+ * included as a range's bounds are. `<5` and `>60` leave their end out, which a range's inclusive bound cannot
+ * hold without moving it: they are refused with the form to write. A unit after the numbers must be the
+ * measure's (`unit`), checked by the caller.
+ */
+function rangeCellText(
+  text: string,
+  semicolon: boolean,
+  fault: (message: string) => void,
+): { min?: Decimal; max?: Decimal; unit?: string } | undefined {
+  const rules = { negative: true, comma: semicolon };
+  const num = (t: string) => parseDecimal(t.trim(), rules);
+  const forms = 'write it as 3.5-5.1, 3.5 – 5.1 mmol/L, ≤ 5.0 or ≥ 60';
+  const m = /^\s*(<=|>=|≤|≥|<|>)?\s*([-+]?[0-9.,]+)\s*(?:(?:-|–|—|to)\s*([-+]?[0-9.,]+))?\s*(.*?)\s*$/.exec(text);
+  if (!m || text.length > 80) {
+    fault(`referenceRange: "${text.slice(0, 40)}" is not a range; ${forms}`);
+    return undefined;
+  }
+  const [, sign, a, b, unit] = m;
+  if (sign === '<' || sign === '>') {
+    const [inclusive, side] = sign === '<' ? ['≤', 'below'] : ['≥', 'above'];
+    fault(
+      `referenceRange: "${text.slice(0, 40)}" leaves ${a} itself out, which a range's bound (always included) ` +
+        `cannot hold; write ${inclusive} and the last normal result ${side} it as reported ` +
+        `(${inclusive} ${a} if ${a} is normal)`,
+    );
+    return undefined;
+  }
+  if (sign !== undefined && b !== undefined) {
+    fault(`referenceRange: "${text.slice(0, 40)}" is not a range; ${forms}`);
+    return undefined;
+  }
+  const [first, second] = [num(a), b === undefined ? undefined : num(b)];
+  if (first === undefined || (b !== undefined && second === undefined)) {
+    fault(`referenceRange: "${text.slice(0, 40)}" is not a range; ${forms}`);
+    return undefined;
+  }
+  const out =
+    sign === '≤' || sign === '<='
+      ? { max: first }
+      : sign === '≥' || sign === '>='
+        ? { min: first }
+        : second === undefined
+          ? undefined
+          : { min: first, max: second };
+  if (out === undefined) {
+    fault(`referenceRange: "${text.slice(0, 40)}" is one number, not a range; ${forms}`);
+    return undefined;
+  }
+  return unit ? { ...out, unit } : out;
+}
+
+/** A reference range's one cell (`3.5 – 5.1 mmol/L`) into `range`'s min and max, its unit the measure's. */
+export function fillRangeCell(
+  range: Record<string, unknown>,
+  text: string,
+  row: { kind: string; semicolon: boolean; unit: unknown },
+  fault: (message: string) => void,
+): void {
+  if (row.kind !== 'reference') fault('referenceRange: a reference range cell stands on a reference row');
+  else if (range.min !== undefined || range.max !== undefined)
+    fault('referenceRange: the row gives its bounds in their own columns too; keep one of them');
+  else {
+    const read = rangeCellText(text, row.semicolon, fault);
+    if (read?.unit !== undefined && read.unit !== row.unit)
+      fault(
+        `referenceRange: "${text.slice(0, 40)}" is in ${read.unit.slice(0, 20)}, ` +
+          (row.unit === undefined
+            ? 'and the measure has no unit column'
+            : `not the measure's unit ${String(row.unit)}`),
+      );
+    else if (read !== undefined) {
+      if (read.min !== undefined) range.min = read.min;
+      if (read.max !== undefined) range.max = read.max;
+    }
+  }
+}
