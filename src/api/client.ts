@@ -6,7 +6,7 @@ import { ApiError, CliError, DeadlineError, EXIT } from '../errors.js';
 import type { ListSink } from '../formats/json/array-stream.js';
 import { JsonText } from '../formats/json/json-text.js';
 import { isRecord } from '../formats/json/record.js';
-import { withoutTrailingSlashes } from '../linear.js';
+import { withoutTrailingSlashes } from '../strings.js';
 import { answer, listIn, networkError, notARecord, type Peer } from './failure.js';
 import { nextPage, PageTrail } from './links.js';
 import { redactor } from './redact.js';

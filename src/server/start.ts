@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { counted } from '../linear.js';
 import { COLLECTIONS, type CollectionName } from '../schemas/data-file.js';
+import { counted } from '../strings.js';
 import { createApp } from './http/app.js';
 import type { TokenEntry } from './http/auth.js';
 import type { Faults } from './http/faults.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { withoutTrailingSlashes } from '../../src/linear.js';
+import { withoutTrailingSlashes } from '../../src/strings.js';
 
 describe('withoutTrailingSlashes', () => {
   it('drops every trailing slash and nothing else', () => {

@@ -3,7 +3,6 @@ import type { Ctx } from '../../context.js';
 import { ApiError, DeadlineError, EXIT, UsageError } from '../../errors.js';
 import { writeFileAtomic } from '../../files/atomic.js';
 import type { Rec } from '../../formats/json/record.js';
-import { counted } from '../../linear.js';
 import { unstyled } from '../../output/terminal.js';
 import { RESOURCES } from '../../resources/index.js';
 import { COLLECTIONS } from '../../schemas/data-file.js';
@@ -11,6 +10,7 @@ import { LoadError, loadState } from '../../server/service/load-file.js';
 import { serializeDataFile } from '../../server/store/data-file.js';
 import { RECORD_SCHEMAS, type StoredRecord } from '../../server/store/journal.js';
 import type { State } from '../../server/store/store.js';
+import { counted } from '../../strings.js';
 import { type Opts, withClient } from '../shared.js';
 
 /** Fields a load fills in when a record comes without them: their absence is not the server's record's fault. */

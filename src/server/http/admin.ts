@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { findAmbiguity } from '../../formats/json/json-error.js';
-import { withoutTrailingSlashes } from '../../linear.js';
 import { toFieldErrors } from '../../schemas/common.js';
 import { COLLECTIONS } from '../../schemas/data-file.js';
+import { withoutTrailingSlashes } from '../../strings.js';
 import { LoadError, loadState, refuseKeyTwice } from '../service/load-file.js';
 import { RECORD_SCHEMAS, resetLine, type StoredRecord } from '../store/journal.js';
 import { isSnapshotName, listSnapshots, NAME_RULE, readSnapshot, saveSnapshot } from '../store/snapshots.js';

@@ -1,6 +1,6 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { withoutTrailingSlashes } from '../../linear.js';
 import { RESOURCES, type Resource } from '../../resources/index.js';
+import { withoutTrailingSlashes } from '../../strings.js';
 import { type Service, ServiceError } from '../service/service.js';
 import { StoreUnavailableError } from '../store/store.js';
 import { AdminProblem, handleAdmin, type Sandbox } from './admin.js';

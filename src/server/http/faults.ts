@@ -1,7 +1,7 @@
 // Faults `clinadmin serve` injects on request, so a CI job can rehearse a slow, overloaded or failing
 // service. Each is decided before the request is handled: an injected error has changed nothing.
 
-import { withoutTrailingSlashes } from '../../linear.js';
+import { withoutTrailingSlashes } from '../../strings.js';
 import { globMatch } from './glob.js';
 
 interface FailRule {
