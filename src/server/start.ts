@@ -8,6 +8,7 @@ import type { Faults } from './http/faults.js';
 import { problem, problemResponse } from './http/problem.js';
 import { JOURNAL_BYTES, JOURNAL_HEADERS, RequestJournal } from './http/request-log.js';
 import { LoadError, loadState } from './service/load-file.js';
+import { createSandboxState } from './service/sandbox.js';
 import { seedData } from './service/seed.js';
 import { createService } from './service/service.js';
 import { DataFileError } from './store/data-file.js';
@@ -76,9 +77,7 @@ export async function startServer(o: StartOptions): Promise<RunningServer> {
     const service = createService({ store, events: o.events });
     // The state it started with is what a reset without a snapshot restores.
     const sandbox = {
-      store,
-      dataFile: store.file,
-      initial: store.state(),
+      state: createSandboxState(store),
       requests: new RequestJournal(
         o.journalRequests ?? 10_000,
         o.journalBytes ?? JOURNAL_BYTES,

@@ -1,47 +1,20 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { findAmbiguity } from '../../formats/json/json-error.js';
-import { toFieldErrors } from '../../schemas/common.js';
-import { COLLECTIONS } from '../../schemas/data-file.js';
 import { withoutTrailingSlashes } from '../../strings.js';
-import { LoadError, loadState, refuseKeyTwice } from '../service/load-file.js';
-import { RECORD_SCHEMAS, resetLine, type StoredRecord } from '../store/journal.js';
-import { isSnapshotName, listSnapshots, NAME_RULE, readSnapshot, saveSnapshot } from '../store/snapshots.js';
-import type { State, Store } from '../store/store.js';
+import { isSnapshotName, NAME_RULE, type SandboxState } from '../service/sandbox.js';
 import { type Problem, problem, sendJson, sendList } from './problem.js';
 import { JournalFilterError, type RequestJournal } from './request-log.js';
 import { headerFilter, journalFacts } from './request-log-view.js';
 import { FaultsProblem, faultsView, type RuntimeFaults, readFaults } from './runtime-faults.js';
 
-/** What the sandbox endpoints work on: the store, where its data file is, and the state it started with. */
+/** What the sandbox endpoints work on: the service's sandbox state, the request log, faults set at run time. */
 export interface Sandbox {
-  store: Store;
-  dataFile: string;
-  /** What a reset without a name restores: the state the server started with, or the last one loaded. */
-  initial: State;
+  state: SandboxState;
   requests: RequestJournal;
   /** Faults set at run time (`PUT /_admin/faults`), until cleared or a reset. */
   faults?: RuntimeFaults;
   /** The accounts of the tokens serve accepts: what `requests?account=` can name. */
   accounts?: readonly string[];
-  /**
-   * Snapshots already read or saved, with their journal line: records are replaced, never changed in
-   * place, so a state can be shared, and a reset costs one write. `''` is the state the server started with.
-   */
-  cache?: Map<string, { state: State; line: string }>;
-}
-
-/** A snapshot's state and journal line, from the cache or its file; undefined when there is none. */
-async function stateOf(sb: Sandbox, name: string | undefined) {
-  sb.cache ??= new Map();
-  const key = name ?? '';
-  let known = sb.cache.get(key);
-  if (!known) {
-    const state = name === undefined ? sb.initial : await readSnapshot(sb.dataFile, name);
-    if (!state) return undefined;
-    known = { state, line: resetLine(state) };
-    sb.cache.set(key, known);
-  }
-  return known;
 }
 
 export class AdminProblem extends Error {
@@ -50,74 +23,8 @@ export class AdminProblem extends Error {
   }
 }
 
-const counts = (s: State) => ({
-  measures: s.diagnosticMeasures.length,
-  coverages: s.insuranceCoverages.length,
-  notifications: s.notifications.length,
-});
-
 /** The largest state `POST /_admin/load` reads: a whole catalog, past --max-body's 1 MiB for a record. */
 const LOAD_MAX_BODY = 64 * 1024 * 1024;
-
-/** `existing` with each record of `loaded` added, or put in place of the one with its id. */
-function merged(existing: State, loaded: State): State {
-  const out = {} as State;
-  for (const c of COLLECTIONS) {
-    const byId = new Map<string, StoredRecord>(existing[c].map((r) => [r.id, r]));
-    for (const r of loaded[c]) byId.set(r.id, r);
-    out[c] = [...byId.values()];
-  }
-  return out;
-}
-
-/** Replaces the whole state (or with `merge` adds and replaces by id) in one journal line; reset returns to it. */
-async function load(sb: Sandbox, body: unknown, merge: boolean, account: string) {
-  await sb.store.settle();
-  const existing = sb.store.state();
-  let next: State;
-  try {
-    const loaded = loadState(body, { account, existing: merge ? existing : undefined });
-    next = merge ? merged(existing, loaded) : loaded;
-    if (merge) refuseKeyTwice(next);
-  } catch (err) {
-    if (err instanceof LoadError) throw new AdminProblem(problem(400, `the state cannot be loaded: ${err.message}`));
-    throw err;
-  }
-  const line = resetLine(next);
-  await sb.store.reset(next, line);
-  sb.initial = next;
-  sb.cache ??= new Map();
-  sb.cache.set('', { state: next, line });
-  return { merge, ...counts(next), contracts: next.contracts.length };
-}
-
-/** Whether two records hold the same fields with the same values, whatever their order. */
-function sameData(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
-  const keys = Object.keys(a);
-  return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && a[k] === b[k]);
-}
-
-/** Adds a contract, so coverages for it can be created; the same contract again changes nothing. */
-async function addContract(sb: Sandbox, body: unknown) {
-  const checked = RECORD_SCHEMAS.contracts.safeParse(body);
-  if (!checked.success) {
-    const errors = toFieldErrors(checked.error, body);
-    const [first] = errors;
-    throw new AdminProblem(problem(400, `the contract is invalid: ${first.path}: ${first.message}`, errors));
-  }
-  const contract = body as StoredRecord;
-  await sb.store.settle();
-  const held = sb.store.get('contracts', contract.id);
-  // Compared as data: the same contract with its fields in another order is the same contract.
-  if (held && !sameData(held, contract))
-    throw new AdminProblem(
-      problem(409, `contract ${contract.id} is on file with other values: ${JSON.stringify(held)}`, [
-        { path: 'id', message: `already used by contract ${contract.id}` },
-      ]),
-    );
-  if (!held) await sb.store.commit([{ coll: 'contracts', id: contract.id, after: contract }]);
-  return contract;
-}
 
 /**
  * `/_admin/…`, for test suites that use serve as a double: snapshots and reset (WireMock's reset,
@@ -153,16 +60,11 @@ export async function handleAdmin(
     only('POST');
     const name = decoded(snapshot[1], 'snapshot');
     if (!isSnapshotName(name)) refuse(400, `a snapshot name is ${NAME_RULE}; got "${name}"`);
-    await sb.store.settle();
-    const state = sb.store.state();
-    const info = await saveSnapshot(sb.dataFile, name, state);
-    sb.cache ??= new Map();
-    sb.cache.set(name, { state, line: resetLine(state) });
-    return sendJson(res, 200, info);
+    return sendJson(res, 200, await sb.state.save(name));
   }
   if (path === '/_admin/snapshots') {
     only('GET');
-    return sendJson(res, 200, await listSnapshots(sb.dataFile));
+    return sendJson(res, 200, await sb.state.list());
   }
   if (path === '/_admin/reset') {
     only('POST');
@@ -173,25 +75,23 @@ export async function handleAdmin(
       refuse(400, 'send {"snapshot": "NAME"}, or no body for the state the server started with');
     if (name !== undefined && (typeof name !== 'string' || !isSnapshotName(name)))
       refuse(400, `snapshot must be a snapshot's name; got ${JSON.stringify(name)}`);
-    const known = await stateOf(sb, name as string | undefined);
-    if (!known) return refuse(404, `no snapshot named ${String(name)}`);
-    await sb.store.reset(known.state, known.line);
+    const counts = await sb.state.reset(name as string | undefined);
     sb.requests.clear();
     // A reset returns to a known state, faults included: the next test file starts without this one's.
     if (sb.faults) sb.requests.action(account, 'faults cleared by reset');
     sb.faults = undefined;
-    return sendJson(res, 200, { snapshot: name ?? null, ...counts(known.state) });
+    return sendJson(res, 200, { snapshot: name ?? null, ...counts });
   }
   if (path === '/_admin/load') {
     only('POST');
     const merge = new URLSearchParams(query).get('merge');
     if (merge !== null && merge !== 'true' && merge !== 'false')
       refuse(400, `merge must be true or false; got ${merge}`);
-    return sendJson(res, 200, await load(sb, await readBody(LOAD_MAX_BODY), merge === 'true', account));
+    return sendJson(res, 200, await sb.state.load(await readBody(LOAD_MAX_BODY), merge === 'true', account));
   }
   if (path === '/_admin/contracts') {
     only('POST');
-    return sendJson(res, 200, await addContract(sb, await readBody()));
+    return sendJson(res, 200, await sb.state.addContract(await readBody()));
   }
   if (path === '/_admin/requests') {
     only('GET', 'DELETE');

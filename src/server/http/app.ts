@@ -2,7 +2,6 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import { RESOURCES, type Resource } from '../../resources/index.js';
 import { withoutTrailingSlashes } from '../../strings.js';
 import { type Service, ServiceError } from '../service/service.js';
-import { StoreUnavailableError } from '../store/store.js';
 import { AdminProblem, handleAdmin, type Sandbox } from './admin.js';
 import { createAuthenticator, type TokenEntry } from './auth.js';
 import { createFaults, type Faults } from './faults.js';
@@ -177,11 +176,11 @@ function toProblem(err: unknown, log: (l: string) => void): { p: Problem; header
   if (err instanceof HttpProblem) return { p: err.problem, headers: { ...err.headers } };
   if (err instanceof AdminProblem) return { p: err.answer, headers: {} };
   if (err instanceof ServiceError) {
+    if (err.kind === 'unavailable')
+      return { p: problem(503, `${err.message}; nothing was changed`), headers: { 'retry-after': '5' } };
     const status = { 'not-found': 404, 'unknown-contract': 422, conflict: 409, invalid: 400 }[err.kind];
     return { p: problem(status, err.message, err.errors), headers: {} };
   }
-  if (err instanceof StoreUnavailableError)
-    return { p: problem(503, `${err.message}; nothing was changed`), headers: { 'retry-after': '5' } };
   log(`error: unexpected fault: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
   return {
     p: problem(500, 'the server met an unexpected fault; it was logged and the server keeps serving'),

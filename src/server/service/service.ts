@@ -5,17 +5,27 @@ import { keyWords, naturalKey, notifications, type Resource, type SchemaSet } fr
 import { type FieldError, parseWith, toFieldErrors } from '../../schemas/common.js';
 import type { Contract } from '../../schemas/coverages.js';
 import type { CollectionName } from '../../schemas/data-file.js';
-import type { Store, StoredRecord } from '../store/store.js';
+import { type Store, type StoredRecord, StoreUnavailableError } from '../store/store.js';
 
 /** A refusal the routes turn into a problem; the service itself knows no HTTP. */
 export class ServiceError extends Error {
   override name = 'ServiceError';
   constructor(
-    readonly kind: 'invalid' | 'not-found' | 'unknown-contract' | 'conflict',
+    readonly kind: 'invalid' | 'not-found' | 'unknown-contract' | 'conflict' | 'unavailable',
     message: string,
     readonly errors: FieldError[] = [],
   ) {
     super(message);
+  }
+}
+
+/** Storage's refusal to write (its disk failed, or serve is closing) as the service's own: nothing was changed. */
+export async function stored<T>(write: Promise<T>): Promise<T> {
+  try {
+    return await write;
+  } catch (err) {
+    if (err instanceof StoreUnavailableError) throw new ServiceError('unavailable', err.message);
+    throw err;
   }
 }
 
@@ -102,7 +112,7 @@ export function createService({ store, events = true, now = Date.now }: ServiceO
 
   /** Never answers from a change that is not on disk yet: a read waits for it, as a 200 for it would. */
   async function durable(res: Resource, id?: string): Promise<void> {
-    if (store.isPending(res.collection, id)) await store.settle();
+    if (store.isPending(res.collection, id)) await stored(store.settle());
   }
 
   function mustGet(res: Resource, id: string): StoredRecord {
@@ -168,7 +178,7 @@ export function createService({ store, events = true, now = Date.now }: ServiceO
       { coll: res.collection, id: rec.id, after: action === 'deleted' ? undefined : rec },
     ];
     if (events) writes.push(event(res, action, rec, account));
-    await store.commit(writes);
+    await stored(store.commit(writes));
   }
 
   return {
@@ -193,7 +203,7 @@ export function createService({ store, events = true, now = Date.now }: ServiceO
       const seenBy = (rec.seenBy as string[] | undefined) ?? [];
       if (seenBy.includes(account)) return rec;
       const after = { ...rec, seenBy: [...seenBy, account] };
-      await store.commit([{ coll: res.collection, id, after }]);
+      await stored(store.commit([{ coll: res.collection, id, after }]));
       return after;
     },
 
