@@ -10,3 +10,10 @@ export function withoutTrailingSlashes(path: string): string {
 
 /** A count and its noun in agreement: `1 contract`, `2 contracts` (every noun we count takes an s). */
 export const counted = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
+/** FNV-1a over the key's UTF-16 code units: a small integer, so a set of 100,000 stays small. */
+export function hashOf(key: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
+  return h | 0;
+}

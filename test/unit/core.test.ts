@@ -3,9 +3,10 @@ import { measureSyncSpec } from '../../src/commands/measures/sync.js';
 import { lintMeasure } from '../../src/core/lint.js';
 import { Existing } from '../../src/core/sync/existing.js';
 import { planOne } from '../../src/core/sync/plan.js';
-import { Checker, hashOf, type Prepared, type SyncSpec } from '../../src/core/sync/prepare.js';
+import { Checker, type Prepared, type SyncSpec } from '../../src/core/sync/prepare.js';
 import { type Checked, checkInput, planned } from '../../src/core/sync/run.js';
 import { parseRecords, type SourceRecord, where } from '../../src/formats/records.js';
+import { hashOf } from '../../src/strings.js';
 
 describe('lintMeasure', () => {
   it("is quiet for a clean measure, its panic range written as critical limits (the labs' convention)", () => {

@@ -3,6 +3,7 @@ import type { Adapted } from '../../formats/adapted.js';
 import type { Carrier } from '../../formats/kept.js';
 import { type SourceRecord, where } from '../../formats/records.js';
 import { toFieldErrors } from '../../schemas/common.js';
+import { hashOf } from '../../strings.js';
 import { readAgesIn } from '../ages.js';
 import type { Warning } from '../lint.js';
 import { type Place, Ranked } from '../problems.js';
@@ -271,13 +272,6 @@ export class Checker {
       ...((adapted?.carrier ?? src.carrier) ? { carrier: adapted?.carrier ?? src.carrier } : {}),
     };
   }
-}
-
-/** FNV-1a over the key's UTF-16 code units: a small integer, so a set of 100,000 stays small. */
-export function hashOf(key: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
-  return h | 0;
 }
 
 /** Validates every record of a list held in memory (`measures lint`), listing every error and warning. */
