@@ -2,6 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Ctx } from '../context.js';
 import { UsageError } from '../errors.js';
+import { parseKeepingDecimals } from './json/decimals.js';
 import { describeJsonError, findAmbiguity, lineColumn } from './json/json-error.js';
 
 /** Input files larger than this are refused rather than read into memory. */
@@ -64,7 +65,7 @@ export function parseJson(text: string, name: string): unknown {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   let value: unknown;
   try {
-    value = JSON.parse(body);
+    value = parseKeepingDecimals(body);
   } catch {
     throw new UsageError(`${name} is not valid JSON: ${describeJsonError(body)}`);
   }

@@ -6,7 +6,7 @@ import type { ColumnMap } from './csv/cells.js';
 import { csvRecords, NotStreamed } from './csv/stream.js';
 import { MAX_INPUT_BYTES, readText } from './input.js';
 import { JsonArraySplitter } from './json/array-stream.js';
-import { parseJson } from './json/decimals.js';
+import { parseKeepingDecimals } from './json/decimals.js';
 import { MAX_DEPTH, repeatedKey, scanValue } from './json/json-error.js';
 import { HL7_NAME, type InputForm, parseRecords, type SourceRecord } from './records.js';
 
@@ -199,7 +199,7 @@ function objectOf(bytes: Buffer, decoder: TextDecoder, line = false): Record<str
   let value: unknown;
   try {
     text = decoder.decode(bytes);
-    value = parseJson(text);
+    value = parseKeepingDecimals(text);
   } catch {
     throw new Whole();
   }

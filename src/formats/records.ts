@@ -8,7 +8,7 @@ import { containValueSets } from './fhir/value-set.js';
 import { hl7Records } from './hl7/read.js';
 import { looksLikeHl7 } from './hl7/syntax.js';
 import { readText, refuseAmbiguity } from './input.js';
-import { parseJson } from './json/decimals.js';
+import { parseKeepingDecimals } from './json/decimals.js';
 import { describeJsonError, findAmbiguity, lineColumn, MAX_DEPTH, repeatedKey, scanValue } from './json/json-error.js';
 import { isRecord } from './json/record.js';
 import type { Carrier } from './kept.js';
@@ -98,7 +98,7 @@ export function parseRecords(text: string, source: string, form?: InputForm, col
   let whole: unknown;
   let wholeError: string | undefined;
   try {
-    whole = parseJson(text);
+    whole = parseKeepingDecimals(text);
   } catch {
     wholeError = describeJsonError(text);
   }
@@ -130,7 +130,7 @@ export function parseRecords(text: string, source: string, form?: InputForm, col
     if (l.trim() === '') return;
     let value: unknown;
     try {
-      value = parseJson(l);
+      value = parseKeepingDecimals(l);
     } catch {
       const at = describeJsonError(l).replace(/^line 1, /, '');
       throw new UsageError(`${source} is not valid NDJSON: line ${i + 1}, ${at}`);
@@ -204,7 +204,7 @@ function parseObjectAt(text: string, { start, end, keys }: Span, source: string)
   const slice = text.slice(start, end);
   let value: Record<string, unknown>;
   try {
-    value = parseJson(slice) as Record<string, unknown>;
+    value = parseKeepingDecimals(slice) as Record<string, unknown>;
   } catch {
     // Reported against the whole text, with the line and column an editor shows.
     throw new UsageError(`${source} is not valid JSON: ${describeJsonError(text)}`);

@@ -30,8 +30,11 @@ function note(this: unknown, key: string, value: unknown, context?: { source?: s
   return value;
 }
 
-/** JSON.parse, noting the decimals written of each number in a FHIR resource's text (one with `resourceType`). */
-export function parseJson(text: string): unknown {
+/**
+ * JSON.parse, noting the decimals written of each number in a FHIR resource's text (one with `resourceType`):
+ * what every input file and flag is parsed with. input.ts's parseJson adds the source's name and the position.
+ */
+export function parseKeepingDecimals(text: string): unknown {
   return text.includes('"resourceType"') ? JSON.parse(text, note as never) : JSON.parse(text);
 }
 
