@@ -24,7 +24,7 @@ type EachRecord = (record: SourceRecord) => void;
  * only as it is handed over, so it is garbage as soon as it is checked; stdin and the other forms (one
  * object, a wrapper, a FHIR Bundle) are read whole, as readRecords does. Any fault sends the file to the
  * whole-text reading, so the error names the same line and column either way. A CSV catalog file is read
- * twice (csv-stream.ts). `pause` is awaited after each piece, for a caller whose writes fall behind.
+ * twice (csv/stream.ts). `pause` is awaited after each piece, for a caller whose writes fall behind.
  */
 export async function forEachRecord(
   ctx: Ctx,

@@ -74,7 +74,7 @@ function bundleResources(bundle: Record<string, unknown>, source: string): unkno
  */
 export function parseRecords(text: string, source: string, form?: InputForm, columns?: ColumnMap): SourceRecord[] {
   if (text.trim() === '') throw new UsageError(`${source} is empty`);
-  // A spreadsheet's catalog: one row per range (csv-catalog.ts).
+  // A spreadsheet's catalog: one row per range (csv/catalog.ts).
   if (form === 'csv' || (form === undefined && /\.(csv|tsv)$/i.test(source)))
     return parseCatalogCsv(text, source, columns);
   // An HL7 v2 master file (hl7/): by its first segment, whatever the file is called.

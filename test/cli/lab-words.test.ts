@@ -287,7 +287,7 @@ describe('every problem of a file in one pass', () => {
     expect(lint.stderr.split('\n')[0]).toBe('error: 3 errors and 2 warnings in the input');
     const found = listed(lint.stderr);
     expect(found).toEqual(expected);
-    // import reads a file in two passes (csv-stream.ts) and stdin whole: both list the same, and send nothing.
+    // import reads a file in two passes (csv/stream.ts) and stdin whole: both list the same, and send nothing.
     const streamed = await cli(['measures', 'import', 'lab.csv']);
     expect(streamed.code).toBe(2);
     expect(streamed.stderr.split('\n')[0]).toBe('error: 3 invalid records; nothing was sent');

@@ -9,7 +9,7 @@ import { tempDir } from '../helpers/tmp.js';
 
 const NUMBER_RULE = 'must be a number: an optional minus sign, digits and at most one decimal point, as in -3.5';
 
-// A CSV catalog file is read twice (csv-stream.ts) so memory holds keys, not the sheet; stdin is read whole.
+// A CSV catalog file is read twice (csv/stream.ts) so memory holds keys, not the sheet; stdin is read whole.
 // Both readings must give the same records, in the same order, with the same errors.
 
 const header = 'test,name,type,unit,range,sex,min,max';

@@ -73,7 +73,7 @@ interface Preparation {
  * Checks records one at a time with the shared create schema, keeping only what the whole input needs:
  * the first `limit` errors and warnings in the input's order (and how many there were), the fields set
  * aside, and each record's key with the id it carried. An import of 100,000 records holds no record past
- * its check. A record read with problems (a sheet's cells, csv-catalog.ts) brings them along: they are
+ * its check. A record read with problems (a sheet's cells, csv/catalog.ts) brings them along: they are
  * its errors, beside what its checks find in the rest of it, and it is not sent.
  */
 export class Checker {

@@ -17,9 +17,9 @@ import { parseWhole, sheetDelimiter } from './dialect.js';
 import { unguardFormula } from './formula.js';
 
 // A measure catalog as a spreadsheet keeps it: one row per range, a measure's own fields beside each of its
-// ranges. Written (csv-write.ts) as RFC 4180 CSV with CRLF and a UTF-8 byte-order mark (Excel reads UTF-8
+// ranges. Written (csv/write.ts) as RFC 4180 CSV with CRLF and a UTF-8 byte-order mark (Excel reads UTF-8
 // only with one); read with csv-parse, as Excel writes it: BOM, CRLF, quoted cells, `;` in most European
-// locales (detected from the header line, csv-dialect.ts) with decimal commas.
+// locales (detected from the header line, csv/dialect.ts) with decimal commas.
 
 /** A measure as its rows are read: its record, the line each own field came from, and each range's line. */
 export interface SheetEntry {
@@ -41,7 +41,7 @@ const LOINC_HEADERS = ['loinc', 'loinccode'];
 
 /**
  * The rows of one sheet, read one at a time into measures grouped by (test, name): the whole-text reading
- * and the streamed one (csv-stream.ts) share it, so both give the same records and the same errors. A
+ * and the streamed one (csv/stream.ts) share it, so both give the same records and the same errors. A
  * measure's own field may be repeated on its rows or left empty after the first; two rows that disagree
  * are an error naming both lines. Every cell error names file:line:column (column counted in fields from 1)
  * and stays with the measure of its row, which the checker then holds invalid beside whatever else it

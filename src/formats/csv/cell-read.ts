@@ -4,7 +4,7 @@ import { type Decimal, numberError, parseDecimal } from '../../core/number.js';
 import { SEX_WORDS, sexOf } from '../../core/words.js';
 import { AGES, LIMIT_PAIRS, LISTS, NUMBERS, PRECISIONS, splitList } from './cells.js';
 
-// One cell of a catalog sheet read as its field holds it (csv-catalog.ts reads the rows); a cell that cannot
+// One cell of a catalog sheet read as its field holds it (csv/catalog.ts reads the rows); a cell that cannot
 // be read is told to `fault` with the sentence that says why, and reads as undefined.
 
 /** A cell's value as its field holds it; in a `;` sheet (`semicolon`) with a decimal comma. */

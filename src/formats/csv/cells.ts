@@ -12,7 +12,7 @@ import {
 } from './columns.js';
 
 // What each column of a catalog sheet holds and how its cells are named, listed and numbered: shared by the
-// sheet's reader (csv-catalog.ts) and writer (csv-write.ts).
+// sheet's reader (csv/catalog.ts) and writer (csv/write.ts).
 
 export const CSV_COLUMNS: readonly string[] = [...MEASURE, ...RANGE];
 /** Each column a header may name, by its key (headerKey): the fields, the critical limits, the lab's words. */

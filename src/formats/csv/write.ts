@@ -5,7 +5,7 @@ import { CSV_COLUMNS, joinList, LISTS, PRECISION_OF } from './cells.js';
 import { MEASURE_COLUMNS as MEASURE, RANGE_COLUMNS as RANGE } from './columns.js';
 import { csvQuoted, guardFormula } from './formula.js';
 
-// A measure catalog written as a sheet (csv-catalog.ts describes the format and reads it back).
+// A measure catalog written as a sheet (csv/catalog.ts describes the format and reads it back).
 
 /** A range's ages as the CSV writes them, in the lab's notation (ages.ts withAgeText), decimal commas with `;`. */
 function ageCells(r: Rec, delimiter: string): Rec {
