@@ -105,15 +105,17 @@ export type ColumnMap = ReadonlyMap<string, string | null>;
 
 /**
  * --column's values: `Analyte=name` reads the column headed Analyte as the field name, `Comments=` leaves the
- * column headed Comments out. A field no column holds is refused, naming the flag.
+ * column headed Comments out, and `=` leaves out the columns with no header. A field no column holds is
+ * refused, naming the flag.
  */
 export function columnMap(values: readonly string[] | undefined): ColumnMap | undefined {
   if (values === undefined || values.length === 0) return undefined;
   const out = new Map<string, string | null>();
   for (const v of values) {
-    const at = v.indexOf('=');
+    // The last =, as headers hold one (OpenELIS's "Test name French (<=60 ch, OE)") and no field name does.
+    const at = v.lastIndexOf('=');
     const [header, field] = at === -1 ? [v, undefined] : [v.slice(0, at).trim(), v.slice(at + 1).trim()];
-    if (field === undefined || header === '')
+    if (field === undefined || (header === '' && field !== ''))
       throw new UsageError(
         `--column "${v.slice(0, 60)}": write HEADER=FIELD (Analyte=name), or HEADER= to leave it out`,
       );
