@@ -64,7 +64,8 @@ Rows:
     cell are not data.
   - A line starting with # is a comment, before the header and between rows.
   - A Reference range cell holds a reference range whole: 3.5-5.1, "3.5 – 5.1 mmol/L" (its unit the
-    measure's), ≤ 5.0 or ≥ 60; <5 and >60 leave their end out, which a bound cannot, and are refused.
+    measure's; "3.4-9.6 x 10^9/L" is in 10^9/L), ≤ 5.0 or ≥ 60; <5 and >60 leave their end out, which a
+    bound cannot, and are refused.
 
 As Excel writes it:
   - A UTF-8 byte-order mark, CRLF line ends, quoted cells holding the delimiter, quotes or line breaks.

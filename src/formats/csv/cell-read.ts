@@ -118,6 +118,15 @@ function rangeCellText(
   return unit ? { ...out, unit } : out;
 }
 
+/**
+ * A cell's unit against the measure's: `3.4-9.6 x 10^9/L` is 3.4 × 10^9/L to 9.6 × 10^9/L, so a multiplication
+ * sign before a power of ten belongs to the numbers, and the unit is 10^9/L with or without it.
+ */
+function sameUnit(written: string, unit: unknown): boolean {
+  const plain = (u: string) => u.replace(/^[x×]\s*(?=10[\^*])/, '');
+  return typeof unit === 'string' && plain(written) === plain(unit);
+}
+
 /** A reference range's one cell (`3.5 – 5.1 mmol/L`) into `range`'s min and max, its unit the measure's. */
 export function fillRangeCell(
   range: Record<string, unknown>,
@@ -130,7 +139,7 @@ export function fillRangeCell(
     fault('referenceRange: the row gives its bounds in their own columns too; keep one of them');
   else {
     const read = rangeCellText(text, row.semicolon, fault);
-    if (read?.unit !== undefined && read.unit !== row.unit)
+    if (read?.unit !== undefined && !sameUnit(read.unit, row.unit))
       fault(
         `referenceRange: "${text.slice(0, 40)}" is in ${read.unit.slice(0, 20)}, ` +
           (row.unit === undefined
