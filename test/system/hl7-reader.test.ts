@@ -113,3 +113,80 @@ describe('measures export --format hl7, read by python-hl7', () => {
     expect(JSON.parse(again.stdout)).toMatchObject({ create: 0, update: 0, unchanged: 3 });
   });
 });
+
+describe("HL7's RFR examples and our qualified ranges, exported and read by python-hl7", () => {
+  // test/fixtures/hl7/rfr-examples.hl7 (HL7 v2's own RFR examples, 2.A.64) and qualified-ranges.hl7 (ranges for
+  // a condition, a race and a gestational age, RFR-7, RFR-6 and RFR-4), imported with those ranges left out,
+  // then exported: python-hl7 must read each observation as the source's text gives it, the same code, name,
+  // system, type and unit as python-hl7 reads in the source, and each range HL7 wrote for a sex and ages.
+  const fixture = (f: string) => fileURLToPath(new URL(`../fixtures/hl7/${f}`, import.meta.url));
+  type Obs = Rec & { code: string; reference: Rfr[] };
+  const readBack = async (file: string) =>
+    JSON.parse((await execa('/usr/bin/python3', [READER, file])).stdout) as {
+      types: string[];
+      observations: Obs[];
+      batteries: { code: string; members: string[] }[];
+    };
+  const range = (low: string, high: string, sex = '', ageLow = '', ageHigh = ''): Rfr => ({
+    low,
+    high,
+    sex,
+    ageLow,
+    ageHigh,
+  });
+
+  it('gives back each observation, and each range for a sex and ages as HL7 wrote it', async () => {
+    const s = await cliOnServer({ events: false });
+    for (const [file, test] of [
+      ['rfr-examples.hl7', 'tst_rfr'],
+      ['qualified-ranges.hl7', 'tst_q'],
+    ]) {
+      await writeFile(join(s.dir, file), await readFile(fixture(file)));
+      const r = await s.cli(['measures', 'import', file, '--test', test!, '--leave-out-ranges']);
+      expect(r.code, r.stderr).toBe(0);
+    }
+    const out = await s.cli(['measures', 'export', '--format', 'hl7', '--out', 'export.hl7']);
+    expect(out.code, out.stderr).toBe(0);
+    const hl7 = await readBack(join(s.dir, 'export.hl7'));
+    expect(hl7.types).toEqual(['MFN^M08^MFN_M08', 'MFN^M10^MFN_M10']);
+    const sources = [...(await readBack(fixture('rfr-examples.hl7'))).observations];
+    sources.push(...(await readBack(fixture('qualified-ranges.hl7'))).observations);
+    expect(hl7.observations.map((o) => o.code).sort()).toEqual(sources.map((o) => o.code).sort());
+    const byCode = new Map(hl7.observations.map((o) => [o.code, o]));
+    for (const source of sources) {
+      const o = byCode.get(source.code)!;
+      for (const k of ['name', 'system', 'type', 'unit']) expect(o[k], `${source.code} ${k}`).toBe(source[k]);
+    }
+    const ranges = (code: string) => byCode.get(code)!.reference;
+    // HL7's examples: albumin 3.0&5.5; hemoglobin 13.5&18^M~12.0 & 16^F, the spaces around & not data.
+    expect(ranges('1751-7')).toEqual([range('3.0', '5.5')]);
+    expect(ranges('718-7')).toEqual([range('13.5', '18', 'M'), range('12.0', '16', 'F')]);
+    // The "concocted example"'s four ranges are each for race B (RFR-6): left out, none held for every male.
+    expect(ranges('20509-6')).toEqual([]);
+    // Our qualified ranges: only each measure's range for everyone of its sex and ages (RFR-3 in years).
+    expect(ranges('3016-3')).toEqual([range('0.4', '4.0', '', '18', '120')]);
+    expect(ranges('2160-0')).toEqual([range('0.7', '1.3', 'M', '18', '120')]);
+    expect(ranges('2345-7')).toEqual([range('70', '99')]);
+    // Neonatal bilirubin: RFR-3's 0.0027300, 0.01920 and 0.0830 are 1 day, 1 week and 1 month, written back in
+    // years (UCUM's year of 365.25 days, a month its twelfth).
+    const bili = ranges('1975-2');
+    expect(bili.map((x) => [x.low, x.high, x.sex])).toEqual([
+      ['1.0', '6.0', ''],
+      ['1.4', '8.7', ''],
+      ['0.3', '1.2', ''],
+    ]);
+    const ages = bili.map((x) => [Number(x.ageLow) * 365.25, Number(x.ageHigh) * 365.25]);
+    const days = [
+      [0, 1],
+      [1, 7],
+      [7, 365.25 / 12],
+    ];
+    for (const [i, d] of ages.flat().entries()) expect(d).toBeCloseTo(days.flat()[i]!, 9);
+    // Each test is a battery (MFN^M10 OM5-2) of its observations.
+    const members = Object.fromEntries(hl7.batteries.map((b) => [b.code, [...b.members].sort()]));
+    expect(members).toEqual({
+      tst_rfr: ['1751-7', '1975-2', '20509-6', '718-7'],
+      tst_q: ['2160-0', '2345-7', '3016-3'],
+    });
+  });
+});
