@@ -96,6 +96,24 @@ describe('sheets as labs save them', () => {
     });
   });
 
+  it('reads a Reference range cell with a line for each sex as a range for each, the row naming none', async () => {
+    const { s, dir, cli } = await cliOnServer({ events: false });
+    const cell = '"Male = 135-175 g/L,\nFemale = 120-160 g/L"';
+    await writeFile(join(dir, 's.csv'), `Panel,Analyte,Units,Sex,Reference Range\ntst_c,Hemoglobin,g/L,M,${cell}\n`);
+    const bad = await cli(['measures', 'lint', 's.csv']);
+    expect(bad.code).toBe(2);
+    const both = "the cell gives each sex its range; leave the row's sex empty";
+    expect(bad.stderr).toContain(`s.csv:2:5 (Hemoglobin): referenceRange: ${both}`);
+    await writeFile(join(dir, 's.csv'), `Panel,Analyte,Units,Sex,Reference Range\ntst_c,Hemoglobin,g/L,,${cell}\n`);
+    const r = await cli(['measures', 'import', 's.csv']);
+    expect(r.code, r.stderr).toBe(0);
+    const [m] = (await s.call('GET', '/diagnostic-measures')).body as Rec[];
+    expect((m!.referenceRanges as Rec[]).map(({ id: _id, ...x }) => x)).toEqual([
+      { min: 135, max: 175, sex: 'male' },
+      { min: 120, max: 160, sex: 'female' },
+    ]);
+  });
+
   it('--column reads a header as a field or leaves a column out, so a sheet imports unedited', async () => {
     const { s, dir, cli } = await cliOnServer({ events: false });
     await writeFile(join(dir, 'x.csv'), 'Panel,Parameter,Units,Low,High,Comments\ntst_c,Glucose,mg/dL,70,99,fasting\n');

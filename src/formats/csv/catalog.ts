@@ -189,10 +189,13 @@ export class Sheet {
       if (value !== undefined) range[c === 'rangeId' ? 'id' : c] = value;
     }
     const fault = (message: string) => this.fault(line, RANGE_CELL, name, message);
-    if (whole !== '') fillRangeCell(range, whole, { kind, semicolon: this.delimiter === ';', unit: m.rec.unit }, fault);
-    keepPrecision(range);
+    const row = { kind, semicolon: this.delimiter === ';', unit: m.rec.unit };
+    const ranges = whole === '' ? [range] : fillRangeCell(range, whole, row, fault);
     const list = kind === 'reference' ? 'referenceRanges' : 'panicRanges';
-    this.push(m, list, range, line, faults() > before);
+    for (const one of ranges) {
+      keepPrecision(one);
+      this.push(m, list, one, line, faults() > before);
+    }
     if (limits.length === 0) return key;
     if (kind === 'panic') {
       this.fault(

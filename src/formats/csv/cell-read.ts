@@ -127,8 +127,57 @@ function sameUnit(written: string, unit: unknown): boolean {
   return typeof unit === 'string' && plain(written) === plain(unit);
 }
 
-/** A reference range's one cell (`3.5 – 5.1 mmol/L`) into `range`'s min and max, its unit the measure's. */
+/**
+ * A cell giving each sex its range on a line of its own, as published sheets write them ("Male = 135-175 g/L",
+ * a line break, "Female = 120-160 g/L", a line's trailing comma aside): each line's sex and range, or
+ * undefined when any line names no sex.
+ */
+function sexLines(text: string): { sex: string; text: string }[] | undefined {
+  const lines = text.split(/\r\n|\r|\n/).filter((l) => l.trim() !== '');
+  if (text.length > 400 || lines.length < 2) return undefined;
+  const out: { sex: string; text: string }[] = [];
+  for (const l of lines) {
+    const at = l.search(/[=:]/);
+    const sex = at === -1 ? undefined : sexOf(l.slice(0, at));
+    if (sex === undefined || sex === 'all') return undefined;
+    out.push({
+      sex,
+      text: l
+        .slice(at + 1)
+        .trim()
+        .replace(/[,;]$/, ''),
+    });
+  }
+  return out;
+}
+
+/**
+ * A reference range's one cell (`3.5 – 5.1 mmol/L`) into `range`'s min and max, its unit the measure's: the
+ * ranges the row holds, one for each sex when the cell gives each its own line.
+ */
 export function fillRangeCell(
+  range: Record<string, unknown>,
+  text: string,
+  row: { kind: string; semicolon: boolean; unit: unknown },
+  fault: (message: string) => void,
+): Record<string, unknown>[] {
+  const bySex = sexLines(text);
+  if (bySex === undefined) {
+    fillOne(range, text, row, fault);
+    return [range];
+  }
+  if (range.sex !== undefined) {
+    fault("referenceRange: the cell gives each sex its range; leave the row's sex empty");
+    return [range];
+  }
+  return bySex.map((part) => {
+    const one = { ...range, sex: part.sex };
+    fillOne(one, part.text, row, fault);
+    return one;
+  });
+}
+
+function fillOne(
   range: Record<string, unknown>,
   text: string,
   row: { kind: string; semicolon: boolean; unit: unknown },
