@@ -5,10 +5,10 @@ import { cliOnServer } from '../helpers/server.js';
 
 // OpenELIS's own test catalog sheet (test/fixtures/openelis/README.md: the Haiti LNSP catalog, MPL-2.0), its
 // numeric rows as the sheet holds them, through lint, import, evaluate and export. Expected answers are the
-// sheet's own text: NORMAL RANGE MIN and MAX are the ends of the normal range (a result equal to either is
-// normal; below MIN is low, above MAX high), UNITS the unit, "Test Name in English" the name. The lab admin
-// maps the sheet's headers with --column and leaves out what a measure has no field for (the French names,
-// sample types, valid ranges, select lists); nothing of the sheet is edited.
+// sheet's own text: NORMAL RANGE MIN and MAX (headers clinadmin knows) are the ends of the normal range (a
+// result equal to either is normal; below MIN is low, above MAX high), UNITS the unit, "Test Name in English"
+// the name. The lab admin maps the sheet's other headers with --column and leaves out what a measure has no
+// field for (the French names, sample types, valid ranges, select lists); nothing of the sheet is edited.
 
 type Rec = Record<string, unknown>;
 const SHEET = new URL('../fixtures/openelis/haiti-lnsp-catalog.csv', import.meta.url).pathname;
@@ -28,8 +28,6 @@ const COLUMNS = [
   'SAMPLE TYPE (FRENCH)=',
   'SAMPLE TYPE (ENGLISH)=',
   'RESULT TYPE=',
-  'NORMAL RANGE MIN=min',
-  'NORMAL RANGE MAX=max',
   'VALID RANGE MIN=',
   'VALID RANGE MAX=',
   'REFERENCE RANGE=',

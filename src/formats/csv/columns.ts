@@ -88,6 +88,9 @@ export const COLUMN_WORDS: Readonly<Record<string, string>> = {
   high_value: 'max',
   'Lower limit': 'min',
   'Upper limit': 'max',
+  // OpenELIS's test catalog sheets (test/fixtures/openelis): NORMAL RANGE MIN and MAX.
+  'Normal range min': 'min',
+  'Normal range max': 'max',
   'SI low': 'simin',
   'SI high': 'simax',
   'Reference range': RANGE_CELL,
