@@ -17,7 +17,7 @@ const COLUMNS = ['Reported Units=unit', 'Abbreviation=', 'Source=', 'Source Link
 );
 const IMPORT = ['measures', 'import', 'covid.csv', '--test', 'tst_covid', ...COLUMNS];
 
-type Ends = readonly [string, string];
+type Ends = readonly string[];
 type Row = { name: string; unit: string; all?: Ends; male?: Ends; female?: Ends };
 /** Each row as the sheet writes it: Lab Test, Reported Units, and each sex's two ends of its Reference Range. */
 const ROWS: Row[] = [
