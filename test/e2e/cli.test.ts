@@ -81,11 +81,12 @@ describe('the built binary', () => {
   });
 
   it('warns when a token would travel over plain http to another host', async () => {
+    // `.invalid` never resolves (RFC 6761, 6.4), so the test leaves the machine at most as a name lookup.
     const r = await clinadmin(['measures', 'list', '--timeout', '1'], {
-      env: { CLINADMIN_BASE_URL: 'http://192.0.2.1:9', CLINADMIN_TOKEN: 'x', CLINADMIN_CONFIG_DIR: await tempDir() },
+      env: { CLINADMIN_BASE_URL: 'http://lab.invalid:9', CLINADMIN_TOKEN: 'x', CLINADMIN_CONFIG_DIR: await tempDir() },
     });
     expect(r.stderr).toContain(
-      'warning: http://192.0.2.1:9 uses plain http, so the token travels unencrypted; use https',
+      'warning: http://lab.invalid:9 uses plain http, so the token travels unencrypted; use https',
     );
     expect(r.exitCode).toBe(1);
   });
