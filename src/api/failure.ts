@@ -49,9 +49,9 @@ export function answer<T>(
     }
     return json as T;
   }
-  const refusal = readRefusal(status, type, text, parsed ? json : undefined);
-  const said = at.redact(refusal.code ? `${refusal.said} (${refusal.code})` : refusal.said);
-  const details = refusal.details.map((d) => at.redact(d));
+  const refusal = readRefusal(status, type, text, parsed ? json : undefined, (t) => at.redact(t));
+  const said = refusal.code ? `${refusal.said} (${refusal.code})` : refusal.said;
+  const { details } = refusal;
   if (status === 401) {
     throw new AuthError(`the API refused the token (401): ${said}`, 'run `clinadmin login` or set CLINADMIN_TOKEN');
   }

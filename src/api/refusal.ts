@@ -14,6 +14,25 @@ interface Refusal {
 
 const text = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
 
+// A server's words are shown, never trusted to be short: a sentence of 60 MB or 100,000 field errors would
+// bury the terminal and the log, so a refusal shows a bounded part and says how much it left out.
+const MAX_TEXT = 1000;
+const MAX_DETAILS = 20;
+
+/** `s` to MAX_TEXT characters, never splitting a surrogate pair, with how much was left out. */
+function bounded(s: string): string {
+  if (s.length <= MAX_TEXT) return s;
+  const end = /[\uD800-\uDBFF]/.test(s[MAX_TEXT - 1]) ? MAX_TEXT - 1 : MAX_TEXT;
+  return `${s.slice(0, end)}… (${(s.length - end).toLocaleString('en-US')} more characters)`;
+}
+
+/** The first MAX_DETAILS field errors, each bounded, and a line counting the rest. */
+function boundedDetails(details: string[]): string[] {
+  const shown = details.slice(0, MAX_DETAILS).map(bounded);
+  const rest = details.length - shown.length;
+  return rest > 0 ? [...shown, `… and ${rest.toLocaleString('en-US')} more field errors`] : shown;
+}
+
 /** `referenceRanges[0].max: must not be…` from any of the usual field error shapes. */
 function fieldError(e: unknown): string | undefined {
   if (typeof e === 'string') return text(e);
@@ -26,8 +45,18 @@ function fieldError(e: unknown): string | undefined {
   return where ? `${where}: ${what}` : what;
 }
 
-/** Reads a refusal's body; `json` is the parsed body when it was JSON. */
-export function readRefusal(status: number, type: string, body: string, json: unknown): Refusal {
+/**
+ * Reads a refusal's body; `json` is the parsed body when it was JSON. `redact` runs on the whole texts before
+ * they are cut, so a secret on the cut is never half shown.
+ */
+export function readRefusal(
+  status: number,
+  type: string,
+  body: string,
+  json: unknown,
+  redact: (text: string) => string = (t) => t,
+): Refusal {
+  const shown = (t: string) => bounded(redact(t));
   if (json !== null && typeof json === 'object' && !Array.isArray(json)) {
     const o = json as Rec;
     const error = o.error as Rec | string | undefined;
@@ -42,10 +71,14 @@ export function readRefusal(status: number, type: string, body: string, json: un
         text(o.title) ??
         details[0]);
     const code = text(o.code) ?? text((error as Rec | undefined)?.code);
-    return { said: said ?? `HTTP ${status}`, code, details: said === details[0] ? details.slice(1) : details };
+    return {
+      said: shown(said ?? `HTTP ${status}`),
+      code: code === undefined ? undefined : shown(code),
+      details: boundedDetails((said === details[0] ? details.slice(1) : details).map(redact)),
+    };
   }
   // A short text answer is the server's sentence; a web page or a long dump is not.
   const first = body.trim().split('\n')[0]?.trim() ?? '';
   const plain = first !== '' && !first.startsWith('<') && first.length <= 300 && json === undefined;
-  return { said: plain ? first : `HTTP ${status}`, details: [] };
+  return { said: plain ? redact(first) : `HTTP ${status}`, details: [] };
 }

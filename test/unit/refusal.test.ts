@@ -124,4 +124,25 @@ describe('a refusal in the server words', () => {
     expect(trace.join('\n')).toContain('body: {"message":"no","echo":"Bearer [redacted]","more":"x"}');
     expect(trace.join('\n')).not.toContain(TOKEN);
   });
+
+  it("shows a bounded part of a hostile server's words, counting what it left out", async () => {
+    const long = await refusal(400, 'application/json', JSON.stringify({ message: 'w'.repeat(1_000_000), code: 'C' }));
+    expect(long.message).toBe(
+      `the API refused POST /diagnostic-measures (400): ${'w'.repeat(1000)}… (999,000 more characters) (C)`,
+    );
+    const errors = Array.from({ length: 10_000 }, (_, i) => ({ field: `f${i}`, message: 'x'.repeat(2000) }));
+    const many = await refusal(422, 'application/problem+json', JSON.stringify({ detail: 'invalid', errors }));
+    expect(many.details).toHaveLength(21);
+    expect(many.details?.[0]).toBe(`f0: ${'x'.repeat(996)}… (1,004 more characters)`);
+    expect(many.details?.at(-1)).toBe('… and 9,980 more field errors');
+  });
+
+  it('redacts the token before it cuts, so no part of it shows', async () => {
+    // The token starts 10 characters before the cut: cut first, its first 10 characters would show.
+    const said = `${'a'.repeat(990 - 'Bearer '.length)}Bearer ${TOKEN} and more ${'b'.repeat(400)}`;
+    const err = await refusal(400, 'application/json', JSON.stringify({ message: said, errors: [said] }));
+    expect(err.message).not.toContain(TOKEN.slice(0, 6));
+    expect(err.details?.join('\n')).not.toContain(TOKEN.slice(0, 6));
+    expect(err.message).toContain('Bearer [redacted]');
+  });
 });
