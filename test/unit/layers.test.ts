@@ -29,7 +29,7 @@ const room = (file: string) =>
   SUB_ROOMS.find((sub) => file.startsWith(`${sub}/`)) ??
   (file.includes('/') ? file.split('/')[0] : file.replace(/\.ts$/, ''));
 
-/** Which rooms each room may import: downward only (STYLE.md, "The shape of the house"). */
+/** Which rooms each room may import: downward only (docs/contributing.md, "The layers"). */
 const ALLOWED: Record<string, string[]> = {
   errors: [],
   version: [],
