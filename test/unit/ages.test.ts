@@ -1,3 +1,4 @@
+// Covers: src/core/ages.ts src/core/interpret.ts src/schemas/ages-legacy.ts
 import { describe, expect, it } from 'vitest';
 import { formatAgeBand, inBand, parseAge, parseAgeBand, readAgesIn, spanOf } from '../../src/core/ages.js';
 import { evaluate } from '../../src/core/interpret.js';

@@ -1,3 +1,4 @@
+// Covers: src/formats/json/array-stream.ts
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { JsonArraySplitter, leadingId, parseElements } from '../../src/formats/json/array-stream.js';

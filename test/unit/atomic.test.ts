@@ -1,3 +1,4 @@
+// Covers: src/files/atomic.ts
 import { chmod, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// Covers: src/server/http/auth.ts
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';

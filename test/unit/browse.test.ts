@@ -1,3 +1,4 @@
+// Covers: src/output/browse-model.ts src/output/browse-view.ts
 import { describe, expect, it } from 'vitest';
 import { Browse, type BrowseNote } from '../../src/output/browse-model.js';
 import { browseFrame } from '../../src/output/browse-view.js';

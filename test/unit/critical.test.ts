@@ -1,3 +1,4 @@
+// Covers: src/formats/fhir/critical.ts src/core/interpret.ts src/core/ranges.ts src/core/lint.ts src/core/ages.ts
 import { describe, expect, it } from 'vitest';
 import { formatAge, formatAgeBand, parseAge, parseAgeBand, parseAgeEnd } from '../../src/core/ages.js';
 import { evaluate } from '../../src/core/interpret.js';

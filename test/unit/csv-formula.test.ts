@@ -1,3 +1,4 @@
+// Covers: src/formats/csv/write.ts src/output/formats.ts
 import { describe, expect, it } from 'vitest';
 import { catalogCsv } from '../../src/formats/csv/write.js';
 import { toCsv } from '../../src/output/formats.js';

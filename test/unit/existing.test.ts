@@ -1,3 +1,4 @@
+// Covers: src/core/sync/existing.ts
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { canonical, comparable, Existing } from '../../src/core/sync/existing.js';

@@ -1,3 +1,4 @@
+// Covers: src/output/formats.ts src/output/yaml.ts src/formats/csv/write.ts
 import { parse as parseCsv } from 'csv-parse/sync';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// Covers: src/output/formats.ts src/output/yaml.ts src/formats/csv/write.ts
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { catalogCsv } from '../../src/formats/csv/write.js';

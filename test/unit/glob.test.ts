@@ -1,3 +1,4 @@
+// Covers: src/server/http/glob.ts
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { globMatch } from '../../src/server/http/glob.js';

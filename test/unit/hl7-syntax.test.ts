@@ -1,3 +1,4 @@
+// Covers: src/formats/hl7/syntax.ts src/formats/hl7/master-file.ts
 import { describe, expect, it } from 'vitest';
 import { masterRecords, value } from '../../src/formats/hl7/master-file.js';
 import { escapeHl7, looksLikeHl7, segments, unescapeHl7 } from '../../src/formats/hl7/syntax.js';

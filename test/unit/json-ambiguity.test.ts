@@ -1,3 +1,4 @@
+// Covers: src/formats/json/json-error.ts
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { findAmbiguity, MAX_DEPTH } from '../../src/formats/json/json-error.js';

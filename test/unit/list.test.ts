@@ -1,3 +1,4 @@
+// Covers: src/output/list.ts src/output/columns.ts
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { col } from '../../src/output/columns.js';

@@ -1,3 +1,4 @@
+// Covers: src/commands/sandbox/near-miss.ts
 import { describe, expect, it } from 'vitest';
 import { nearMisses } from '../../src/commands/sandbox/near-miss.js';
 

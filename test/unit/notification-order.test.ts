@@ -1,3 +1,4 @@
+// Covers: src/core/notifications.ts src/server/store/trim-oldest.ts
 import { describe, expect, it } from 'vitest';
 import { filterNotifications } from '../../src/core/notifications.js';
 import type { StoredRecord } from '../../src/server/store/journal.js';

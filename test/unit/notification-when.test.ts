@@ -1,3 +1,4 @@
+// Covers: src/core/notifications.ts src/commands/notifications/watch-run.ts src/output/list.ts src/output/fit.ts
 import { describe, expect, it } from 'vitest';
 import { watchLine } from '../../src/commands/notifications/watch-run.js';
 import { parseWhen } from '../../src/core/notifications.js';

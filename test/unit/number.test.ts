@@ -1,3 +1,4 @@
+// Covers: src/core/number.ts
 import { describe, expect, it } from 'vitest';
 import {
   decimalsOf,

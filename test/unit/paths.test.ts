@@ -1,3 +1,4 @@
+// Covers: src/strings.ts
 import { describe, expect, it } from 'vitest';
 import { withoutTrailingSlashes } from '../../src/strings.js';
 

@@ -1,3 +1,4 @@
+// Covers: src/core/ranges.ts src/output/diff-lines.ts
 import { describe, expect, it } from 'vitest';
 import { comparableRange, formatRange, parseRangeSpec } from '../../src/core/ranges.js';
 import { pairRanges } from '../../src/output/diff-lines.js';

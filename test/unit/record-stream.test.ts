@@ -1,3 +1,4 @@
+// Covers: src/files/spool.ts src/formats/record-stream.ts
 import { readdir, readlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,3 +1,4 @@
+// Covers: src/api/redact.ts
 import { describe, expect, it } from 'vitest';
 import { redactor } from '../../src/api/redact.js';
 

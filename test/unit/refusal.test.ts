@@ -1,3 +1,4 @@
+// Covers: src/api/refusal.ts
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';

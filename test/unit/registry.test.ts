@@ -1,3 +1,4 @@
+// Covers: src/resources/
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';

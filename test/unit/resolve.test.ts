@@ -1,3 +1,4 @@
+// Covers: src/config/resolve.ts
 import { describe, expect, it } from 'vitest';
 import { maskToken, resolveSettings } from '../../src/config/resolve.js';
 

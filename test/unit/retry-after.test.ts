@@ -1,3 +1,4 @@
+// Covers: src/api/retry.ts
 import { describe, expect, it } from 'vitest';
 import { retryAfter } from '../../src/api/retry.js';
 

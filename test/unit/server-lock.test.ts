@@ -1,3 +1,4 @@
+// Covers: src/lock/lock.ts src/server/store/data-file-lock.ts
 import { access, chmod, mkdir, readdir, rename, rmdir, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';

@@ -1,3 +1,4 @@
+// Covers: src/core/short-ids.ts
 import { describe, expect, it } from 'vitest';
 import { couldBePrefix, ShortIds } from '../../src/core/short-ids.js';
 

@@ -1,3 +1,4 @@
+// Covers: src/core/sync/spool-line.ts
 import { describe, expect, it } from 'vitest';
 import type { Prepared } from '../../src/core/sync/prepare.js';
 import { fromLine, toLine } from '../../src/core/sync/spool-line.js';

@@ -1,3 +1,4 @@
+// Covers: src/server/store/
 import { copyFile, open as fsOpen, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// Covers: src/output/terminal.ts src/output/browse-view.ts
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { OutStream } from '../../src/context.js';

@@ -1,3 +1,4 @@
+// Covers: src/output/text.ts src/output/fit.ts src/output/wrap.ts
 import { describe, expect, it } from 'vitest';
 import { col } from '../../src/output/columns.js';
 import { fitWidths } from '../../src/output/fit.js';

@@ -1,3 +1,4 @@
+// Covers: src/core/units.ts
 import { describe, expect, it } from 'vitest';
 import { loadUcum, loincCheckDigit, unitWarnings } from '../../src/core/units.js';
 

@@ -1,3 +1,4 @@
+// Covers: src/formats/fhir/from-observation-definition.ts src/formats/fhir/value-set.ts
 import { describe, expect, it } from 'vitest';
 import { fromObservationDefinition } from '../../src/formats/fhir/from-observation-definition.js';
 import type { Rec } from '../../src/formats/json/record.js';
