@@ -1,3 +1,4 @@
+// Covers: src/core/ages.ts src/schemas/ages.ts src/formats/fhir/qualified-interval.ts src/core/interpret.ts
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// Covers: src/core/ages.ts src/formats/fhir/qualified-interval.ts src/formats/csv/cell-read.ts src/formats/csv/write.ts
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

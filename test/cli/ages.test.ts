@@ -1,3 +1,5 @@
+// Covers: src/core/ages.ts src/core/range-ids.ts src/formats/fhir/qualified-interval.ts src/formats/csv/cell-read.ts
+// Covers: src/commands/measures/lint-run.ts src/commands/measures/evaluate-run.ts
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { indexStructureDefinitionBundle, validateResource } from '@medplum/core';

@@ -1,3 +1,4 @@
+// Covers: src/deadline.ts src/context.ts
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';

@@ -1,3 +1,5 @@
+// Covers: src/config/ src/commands/config.ts src/commands/config-run.ts src/commands/login.ts src/commands/login-run.ts
+// Covers: src/commands/connect.ts src/commands/suggest.ts
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// Covers: src/commands/measures/evaluate.ts src/commands/measures/evaluate-run.ts src/core/interpret.ts
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

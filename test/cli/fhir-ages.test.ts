@@ -1,3 +1,5 @@
+// Covers: src/formats/fhir/qualified-interval.ts src/formats/fhir/from-observation-definition.ts
+// Covers: src/formats/fhir/ucum.ts
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { findObservationInterval } from '@medplum/core';

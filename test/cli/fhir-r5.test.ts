@@ -1,3 +1,4 @@
+// Covers: src/formats/fhir/from-observation-definition.ts src/formats/fhir/unread.ts
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// Covers: src/formats/fhir/ src/commands/measures/export-run.ts src/commands/measures/import-run.ts
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { findObservationInterval, indexStructureDefinitionBundle, validateResource } from '@medplum/core';

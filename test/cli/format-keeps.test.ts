@@ -1,3 +1,4 @@
+// Covers: src/formats/kept.ts src/core/sync/plan.ts
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// Covers: src/output/wrap.ts src/commands/notifications/browse.ts
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
 

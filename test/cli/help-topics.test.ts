@@ -1,3 +1,4 @@
+// Covers: src/commands/help/ src/cli.ts
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -1,3 +1,4 @@
+// Covers: src/output/wrap.ts src/output/text.ts src/cli.ts
 import { describe, expect, it } from 'vitest';
 import { TOPIC_SUMMARIES } from '../../src/cli.js';
 import { displayWidth } from '../../src/output/text.js';

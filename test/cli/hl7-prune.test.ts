@@ -1,3 +1,4 @@
+// Covers: src/formats/hl7/master-file.ts src/formats/hl7/read.ts src/core/sync/prune.ts
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// Covers: src/formats/hl7/ src/core/unheld.ts
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// Covers: src/formats/hl7/ src/commands/measures/import-run.ts src/commands/measures/export-run.ts
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

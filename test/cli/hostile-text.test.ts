@@ -1,3 +1,5 @@
+// Covers: src/output/terminal.ts src/output/text.ts src/output/picture.ts src/output/describe.ts
+// Covers: src/commands/sandbox/sandbox-run.ts
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// Covers: src/output/progress.ts src/output/sync.ts src/output/diff-lines.ts
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

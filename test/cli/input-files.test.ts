@@ -1,3 +1,4 @@
+// Covers: src/formats/input.ts src/formats/json/json-error.ts
 import { open, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

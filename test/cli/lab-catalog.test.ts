@@ -1,3 +1,5 @@
+// Covers: src/core/units.ts src/core/lint.ts src/core/interpret.ts src/formats/catalog.ts src/formats/csv/
+// Covers: src/formats/fhir/observation-definition.ts src/formats/fhir/from-observation-definition.ts
 import { copyFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// Covers: src/core/short-ids.ts src/commands/resource/find.ts src/commands/notifications/show-run.ts
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

@@ -1,3 +1,5 @@
+// Covers: src/commands/notifications/filters.ts src/commands/notifications/list-run.ts
+// Covers: src/commands/notifications/show-run.ts src/commands/notifications/marks.ts src/core/notifications.ts
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
 import { cliEnv, testServer } from '../helpers/server.js';

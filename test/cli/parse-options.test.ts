@@ -1,3 +1,4 @@
+// Covers: src/commands/options.ts src/commands/shared.ts src/commands/serve-run.ts src/server/http/faults.ts
 import { describe, expect, it } from 'vitest';
 import { parsedAs, runCli } from '../helpers/run-cli.js';
 

@@ -1,3 +1,4 @@
+// Covers: src/output/present.ts src/output/describe.ts src/output/terminal.ts src/formats/csv/formula.ts
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';

@@ -1,3 +1,5 @@
+// Covers: src/core/ranges.ts src/formats/json/decimals.ts src/output/diff-lines.ts
+// Covers: src/formats/fhir/observation-definition.ts
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

@@ -1,3 +1,5 @@
+// Covers: src/output/prompts.ts src/commands/measures/prompt.ts src/commands/coverages/prompt.ts
+// Covers: src/commands/resource/delete-run.ts src/commands/login-run.ts src/schemas/names.ts
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

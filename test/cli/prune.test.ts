@@ -1,3 +1,4 @@
+// Covers: src/core/sync/prune.ts src/commands/coverages/apply-run.ts src/commands/measures/import-run.ts
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

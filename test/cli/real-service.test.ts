@@ -1,3 +1,4 @@
+// Covers: src/api/client.ts src/api/links.ts src/api/refusal.ts src/resources/time.ts
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// Covers: src/commands/serve-run.ts
 import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// Covers: src/commands/serve-run.ts src/server/start.ts
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';

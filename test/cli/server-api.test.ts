@@ -1,3 +1,4 @@
+// Covers: src/server/http/app.ts src/server/http/problem.ts src/server/http/read-body.ts src/server/service/service.ts
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';

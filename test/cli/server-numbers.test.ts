@@ -1,3 +1,4 @@
+// Covers: src/formats/catalog.ts src/formats/csv/ src/formats/fhir/ src/formats/hl7/ages.ts
 import { copyFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// Covers: src/output/list.ts src/output/stream.ts src/output/text.ts
 import { describe, expect, it } from 'vitest';
 import { hostileServer } from '../helpers/hostile.js';
 import { runShipped } from '../helpers/run-shipped.js';

@@ -1,3 +1,4 @@
+// Covers: src/core/unheld.ts src/formats/fhir/interval-limits.ts src/formats/hl7/to-measure.ts
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

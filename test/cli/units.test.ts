@@ -1,3 +1,4 @@
+// Covers: src/core/units.ts src/core/lint.ts
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
