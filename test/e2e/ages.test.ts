@@ -1,3 +1,4 @@
+// Covers: src/core/ages.ts src/core/range-ids.ts
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// Covers: scripts/demo.sh src/output/theme.ts
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// Covers: README.md docs/
 import { readdirSync } from 'node:fs';
 import { chmod, copyFile, cp, link, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -1,3 +1,4 @@
+// Covers: src/commands/notifications/watch-run.ts src/output/warnings.ts src/commands/options.ts
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

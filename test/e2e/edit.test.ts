@@ -1,3 +1,5 @@
+// Covers: src/commands/resource/edit.ts src/commands/resource/edit-run.ts src/commands/resource/round-trip.ts
+// Covers: src/commands/resource/update-run.ts
 import { chmod, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

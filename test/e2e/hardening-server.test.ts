@@ -1,3 +1,5 @@
+// Covers: src/server/http/read-body.ts src/server/http/app.ts src/server/start.ts src/server/store/store.ts
+// Covers: src/formats/json/json-error.ts
 import { readFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { join } from 'node:path';

@@ -1,3 +1,4 @@
+// Covers: src/api/redact.ts src/api/links.ts
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { clinadmin } from '../helpers/bin.js';

@@ -1,3 +1,5 @@
+// Covers: src/deadline.ts src/api/retry.ts src/api/transport.ts src/commands/notifications/poll.ts
+// Covers: src/core/sync/execute.ts
 import { writeFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';

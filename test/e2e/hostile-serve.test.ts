@@ -1,3 +1,6 @@
+// Covers: src/server/http/glob.ts src/server/http/auth.ts src/server/http/admin.ts src/server/http/faults.ts
+// Covers: src/server/http/request-log.ts src/server/store/snapshots.ts src/server/store/data-file-lock.ts
+// Covers: src/schemas/names.ts
 import { link, mkdir, readdir, stat, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { connect } from 'node:net';

@@ -1,3 +1,4 @@
+// Covers: src/output/terminal.ts src/commands/notifications/watch-run.ts
 import { describe, expect, it } from 'vitest';
 import { clinadmin } from '../helpers/bin.js';
 import { hostileApi, hostileServer, raw } from '../helpers/hostile.js';

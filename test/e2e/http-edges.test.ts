@@ -1,3 +1,4 @@
+// Covers: src/server/http/app.ts src/server/http/problem.ts src/server/http/read-body.ts
 import { writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { join } from 'node:path';

@@ -1,3 +1,4 @@
+// Covers: src/formats/hl7/ src/formats/fhir/from-observation-definition.ts src/core/nearest.ts src/core/problems.ts
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

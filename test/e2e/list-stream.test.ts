@@ -1,3 +1,5 @@
+// Covers: src/output/stream.ts src/output/list.ts src/output/formats.ts src/commands/resource/list-run.ts
+// Covers: src/formats/json/array-stream.ts
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// Covers: bin/clinadmin.cjs package.json
 import { copyFile, mkdir, readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -1,3 +1,4 @@
+// Covers: package.json scripts/build.mjs
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';

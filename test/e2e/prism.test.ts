@@ -1,3 +1,4 @@
+// Covers: openapi.json src/server/http/openapi.ts
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -1,3 +1,4 @@
+// Covers: src/commands/notifications/watch-run.ts src/resources/time.ts
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { clinadmin } from '../helpers/bin.js';

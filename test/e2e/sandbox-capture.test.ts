@@ -1,3 +1,4 @@
+// Covers: src/commands/sandbox/capture-run.ts
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';

@@ -1,3 +1,5 @@
+// Covers: src/server/service/load-file.ts src/core/load-ages.ts src/server/service/sandbox.ts
+// Covers: src/commands/sandbox/sandbox-run.ts
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ResultPromise } from 'execa';

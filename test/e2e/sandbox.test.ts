@@ -1,3 +1,5 @@
+// Covers: src/commands/sandbox/ src/server/service/sandbox.ts src/server/http/admin.ts src/server/http/request-log.ts
+// Covers: src/server/http/request-log-view.ts src/server/http/runtime-faults.ts src/server/store/snapshots.ts
 import { stat, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { join } from 'node:path';

@@ -1,3 +1,4 @@
+// Covers: src/server/ready-file.ts src/files/own-file.ts
 import { chmod, lstat, readFile, rename, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

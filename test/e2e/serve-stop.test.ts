@@ -1,3 +1,4 @@
+// Covers: src/server/start.ts src/commands/serve-run.ts
 import { readdir, readFile, readlink, writeFile } from 'node:fs/promises';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';

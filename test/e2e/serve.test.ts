@@ -1,3 +1,5 @@
+// Covers: src/commands/serve.ts src/commands/serve-run.ts src/server/start.ts src/server/http/auth.ts
+// Covers: src/server/service/seed.ts
 import { chmod, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// Covers: bin/clinadmin.cjs bin/compile-cache.cjs scripts/build.mjs src/cli.ts
 import { chmod, mkdir, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';

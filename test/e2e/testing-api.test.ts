@@ -1,3 +1,4 @@
+// Covers: src/testing/
 import { spawn } from 'node:child_process';
 import { access, readdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';

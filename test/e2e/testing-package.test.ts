@@ -1,3 +1,4 @@
+// Covers: src/testing/index.ts package.json scripts/tsconfig.testing.json
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,3 +1,4 @@
+// Covers: src/cli.ts scripts/build.mjs
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { clinadmin } from '../helpers/bin.js';
