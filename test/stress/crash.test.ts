@@ -1,3 +1,4 @@
+// Covers: src/server/store/
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

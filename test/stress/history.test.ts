@@ -1,3 +1,4 @@
+// Covers: src/server/store/trim-oldest.ts src/server/store/store-options.ts
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Pool } from 'undici';

@@ -1,3 +1,4 @@
+// Covers: src/server/start.ts src/server/http/app.ts src/server/store/store.ts
 import { join } from 'node:path';
 import { Pool } from 'undici';
 import { describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// Covers: src/server/store/data-file-lock.ts src/lock/lock.ts
 import { link, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';

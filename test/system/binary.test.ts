@@ -1,3 +1,4 @@
+// Covers: scripts/build-binary.mjs scripts/sea-main.cjs scripts/sea-load.cjs scripts/sea-warm.cjs
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

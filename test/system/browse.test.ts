@@ -1,3 +1,4 @@
+// Covers: src/commands/notifications/browse-run.ts src/output/browse-view.ts src/output/browse-model.ts
 import { describe, expect, it } from 'vitest';
 import { serveProcess } from '../helpers/bin.js';
 import { binOnPath, E2E_TOKEN, loggedIn } from '../helpers/logged-in.js';

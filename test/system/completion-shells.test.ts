@@ -1,3 +1,4 @@
+// Covers: completions/ src/commands/completion.ts src/commands/completion-run.ts src/commands/completion-scripts.ts
 import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';

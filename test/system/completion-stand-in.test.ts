@@ -1,3 +1,4 @@
+// Covers: completions/ src/commands/completion-scripts.ts
 import { chmod, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';

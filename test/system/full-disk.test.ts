@@ -1,3 +1,4 @@
+// Covers: src/server/store/journal-file.ts src/server/store/recover.ts src/server/store/write-data-file.ts
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa } from 'execa';

@@ -1,3 +1,4 @@
+// Covers: src/formats/hl7/write.ts src/formats/hl7/syntax.ts
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';

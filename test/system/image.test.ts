@@ -1,3 +1,4 @@
+// Covers: scripts/build-image.mjs Containerfile
 import { createHash } from 'node:crypto';
 import { chmod, copyFile, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';

@@ -1,3 +1,4 @@
+// Covers: src/server/http/read-body.ts src/server/http/app.ts
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -1,3 +1,4 @@
+// Covers: src/core/short-ids.ts src/commands/notifications/watch-run.ts src/output/browse-view.ts
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

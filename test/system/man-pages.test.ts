@@ -1,3 +1,4 @@
+// Covers: scripts/man.mjs docs/man/
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';

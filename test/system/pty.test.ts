@@ -1,3 +1,4 @@
+// Covers: src/output/prompts.ts
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { BIN } from '../helpers/bin.js';

@@ -1,3 +1,4 @@
+// Covers: bin/compile-cache.cjs src/server/ready-file.ts src/server/store/data-file-lock.ts
 import { chmod, chown, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import { execa } from 'execa';

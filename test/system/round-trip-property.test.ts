@@ -1,3 +1,4 @@
+// Covers: src/formats/catalog.ts src/formats/csv/ src/formats/fhir/ src/formats/hl7/
 import fc from 'fast-check';
 import { describe, it } from 'vitest';
 import { catalog } from '../helpers/catalog-arbitrary.js';

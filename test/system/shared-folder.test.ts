@@ -1,3 +1,4 @@
+// Covers: src/server/store/data-file-lock.ts src/lock/lock.ts
 import { lchown, lstat, mkdir, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';

@@ -1,3 +1,5 @@
+// Covers: src/commands/notifications/list-run.ts src/commands/notifications/show-run.ts
+// Covers: src/commands/notifications/watch-run.ts src/output/fit.ts
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { clinadmin, serveProcess } from '../helpers/bin.js';

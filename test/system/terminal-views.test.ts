@@ -1,3 +1,5 @@
+// Covers: src/output/list.ts src/output/describe.ts src/output/picture.ts src/output/fit.ts src/output/progress.ts
+// Covers: src/output/prompts.ts src/commands/resource/update-run.ts
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

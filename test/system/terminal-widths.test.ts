@@ -1,3 +1,4 @@
+// Covers: src/output/fit.ts src/output/text.ts src/commands/notifications/watch-run.ts src/output/browse-view.ts
 import { describe, expect, it } from 'vitest';
 import { binOnPath, E2E_TOKEN, loggedIn } from '../helpers/logged-in.js';
 import { terminal } from '../helpers/terminal.js';
