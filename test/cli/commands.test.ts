@@ -1,6 +1,7 @@
 // Covers: src/commands/resource/ src/commands/measures/create.ts src/commands/measures/update.ts
 // Covers: src/commands/coverages/ src/commands/notifications/list-run.ts src/commands/api.ts src/commands/api-run.ts
-// Covers: src/core/range-verbs.ts src/output/present.ts src/errors.ts src/cli.ts
+// Covers: src/core/range-verbs.ts src/output/present.ts src/errors.ts src/cli.ts src/commands/measures/index.ts
+// Covers: src/commands/notifications/index.ts
 import { writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';

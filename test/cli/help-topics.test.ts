@@ -1,4 +1,4 @@
-// Covers: src/commands/help/ src/cli.ts
+// Covers: src/commands/help/ src/cli.ts src/formats/catalog-formats.ts src/output/format-names.ts
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';

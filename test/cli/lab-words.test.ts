@@ -1,5 +1,5 @@
 // Covers: src/core/words.ts src/formats/csv/columns.ts src/formats/csv/cells.ts src/core/problems.ts
-// Covers: src/core/nearest.ts src/core/lint.ts src/commands/measures/lint-run.ts
+// Covers: src/core/nearest.ts src/core/lint.ts src/commands/measures/lint-run.ts src/commands/measures/lint.ts
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,6 @@
 // Covers: src/commands/notifications/filters.ts src/commands/notifications/list-run.ts
 // Covers: src/commands/notifications/show-run.ts src/commands/notifications/marks.ts src/core/notifications.ts
+// Covers: src/commands/notifications/list.ts src/commands/notifications/show.ts
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
 import { cliEnv, testServer } from '../helpers/server.js';

@@ -1,4 +1,5 @@
 // Covers: src/server/http/app.ts src/server/http/problem.ts src/server/http/read-body.ts src/server/service/service.ts
+// Covers: src/schemas/notifications.ts
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';

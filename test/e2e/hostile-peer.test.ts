@@ -1,5 +1,5 @@
 // Covers: src/commands/completion-run.ts src/config/resolve.ts src/api/transport.ts src/output/text.ts
-// Covers: src/core/sync/existing.ts src/formats/json/array-stream.ts
+// Covers: src/core/sync/existing.ts src/formats/json/array-stream.ts src/formats/json/record.ts
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';

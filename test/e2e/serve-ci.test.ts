@@ -1,5 +1,5 @@
 // Covers: src/server/http/openapi.ts src/server/http/openapi-sandbox.ts src/server/http/openapi-request-log.ts
-// Covers: src/commands/openapi.ts src/server/http/faults.ts src/server/http/app.ts
+// Covers: src/commands/openapi.ts src/server/http/faults.ts src/server/http/app.ts src/output/text-out.ts
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { validate } from '@readme/openapi-parser';

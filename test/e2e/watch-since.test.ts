@@ -1,4 +1,5 @@
 // Covers: src/commands/notifications/watch-run.ts src/commands/notifications/poll.ts
+// Covers: src/commands/notifications/watch.ts
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

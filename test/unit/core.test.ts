@@ -1,5 +1,5 @@
 // Covers: src/core/lint.ts src/formats/records.ts src/core/sync/plan.ts src/core/sync/prepare.ts
-// Covers: src/core/sync/existing.ts src/core/sync/run.ts
+// Covers: src/core/sync/existing.ts src/core/sync/run.ts src/commands/measures/sync.ts
 import { beforeAll, describe, expect, it } from 'vitest';
 import { measureSyncSpec } from '../../src/commands/measures/sync.js';
 import { lintMeasure } from '../../src/core/lint.js';

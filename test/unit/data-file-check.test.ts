@@ -1,4 +1,4 @@
-// Covers: src/server/store/data-file.ts src/schemas/data-file.ts
+// Covers: src/server/store/data-file.ts src/schemas/data-file.ts src/schemas/ajv-check.ts
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { dataFileSchema } from '../../src/schemas/data-file.js';

@@ -1,4 +1,4 @@
-// Covers: src/server/http/request-log.ts
+// Covers: src/server/http/request-log.ts src/formats/json/record-json.ts
 import { describe, expect, it } from 'vitest';
 import { recordJson } from '../../src/formats/json/record-json.js';
 import { holds, JournalFilterError, RequestJournal } from '../../src/server/http/request-log.js';

@@ -1,4 +1,5 @@
 // Covers: src/schemas/measures.ts src/schemas/coverages.ts src/schemas/data-file.ts src/schemas/common.ts
+// Covers: src/schemas/values.ts
 import { describe, expect, it } from 'vitest';
 import { parseWith } from '../../src/schemas/common.js';
 import { coverageCreateSchema, coveragePatchSchema } from '../../src/schemas/coverages.js';
