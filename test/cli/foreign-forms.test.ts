@@ -1,4 +1,4 @@
-// Covers: src/formats/records.ts src/formats/catalog.ts
+// Covers: src/formats/records.ts
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
