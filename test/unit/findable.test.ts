@@ -1,6 +1,8 @@
 // Covers: scripts/tests-for.mjs
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 // The convention of docs/contributing.md ("Finding a file's tests"): every test file opens with `// Covers:`
@@ -9,9 +11,13 @@ import { describe, expect, it } from 'vitest';
 const HEADER = '// Covers:';
 // Type declarations of a dependency's API hold nothing a test could run.
 const UNTESTABLE = 'src/types/';
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const at = (path: string) => join(ROOT, path);
+// The script reads its arguments from where npm was started (INIT_CWD): here, the root.
+const SCRIPT = { cwd: ROOT, env: { ...process.env, INIT_CWD: ROOT }, encoding: 'utf8' } as const;
 
 const filesUnder = (folder: string, ending: string) =>
-  readdirSync(folder, { recursive: true, encoding: 'utf8' })
+  readdirSync(at(folder), { recursive: true, encoding: 'utf8' })
     .map((f) => `${folder}/${f.replaceAll('\\', '/')}`)
     .filter((f) => f.endsWith(ending))
     .sort();
@@ -31,7 +37,7 @@ const coversOf = (text: string) => {
 };
 
 const TESTS = filesUnder('test', '.test.ts');
-const COVERS = new Map(TESTS.map((t) => [t, coversOf(readFileSync(t, 'utf8'))]));
+const COVERS = new Map(TESTS.map((t) => [t, coversOf(readFileSync(at(t), 'utf8'))]));
 const names = (entry: string, file: string) => entry === file || (entry.endsWith('/') && file.startsWith(entry));
 
 /** What is wrong with one entry of a header, or undefined when it names a file or folder that is there. */
@@ -39,8 +45,8 @@ function fault(entry: string): string | undefined {
   if (entry.startsWith('/') || entry.startsWith('./') || entry.split('/').includes('..'))
     return 'not a path from the repo root';
   if (entry === 'src/') return 'all of src/ names no file in particular';
-  if (!existsSync(entry)) return 'no such file or folder';
-  const folder = statSync(entry).isDirectory();
+  if (!existsSync(at(entry))) return 'no such file or folder';
+  const folder = statSync(at(entry)).isDirectory();
   if (folder !== entry.endsWith('/')) return folder ? 'a folder: end it with /' : 'a file: no / at the end';
   return undefined;
 }
@@ -75,7 +81,7 @@ describe('tests findable from the code they test (// Covers:)', () => {
 
   it('npm run tests-for lists the tests naming a file or a folder holding it, ready for vitest', () => {
     const testsFor = (...paths: string[]) =>
-      execFileSync('node', ['scripts/tests-for.mjs', ...paths], { encoding: 'utf8' })
+      execFileSync('node', ['scripts/tests-for.mjs', ...paths], SCRIPT)
         .trim()
         .split('\n');
     const file = 'src/formats/csv/columns.ts';
@@ -93,7 +99,7 @@ describe('tests findable from the code they test (// Covers:)', () => {
   it('tests-for fails, printing nothing, for a path no header names or that is not there', () => {
     const run = (path: string) => {
       try {
-        execFileSync('node', ['scripts/tests-for.mjs', path], { encoding: 'utf8', stdio: 'pipe' });
+        execFileSync('node', ['scripts/tests-for.mjs', path], { ...SCRIPT, stdio: 'pipe' });
         return { code: 0, stdout: '', stderr: '' };
       } catch (error) {
         const e = error as { status: number; stdout: string; stderr: string };
