@@ -1,3 +1,4 @@
+// Covers: src/formats/csv/ test/fixtures/openelis/
 import { copyFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

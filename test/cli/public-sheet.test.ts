@@ -1,3 +1,4 @@
+// Covers: src/formats/csv/ test/fixtures/sheets/
 import { copyFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

@@ -1,6 +1,6 @@
 // Covers: scripts/tests-for.mjs
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -8,7 +8,6 @@ import { describe, expect, it } from 'vitest';
 // The convention of docs/contributing.md ("Finding a file's tests"): every test file opens with `// Covers:`
 // lines naming, from the repo root, the files and folders (ending in `/`) it tests; every src file is named by
 // one, itself or through a folder holding it, so a file's tests are found from the file (npm run tests-for).
-const HEADER = '// Covers:';
 // Type declarations of a dependency's API hold nothing a test could run.
 const UNTESTABLE = 'src/types/';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -22,22 +21,11 @@ const filesUnder = (folder: string, ending: string) =>
     .filter((f) => f.endsWith(ending))
     .sort();
 
-const coversOf = (text: string) => {
-  const entries: string[] = [];
-  for (const line of text.split('\n')) {
-    if (!line.startsWith(HEADER)) break;
-    entries.push(
-      ...line
-        .slice(HEADER.length)
-        .split(/[\s,]+/)
-        .filter(Boolean),
-    );
-  }
-  return entries;
-};
-
 const TESTS = filesUnder('test', '.test.ts');
-const COVERS = new Map(TESTS.map((t) => [t, coversOf(readFileSync(at(t), 'utf8'))]));
+// Read by the script's one reader of the headers, so the check and the lookup never disagree.
+const COVERS = new Map<string, string[]>(
+  Object.entries(JSON.parse(execFileSync('node', ['scripts/tests-for.mjs', '--headers'], SCRIPT))),
+);
 const names = (entry: string, file: string) => entry === file || (entry.endsWith('/') && file.startsWith(entry));
 
 /** What is wrong with one entry of a header, or undefined when it names a file or folder that is there. */
@@ -54,7 +42,8 @@ function fault(entry: string): string | undefined {
 describe('tests findable from the code they test (// Covers:)', () => {
   it('every test file opens with a // Covers: line', () => {
     expect(TESTS.length).toBeGreaterThan(100);
-    const without = TESTS.filter((t) => COVERS.get(t)?.length === 0);
+    expect([...COVERS.keys()]).toEqual(TESTS);
+    const without = TESTS.filter((t) => (COVERS.get(t) ?? []).length === 0);
     expect(without, 'test files that do not open with a // Covers: line').toEqual([]);
   });
 
