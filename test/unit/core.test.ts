@@ -1,9 +1,9 @@
 // Covers: src/core/lint.ts src/formats/records.ts src/core/sync/plan.ts src/core/sync/prepare.ts
 // Covers: src/core/sync/existing.ts src/core/sync/run.ts src/commands/measures/sync.ts
 import { beforeAll, describe, expect, it } from 'vitest';
-import { measureSyncSpec } from '../../src/commands/measures/sync.js';
 import { lintMeasure } from '../../src/core/lint.js';
 import { Existing } from '../../src/core/sync/existing.js';
+import { measureSyncSpec } from '../../src/core/sync/measures-spec.js';
 import { planOne } from '../../src/core/sync/plan.js';
 import { Checker, type Prepared, type SyncSpec } from '../../src/core/sync/prepare.js';
 import { type Checked, checkInput, planned } from '../../src/core/sync/run.js';

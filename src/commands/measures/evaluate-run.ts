@@ -4,6 +4,7 @@ import { evaluate, type Subject } from '../../core/interpret.js';
 import { nearest } from '../../core/nearest.js';
 import { listed } from '../../core/problems.js';
 import { formatCritical, formatRange, type RangeLike } from '../../core/ranges.js';
+import { measureSyncSpec } from '../../core/sync/measures-spec.js';
 import { bodyOf, prepare } from '../../core/sync/prepare.js';
 import { NotFoundError, UsageError } from '../../errors.js';
 import type { Rec } from '../../formats/json/record.js';
@@ -14,7 +15,6 @@ import { writeLines } from '../../output/text-out.js';
 import { measures } from '../../resources/index.js';
 import { byIdOrName } from '../resource/find.js';
 import { enc, type Opts, withClient } from '../shared.js';
-import { measureSyncSpec } from './sync.js';
 
 interface EvaluateOptions extends Opts {
   value?: number;

@@ -1,7 +1,7 @@
 import type { Ctx, RunState } from '../../context.js';
+import { measureSyncSpec } from '../../core/sync/measures-spec.js';
 import type { SyncOptions } from '../resource/sync-options.js';
 import { runSync } from '../resource/sync-run.js';
-import { measureSyncSpec } from './sync.js';
 
 /** `measures import`, its options parsed: the measures' sync spec (lint, FHIR), then import's steps. */
 export async function runImport(

@@ -1,5 +1,6 @@
 import type { Ctx } from '../../context.js';
 import { mixed } from '../../core/problems.js';
+import { measureSyncSpec } from '../../core/sync/measures-spec.js';
 import { prepare } from '../../core/sync/prepare.js';
 import { EXIT, UsageError } from '../../errors.js';
 import { columnMap } from '../../formats/csv/cells.js';
@@ -8,7 +9,6 @@ import { chooseFormat, present } from '../../output/present.js';
 import { visible } from '../../output/text.js';
 import { writeOut } from '../../output/text-out.js';
 import type { Opts } from '../shared.js';
-import { measureSyncSpec } from './sync.js';
 
 export async function lint(
   ctx: Ctx,

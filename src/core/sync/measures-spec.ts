@@ -1,11 +1,11 @@
-import type { SyncSpec } from '../../core/sync/prepare.js';
-import { syncSpec } from '../../core/sync/spec.js';
-import type { Unheld } from '../../core/unheld.js';
-import { measureLinter } from '../../core/units.js';
 import { SHEET_WITHOUT_TEST } from '../../formats/csv/columns.js';
 import { fromObservationDefinition } from '../../formats/fhir/from-observation-definition.js';
 import { adaptHl7, FROM_HL7, type Hl7Value } from '../../formats/hl7/read.js';
 import { measures } from '../../resources/index.js';
+import type { Unheld } from '../unheld.js';
+import { measureLinter } from '../units.js';
+import type { SyncSpec } from './prepare.js';
+import { syncSpec } from './spec.js';
 
 /**
  * Measures are found by (test, name); the import also checks clinical sense with lint, and reads FHIR
