@@ -25,7 +25,7 @@ ${examples(
 )}`,
     )
     .action(async (files: string[], _o: unknown, cmd: Command) => {
-      const { runApply } = await import('./apply-run.js');
-      await runApply(ctx, await optsOf(cmd, syncShape), files, state);
+      const { runSync } = await import('../resource/sync-run.js');
+      await runSync(ctx, await optsOf(cmd, syncShape), 'coverages', files, state);
     });
 }

@@ -73,14 +73,15 @@ ${examples(
 )}`,
     )
     .action(async (files: string[], _o: unknown, cmd: Command) => {
-      const { runImport } = await import('./import-run.js');
-      await runImport(
+      const { runSync } = await import('../resource/sync-run.js');
+      await runSync(
         ctx,
         await optsOf(cmd, (m) => ({
           ...syncShape(m),
           test: m.z.optional(m.z.string()),
           leaveOutRanges: m.z.optional(m.z.boolean()),
         })),
+        'measures',
         files,
         state,
       );

@@ -96,7 +96,7 @@ export interface Stored {
 }
 
 export class Existing {
-  /** Whole records: only those an input record differs from (see wholeWhereChanged in run.ts). */
+  /** Whole records: only those an input record differs from (see wholeWhereChanged in holdings.ts). */
   readonly whole = new Map<string, Rec>();
   // Per record: its id, and where its digest starts and ends in one shared pool (a typed array each
   // would cost more than the digest itself).

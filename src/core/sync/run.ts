@@ -10,8 +10,8 @@ import { Checker, type Prepared, type SyncSpec } from './prepare.js';
 import { type Deletion, removeAll } from './prune.js';
 import { fromLine, toLine } from './spool-line.js';
 
-// Import and apply as steps that return data: check the input into a spool, plan, send. The command
-// wires them to the terminal (output/sync.ts draws the plan, the progress and the summary).
+// The import's steps, each returning data: check the input into a spool, plan, send. pipeline.ts runs them
+// in order.
 
 /** A spool that failed, as the sentence a user can act on; any other error as it is. */
 export function spoolProblem(err: unknown, sending = false): unknown {
@@ -85,29 +85,6 @@ export async function checkInput(
     await spool.close();
     throw spoolProblem(err);
   }
-}
-
-/**
- * Fetches whole the server's records that an input record differs from (one more streamed list, keeping
- * only those), so the plan can show and send what changed; an unchanged re-import fetches nothing more.
- */
-export async function wholeWhereChanged(client: ApiClient, spec: SyncSpec, checked: Checked, found: Existing) {
-  const wanted = new Set<string>();
-  for await (const batch of checkedRecords(checked.spool)) {
-    for (const rec of batch) {
-      const stored = found.match(rec.id, rec.key);
-      if (stored && !found.whole.has(stored.id) && !found.sameAs(stored, rec)) wanted.add(stored.id);
-    }
-  }
-  if (wanted.size === 0) return;
-  await client.stream(spec.path, {
-    record: (r) => {
-      const id = (r as { id?: unknown }).id;
-      if (typeof id === 'string' && wanted.has(id)) found.whole.set(id, r as Record<string, unknown>);
-    },
-    batchEnd: () => true,
-    drained: async () => undefined,
-  });
 }
 
 /** The plan as the spool is read back, a batch at a time. */

@@ -44,7 +44,7 @@ export const RANGE_COLUMNS = [
  */
 export const LIMIT_COLUMNS = ['criticalLow', 'criticalHigh'] as const;
 
-/** Marks a measure of a sheet without a test column: the import gives it --test's (measures/sync.ts). */
+/** Marks a measure of a sheet without a test column: the import gives it --test's (core/sync/measures-spec.ts). */
 export const SHEET_WITHOUT_TEST = Symbol('clinadmin.sheetWithoutTest');
 
 /** A reference range in one cell, as many sheets keep it (`3.5-5.1`, `3.5 – 5.1 mmol/L`, `≤ 5.0`): import only. */
