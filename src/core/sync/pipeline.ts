@@ -7,7 +7,7 @@ import { fetchExisting, wholeWhereChanged } from './holdings.js';
 import type { PlanItem } from './plan.js';
 import type { Checker, SyncSpec } from './prepare.js';
 import { type Deletion, pruneList } from './prune.js';
-import { type Checked, checkedRecords, checkInput, type PlanCounts, planned, send, spoolProblem } from './run.js';
+import { type Checked, checkedRecords, checkInput, type PlanCounts, planned, sendPlan, spoolProblem } from './run.js';
 
 // Import and apply, whole: check the input, fetch what the server holds, plan, then show the plan or send
 // it and prune. What a person sees goes through the view (output/sync.ts draws it); what the run came to
@@ -127,7 +127,7 @@ async function sendAll(
   });
   const started = performance.now();
   try {
-    const tally = await send(checked, found, {
+    const tally = await sendPlan(checked, found, {
       client,
       spec,
       concurrency: input.concurrency,

@@ -4,7 +4,7 @@ import { withStoredIds } from '../range-ids.js';
 import { canonical, comparable, comparableValue, type Existing } from './existing.js';
 import { bodyOf, type Prepared, type SyncSpec } from './prepare.js';
 
-export interface Change {
+interface PlannedChange {
   field: string;
   from: unknown;
   to: unknown;
@@ -14,7 +14,7 @@ export interface PlanItem {
   rec: Prepared;
   action: 'create' | 'update' | 'unchanged' | 'error';
   id?: string;
-  changes?: Change[];
+  changes?: PlannedChange[];
   patch?: Rec;
   error?: string;
 }
@@ -30,7 +30,7 @@ export function planOne(spec: SyncSpec, rec: Prepared, found: Existing): PlanIte
   if (!current) return { rec, action: 'create' };
   // What the file's format has no place for is left as the server holds it.
   const body = keptFrom(rec.carrier, bodyOf(rec), current);
-  const changes: Change[] = [];
+  const changes: PlannedChange[] = [];
   for (const [field, given] of Object.entries(body)) {
     const from = current[field];
     const to = field === 'referenceRanges' ? withStoredIds(given, from) : given;

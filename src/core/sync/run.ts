@@ -114,7 +114,7 @@ interface SendOptions {
  * Sends the plan, then the deletions of --prune, counting what happened to each record; the results
  * go to a spool in the input's order, for the summary. The caller closes the tally's spool.
  */
-export async function send(checked: Checked, found: Existing, o: SendOptions): Promise<Tally> {
+export async function sendPlan(checked: Checked, found: Existing, o: SendOptions): Promise<Tally> {
   // Results are held up to 1 MB (about 5,000 of them), then spooled: a summary needs no record in memory,
   // and what is held stays live through the whole send, so it sets how far V8 lets garbage grow.
   const tally = new Tally(new Spool(jsonLines<RecordResult>(), 1 << 20), o.deletions !== undefined);
