@@ -1,10 +1,10 @@
 // Covers: src/core/notifications.ts src/commands/notifications/watch-run.ts src/output/list.ts src/output/fit.ts
 import { describe, expect, it } from 'vitest';
-import { watchLine } from '../../src/commands/notifications/watch-run.js';
 import { parseWhen } from '../../src/core/notifications.js';
 import { col } from '../../src/output/columns.js';
 import { fitWidths } from '../../src/output/fit.js';
 import { displayWidth } from '../../src/output/text.js';
+import { watchLine } from '../../src/output/watch-line.js';
 
 // Local times are built with the Date constructor, so these hold in any zone the tests run in.
 const now = new Date(2026, 10, 27, 4, 17, 30).getTime();
