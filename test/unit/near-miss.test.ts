@@ -1,6 +1,6 @@
 // Covers: src/commands/sandbox/near-miss.ts
 import { describe, expect, it } from 'vitest';
-import { nearMisses } from '../../src/commands/sandbox/near-miss.js';
+import { nearMisses } from '../../src/server/http/near-miss.js';
 
 const post = (status: number, body: unknown, account = 'acc_app') => ({
   time: 1,

@@ -5,10 +5,10 @@ import type { Rec } from '../../formats/json/record.js';
 import { col, localTime } from '../../output/columns.js';
 import { present } from '../../output/present.js';
 import { unstyled } from '../../output/terminal.js';
+import { nearMisses } from '../../server/http/near-miss.js';
 import { counted } from '../../strings.js';
 import { enc, type Opts, withClient } from '../shared.js';
 import { filterFault, type JournalFacts, windowFault } from './journal-check.js';
-import { nearMisses } from './near-miss.js';
 
 export type SandboxVerb =
   | 'snapshot'

@@ -2,8 +2,8 @@
 // near misses): what each differs in, and how its body differs from --body.
 
 import type { Rec } from '../../formats/json/record.js';
-import { globMatch } from '../../server/http/glob.js';
-import { holds } from '../../server/http/request-log.js';
+import { globMatch } from './glob.js';
+import { holds } from './request-log.js';
 
 /** What a check asked, as `sandbox requests` parsed it. */
 interface Asked {
