@@ -38,6 +38,8 @@ const ALLOWED: Record<string, string[]> = {
   context: ['deadline'],
   deadline: [],
   strings: [],
+  // The program's global options, read by bin/ before the CLI loads: a bundle entry of its own.
+  globals: ['output'],
   'formats/json': [],
   schemas: ['formats/json', 'errors'],
   resources: ['schemas', 'errors'],
@@ -103,7 +105,7 @@ const ALLOWED: Record<string, string[]> = {
     'deadline',
     'strings',
   ],
-  cli: ['commands', 'output', 'errors', 'context', 'version'],
+  cli: ['commands', 'globals', 'output', 'errors', 'context', 'version'],
   // clinadmin/testing runs the built cli.cjs by its path (in the test's process, and in serve's child), so it
   // imports no room: its shipped types hold its own folder alone.
   testing: [],
