@@ -20,7 +20,7 @@ const result = await build({
     openapi: 'src/server/http/openapi.ts',
     version: 'src/version.ts',
     // The global options, read before the CLI loads (bin/clinadmin.cjs): commander and they are shared with it.
-    globals: 'src/commands/globals.ts',
+    globals: 'src/globals.ts',
     // clinadmin/testing (package.json's exports) and the serve process it starts: they load cli.cjs by its path.
     testing: 'src/testing/index.ts',
     'testing-serve': 'src/testing/child.ts',

@@ -4,12 +4,12 @@ import { TOPIC_SUMMARIES } from './commands/help/topic-list.js';
 /** The help topics, for scripts/generate.mjs to complete `clinadmin help <TAB>` as `completion` does. */
 export { TOPIC_SUMMARIES };
 
-import { earlyGlobals, globalOptions } from './commands/globals.js';
 import { commandGroups, type Group } from './commands/index.js';
 import { type RunF, RunReplaced, replaceRuns } from './commands/shared.js';
 import { distance, unknownOption } from './commands/suggest.js';
 import { type Ctx, defaultContext, type RunState } from './context.js';
 import { CliError, EXIT, EXIT_CODES_HELP, UsageError } from './errors.js';
+import { earlyGlobals, globalOptions } from './globals.js';
 import type { Pager } from './output/pager.js';
 import { guardedContext, pageTo, terminalOut } from './output/terminal.js';
 import { helpWidth, visible } from './output/text.js';

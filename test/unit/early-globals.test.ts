@@ -1,7 +1,7 @@
 // Covers: src/commands/globals.ts
 import { describe, expect, it } from 'vitest';
 import { createProgram } from '../../src/cli.js';
-import { earlyGlobals } from '../../src/commands/globals.js';
+import { earlyGlobals } from '../../src/globals.js';
 import { quietCtx } from '../helpers/tree.js';
 
 /** --verbose and --no-color as the whole program parses the line (its runs replaced), refused or not. */

@@ -1,5 +1,5 @@
 import { Command, Option } from 'commander';
-import { FORMATS } from '../output/format-names.js';
+import { FORMATS } from './output/format-names.js';
 
 /** The program's global options, each defined here once: createProgram adds them, earlyGlobals reads them. */
 export function globalOptions(): Option[] {
