@@ -5,9 +5,9 @@ import { TOPIC_SUMMARIES } from './commands/help/topic-list.js';
 export { TOPIC_SUMMARIES };
 
 import { commandGroups, type Group } from './commands/index.js';
-import { type RunF, RunReplaced, replaceRuns } from './commands/shared.js';
+import { RunReplaced, replaceRuns } from './commands/shared.js';
 import { distance, unknownOption } from './commands/suggest.js';
-import { type Ctx, defaultContext, type RunState } from './context.js';
+import { type Ctx, defaultContext, type RunF, type RunState } from './context.js';
 import { CliError, EXIT, EXIT_CODES_HELP, UsageError } from './errors.js';
 import { earlyGlobals, globalOptions } from './globals.js';
 import type { Pager } from './output/pager.js';

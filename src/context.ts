@@ -9,6 +9,16 @@ export interface RunState {
   exitCode: number;
 }
 
+/** What a command line parsed to: the command's words, its checked options and its arguments. */
+export interface Parsed {
+  command: string[];
+  options: Record<string, unknown>;
+  args: unknown[];
+}
+
+/** Stands in for every command's run once its options are parsed: gh's runF, for tests of the parse. */
+export type RunF = (parsed: Parsed) => void | Promise<void>;
+
 /** Everything a command touches in the outside world arrives here, so a test can build its own. */
 export interface Ctx {
   stdin: InStream;

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { core } from 'zod';
-import type { Ctx } from '../context.js';
+import type { Ctx, RunF } from '../context.js';
 import { AuthError, UsageError } from '../errors.js';
 import type { Column } from '../output/columns.js';
 import type { Resource } from '../resources/index.js';
@@ -23,16 +23,6 @@ export async function optsOf<S extends core.$ZodShape = Record<never, never>>(
   await handOver(cmd, parsed);
   return parsed;
 }
-
-/** What a command line parsed to: the command's words, its checked options and its arguments. */
-export interface Parsed {
-  command: string[];
-  options: Record<string, unknown>;
-  args: unknown[];
-}
-
-/** Stands in for every command's run once its options are parsed: gh's runF, for tests of the parse. */
-export type RunF = (parsed: Parsed) => void | Promise<void>;
 
 const runFs = new WeakMap<Command, RunF>();
 

@@ -1,8 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { run } from '../../src/cli.js';
-import type { Parsed, RunF } from '../../src/commands/shared.js';
-import type { InStream, OutStream } from '../../src/context.js';
+import type { InStream, OutStream, Parsed, RunF } from '../../src/context.js';
 import { tempDirSync } from './tmp.js';
 
 export interface CliResult {
