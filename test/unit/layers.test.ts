@@ -6,16 +6,19 @@ import { describe, expect, it } from 'vitest';
 
 const src = fileURLToPath(new URL('../../src', import.meta.url));
 
-/** Every import under src/ (static, dynamic and type-only), as file → files, paths relative to src/. */
-function importGraph(): Map<string, string[]> {
+/**
+ * Every import of the files under `root` (static, dynamic and type-only), as file → files, paths relative
+ * to src/ (a file under test/ reads as `../test/…`).
+ */
+function importGraph(root = src): Map<string, string[]> {
   const graph = new Map<string, string[]>();
-  const files = readdirSync(src, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
+  const files = readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
   for (const file of files) {
-    const text = readFileSync(join(src, file), 'utf8');
+    const text = readFileSync(join(root, file), 'utf8');
     const targets = [...text.matchAll(/(?:from\s+|import\(\s*|import\s+)'(\.[^']+)'/g)].map((m) =>
-      relative(src, resolve(dirname(join(src, file)), m[1])).replace(/\.js$/, '.ts'),
+      relative(src, resolve(dirname(join(root, file)), m[1])).replace(/\.js$/, '.ts'),
     );
-    graph.set(file, [...new Set(targets)]);
+    graph.set(relative(src, join(root, file)), [...new Set(targets)]);
   }
   return graph;
 }
@@ -174,6 +177,15 @@ describe('the house: layers and cycles under src/', () => {
       }
     }
     expect(upward).toEqual([]);
+  });
+
+  it('keeps the tests off the commands: a test reaches a verb through the CLI, and its parts where they live', () => {
+    const tests = importGraph(fileURLToPath(new URL('..', import.meta.url)));
+    expect(tests.size).toBeGreaterThan(100);
+    const intoCommands = [...tests].flatMap(([file, targets]) =>
+      targets.filter((t) => t.startsWith('commands/')).map((t) => `${file} → ${t}`),
+    );
+    expect(intoCommands).toEqual([]);
   });
 
   it('has no import cycle', () => {
