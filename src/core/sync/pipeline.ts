@@ -10,10 +10,10 @@ import { type Deletion, pruneList } from './prune.js';
 import { type Checked, checkedRecords, checkInput, type PlanCounts, planned, sendPlan, spoolProblem } from './run.js';
 
 // Import and apply, whole: check the input, fetch what the server holds, plan, then show the plan or send
-// it and prune. What a person sees goes through the view (output/sync.ts draws it); what the run came to
+// it and prune. What a person sees goes through the view (output/sync-view.ts draws it); what the run came to
 // is returned, and the command turns it into an exit code.
 
-/** What the import shows as it goes: output/sync.ts draws it on the terminal or as JSON. */
+/** What the import shows as it goes: output/sync-view.ts draws it on the terminal or as JSON. */
 export interface SyncView {
   /** The input is checked: its notes and warnings. */
   checked(checker: Checker): void;
