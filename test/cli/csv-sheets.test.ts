@@ -1,4 +1,4 @@
-// Covers: src/formats/csv/ src/commands/measures/import-run.ts
+// Covers: src/formats/csv/ src/commands/resource/sync-run.ts
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

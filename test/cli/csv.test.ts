@@ -1,5 +1,5 @@
 // Covers: src/formats/csv/ src/formats/catalog.ts src/commands/measures/export-run.ts
-// Covers: src/commands/measures/import-run.ts src/commands/measures/export.ts
+// Covers: src/commands/resource/sync-run.ts src/commands/measures/export.ts
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

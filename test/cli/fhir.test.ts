@@ -1,4 +1,4 @@
-// Covers: src/formats/fhir/ src/commands/measures/export-run.ts src/commands/measures/import-run.ts
+// Covers: src/formats/fhir/ src/commands/measures/export-run.ts src/commands/resource/sync-run.ts
 // Covers: src/formats/source-path.ts
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';

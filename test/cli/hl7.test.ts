@@ -1,4 +1,4 @@
-// Covers: src/formats/hl7/ src/commands/measures/import-run.ts src/commands/measures/export-run.ts
+// Covers: src/formats/hl7/ src/commands/resource/sync-run.ts src/commands/measures/export-run.ts
 // Covers: src/formats/adapted.ts
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';

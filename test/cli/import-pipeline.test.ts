@@ -1,3 +1,4 @@
+// Covers: src/core/sync/ src/output/sync-view.ts
 import { describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/client.js';
 import type { RecordResult } from '../../src/core/sync/execute.js';

@@ -1,5 +1,5 @@
-// Covers: src/commands/measures/import.ts src/commands/measures/import-run.ts src/commands/resource/sync-run.ts
-// Covers: src/core/sync/ src/commands/coverages/apply.ts src/commands/coverages/apply-run.ts
+// Covers: src/commands/measures/import.ts src/commands/resource/sync-run.ts
+// Covers: src/core/sync/ src/commands/coverages/apply.ts src/commands/resource/sync-run.ts
 // Covers: src/commands/notifications/list-run.ts src/commands/notifications/show-run.ts src/formats/json/json-text.ts
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';

@@ -1,4 +1,4 @@
-// Covers: src/core/sync/prune.ts src/commands/coverages/apply-run.ts src/commands/measures/import-run.ts
+// Covers: src/core/sync/prune.ts src/commands/resource/sync-run.ts
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
-// Covers: src/core/sync/ src/formats/records.ts src/files/spool.ts src/commands/measures/import-run.ts
-// Covers: src/commands/coverages/apply-run.ts src/commands/notifications/watch-run.ts
+// Covers: src/core/sync/ src/formats/records.ts src/files/spool.ts src/commands/resource/sync-run.ts
+// Covers: src/commands/resource/sync-run.ts src/commands/notifications/watch-run.ts
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 // Covers: src/core/lint.ts src/formats/records.ts src/core/sync/plan.ts src/core/sync/prepare.ts
-// Covers: src/core/sync/existing.ts src/core/sync/run.ts src/commands/measures/sync.ts
+// Covers: src/core/sync/existing.ts src/core/sync/run.ts src/core/sync/measures-spec.ts
 import { beforeAll, describe, expect, it } from 'vitest';
 import { lintMeasure } from '../../src/core/lint.js';
 import { Existing } from '../../src/core/sync/existing.js';

@@ -1,4 +1,4 @@
-// Covers: src/commands/globals.ts
+// Covers: src/globals.ts
 import { describe, expect, it } from 'vitest';
 import { createProgram } from '../../src/cli.js';
 import { earlyGlobals } from '../../src/globals.js';

@@ -1,4 +1,4 @@
-// Covers: src/commands/sandbox/near-miss.ts
+// Covers: src/server/http/near-miss.ts
 import { describe, expect, it } from 'vitest';
 import { nearMisses } from '../../src/server/http/near-miss.js';
 

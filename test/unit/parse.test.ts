@@ -1,4 +1,4 @@
-// Covers: src/cli.ts src/commands/index.ts src/commands/globals.ts
+// Covers: src/cli.ts src/commands/index.ts src/globals.ts
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { createProgram } from '../../src/cli.js';
