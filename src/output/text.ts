@@ -5,17 +5,19 @@
 // character (category Cf: zero-width spaces, bidi overrides and isolates, the word joiner, soft hyphen),
 // which can make text read in a different order than it is stored or two names look the same. The
 // joiners keep their place where a script or an emoji needs them: ZWJ between emoji, ZWNJ between letters.
+// Half of a UTF-16 pair (category Cs, read as code points) has no bytes in UTF-8: shown as its escape, never as
+// the U+FFFD a terminal would get, so two different broken names never look the same.
 const CONTROL = new RegExp(
   [
     '\\u200d(?<!\\p{Extended_Pictographic}[\\u{fe0f}\\u{1f3fb}-\\u{1f3ff}]?\\u200d)',
     '\\u200d(?!\\p{Extended_Pictographic})',
     '\\u200c(?<!\\p{L}\\p{M}*\\u200c)',
     '\\u200c(?!\\p{L})',
-    '(?![\\u200c\\u200d])[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f\\u2028\\u2029\\p{Cf}]',
+    '(?![\\u200c\\u200d])[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f\\u2028\\u2029\\p{Cf}\\p{Cs}]',
   ].join('|'),
   'gu',
 );
-const ANY_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\p{Cf}]/u;
+const ANY_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\p{Cf}\p{Cs}]/u;
 // The styles our theme writes (chalk at level 1: bold, dim, inverse, red, green, yellow, cyan and their
 // ends): the only escape sequences the writer lets through, and only while colors are on.
 const STYLE = /\u001b\[(?:1|2|7|22|27|31|32|33|36|39)m/y;

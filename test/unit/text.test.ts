@@ -15,6 +15,13 @@ describe('text for a terminal', () => {
     expect(visible('a\u2028b\u2029c', true)).toBe('a\\u2028b\\u2029c');
   });
 
+  it('shows half of a UTF-16 pair as its escape, and a whole pair as the character it is', () => {
+    // UTF-8 has no bytes for a surrogate (RFC 3629, 3): a terminal would get U+FFFD for either half.
+    expect(visible('Hemoglobin \ud83e')).toBe('Hemoglobin \\ud83e');
+    expect(visible('\udd2c adult', true)).toBe('\\udd2c adult');
+    expect(visible('Hemoglobin \ud83e\udd2c')).toBe('Hemoglobin \ud83e\udd2c');
+  });
+
   it('measures wide characters as two columns and cuts with an ellipsis within the width', () => {
     expect(displayWidth('血清')).toBe(4);
     expect(displayWidth('\u001b[1mbold\u001b[22m')).toBe(4);
