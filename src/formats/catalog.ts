@@ -74,3 +74,29 @@ export function catalogText(
   const bundle = { resourceType: 'Bundle', type: 'collection', entry: resources.map((resource) => ({ resource })) };
   return `${jsonText(bundle, 2)}\n`;
 }
+
+// Read as code points (the u flag), a pair is one character and only half of one is a surrogate.
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/** Each text of `value` that is not well-formed UTF-16 (a lone surrogate), by its path: `ranges[0].label`. */
+function brokenTexts(value: unknown, path: string, out: string[]): void {
+  if (typeof value === 'string') {
+    if (LONE_SURROGATE.test(value)) out.push(path);
+  } else if (Array.isArray(value)) value.forEach((v, i) => brokenTexts(v, `${path}[${i}]`, out));
+  else if (value !== null && typeof value === 'object')
+    for (const [k, v] of Object.entries(value)) brokenTexts(v, path === '' ? k : `${path}.${k}`, out);
+}
+
+/**
+ * What a format of bytes cannot write: a CSV or HL7 file is UTF-8, which has no form for half of a UTF-16
+ * pair (a server that cut a text mid-emoji), so such a text is written with U+FFFD and each is named.
+ * JSON and FHIR write it as its `\u` escape, and lose nothing.
+ */
+export function unwritableTexts(list: readonly Rec[], format: ExportFormat): string[] {
+  if (format !== 'csv' && format !== 'hl7') return [];
+  return list.flatMap((m) => {
+    const paths: string[] = [];
+    brokenTexts(m, '', paths);
+    return paths.map((p) => `${String(m.name)} (test ${String(m.test)}): ${p}`);
+  });
+}

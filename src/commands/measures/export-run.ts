@@ -1,8 +1,9 @@
 import { resolve } from 'node:path';
 import type { Ctx } from '../../context.js';
 import { writeFileAtomic } from '../../files/atomic.js';
-import { catalogText } from '../../formats/catalog.js';
+import { catalogText, unwritableTexts } from '../../formats/catalog.js';
 import type { ExportFormat } from '../../formats/catalog-formats.js';
+import { visible } from '../../output/text.js';
 import { writeExact } from '../../output/text-out.js';
 import { measures } from '../../resources/index.js';
 import { type Opts, withClient } from '../shared.js';
@@ -25,6 +26,10 @@ export async function exportMeasures(
       ? () => false
       : await (await import('../../formats/fhir/ucum.js')).ucumChecker();
   const text = catalogText(chosen, opts.format, isUcum, opts.criticalAs, opts.delimiter);
+  for (const where of unwritableTexts(chosen, opts.format))
+    ctx.stderr.write(
+      `warning: ${visible(where, true)} holds half of a UTF-16 pair, which ${opts.format} (UTF-8) cannot write; written as U+FFFD\n`,
+    );
   if (opts.out === undefined) {
     await writeExact(ctx, text);
     return;
