@@ -82,8 +82,9 @@ const LONE_SURROGATE = /\p{Cs}/u;
 function brokenTexts(value: unknown, path: string, out: string[]): void {
   if (typeof value === 'string') {
     if (LONE_SURROGATE.test(value)) out.push(path);
-  } else if (Array.isArray(value)) value.forEach((v, i) => brokenTexts(v, `${path}[${i}]`, out));
-  else if (value !== null && typeof value === 'object')
+  } else if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) brokenTexts(value[i], `${path}[${i}]`, out);
+  } else if (value !== null && typeof value === 'object')
     for (const [k, v] of Object.entries(value)) brokenTexts(v, path === '' ? k : `${path}.${k}`, out);
 }
 
