@@ -8,7 +8,7 @@ import { unstyled } from '../../output/terminal.js';
 import { nearMisses } from '../../server/http/near-miss.js';
 import { counted } from '../../strings.js';
 import { enc, type Opts, withClient } from '../shared.js';
-import { filterFault, type JournalFacts, windowFault } from './journal-check.js';
+import { filterFault, type JournalFacts, windowFault } from './request-log-check.js';
 
 export type SandboxVerb =
   | 'snapshot'
