@@ -1,7 +1,7 @@
 import { type ConfigData, KEYS, type Key, readConfig } from '../config/file.js';
 import { configFile } from '../config/paths.js';
 import { isHttpUrl, maskToken, profileName } from '../config/resolve.js';
-import { profileOf, setProfile, updateConfig } from '../config/store.js';
+import { profileOf, setProfile, updateConfig } from '../config/update.js';
 import type { Ctx } from '../context.js';
 import { UsageError } from '../errors.js';
 import { readStream } from '../formats/input.js';

@@ -1,6 +1,6 @@
 import { readConfig } from '../config/file.js';
 import { isHttpUrl, maskToken, profileName, resolveSettings } from '../config/resolve.js';
-import { profileOf, setProfile, updateConfig } from '../config/store.js';
+import { profileOf, setProfile, updateConfig } from '../config/update.js';
 import type { Ctx } from '../context.js';
 import { AuthError, CliError, EXIT, UsageError } from '../errors.js';
 import { readStream } from '../formats/input.js';
