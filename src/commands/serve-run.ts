@@ -10,7 +10,7 @@ import { parseJson, readText } from '../formats/input.js';
 import { writeLines } from '../output/text-out.js';
 import { generateToken, parseTokenSpec, type TokenEntry } from '../server/http/auth.js';
 import { type Faults, noFaults, parseFailOn, parseLatency } from '../server/http/faults.js';
-import { journalHeaderName } from '../server/http/request-log.js';
+import { requestLogHeaderName } from '../server/http/request-log.js';
 import { clearReadyFile, sameFileAs, writeReadyFile } from '../server/ready-file.js';
 import { type RunningServer, startServer } from '../server/start.js';
 import { DataFileError } from '../server/store/data-file.js';
@@ -36,11 +36,12 @@ const optionsShape = {
   latency: z.optional(converted('must be MS or MIN-MAX whole milliseconds, at most 60000', parseLatency)),
   failRate: z.optional(numeric('must be a number from 0 to 1', ({ value }) => (value <= 1 ? value : undefined))),
   rateLimit: z.optional(wholeNumber(1)),
+  // The public --journal-* flags bound the request log (the store's journal is another thing): commander names them.
   journalRequests: wholeNumber(0),
   journalBytes: wholeNumber(0),
   recordBodies: z.optional(z.boolean()),
   journalHeader: z.optional(
-    z.array(converted('must be a header name, and not one that carries credentials', journalHeaderName)),
+    z.array(converted('must be a header name, and not one that carries credentials', requestLogHeaderName)),
   ),
   load: z.optional(nonEmpty),
   readyFile: z.optional(nonEmpty),
@@ -123,10 +124,10 @@ export async function serve(
       maxBody: o.maxBody,
       headersTimeout: o.headersTimeout,
       requestTimeout: o.requestTimeout,
-      journalRequests: o.journalRequests,
-      journalBytes: o.journalBytes,
+      requestLogSize: o.journalRequests,
+      requestLogBytes: o.journalBytes,
       recordBodies: Boolean(o.recordBodies),
-      journalHeaders: o.journalHeader,
+      requestLogHeaders: o.journalHeader,
       keepNotifications: o.keepNotifications,
       runtimeDir: ctx.env.XDG_RUNTIME_DIR,
       load,

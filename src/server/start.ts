@@ -6,7 +6,7 @@ import { createApp } from './http/app.js';
 import type { TokenEntry } from './http/auth.js';
 import type { Faults } from './http/faults.js';
 import { problem, problemResponse } from './http/problem.js';
-import { JOURNAL_BYTES, JOURNAL_HEADERS, RequestJournal } from './http/request-log.js';
+import { REQUEST_LOG_BYTES, REQUEST_LOG_HEADERS, RequestLog } from './http/request-log.js';
 import { LoadError, loadState } from './service/load-file.js';
 import { createSandboxState } from './service/sandbox.js';
 import { seedData } from './service/seed.js';
@@ -29,12 +29,12 @@ interface StartOptions {
   requestTimeout?: number;
   faults?: Faults;
   /** Requests kept for GET /_admin/requests (default 10,000; 0 none), with their bodies when asked. */
-  journalRequests?: number;
-  /** Bytes the request journal may hold, paths, queries and bodies counted (default 32 MiB). */
-  journalBytes?: number;
+  requestLogSize?: number;
+  /** Bytes the request log may hold, paths, queries and bodies counted (default 32 MiB). */
+  requestLogBytes?: number;
   recordBodies?: boolean;
-  /** Request headers the journal keeps besides JOURNAL_HEADERS, lowercase (`--journal-header`). */
-  journalHeaders?: string[];
+  /** Request headers the request log keeps besides REQUEST_LOG_HEADERS, lowercase (`--journal-header`). */
+  requestLogHeaders?: string[];
   /** Notifications kept, the oldest dropped at each fold (default 10,000; 0 keeps all). */
   keepNotifications?: number;
   /** `XDG_RUNTIME_DIR`: this user's runtime folder, where locks by inode meet. */
@@ -78,11 +78,11 @@ export async function startServer(o: StartOptions): Promise<RunningServer> {
     // The state it started with is what a reset without a snapshot restores.
     const sandbox = {
       state: createSandboxState(store),
-      requests: new RequestJournal(
-        o.journalRequests ?? 10_000,
-        o.journalBytes ?? JOURNAL_BYTES,
+      requestLog: new RequestLog(
+        o.requestLogSize ?? 10_000,
+        o.requestLogBytes ?? REQUEST_LOG_BYTES,
         Boolean(o.recordBodies),
-        [...new Set([...JOURNAL_HEADERS, ...(o.journalHeaders ?? [])])],
+        [...new Set([...REQUEST_LOG_HEADERS, ...(o.requestLogHeaders ?? [])])],
       ),
       accounts: o.tokens.map((t) => t.account),
     };

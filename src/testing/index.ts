@@ -31,7 +31,7 @@ export interface ServeOptions {
   tokens?: string[];
   /** The account of the admin token the handle uses (`token`); `local-admin` unless given. */
   account?: string;
-  /** Keep request bodies in the journal, for `body` filters (`serve --record-bodies`); true unless false. */
+  /** Keep request bodies in the request log, for `body` filters (`serve --record-bodies`); true unless false. */
   recordBodies?: boolean;
   /** Record a notification for each change (false: `serve --no-events`). */
   events?: boolean;
@@ -90,7 +90,7 @@ export interface TestServe {
   snapshot(name: string): Promise<Snapshot>;
   /** `sandbox snapshots`. */
   snapshots(): Promise<Snapshot[]>;
-  /** `sandbox reset [NAME]`: a snapshot, or the state it started with (or last loaded); clears the journal. */
+  /** `sandbox reset [NAME]`: a snapshot, or the state it started with (or last loaded); clears the request log. */
   reset(snapshot?: string): Promise<Counts & { snapshot: string | null }>;
   /** `sandbox load FILE [--merge]`: a file's state, or the state as an object. */
   load(state: string | object, options?: { merge?: boolean }): Promise<Counts & { merge: boolean; contracts: number }>;

@@ -12,7 +12,7 @@ export interface RecordedRequest {
   body?: unknown;
   bodyStart?: string;
   bodyBytes?: number;
-  /** The headers the journal keeps that it sent, by lowercase name (`sandbox requests --header`). */
+  /** The headers the request log keeps that it sent, by lowercase name (`sandbox requests --header`). */
   headers?: Record<string, string>;
   [field: string]: unknown;
 }

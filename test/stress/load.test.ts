@@ -42,7 +42,7 @@ describe('under load', () => {
     const dir = await tempDir();
     // Without events, so that the records on file stay as many as the test creates and deletes.
     // The heap capped, so a server that keeps too much dies of it; the inspector answers what it holds.
-    // The request journal, bounded and tested on its own (test/unit/request-journal.test.ts), at 1,000
+    // The request log, bounded and tested on its own (test/unit/request-log.test.ts), at 1,000
     // requests: full within the first half however slow the machine (the default 10,000 was not, at ~450
     // operations a second on a busy one, and its filling read as a leak of ~640 bytes an entry).
     const args = ['--seed', '--no-events', '--journal-requests', '1000', '--data', join(dir, 'd.json'), '--token', 't'];

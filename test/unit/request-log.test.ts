@@ -1,17 +1,17 @@
 // Covers: src/server/http/request-log.ts src/formats/json/record-json.ts
 import { describe, expect, it } from 'vitest';
 import { recordJson } from '../../src/formats/json/record-json.js';
-import { holds, JournalFilterError, RequestJournal } from '../../src/server/http/request-log.js';
+import { holds, RequestLog, RequestLogFilterError } from '../../src/server/http/request-log.js';
 
 const entry = (i: number) => ({ time: 0, method: 'POST', path: '/diagnostic-measures', status: 200, account: `a${i}` });
 
-describe('RequestJournal bytes', () => {
+describe('RequestLog bytes', () => {
   it('counts a body outside Latin-1 at two bytes a character, as V8 stores it', () => {
     // 100 bodies of 10,000 characters: a cap of 1 MB keeps about 100 of ASCII, about 50 of CJK.
     const kept = (char: string) => {
-      const journal = new RequestJournal(10_000, 1_000_000);
-      for (let i = 0; i < 100; i++) journal.record(entry(i), JSON.stringify({ name: char.repeat(10_000) }), true);
-      return journal.list().length;
+      const log = new RequestLog(10_000, 1_000_000);
+      for (let i = 0; i < 100; i++) log.record(entry(i), JSON.stringify({ name: char.repeat(10_000) }), true);
+      return log.list().length;
     };
     expect(kept('a')).toBeGreaterThan(90);
     expect(kept('\u6c34')).toBeLessThanOrEqual(50);
@@ -40,10 +40,10 @@ describe('holds: a recorded body holds a pattern as WireMock equalToJson with ig
   });
 });
 
-describe('the journal filters by account, mark and body', () => {
+describe('the request log filters by account, mark and body', () => {
   const entry = (path: string, account?: string) => ({ time: 1, method: 'POST', path, status: 200, account });
   it('lists what came after a mark, from one account, holding a body', () => {
-    const j = new RequestJournal(100, 1 << 20, true);
+    const j = new RequestLog(100, 1 << 20, true);
     j.record(entry('/a', 'acc_seed'), '{"name":"Seed"}', true);
     j.mark('app');
     j.record(entry('/b', 'acc_app'), '{"name":"App","amount":5}', true);
@@ -53,18 +53,18 @@ describe('the journal filters by account, mark and body', () => {
     expect(paths({ since: 'app', account: 'acc_app' })).toEqual(['/b']);
     expect(paths({ body: { name: 'App' } })).toEqual(['/b', '/c']);
     expect(paths({ body: { name: 'App' }, account: 'acc_seed' })).toEqual(['/c']);
-    expect(() => j.list({ since: 'nope' })).toThrow(JournalFilterError);
+    expect(() => j.list({ since: 'nope' })).toThrow(RequestLogFilterError);
     j.clear();
     j.record(entry('/d', 'acc_app'), '{}', true);
     expect(paths({ since: 'app' })).toEqual(['/d']);
-    expect(() => new RequestJournal(10).list({ body: {} })).toThrow(/--record-bodies/);
+    expect(() => new RequestLog(10).list({ body: {} })).toThrow(/--record-bodies/);
   });
 });
 
-describe('the journal says what a window holds that its list cannot show', () => {
+describe('the request log says what a window holds that its list cannot show', () => {
   const get = (i: number) => ({ time: i, method: 'GET', path: '/notifications', status: 200, account: 'acc_app' });
   it('counts the requests of a window dropped past --journal-requests, and names that limit', () => {
-    const j = new RequestJournal(5);
+    const j = new RequestLog(5);
     j.record(get(0));
     j.mark('app');
     for (let i = 1; i <= 8; i++) j.record(get(i));
@@ -74,15 +74,15 @@ describe('the journal says what a window holds that its list cannot show', () =>
     expect(j.window()).toEqual({ dropped: 4, limit: 'journal-requests', refused: 0 });
     expect(j.window('nope')).toBeUndefined();
   });
-  it('counts every request of a window as dropped when the journal is off', () => {
-    const j = new RequestJournal(0);
+  it('counts every request of a window as dropped when the request log is off', () => {
+    const j = new RequestLog(0);
     j.mark('app');
     for (let i = 0; i < 8; i++) j.record(get(i));
     expect(j.list({ since: 'app' })).toEqual([]);
     expect(j.window('app')).toMatchObject({ dropped: 8 });
   });
   it('names --journal-bytes when the bytes dropped them, and a clear drops nothing', () => {
-    const j = new RequestJournal(100, 2_000, true);
+    const j = new RequestLog(100, 2_000, true);
     for (let i = 0; i < 20; i++) j.record(get(i), JSON.stringify({ text: 'x'.repeat(200) }), true);
     expect(j.window()).toMatchObject({ dropped: expect.any(Number), limit: 'journal-bytes' });
     j.clear();
@@ -90,7 +90,7 @@ describe('the journal says what a window holds that its list cannot show', () =>
     expect(j.window()).toEqual({ dropped: 0, refused: 0 });
   });
   it('counts strangers apart: they are never listed and evict nothing', () => {
-    const j = new RequestJournal(3);
+    const j = new RequestLog(3);
     j.record(get(0));
     j.mark('app');
     j.record(get(1));
@@ -111,7 +111,7 @@ describe('a refused request keeps its body as an accepted one does', () => {
     account: 'acc_app',
   });
   it('keeps a refused JSON body whole, so a body filter matches it; text that was not JSON as its start', () => {
-    const j = new RequestJournal(100, 1 << 20, true);
+    const j = new RequestLog(100, 1 << 20, true);
     const sent = '{"contract":"ctr_globex_2027","name":"Globex copay","type":"deduction","amount":12}';
     j.record(post(422), sent, true);
     j.record(post(400), '{"contract": oops', false);

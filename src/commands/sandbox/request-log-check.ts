@@ -1,11 +1,11 @@
 // What `sandbox requests` checks before it trusts a count: that each filter names something the server has,
-// and that the journal holds every request of the window it counts.
+// and that the request log holds every request of the window it counts.
 
 import { nearest } from '../../core/nearest.js';
 import { CliError, EXIT, NotFoundError } from '../../errors.js';
 
 /** GET /_admin/journal's answer. */
-export interface JournalFacts {
+export interface RequestLogFacts {
   requests: number;
   bytes: number;
   accounts: string[];
@@ -42,7 +42,7 @@ function namesRoute(glob: string, routes: readonly string[]): boolean {
 /** The first filter that names nothing the server has, as the error to throw; a mark's is a 404 as before. */
 export function filterFault(
   filters: { account?: string; path?: string; since?: string },
-  facts: JournalFacts,
+  facts: RequestLogFacts,
 ): CliError | undefined {
   const { account, path, since } = filters;
   if (since !== undefined && !facts.marks.includes(since)) {
@@ -65,8 +65,8 @@ export function filterFault(
   return undefined;
 }
 
-/** Why a count over the window cannot be trusted: requests the journal dropped, or never kept; else undefined. */
-export function windowFault(facts: JournalFacts, since: string | undefined): CliError | undefined {
+/** Why a count over the window cannot be trusted: requests the request log dropped, or never kept; else undefined. */
+export function windowFault(facts: RequestLogFacts, since: string | undefined): CliError | undefined {
   const w = facts.window;
   if (!w || w.dropped === 0) return undefined;
   const where = since === undefined ? 'since the journal was last cleared' : `since mark ${since}`;

@@ -8,7 +8,7 @@ import { unstyled } from '../../output/terminal.js';
 import { nearMisses } from '../../server/http/near-miss.js';
 import { counted } from '../../strings.js';
 import { enc, type Opts, withClient } from '../shared.js';
-import { filterFault, type JournalFacts, windowFault } from './request-log-check.js';
+import { filterFault, type RequestLogFacts, windowFault } from './request-log-check.js';
 
 export type SandboxVerb =
   | 'snapshot'
@@ -102,7 +102,7 @@ export async function sandboxAction(
     body = parseJson(text, source);
     (await import('../../core/load-ages.js')).readLoadAges(body, source);
   }
-  let facts: JournalFacts | undefined;
+  let facts: RequestLogFacts | undefined;
   let window: Rec[] | undefined;
   const data = await withClient(ctx, opts, async ({ client }) => {
     try {
@@ -127,7 +127,7 @@ export async function sandboxAction(
       for (const k of given) q.set(k, opts[k]!);
       for (const h of headers) q.append('header', h);
       const since = opts.since === undefined ? '' : `?${new URLSearchParams({ since: opts.since })}`;
-      const factsOf = () => client.request<JournalFacts>('GET', `/_admin/journal${since}`);
+      const factsOf = () => client.request<RequestLogFacts>('GET', `/_admin/journal${since}`);
       try {
         const listed = await client.request<Rec[]>('GET', `/_admin/requests${q.size > 0 ? `?${q}` : ''}`);
         // Asked after the list, so a request dropped while it was read is counted, never missed.

@@ -3,14 +3,14 @@ import { findAmbiguity } from '../../formats/json/json-error.js';
 import { withoutTrailingSlashes } from '../../strings.js';
 import { isSnapshotName, NAME_RULE, type SandboxState } from '../service/sandbox.js';
 import { type Problem, problem, sendJson, sendList } from './problem.js';
-import { JournalFilterError, type RequestJournal } from './request-log.js';
-import { headerFilter, journalFacts } from './request-log-view.js';
+import { type RequestLog, RequestLogFilterError } from './request-log.js';
+import { headerFilter, requestLogFacts } from './request-log-view.js';
 import { FaultsProblem, faultsView, type RuntimeFaults, readFaults } from './runtime-faults.js';
 
 /** What the sandbox endpoints work on: the service's sandbox state, the request log, faults set at run time. */
 export interface Sandbox {
   state: SandboxState;
-  requests: RequestJournal;
+  requestLog: RequestLog;
   /** Faults set at run time (`PUT /_admin/faults`), until cleared or a reset. */
   faults?: RuntimeFaults;
   /** The accounts of the tokens serve accepts: what `requests?account=` can name. */
@@ -28,7 +28,7 @@ const LOAD_MAX_BODY = 64 * 1024 * 1024;
 
 /**
  * `/_admin/…`, for test suites that use serve as a double: snapshots and reset (WireMock's reset,
- * LocalStack's state snapshots) and the request journal. An admin's token (app.ts checks); none of it is recorded.
+ * LocalStack's state snapshots) and the request log. An admin's token (app.ts checks); none of it is recorded.
  */
 export async function handleAdmin(
   sb: Sandbox,
@@ -76,9 +76,9 @@ export async function handleAdmin(
     if (name !== undefined && (typeof name !== 'string' || !isSnapshotName(name)))
       refuse(400, `snapshot must be a snapshot's name; got ${JSON.stringify(name)}`);
     const counts = await sb.state.reset(name as string | undefined);
-    sb.requests.clear();
+    sb.requestLog.clear();
     // A reset returns to a known state, faults included: the next test file starts without this one's.
-    if (sb.faults) sb.requests.action(account, 'faults cleared by reset');
+    if (sb.faults) sb.requestLog.action(account, 'faults cleared by reset');
     sb.faults = undefined;
     return sendJson(res, 200, { snapshot: name ?? null, ...counts });
   }
@@ -96,7 +96,7 @@ export async function handleAdmin(
   if (path === '/_admin/requests') {
     only('GET', 'DELETE');
     if (method === 'DELETE') {
-      sb.requests.clear();
+      sb.requestLog.clear();
       return sendJson(res, 200, { cleared: true });
     }
     const q = new URLSearchParams(query);
@@ -118,7 +118,7 @@ export async function handleAdmin(
     try {
       return sendList(
         res,
-        sb.requests.list({
+        sb.requestLog.list({
           method: q.get('method') ?? undefined,
           path: q.get('path') ?? undefined,
           status: status === null ? undefined : Number(status),
@@ -129,7 +129,7 @@ export async function handleAdmin(
         }),
       );
     } catch (err) {
-      if (err instanceof JournalFilterError) refuse(err.status, err.message);
+      if (err instanceof RequestLogFilterError) refuse(err.status, err.message);
       throw err;
     }
   }
@@ -142,17 +142,22 @@ export async function handleAdmin(
         if (err instanceof FaultsProblem) throw new AdminProblem(err.answer);
         throw err;
       }
-      sb.requests.action(account, `faults set: ${JSON.stringify(faultsView(sb.faults))}`);
+      sb.requestLog.action(account, `faults set: ${JSON.stringify(faultsView(sb.faults))}`);
     }
     if (method === 'DELETE') {
       sb.faults = undefined;
-      sb.requests.action(account, 'faults cleared');
+      sb.requestLog.action(account, 'faults cleared');
     }
     return sendJson(res, 200, faultsView(sb.faults));
   }
+  // The public path keeps the word journal: it answers what the request log cannot list.
   if (path === '/_admin/journal') {
     only('GET');
-    return sendJson(res, 200, journalFacts(sb.requests, sb.accounts ?? [], new URLSearchParams(query).get('since')));
+    return sendJson(
+      res,
+      200,
+      requestLogFacts(sb.requestLog, sb.accounts ?? [], new URLSearchParams(query).get('since')),
+    );
   }
   const mark = /^\/_admin\/marks\/([^/]*)$/.exec(path);
   if (mark) {
@@ -160,9 +165,9 @@ export async function handleAdmin(
     const name = decoded(mark[1], 'mark');
     if (!isSnapshotName(name)) refuse(400, `a mark name is ${NAME_RULE}; got "${name}"`);
     try {
-      return sendJson(res, 200, sb.requests.mark(name));
+      return sendJson(res, 200, sb.requestLog.mark(name));
     } catch (err) {
-      if (err instanceof JournalFilterError) refuse(err.status, err.message);
+      if (err instanceof RequestLogFilterError) refuse(err.status, err.message);
       throw err;
     }
   }

@@ -16,18 +16,18 @@ interface AppOptions {
   log?: (line: string) => void;
   /** Injected faults (`serve --latency`, `--fail-rate`, `--rate-limit`, `--fail-on`); none by default. */
   faults?: Faults;
-  /** The sandbox endpoints (`/_admin/…`) and the request journal; serve has them, a bare app does not. */
+  /** The sandbox endpoints (`/_admin/…`) and the request log; serve has them, a bare app does not. */
   sandbox?: Sandbox;
-  /** Keep request bodies in the journal (`serve --record-bodies`). */
+  /** Keep request bodies in the request log (`serve --record-bodies`). */
   recordBodies?: boolean;
 }
 
-/** What the request journal learns of a request while it is handled. */
+/** What the request log learns of a request while it is handled. */
 interface Seen {
   account?: string;
   /** The body's text as read, with `--record-bodies`. */
   body?: string;
-  /** Whether that text was read as JSON: only then can the journal keep it whole, refused or not. */
+  /** Whether that text was read as JSON: only then can the request log keep it whole, refused or not. */
   parsed?: boolean;
 }
 
@@ -60,7 +60,7 @@ export function createApp({
     const open = PUBLIC.includes(path) && (method === 'GET' || method === 'HEAD');
     // Node keeps the first of two Authorization headers; which one a proxy meant is not ours to guess.
     const several = (req.headersDistinct.authorization?.length ?? 0) > 1;
-    // Read before any latency, so a client gone while serve waits is journaled as its account's, not a stranger.
+    // Read before any latency, so a client gone while serve waits is logged as its account's, not a stranger.
     const caller = open || several ? undefined : authenticate(req.headers.authorization);
     if (caller) seen.account = caller.account;
     // Faults set at run time come first, and their latency takes the place of --latency.
@@ -133,11 +133,11 @@ export function createApp({
 
   return (req, res) => {
     const seen: Seen = {};
-    const journal = sandbox?.requests;
+    const requestLog = sandbox?.requestLog;
     const path = (req.url ?? '/').split('?')[0];
-    // The public paths, like /healthz, are answered to anyone: no entry of the journal, nor a refusal.
+    // The public paths, like /healthz, are answered to anyone: no entry of the request log, nor a refusal.
     const open = PUBLIC.includes(path) && (req.method === 'GET' || req.method === 'HEAD');
-    if (journal && !open && !path.startsWith('/_admin/')) {
+    if (requestLog && !open && !path.startsWith('/_admin/')) {
       const started = performance.now();
       res.once('close', () => {
         const q = (req.url ?? '').indexOf('?');
@@ -146,14 +146,14 @@ export function createApp({
         const base = { time: Date.now(), method: req.method ?? 'GET', path, status };
         // A request that named no valid account (refused, two tokens, or gone before its token was read, its
         // status then Node's unsent 200) is counted apart: it can neither satisfy a check nor push an entry out.
-        if (seen.account === undefined) return journal.refuse();
-        journal.record(
+        if (seen.account === undefined) return requestLog.refuse();
+        requestLog.record(
           {
             ...base,
             query: q === -1 ? '' : (req.url ?? '').slice(q + 1),
             account: seen.account,
             durationMs: Math.round((performance.now() - started) * 10) / 10,
-            headers: journal.headersOf(req.headers),
+            headers: requestLog.headersOf(req.headers),
           },
           seen.body,
           seen.parsed,

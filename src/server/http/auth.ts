@@ -5,7 +5,7 @@ const DEFAULT_ACCOUNT = 'local-admin';
 export interface TokenEntry {
   token: string;
   account: string;
-  /** May use `/_admin/…` (snapshots, reset, the request journal): marked when serve starts, never by a request. */
+  /** May use `/_admin/…` (snapshots, reset, the request log): marked when serve starts, never by a request. */
   admin?: boolean;
 }
 

@@ -1,4 +1,4 @@
-// The sandbox endpoints that tell a test what the request journal cannot list, and change how requests are
+// The sandbox endpoints that tell a test what the request log cannot list, and change how requests are
 // answered: GET /_admin/journal and /_admin/faults.
 
 import type { Rec } from '../../formats/json/record.js';
@@ -32,7 +32,7 @@ const FAULTS: Rec = {
 };
 
 /** GET /_admin/journal and /_admin/faults. */
-export const JOURNAL_PATHS: Rec = {
+export const REQUEST_LOG_PATHS: Rec = {
   '/_admin/faults': {
     get: {
       operationId: 'listFaults',

@@ -1,7 +1,7 @@
 // The sandbox endpoints of clinadmin serve in the OpenAPI document: a tag of their own.
 
 import type { Rec } from '../../formats/json/record.js';
-import { common, count, JOURNAL_PATHS, json, problem } from './openapi-request-log.js';
+import { common, count, json, problem, REQUEST_LOG_PATHS } from './openapi-request-log.js';
 
 const SNAPSHOT: Rec = {
   type: 'object',
@@ -69,7 +69,7 @@ const CONTRACT: Rec = {
   },
 };
 
-/** The sandbox's state and journal operations beyond snapshots: load, contracts, marks, faults. */
+/** The sandbox's state and request log operations beyond snapshots: load, contracts, marks, faults. */
 const MORE_PATHS: Rec = {
   '/_admin/load': {
     post: {
@@ -106,7 +106,7 @@ const MORE_PATHS: Rec = {
       },
     },
   },
-  ...JOURNAL_PATHS,
+  ...REQUEST_LOG_PATHS,
   '/_admin/marks/{name}': {
     post: {
       operationId: 'markRequests',
@@ -130,7 +130,7 @@ const MORE_PATHS: Rec = {
 };
 
 /**
- * `/_admin/…`: snapshots and reset, and the request journal, for test suites that use serve as a double; a token
+ * `/_admin/…`: snapshots and reset, and the request log, for test suites that use serve as a double; a token
  * marked admin when serve starts.
  */
 export const SANDBOX_PATHS: Rec = {

@@ -2,16 +2,16 @@
 // and the facts a check needs to trust its count.
 
 import { RESOURCES } from '../../resources/index.js';
-import type { RequestJournal } from './request-log.js';
+import type { RequestLog } from './request-log.js';
 
 /** The paths the API answers (each resource's also with an id after it): what `requests?path=` can name. */
 const ROUTES = [...RESOURCES.map((r) => r.path), '/contracts', '/openapi.json'];
 
 /**
- * What a check of the journal needs besides its entries: the names its filters can take, its limits, and for
+ * What a check of the request log needs besides its entries: the names its filters can take, its limits, and for
  * the window since `since` (or the last clear) what it cannot list; `window` is null for a mark it does not have.
  */
-export function journalFacts(j: RequestJournal, accounts: readonly string[], since: string | null) {
+export function requestLogFacts(j: RequestLog, accounts: readonly string[], since: string | null) {
   return {
     requests: j.size,
     bytes: j.maxBytes,

@@ -1,7 +1,7 @@
 import { rawJson } from '../../formats/json/record-json.js';
 import { globMatch } from './glob.js';
 
-/** One request as the journal keeps it: never the Authorization header or a token. */
+/** One request as the log keeps it: never the Authorization header or a token. */
 interface RequestEntry {
   /** Milliseconds since the epoch. */
   time: number;
@@ -14,22 +14,22 @@ interface RequestEntry {
   /** The account of a valid token. */
   account?: string;
   durationMs?: number;
-  /** The request's headers of the journal's allow-list that it sent, by lowercase name. */
+  /** The request's headers of the log's allow-list that it sent, by lowercase name. */
   headers?: Record<string, string>;
 }
 
-/** The request headers the journal keeps: a test checks them; none carries a credential. */
-export const JOURNAL_HEADERS = ['idempotency-key', 'x-request-id', 'content-type', 'user-agent'];
+/** The request headers the log keeps: a test checks them; none carries a credential. */
+export const REQUEST_LOG_HEADERS = ['idempotency-key', 'x-request-id', 'content-type', 'user-agent'];
 /** Headers that carry credentials: never kept, whatever serve is told. */
 const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie']);
 
 /** A header name serve may be told to keep, lowercased; undefined for one that is not a name or holds a secret. */
-export function journalHeaderName(text: string): string | undefined {
+export function requestLogHeaderName(text: string): string | undefined {
   const name = text.trim().toLowerCase();
   return /^[a-z0-9!#$%&'*+.^_`|~-]{1,100}$/.test(name) && !SECRET_HEADERS.has(name) ? name : undefined;
 }
 
-/** What a header's value is cut to in the journal. */
+/** What a header's value is cut to in the log. */
 const HEADER_VALUE = 256;
 
 interface RequestFilter {
@@ -47,8 +47,8 @@ interface RequestFilter {
   headers?: Record<string, string>;
 }
 
-/** A filter the journal cannot apply: a mark it does not have, a body it does not keep. */
-export class JournalFilterError extends Error {
+/** A filter the log cannot apply: a mark it does not have, a body it does not keep. */
+export class RequestLogFilterError extends Error {
   constructor(
     readonly status: 400 | 404,
     message: string,
@@ -83,8 +83,8 @@ export function holds(value: unknown, pattern: unknown): boolean {
   return value === pattern;
 }
 
-/** The request journal's default cap: with the process's own ~30 MB, serve stays near 100 MB for it. */
-export const JOURNAL_BYTES = 32 * 1024 * 1024;
+/** The request log's default cap: with the process's own ~30 MB, serve stays near 100 MB for it. */
+export const REQUEST_LOG_BYTES = 32 * 1024 * 1024;
 /** What a refused body, or one too large to keep whole, is cut to. */
 const BODY_START = 256;
 /** What one entry costs beyond its text: the object and its fields. */
@@ -105,15 +105,15 @@ interface Kept {
   bytes: number;
 }
 
-/** Where a window of the journal begins: the place of its first request, and the strangers counted before it. */
+/** Where a window of the log begins: the place of its first request, and the strangers counted before it. */
 interface Place {
   seq: number;
   refused: number;
 }
 
 /** What a check over a window must know besides its entries: what it cannot see. */
-interface JournalWindow {
-  /** Requests of the window the journal recorded and no longer holds (its limits), or never held (size 0). */
+interface RequestLogWindow {
+  /** Requests of the window the log recorded and no longer holds (its limits), or never held (size 0). */
   dropped: number;
   /** The limit that dropped them: the one to raise. */
   limit?: 'journal-requests' | 'journal-bytes';
@@ -126,27 +126,27 @@ interface JournalWindow {
  * (`size`) and in bytes (`maxBytes`, paths, queries and bodies counted): the oldest go first. Size 0 keeps none,
  * but still counts, so a check can say what it could not see.
  */
-export class RequestJournal {
+export class RequestLog {
   private kept: (Kept | undefined)[] = [];
   private head = 0;
   private bytes = 0;
   private recorded = 0;
   /** Requests refused for want of a valid token: kept apart, so a stranger can neither match nor evict. */
   private refusedCount = 0;
-  /** Where the last clear left the journal: what came before is not dropped, only cleared. */
+  /** Where the last clear left the log: what came before is not dropped, only cleared. */
   private cleared: Place = { seq: 0, refused: 0 };
   /** What admins did that changes how requests are answered (faults set, cleared), the last 100. */
   private readonly done: { time: number; account: string; action: string }[] = [];
-  /** `sandbox mark NAME`: where the journal stood, by name (bounded: a mark again moves it). */
+  /** `sandbox mark NAME`: where the log stood, by name (bounded: a mark again moves it). */
   private readonly marks = new Map<string, Place>();
 
   constructor(
     readonly size: number,
-    readonly maxBytes = JOURNAL_BYTES,
+    readonly maxBytes = REQUEST_LOG_BYTES,
     /** Whether bodies are recorded (`serve --record-bodies`): a body filter needs them. */
     readonly bodies = false,
-    /** The request headers kept (JOURNAL_HEADERS and those `serve --journal-header` names), lowercase. */
-    readonly headerNames: readonly string[] = JOURNAL_HEADERS,
+    /** The request headers kept (REQUEST_LOG_HEADERS and those `serve --journal-header` names), lowercase. */
+    readonly headerNames: readonly string[] = REQUEST_LOG_HEADERS,
   ) {}
 
   /** The allow-listed headers a request sent, each value cut to 256 characters; undefined for none. */
@@ -161,10 +161,10 @@ export class RequestJournal {
     return out;
   }
 
-  /** Marks the journal here: `since` this name lists only the requests recorded after. At most 1,000 names. */
+  /** Marks the log here: `since` this name lists only the requests recorded after. At most 1,000 names. */
   mark(name: string): { mark: string; requests: number } {
     if (!this.marks.has(name) && this.marks.size >= 1000)
-      throw new JournalFilterError(400, 'the journal holds 1,000 marks already; reuse a name');
+      throw new RequestLogFilterError(400, 'the journal holds 1,000 marks already; reuse a name');
     this.marks.set(name, { seq: this.recorded, refused: this.refusedCount });
     return { mark: name, requests: this.kept.length - this.head };
   }
@@ -192,9 +192,9 @@ export class RequestJournal {
 
   /**
    * What the window since a mark (or since the last clear) holds that a list cannot show; undefined for a mark
-   * the journal does not have. Entries go oldest first, so the dropped ones are those before the first kept.
+   * the log does not have. Entries go oldest first, so the dropped ones are those before the first kept.
    */
-  window(since?: string): JournalWindow | undefined {
+  window(since?: string): RequestLogWindow | undefined {
     const mark = since === undefined ? this.cleared : this.marks.get(since);
     if (mark === undefined) return undefined;
     const from = Math.max(mark.seq, this.cleared.seq);
@@ -209,7 +209,7 @@ export class RequestJournal {
   /**
    * Keeps a request, with the body's text when bodies are recorded: whole when the server read it as JSON
    * (`parsed`), accepted or refused alike, and it is at most an eighth of the cap; else its first 256
-   * characters and its size. The byte cap bounds both, so no peer can fill the journal with refused bodies.
+   * characters and its size. The byte cap bounds both, so no peer can fill the log with refused bodies.
    */
   record(entry: RequestEntry, body?: string, parsed = false): void {
     if (this.size <= 0 || this.maxBytes <= 0) {
@@ -249,18 +249,18 @@ export class RequestJournal {
     let since = 0;
     if (filter.since !== undefined) {
       const at = this.marks.get(filter.since);
-      if (at === undefined) throw new JournalFilterError(404, `no mark named ${filter.since}`);
+      if (at === undefined) throw new RequestLogFilterError(404, `no mark named ${filter.since}`);
       since = at.seq;
     }
     const unkept = Object.keys(filter.headers ?? {}).find((h) => !this.headerNames.includes(h));
     if (unkept !== undefined)
-      throw new JournalFilterError(
+      throw new RequestLogFilterError(
         400,
         `the request journal keeps no ${unkept} header, so none can match it; it keeps ` +
           `${this.headerNames.join(', ')}: start serve with --journal-header ${unkept}`,
       );
     if (filter.body !== undefined && !this.bodies)
-      throw new JournalFilterError(
+      throw new RequestLogFilterError(
         400,
         'the request journal keeps no bodies, so none can match body; start serve with --record-bodies',
       );
