@@ -1,7 +1,7 @@
 // Covers: src/core/notifications.ts src/server/store/trim-oldest.ts
 import { describe, expect, it } from 'vitest';
 import { filterNotifications } from '../../src/core/notifications.js';
-import type { StoredRecord } from '../../src/server/store/journal.js';
+import type { StoredRecord } from '../../src/server/store/records.js';
 import { trimOldest } from '../../src/server/store/trim-oldest.js';
 
 // What `--keep-notifications N` keeps after a fold must be the first N the list showed before it. Changes

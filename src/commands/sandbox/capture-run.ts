@@ -8,7 +8,7 @@ import { RESOURCES } from '../../resources/index.js';
 import { COLLECTIONS } from '../../schemas/data-file.js';
 import { LoadError, loadState } from '../../server/service/load-file.js';
 import { serializeDataFile } from '../../server/store/data-file.js';
-import { RECORD_SCHEMAS, type StoredRecord } from '../../server/store/journal.js';
+import { RECORD_SCHEMAS, type StoredRecord } from '../../server/store/records.js';
 import type { State } from '../../server/store/store.js';
 import { counted } from '../../strings.js';
 import { type Opts, withClient } from '../shared.js';

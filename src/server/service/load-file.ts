@@ -4,7 +4,7 @@ import { toFieldErrors } from '../../schemas/common.js';
 import { COLLECTIONS, type CollectionName, DATA_FORMAT, type DataFile } from '../../schemas/data-file.js';
 import { COVERAGE_FROM_CONTRACT } from '../../schemas/values.js';
 import { fastCheck } from '../store/data-file.js';
-import { RECORD_SCHEMAS, type StoredRecord } from '../store/journal.js';
+import { RECORD_SCHEMAS, type StoredRecord } from '../store/records.js';
 import type { State } from '../store/store.js';
 import { newId } from './service.js';
 

@@ -1,6 +1,7 @@
 import { toFieldErrors } from '../../schemas/common.js';
 import { COLLECTIONS } from '../../schemas/data-file.js';
-import { RECORD_SCHEMAS, resetLine } from '../store/journal.js';
+import { resetLine } from '../store/journal.js';
+import { RECORD_SCHEMAS } from '../store/records.js';
 import { isSnapshotName, listSnapshots, NAME_RULE, readSnapshot, saveSnapshot } from '../store/snapshots.js';
 import type { State, Store, StoredRecord } from '../store/store.js';
 import { LoadError, loadState, refuseKeyTwice } from './load-file.js';

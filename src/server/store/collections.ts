@@ -1,5 +1,6 @@
 import { COLLECTIONS, type CollectionName } from '../../schemas/data-file.js';
-import type { JournalEntry as Replayed, StoredRecord } from './journal.js';
+import type { JournalEntry as Replayed } from './journal.js';
+import type { StoredRecord } from './records.js';
 import { trimOldest } from './trim-oldest.js';
 
 /** Every collection's records: a whole state, as a data file holds it. */

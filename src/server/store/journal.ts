@@ -1,14 +1,10 @@
 import type { FileHandle } from 'node:fs/promises';
-import type { z } from 'zod';
 import { OwnFileError, openOwnFile } from '../../files/own-file.js';
-import type { Rec } from '../../formats/json/record.js';
 import { recordJson } from '../../formats/json/record-json.js';
 import { toFieldErrors } from '../../schemas/common.js';
 import { COLLECTIONS, type CollectionName, dataFileSchema } from '../../schemas/data-file.js';
 import { DataFileError } from './data-file.js';
-
-/** A record as the store holds it: a JSON object with its id. */
-export type StoredRecord = { id: string } & Rec;
+import { RECORD_SCHEMAS, type StoredRecord } from './records.js';
 
 /** One change, or a reset: every collection's records replaced at once. */
 export type JournalEntry =
@@ -20,11 +16,6 @@ interface Replay {
   /** Bytes up to the end of the last whole line: what the journal is cut back to before new appends. */
   goodLength: number;
 }
-
-/** The stored record schema of each collection, from the data file's own schema: one source of rules. */
-export const RECORD_SCHEMAS = Object.fromEntries(
-  COLLECTIONS.map((c) => [c, (dataFileSchema.shape[c] as unknown as z.ZodDefault<z.ZodArray>).unwrap().element]),
-) as Record<CollectionName, z.ZodType>;
 
 const CHUNK = 1024 * 1024;
 

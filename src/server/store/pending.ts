@@ -1,5 +1,5 @@
 import type { CollectionName } from '../../schemas/data-file.js';
-import type { StoredRecord } from './journal.js';
+import type { StoredRecord } from './records.js';
 
 /** One change to one record: `after` undefined deletes; `before` lets a failed flush undo it. */
 export interface Change {

@@ -4,8 +4,8 @@ import { writeFileAtomic } from '../../files/atomic.js';
 import { type OwnFolder, openOwnFolder } from '../../files/own-file.js';
 import { COLLECTIONS } from '../../schemas/data-file.js';
 import { readDataFile, serializeDataFile } from './data-file.js';
-import type { StoredRecord } from './journal.js';
 import { migrateToFormat2 } from './migrate.js';
+import type { StoredRecord } from './records.js';
 import type { State } from './store.js';
 
 /** What the list of snapshots says of each: its name, when it was taken, and what it holds. */

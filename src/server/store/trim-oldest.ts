@@ -1,5 +1,5 @@
 import { newestFirst } from '../../resources/time.js';
-import type { StoredRecord } from './journal.js';
+import type { StoredRecord } from './records.js';
 
 /**
  * Drops records of a map until `keep` remain: those kept are the first `keep` of the list's one order

@@ -4,7 +4,7 @@ import { dirname } from 'node:path';
 import { openOwnFile } from '../../files/own-file.js';
 import type { CollectionName } from '../../schemas/data-file.js';
 import { dataFileSlices } from './data-file.js';
-import type { StoredRecord } from './journal.js';
+import type { StoredRecord } from './records.js';
 import { type StoreFs, syncDir } from './store-fs.js';
 
 /**
