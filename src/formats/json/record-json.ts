@@ -1,6 +1,6 @@
 /**
  * Records are replaced, never changed in place, so each one's JSON is made once and reused by the
- * answer, the journal line and the data file snapshot until the record is replaced.
+ * answer, the journal line and the data file's next rewrite until the record is replaced.
  */
 const serialized = new WeakMap<object, string>();
 

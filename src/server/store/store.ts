@@ -27,7 +27,7 @@ const FOLD_BYTES = 64 * 1024 * 1024;
  * A fold while serving stays off the request path. The journal is set aside as `<file>.journal.old`
  * (a hard link, then an empty journal renamed over the old name: the name never goes missing) and new
  * writes go to the fresh journal at once; the records of that moment (never changed in place, so a
- * copy of the references is a snapshot) are written to the data file in slices; then the old journal
+ * copy of the references holds that moment) are written to the data file in slices; then the old journal
  * is removed. A start replays the data file, the old journal, then the journal: lines are whole
  * records, so replaying one already folded changes nothing.
  */
@@ -36,7 +36,7 @@ export class Store {
   private queue: Pending[] = [];
   private flushing = false;
   /** Bytes of the data file as last written or read. */
-  private snapshotSize = 0;
+  private dataFileSize = 0;
   private foldBytes = FOLD_BYTES;
   private closed = false;
   private keepNotifications = 0;
@@ -70,7 +70,7 @@ export class Store {
       store.keepNotifications = options.keepNotifications ?? 0;
       store.foldBytes = options.foldBytes ?? FOLD_BYTES;
       store.records.replay(data, [...older, ...replay]);
-      store.snapshotSize = found.dataSize;
+      store.dataFileSize = found.dataSize;
       // Start from a complete data file and an empty journal, so the file on disk is whole on its own. On a
       // full disk that waits: the journal holds every change, and the server runs from it meanwhile.
       // A file moved to format 2 (recover.ts) is written before any change is taken, or the start fails.
@@ -132,9 +132,9 @@ export class Store {
     });
   }
 
-  /** The state as acknowledged writes left it (queued changes taken back): what a snapshot holds. */
+  /** The state as acknowledged writes left it (queued changes taken back): what a sandbox snapshot holds. */
   state(): State {
-    return this.snapshot();
+    return this.acknowledged();
   }
 
   /** Resolves when no fold is writing in the background (a fold is never needed for durability). */
@@ -217,13 +217,13 @@ export class Store {
         // small file waits for enough changes too, unless a few large records have made the journal big.
         // The journal is set aside before these writes are acknowledged, so the fold holds them.
         const due = this.journal.changes >= this.compactEvery || this.journal.size >= this.foldBytes;
-        if (due && this.journal.size >= this.snapshotSize && !this.folding) {
-          const snapshot = await this.setAside().catch((e: Error) => {
+        if (due && this.journal.size >= this.dataFileSize && !this.folding) {
+          const records = await this.setAside().catch((e: Error) => {
             this.warn(`could not set the journal aside to fold it: ${describeFsError(e)}; it keeps every change`);
             return undefined;
           });
-          if (snapshot) {
-            this.folding = this.fold(snapshot)
+          if (records) {
+            this.folding = this.fold(records)
               .catch((e: Error) =>
                 this.warn(`could not fold the journal into ${this.file}: ${describeFsError(e)}; it keeps every change`),
               )
@@ -257,14 +257,14 @@ export class Store {
   }
 
   /** The state as acknowledged writes left it: the queued changes taken back. */
-  private snapshot(): State {
+  private acknowledged(): State {
     return this.records.acknowledged(this.queue.flatMap((p) => p.changes));
   }
 
   /** Folds everything into the data file while nothing else runs (at start and at close). */
   private async compact(): Promise<void> {
     this.records.trimNotifications(this.keepNotifications);
-    this.snapshotSize = await writeDataFile(this.fs, this.file, this.snapshot());
+    this.dataFileSize = await writeDataFile(this.fs, this.file, this.acknowledged());
     await this.lock.follow();
     await this.journal.empty();
     await unlink(`${this.file}.journal.old`).catch(() => undefined);
@@ -278,12 +278,12 @@ export class Store {
       return undefined;
     }
     this.records.trimNotifications(this.keepNotifications);
-    return this.snapshot();
+    return this.acknowledged();
   }
 
-  /** Writes a snapshot into the data file in the background, then drops the journal set aside for it. */
+  /** Writes the records set aside with the journal into the data file in the background, then drops that journal. */
   private async fold(records: { [K in CollectionName]: StoredRecord[] }): Promise<void> {
-    this.snapshotSize = await writeDataFile(this.fs, this.file, records);
+    this.dataFileSize = await writeDataFile(this.fs, this.file, records);
     await this.lock.follow();
     await unlink(`${this.file}.journal.old`);
   }
