@@ -52,7 +52,7 @@ export interface RunningServer {
   store: Store;
   /**
    * Stops accepting, lets requests in flight finish for up to `graceMs` (then closes the connections left,
-   * as a client that stops reading must not hold the server), flushes and compacts the data file.
+   * as a client that stops reading must not hold the server), flushes, and folds the journal into the data file.
    */
   close: (graceMs?: number) => Promise<void>;
 }

@@ -49,8 +49,8 @@ function gate(): { held: Promise<void>; release: () => void } {
   return { held, release };
 }
 
-async function open(file: string, warnings: string[] = [], compactEvery?: number) {
-  return Store.open({ file, warn: (m) => warnings.push(m), compactEvery });
+async function open(file: string, warnings: string[] = [], foldEvery?: number) {
+  return Store.open({ file, warn: (m) => warnings.push(m), foldEvery });
 }
 
 describe('Store', () => {
@@ -99,7 +99,7 @@ describe('Store', () => {
     expect(JSON.parse(await readFile(file, 'utf8')).diagnosticMeasures).toHaveLength(50);
   });
 
-  it('compacts the journal into the data file after enough changes', async () => {
+  it('folds the journal into the data file after enough changes', async () => {
     const file = join(await tempDir(), 'data.json');
     const store = await open(file, [], 10);
     for (let i = 0; i < 12; i++)
@@ -158,7 +158,7 @@ describe('Store', () => {
         return rename(from, to);
       }) as StoreFs['rename'],
     };
-    const store = await Store.open({ file, fs, compactEvery: 5 });
+    const store = await Store.open({ file, fs, foldEvery: 5 });
     let i = 0;
     while (!folding) await store.commit([{ coll: 'diagnosticMeasures', id: `a${i}`, after: measure(`a${i++}`) }]);
     // The fold is held at its last step; writes still go through, to the fresh journal.
@@ -198,7 +198,7 @@ describe('Store', () => {
       }) as StoreFs['open'],
       rename,
     };
-    const store = await Store.open({ file, fs, compactEvery: 5 });
+    const store = await Store.open({ file, fs, foldEvery: 5 });
     let i = 0;
     const flushed: Promise<void>[] = [];
     while (!settingAside) {
@@ -630,7 +630,7 @@ describe('Store', () => {
       await store.commit([{ coll: 'diagnosticMeasures', id: 'big', after: big(n) }]);
       sizes.push((await stat(`${file}.journal`)).size);
     }
-    // Far fewer than compactEvery changes, yet the journal was folded once it passed 8 MiB (the same 6 MiB of
+    // Far fewer than foldEvery changes, yet the journal was folded once it passed 8 MiB (the same 6 MiB of
     // room for the record that crossed it and those that came during the fold as at 64).
     expect(Math.max(...sizes)).toBeLessThan(14 * 2 ** 20);
     expect(sizes.some((size, i) => i > 0 && size < sizes[i - 1])).toBe(true);

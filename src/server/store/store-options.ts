@@ -6,7 +6,7 @@ export interface StoreOptions {
   file: string;
   fs?: StoreFs; // node:fs/promises when not given
   /** Fold the journal into the data file after at least this many changes, once it is as large as the file. */
-  compactEvery?: number;
+  foldEvery?: number;
   /** Fold the journal, however few its changes, once it is this large (64 MiB). */
   foldBytes?: number;
   keepNotifications?: number; // kept at each fold (`--keep-notifications`), the oldest dropped; 0 keeps all

@@ -13,7 +13,7 @@ import { writeDataFile } from './write-data-file.js';
 
 export { StoreUnavailableError };
 
-/** A journal this large is folded even before it has `compactEvery` changes: it stays bounded. */
+/** A journal this large is folded even before it has `foldEvery` changes: it stays bounded. */
 const FOLD_BYTES = 64 * 1024 * 1024;
 
 /**
@@ -50,7 +50,7 @@ export class Store {
     readonly file: string,
     private readonly journal: JournalFile,
     private readonly lock: DataFileLock,
-    private readonly compactEvery: number,
+    private readonly foldEvery: number,
     private readonly warn: (message: string) => void,
     private readonly fs: StoreFs,
   ) {}
@@ -66,7 +66,7 @@ export class Store {
       const found = await recover(file, fs, warn);
       const { data, older, replay } = found;
       journal = new JournalFile(found.journal, file, fs, found.cutMark, warn, found.goodLength, replay.length);
-      const store = new Store(file, journal, lock, options.compactEvery ?? 2000, warn, fs);
+      const store = new Store(file, journal, lock, options.foldEvery ?? 2000, warn, fs);
       store.keepNotifications = options.keepNotifications ?? 0;
       store.foldBytes = options.foldBytes ?? FOLD_BYTES;
       store.records.replay(data, [...older, ...replay]);
@@ -74,10 +74,10 @@ export class Store {
       // Start from a complete data file and an empty journal, so the file on disk is whole on its own. On a
       // full disk that waits: the journal holds every change, and the server runs from it meanwhile.
       // A file moved to format 2 (recover.ts) is written before any change is taken, or the start fails.
-      if (found.migrated) await store.compact();
+      if (found.migrated) await store.foldNow();
       else if (data === undefined || replay.length > 0 || older.length > 0) {
         await store
-          .compact()
+          .foldNow()
           .catch((err: Error) =>
             warn(`could not fold the journal into ${file} (${describeFsError(err)}); it keeps every change`),
           );
@@ -174,7 +174,7 @@ export class Store {
         // Nothing journalled since the file was last made whole: rewriting it, the longest step of a start,
         // would change nothing.
         const whole = this.journal.size === 0 && !(await exists(`${this.file}.journal.old`));
-        if (!whole) await this.compact();
+        if (!whole) await this.foldNow();
       } catch (err) {
         throw new StoreUnavailableError(
           `could not fold the journal into ${this.file} (${describeFsError(err as Error)}); every acknowledged ` +
@@ -216,14 +216,14 @@ export class Store {
         // rewriting then costs at most the bytes journalled, and a write costs the same at any size. A
         // small file waits for enough changes too, unless a few large records have made the journal big.
         // The journal is set aside before these writes are acknowledged, so the fold holds them.
-        const due = this.journal.changes >= this.compactEvery || this.journal.size >= this.foldBytes;
+        const due = this.journal.changes >= this.foldEvery || this.journal.size >= this.foldBytes;
         if (due && this.journal.size >= this.dataFileSize && !this.folding) {
           const records = await this.setAside().catch((e: Error) => {
             this.warn(`could not set the journal aside to fold it: ${describeFsError(e)}; it keeps every change`);
             return undefined;
           });
           if (records) {
-            this.folding = this.fold(records)
+            this.folding = this.foldInBackground(records)
               .catch((e: Error) =>
                 this.warn(`could not fold the journal into ${this.file}: ${describeFsError(e)}; it keeps every change`),
               )
@@ -262,7 +262,7 @@ export class Store {
   }
 
   /** Folds everything into the data file while nothing else runs (at start and at close). */
-  private async compact(): Promise<void> {
+  private async foldNow(): Promise<void> {
     this.records.trimNotifications(this.keepNotifications);
     this.dataFileSize = await writeDataFile(this.fs, this.file, this.acknowledged());
     await this.lock.follow();
@@ -274,7 +274,7 @@ export class Store {
   private async setAside(): Promise<{ [K in CollectionName]: StoredRecord[] } | undefined> {
     if (!(await this.journal.setAside())) {
       // A fold that failed before left its journal: fold everything now, as a start does (writes wait).
-      await this.compact();
+      await this.foldNow();
       return undefined;
     }
     this.records.trimNotifications(this.keepNotifications);
@@ -282,7 +282,7 @@ export class Store {
   }
 
   /** Writes the records set aside with the journal into the data file in the background, then drops that journal. */
-  private async fold(records: { [K in CollectionName]: StoredRecord[] }): Promise<void> {
+  private async foldInBackground(records: { [K in CollectionName]: StoredRecord[] }): Promise<void> {
     this.dataFileSize = await writeDataFile(this.fs, this.file, records);
     await this.lock.follow();
     await unlink(`${this.file}.journal.old`);
