@@ -29,9 +29,9 @@ interface StartOptions {
   requestTimeout?: number;
   faults?: Faults;
   /** Requests kept for GET /_admin/requests (default 10,000; 0 none), with their bodies when asked. */
-  requestLogSize?: number;
+  requestLogMaxRequests?: number;
   /** Bytes the request log may hold, paths, queries and bodies counted (default 32 MiB). */
-  requestLogBytes?: number;
+  requestLogMaxBytes?: number;
   recordBodies?: boolean;
   /** Request headers the request log keeps besides REQUEST_LOG_HEADERS, lowercase (`--journal-header`). */
   requestLogHeaders?: string[];
@@ -79,8 +79,8 @@ export async function startServer(o: StartOptions): Promise<RunningServer> {
     const sandbox = {
       state: createSandboxState(store),
       requestLog: new RequestLog(
-        o.requestLogSize ?? 10_000,
-        o.requestLogBytes ?? REQUEST_LOG_BYTES,
+        o.requestLogMaxRequests ?? 10_000,
+        o.requestLogMaxBytes ?? REQUEST_LOG_BYTES,
         Boolean(o.recordBodies),
         [...new Set([...REQUEST_LOG_HEADERS, ...(o.requestLogHeaders ?? [])])],
       ),

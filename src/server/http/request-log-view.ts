@@ -13,7 +13,7 @@ const ROUTES = [...RESOURCES.map((r) => r.path), '/contracts', '/openapi.json'];
  */
 export function requestLogFacts(j: RequestLog, accounts: readonly string[], since: string | null) {
   return {
-    requests: j.size,
+    requests: j.maxRequests,
     bytes: j.maxBytes,
     bodies: j.bodies,
     headers: j.headerNames,

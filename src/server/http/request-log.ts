@@ -113,7 +113,7 @@ interface Place {
 
 /** What a check over a window must know besides its entries: what it cannot see. */
 interface RequestLogWindow {
-  /** Requests of the window the log recorded and no longer holds (its limits), or never held (size 0). */
+  /** Requests of the window the log recorded and no longer holds (its limits), or never held (maxRequests 0). */
   dropped: number;
   /** The limit that dropped them: the one to raise. */
   limit?: 'journal-requests' | 'journal-bytes';
@@ -122,9 +122,8 @@ interface RequestLogWindow {
 }
 
 /**
- * The last requests a serve answered, oldest first (WireMock's request journal), bounded both in number
- * (`size`) and in bytes (`maxBytes`, paths, queries and bodies counted): the oldest go first. Size 0 keeps none,
- * but still counts, so a check can say what it could not see.
+ * The last requests a serve answered, oldest first (WireMock's request journal), bounded in number (`maxRequests`)
+ * and in bytes (`maxBytes`: paths, queries, bodies), oldest out first; 0 keeps none but counts, so a check can say so.
  */
 export class RequestLog {
   private kept: (Kept | undefined)[] = [];
@@ -141,7 +140,7 @@ export class RequestLog {
   private readonly marks = new Map<string, Place>();
 
   constructor(
-    readonly size: number,
+    readonly maxRequests: number,
     readonly maxBytes = REQUEST_LOG_BYTES,
     /** Whether bodies are recorded (`serve --record-bodies`): a body filter needs them. */
     readonly bodies = false,
@@ -202,8 +201,8 @@ export class RequestLog {
     const dropped = Math.max(0, first - from);
     const refused = this.refusedCount - Math.max(mark.refused, this.cleared.refused);
     if (dropped === 0) return { dropped, refused };
-    const full = this.size > 0 && this.kept.length - this.head >= this.size;
-    return { dropped, limit: this.size <= 0 || full ? 'journal-requests' : 'journal-bytes', refused };
+    const full = this.maxRequests > 0 && this.kept.length - this.head >= this.maxRequests;
+    return { dropped, limit: this.maxRequests <= 0 || full ? 'journal-requests' : 'journal-bytes', refused };
   }
 
   /**
@@ -212,7 +211,7 @@ export class RequestLog {
    * characters and its size. The byte cap bounds both, so no peer can fill the log with refused bodies.
    */
   record(entry: RequestEntry, body?: string, parsed = false): void {
-    if (this.size <= 0 || this.maxBytes <= 0) {
+    if (this.maxRequests <= 0 || this.maxBytes <= 0) {
       this.recorded++;
       return;
     }
@@ -239,7 +238,10 @@ export class RequestLog {
     item.bytes = OVERHEAD + width * json.length + entry.path.length + entry.method.length;
     this.kept.push(item);
     this.bytes += item.bytes;
-    while (this.kept.length - this.head > this.size || (this.bytes > this.maxBytes && this.kept.length > this.head))
+    while (
+      this.kept.length - this.head > this.maxRequests ||
+      (this.bytes > this.maxBytes && this.kept.length > this.head)
+    )
       this.dropOldest();
   }
 
