@@ -47,10 +47,10 @@ function loadConf(): Promise<typeof Conf> {
   return confClass;
 }
 
-/** The config store: conf is its one reader and writer (writes go through config/store.ts, under a lock). */
+/** The config file through conf, its one reader and writer (writes go through config/update.ts, under a lock). */
 export async function openConf(env: Record<string, string | undefined>): Promise<Conf<ConfigData>> {
-  const Store = await loadConf();
-  return new Store<ConfigData>({
+  const ConfClass = await loadConf();
+  return new ConfClass<ConfigData>({
     cwd: configDir(env),
     configName: 'config',
     projectName: 'clinadmin',
