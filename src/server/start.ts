@@ -189,7 +189,7 @@ async function load(
   { state, name }: { state: State; name: string },
   note: (m: string) => void = () => undefined,
 ): Promise<void> {
-  const before = store.state();
+  const before = store.acknowledged();
   const had = COLLECTIONS.some((c) => before[c].length > 0);
   if (had) await saveSnapshot(store.file, 'before-load', before);
   await store.reset(state, resetLine(state));

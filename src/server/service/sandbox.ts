@@ -44,7 +44,7 @@ export function createSandboxState(store: Store) {
   // Snapshots already read or saved, with their journal line: records are replaced, never changed in place,
   // so a state can be shared, and a reset costs one write. `''` is what a reset without a name restores: the
   // state the server started with, or the last one loaded.
-  let initial = store.state();
+  let initial = store.acknowledged();
   const cache = new Map<string, { state: State; line: string }>();
 
   async function stateOf(name: string | undefined) {
@@ -63,7 +63,7 @@ export function createSandboxState(store: Store) {
     /** Saves the acknowledged state under `name` (a valid snapshot name, checked by the caller). */
     async save(name: string) {
       await stored(store.settle());
-      const state = store.state();
+      const state = store.acknowledged();
       const info = await saveSnapshot(dataFile, name, state);
       cache.set(name, { state, line: resetLine(state) });
       return info;
@@ -82,7 +82,7 @@ export function createSandboxState(store: Store) {
     /** Replaces the whole state (or with `merge` adds and replaces by id) in one journal line; reset returns to it. */
     async load(body: unknown, merge: boolean, account: string) {
       await stored(store.settle());
-      const existing = store.state();
+      const existing = store.acknowledged();
       let next: State;
       try {
         const loaded = loadState(body, { account, existing: merge ? existing : undefined });

@@ -133,8 +133,8 @@ export class Store {
   }
 
   /** The state as acknowledged writes left it (queued changes taken back): what a sandbox snapshot holds. */
-  state(): State {
-    return this.acknowledged();
+  acknowledged(): State {
+    return this.records.acknowledged(this.queue.flatMap((p) => p.changes));
   }
 
   /** Resolves when no fold is writing in the background (a fold is never needed for durability). */
@@ -254,11 +254,6 @@ export class Store {
         : new StoreUnavailableError(`the change could not be saved to ${this.file}: ${describeFsError(err)}`);
     if (reason !== this.journal.broken) this.warn(reason.message);
     for (const p of failed) this.settleOne(p, reason);
-  }
-
-  /** The state as acknowledged writes left it: the queued changes taken back. */
-  private acknowledged(): State {
-    return this.records.acknowledged(this.queue.flatMap((p) => p.changes));
   }
 
   /** Folds everything into the data file while nothing else runs (at start and at close). */
