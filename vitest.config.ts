@@ -18,7 +18,7 @@ const TIMEOUTS = { testTimeout: 120_000, hookTimeout: 120_000 };
 // one module graph a worker (isolate: false): each file no longer loads them again, which was half of that
 // tier's CPU time. Each file's cleanup comes from setup.ts (test/helpers/cleanup.ts says why). A file that
 // mocks a module (vi.mock) needs a graph of its own, since a module another file loaded first stays real:
-// unit's server-lock.test.ts does, so unit stays isolated (it failed so as a non-root user, in one order).
+// unit's data-file-lock.test.ts does, so unit stays isolated (it failed so as a non-root user, in one order).
 const tier = (name: string, { timeouts = TIMEOUTS, isolate = true } = {}) => ({
   define,
   test: { name, include: [`test/${name}/**/*.test.ts`], setupFiles: ['test/helpers/setup.ts'], isolate, ...timeouts },
