@@ -5,16 +5,17 @@ import type { Rec } from '../../formats/json/record.js';
 
 // The pieces every sandbox endpoint's description is made of, openapi-sandbox.ts's too.
 export const json = (schema: Rec) => ({ 'application/json': { schema } });
-export const problem = (description: string) => ({
+/** A problem+json answer as the document describes it (problem.ts's problem() makes the body itself). */
+export const problemAnswer = (description: string) => ({
   description,
   content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
 });
 export const count = { type: 'integer', minimum: 0 };
 /** The answers every admin route may give besides its own. */
 export const common = {
-  401: problem('no token, or a token the server does not accept'),
-  403: problem('a token not marked admin when serve started (--token TOKEN:ACCOUNT:admin)'),
-  405: problem('another method'),
+  401: problemAnswer('no token, or a token the server does not accept'),
+  403: problemAnswer('a token not marked admin when serve started (--token TOKEN:ACCOUNT:admin)'),
+  405: problemAnswer('another method'),
 };
 
 const FAULTS_SET: Rec = {
@@ -50,7 +51,7 @@ export const REQUEST_LOG_PATHS: Rec = {
       requestBody: { required: true, content: json(FAULTS_SET) },
       responses: {
         200: { description: 'the faults set', content: json(FAULTS) },
-        400: problem('a rule or a latency serve --fail-on or --latency would refuse'),
+        400: problemAnswer('a rule or a latency serve --fail-on or --latency would refuse'),
         ...common,
       },
     },

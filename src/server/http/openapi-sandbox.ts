@@ -1,7 +1,7 @@
 // The sandbox endpoints of clinadmin serve in the OpenAPI document: a tag of their own.
 
 import type { Rec } from '../../formats/json/record.js';
-import { common, count, json, problem, REQUEST_LOG_PATHS } from './openapi-request-log.js';
+import { common, count, json, problemAnswer, REQUEST_LOG_PATHS } from './openapi-request-log.js';
 
 const SNAPSHOT: Rec = {
   type: 'object',
@@ -87,7 +87,7 @@ const MORE_PATHS: Rec = {
       },
       responses: {
         200: { description: 'what the server holds now', content: json(STATE_COUNTS) },
-        400: problem('a record that breaks the data file rules, named with its field'),
+        400: problemAnswer('a record that breaks the data file rules, named with its field'),
         ...common,
       },
     },
@@ -100,8 +100,8 @@ const MORE_PATHS: Rec = {
       requestBody: { required: true, content: json(CONTRACT) },
       responses: {
         200: { description: 'the contract on file', content: json(CONTRACT) },
-        400: problem('a contract without id, insured or insurer, or with another field'),
-        409: problem('a contract with this id and other values is on file'),
+        400: problemAnswer('a contract without id, insured or insurer, or with another field'),
+        409: problemAnswer('a contract with this id and other values is on file'),
         ...common,
       },
     },
@@ -122,7 +122,7 @@ const MORE_PATHS: Rec = {
             properties: { mark: { type: 'string' }, requests: count },
           }),
         },
-        400: problem('a name that is not letters, digits, ".", "_" and "-", or a 1,001st mark'),
+        400: problemAnswer('a name that is not letters, digits, ".", "_" and "-", or a 1,001st mark'),
         ...common,
       },
     },
@@ -142,7 +142,7 @@ export const SANDBOX_PATHS: Rec = {
       parameters: [{ name: 'name', in: 'path', required: true, schema: { type: 'string' } }],
       responses: {
         200: { description: 'saved, as a file beside the data file', content: json(SNAPSHOT) },
-        400: problem('a name that is not letters, digits, ".", "_" and "-", or that holds ".."'),
+        400: problemAnswer('a name that is not letters, digits, ".", "_" and "-", or that holds ".."'),
         ...common,
       },
     },
@@ -183,8 +183,8 @@ export const SANDBOX_PATHS: Rec = {
             },
           }),
         },
-        400: problem('a body that is not {"snapshot": NAME}'),
-        404: problem('no snapshot of that name'),
+        400: problemAnswer('a body that is not {"snapshot": NAME}'),
+        404: problemAnswer('no snapshot of that name'),
         ...common,
       },
     },
@@ -232,10 +232,10 @@ export const SANDBOX_PATHS: Rec = {
       ],
       responses: {
         200: { description: 'the requests that match', content: json({ type: 'array', items: REQUEST }) },
-        400: problem(
+        400: problemAnswer(
           'a status that is not an HTTP status, a body that is not JSON, or a body filter without --record-bodies',
         ),
-        404: problem('no mark of that name'),
+        404: problemAnswer('no mark of that name'),
         ...common,
       },
     },
