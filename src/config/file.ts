@@ -18,7 +18,7 @@ export interface ConfigData {
 export const KEYS = { 'base-url': 'baseUrl', token: 'token', account: 'account' } as const;
 export type Key = keyof typeof KEYS;
 
-/** Thrown by the store's reader for JSON that parses but is not an object, so it is reported as a bad file. */
+/** Thrown by conf's reader for JSON that parses but is not an object, so it is reported as a bad file. */
 class NotAnObject extends SyntaxError {}
 
 let confClass: Promise<typeof Conf> | undefined;
@@ -67,7 +67,7 @@ export async function openConf(env: Record<string, string | undefined>): Promise
 }
 
 /**
- * Reads the config through conf. A missing file reads as empty without loading the store (conf would create
+ * Reads the config through conf. A missing file reads as empty without loading conf (it would create
  * the folder); a file that does not parse is reported with its path, never replaced.
  */
 export async function readConfig(

@@ -1,7 +1,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
-/** Where the config store lives: CLINADMIN_CONFIG_DIR, else the platform's config folder. */
+/** Where the config file lives: CLINADMIN_CONFIG_DIR, else the platform's config folder. */
 export function configDir(env: Record<string, string | undefined>): string {
   if (env.CLINADMIN_CONFIG_DIR) return env.CLINADMIN_CONFIG_DIR;
   const home = homedir();
