@@ -32,8 +32,8 @@ const FAULTS: Rec = {
   properties: { failOn: { type: 'array', items: { type: 'string' } }, latency: { type: ['string', 'null'] } },
 };
 
-/** GET /_admin/journal and /_admin/faults. */
-export const REQUEST_LOG_PATHS: Rec = {
+/** GET /_admin/journal (the request log's facts) and /_admin/faults. */
+export const FACTS_AND_FAULTS_PATHS: Rec = {
   '/_admin/faults': {
     get: {
       operationId: 'listFaults',

@@ -1,7 +1,7 @@
 // The sandbox endpoints of clinadmin serve in the OpenAPI document: a tag of their own.
 
 import type { Rec } from '../../formats/json/record.js';
-import { common, count, json, problemAnswer, REQUEST_LOG_PATHS } from './openapi-request-log.js';
+import { common, count, FACTS_AND_FAULTS_PATHS, json, problemAnswer } from './openapi-request-log.js';
 
 const SNAPSHOT: Rec = {
   type: 'object',
@@ -106,7 +106,7 @@ const MORE_PATHS: Rec = {
       },
     },
   },
-  ...REQUEST_LOG_PATHS,
+  ...FACTS_AND_FAULTS_PATHS,
   '/_admin/marks/{name}': {
     post: {
       operationId: 'markRequests',
