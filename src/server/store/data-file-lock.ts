@@ -1,33 +1,10 @@
 import { constants } from 'node:fs';
-import { type FileHandle, open, realpath, rmdir, stat } from 'node:fs/promises';
+import { type FileHandle, open, rmdir } from 'node:fs/promises';
 import { tmpdir, userInfo } from 'node:os';
-import { basename, dirname, isAbsolute, join } from 'node:path';
+import { dirname, isAbsolute, join } from 'node:path';
 import { OwnFileError, openOwnFolder } from '../../files/own-file.js';
 import { acquireLock, elsewhere, LockHeldError } from '../../lock/lock.js';
 import { DataFileError } from './data-file.js';
-
-/**
- * The data file's real path: one file reached through a symlink or another relative path is still one
- * file, so its lock and its folds must go to the same place.
- */
-export async function realDataFile(dataFile: string): Promise<string> {
-  const code = (err: unknown) => (err as NodeJS.ErrnoException).code;
-  try {
-    return await realpath(dataFile);
-  } catch (err) {
-    if (code(err) !== 'ENOENT' && code(err) !== 'ENOTDIR') throw err;
-  }
-  // A new file: its folder must be there, as serve makes the file, not the folders above it.
-  const folder = dirname(dataFile);
-  const notFolder = () => new DataFileError(`${dataFile}: ${folder} is not a folder`);
-  const real = await realpath(folder).catch((err) => {
-    if (code(err) === 'ENOENT')
-      throw new DataFileError(`${dataFile}: the folder ${folder} does not exist; make it first`);
-    throw code(err) === 'ENOTDIR' ? notFolder() : err;
-  });
-  if (!(await stat(real)).isDirectory()) throw notFolder();
-  return join(real, basename(dataFile));
-}
 
 /** Where the locks by device and inode go besides the file's folder; `XDG_RUNTIME_DIR` when set. */
 interface LockPlaces {

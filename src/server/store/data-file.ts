@@ -1,5 +1,6 @@
 import { constants } from 'node:fs';
-import { type FileHandle, open } from 'node:fs/promises';
+import { type FileHandle, open, realpath, stat } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import type { z } from 'zod';
 import { toJSONSchema } from 'zod';
 import { describeJsonError } from '../../formats/json/json-error.js';
@@ -18,6 +19,29 @@ import { checkMeasure } from '../../schemas/measures.js';
 /** Raised when the data file or its journal cannot be trusted; `serve` refuses to start with it. */
 export class DataFileError extends Error {
   override name = 'DataFileError';
+}
+
+/**
+ * The data file's real path: one file reached through a symlink or another relative path is still one
+ * file, so its lock and its folds must go to the same place.
+ */
+export async function realDataFile(dataFile: string): Promise<string> {
+  const code = (err: unknown) => (err as NodeJS.ErrnoException).code;
+  try {
+    return await realpath(dataFile);
+  } catch (err) {
+    if (code(err) !== 'ENOENT' && code(err) !== 'ENOTDIR') throw err;
+  }
+  // A new file: its folder must be there, as serve makes the file, not the folders above it.
+  const folder = dirname(dataFile);
+  const notFolder = () => new DataFileError(`${dataFile}: ${folder} is not a folder`);
+  const real = await realpath(folder).catch((err) => {
+    if (code(err) === 'ENOENT')
+      throw new DataFileError(`${dataFile}: the folder ${folder} does not exist; make it first`);
+    throw code(err) === 'ENOTDIR' ? notFolder() : err;
+  });
+  if (!(await stat(real)).isDirectory()) throw notFolder();
+  return join(real, basename(dataFile));
 }
 
 function parseDataFile(text: string, file: string): DataFile {

@@ -1,7 +1,8 @@
 import { unlink } from 'node:fs/promises';
 import type { CollectionName, DataFile } from '../../schemas/data-file.js';
 import { Collections, type State } from './collections.js';
-import { type DataFileLock, lockDataFile, realDataFile } from './data-file-lock.js';
+import { realDataFile } from './data-file.js';
+import { type DataFileLock, lockDataFile } from './data-file-lock.js';
 import { journalLine, resetLine } from './journal.js';
 import { JournalFile, StoreUnavailableError } from './journal-file.js';
 import { type Change, type Pending, PendingWrites } from './pending.js';
