@@ -20,7 +20,7 @@ export class JournalFile {
 
   constructor(
     private fh: FileHandle,
-    private readonly file: string,
+    private readonly dataFile: string,
     private readonly fs: StoreFs,
     private readonly cutMark: CutMark | undefined,
     private readonly warn: (message: string) => void,
@@ -30,7 +30,7 @@ export class JournalFile {
   ) {}
 
   get path(): string {
-    return `${this.file}.journal`;
+    return `${this.dataFile}.journal`;
   }
 
   /** Appends whole lines and syncs them; throws when they are not all on disk (the caller cuts back). */
@@ -97,7 +97,7 @@ export class JournalFile {
       throw err;
     }
     await this.fs.rename(next, this.path);
-    await syncDir(this.fs, dirname(this.file));
+    await syncDir(this.fs, dirname(this.dataFile));
     const before = this.fh;
     this.fh = fresh;
     this.size = 0;

@@ -12,7 +12,7 @@ import { describeFsError, type StoreFs } from './store-fs.js';
 interface Recovered {
   data: DataFile | undefined;
   /** Bytes of the data file as read (0 when there is none). */
-  dataSize: number;
+  dataFileSize: number;
   /** The journal set aside by a fold cut short, then the journal: replayed over the data file in this order. */
   older: JournalEntry[];
   replay: JournalEntry[];
@@ -51,7 +51,7 @@ export async function recover(file: string, fs: StoreFs, warn: (m: string) => vo
       warn(`cannot keep ${journalPath}.cut (${why}): a failed write that cannot be cut back may reappear`);
       return undefined;
     });
-    const dataSize = data === undefined ? 0 : (await stat(file)).size;
+    const dataFileSize = data === undefined ? 0 : (await stat(file)).size;
     // Format 1 (no formatVersion): its ages, and those of the journal written beside it, move to format 2.
     const migrated = data !== undefined && data.formatVersion === undefined;
     if (migrated) {
@@ -62,7 +62,7 @@ export async function recover(file: string, fs: StoreFs, warn: (m: string) => vo
           'this is done once',
       );
     }
-    return { data, dataSize, older, replay, goodLength, journal, cutMark, migrated };
+    return { data, dataFileSize, older, replay, goodLength, journal, cutMark, migrated };
   } catch (err) {
     await journal.close().catch(() => undefined);
     throw err;

@@ -71,7 +71,7 @@ export class Store {
       store.keepNotifications = options.keepNotifications ?? 0;
       store.foldBytes = options.foldBytes ?? FOLD_BYTES;
       store.records.replay(data, [...older, ...replay]);
-      store.dataFileSize = found.dataSize;
+      store.dataFileSize = found.dataFileSize;
       // Start from a complete data file and an empty journal, so the file on disk is whole on its own. On a
       // full disk that waits: the journal holds every change, and the server runs from it meanwhile.
       // A file moved to format 2 (recover.ts) is written before any change is taken, or the start fails.
