@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { findAmbiguity } from '../../formats/json/json-error.js';
 import { withoutTrailingSlashes } from '../../strings.js';
-import { isSnapshotName, NAME_RULE, type SandboxState } from '../service/sandbox.js';
+import { isSandboxName, NAME_RULE, type SandboxState } from '../service/sandbox.js';
 import { type Problem, problem, sendJson, sendList } from './problem.js';
 import { type RequestLog, RequestLogFilterError } from './request-log.js';
 import { headerFilter, requestLogFacts } from './request-log-view.js';
@@ -59,7 +59,7 @@ export async function handleAdmin(
   if (snapshot) {
     only('POST');
     const name = decoded(snapshot[1], 'snapshot');
-    if (!isSnapshotName(name)) refuse(400, `a snapshot name is ${NAME_RULE}; got "${name}"`);
+    if (!isSandboxName(name)) refuse(400, `a snapshot name is ${NAME_RULE}; got "${name}"`);
     return sendJson(res, 200, await sb.state.save(name));
   }
   if (path === '/_admin/snapshots') {
@@ -73,7 +73,7 @@ export async function handleAdmin(
     const name = body === undefined ? undefined : (body as { snapshot?: unknown }).snapshot;
     if (body !== undefined && (body === null || typeof body !== 'object' || Array.isArray(body)))
       refuse(400, 'send {"snapshot": "NAME"}, or no body for the state the server started with');
-    if (name !== undefined && (typeof name !== 'string' || !isSnapshotName(name)))
+    if (name !== undefined && (typeof name !== 'string' || !isSandboxName(name)))
       refuse(400, `snapshot must be a snapshot's name; got ${JSON.stringify(name)}`);
     const counts = await sb.state.reset(name as string | undefined);
     sb.requestLog.clear();
@@ -163,7 +163,7 @@ export async function handleAdmin(
   if (mark) {
     only('POST');
     const name = decoded(mark[1], 'mark');
-    if (!isSnapshotName(name)) refuse(400, `a mark name is ${NAME_RULE}; got "${name}"`);
+    if (!isSandboxName(name)) refuse(400, `a mark name is ${NAME_RULE}; got "${name}"`);
     try {
       return sendJson(res, 200, sb.requestLog.mark(name));
     } catch (err) {

@@ -2,7 +2,7 @@ import { toFieldErrors } from '../../schemas/common.js';
 import { COLLECTIONS } from '../../schemas/data-file.js';
 import { resetLine } from '../store/journal.js';
 import { RECORD_SCHEMAS } from '../store/records.js';
-import { isSnapshotName, listSnapshots, NAME_RULE, readSnapshot, saveSnapshot } from '../store/snapshots.js';
+import { isSandboxName, listSnapshots, NAME_RULE, readSnapshot, saveSnapshot } from '../store/snapshots.js';
 import type { State, Store, StoredRecord } from '../store/store.js';
 import { LoadError, loadState, refuseKeyTwice } from './load-file.js';
 import { ServiceError, stored } from './service.js';
@@ -11,7 +11,7 @@ import { ServiceError, stored } from './service.js';
 // LocalStack's state snapshots), a whole state loaded, contracts added. `/_admin/…` (http/admin.ts) asks
 // this and never the store, so storage's refusals reach it as the service's own.
 
-export { isSnapshotName, NAME_RULE };
+export { isSandboxName, NAME_RULE };
 
 /** How many records of each kind a state holds, as the answers of reset and load say. */
 const counts = (s: State) => ({

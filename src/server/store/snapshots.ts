@@ -17,9 +17,10 @@ interface SnapshotInfo {
   notifications: number;
 }
 
-/** A name that stays inside the folder: what isSnapshotName holds, in words for an error. */
+/** A name that stays inside the folder: what isSandboxName holds, in words for an error. */
 export const NAME_RULE = 'letters, digits, ".", "_" and "-" (at most 64, no "..")';
-export const isSnapshotName = (name: string) => /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(name) && !name.includes('..');
+/** A snapshot's name, and a request log mark's, which takes the same rule. */
+export const isSandboxName = (name: string) => /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(name) && !name.includes('..');
 
 /**
  * `<data file>.snapshots/`, beside the data file so snapshots last as long as it does: states in `data/`,
@@ -80,7 +81,7 @@ export async function listSnapshots(dataFile: string): Promise<SnapshotInfo[]> {
   const infos = await inFolders(dataFile, false, async (_, meta) => {
     const files = await readdir(meta.at('.'));
     // Only names a snapshot may have: a temp file of a save in flight is not one.
-    const metas = files.filter((f) => f.endsWith('.json') && isSnapshotName(f.slice(0, -5))).sort();
+    const metas = files.filter((f) => f.endsWith('.json') && isSandboxName(f.slice(0, -5))).sort();
     return Promise.all(metas.map(async (f) => JSON.parse(await readFile(meta.at(f), 'utf8')) as SnapshotInfo));
   });
   return infos ?? [];
