@@ -1,5 +1,5 @@
 // Covers: src/cli.ts src/commands/connect.ts src/commands/completion.ts src/commands/completion-run.ts
-// Covers: src/config/store.ts scripts/generate.mjs src/version.ts
+// Covers: src/config/update.ts scripts/generate.mjs src/version.ts
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -1,4 +1,4 @@
-// Covers: src/api/client.ts src/api/failure.ts src/api/redact.ts src/config/store.ts
+// Covers: src/api/client.ts src/api/failure.ts src/api/redact.ts src/config/update.ts
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';

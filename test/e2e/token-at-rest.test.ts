@@ -1,4 +1,4 @@
-// Covers: src/config/store.ts src/files/atomic.ts src/api/redact.ts
+// Covers: src/config/update.ts src/files/atomic.ts src/api/redact.ts
 import { chmod, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

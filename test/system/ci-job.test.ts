@@ -1,4 +1,4 @@
-// Covers: docs/ci.md src/commands/sandbox/journal-check.ts src/server/http/near-miss.ts src/server/ready-file.ts
+// Covers: docs/ci.md src/commands/sandbox/request-log-check.ts src/server/http/near-miss.ts src/server/ready-file.ts
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa } from 'execa';
