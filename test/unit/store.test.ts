@@ -183,6 +183,36 @@ describe('Store', () => {
     await store.close();
   });
 
+  it('keeps acknowledging writes through the journal when a fold cannot write the data folder', async () => {
+    const file = await fileOf(5);
+    const warnings: string[] = [];
+    // The folder refuses new files, as a read-only mount does: the fold's temp file cannot be made.
+    let refused = 0;
+    const fs: StoreFs = {
+      open: (async (path: string, flags: string, mode?: number) => {
+        if (path.endsWith('.tmp')) {
+          refused++;
+          throw Object.assign(new Error('EROFS: read-only file system, open'), { code: 'EROFS' });
+        }
+        return fsOpen(path, flags, mode);
+      }) as StoreFs['open'],
+      rename,
+    };
+    const store = await Store.open({ file, fs, foldEvery: 2, warn: (m) => warnings.push(m) });
+    for (let i = 0; i < 20; i++) {
+      await store.commit([{ coll: 'diagnosticMeasures', id: `n${i}`, after: measure(`n${i}`) }]);
+      await store.folded();
+    }
+    expect(refused).toBeGreaterThan(0);
+    expect(warnings.join('\n')).toMatch(
+      /could not fold the journal .*the folder is not writable.*it keeps every change/,
+    );
+    await expect(store.close()).rejects.toThrow(/every acknowledged change is kept in .*\.journal/);
+    const again = await open(file);
+    expect(again.list('diagnosticMeasures')).toHaveLength(5 + 20);
+    await again.close();
+  });
+
   it('folds only what was flushed when the journal was set aside: writes queued then are taken back', async () => {
     const file = await fileOf(50);
     // The fresh journal is opened first when the journal is set aside: hold that step while writes queue.
