@@ -3,9 +3,12 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cliOnServer } from '../helpers/server.js';
 
-// A Reference Range cell as a hostile file or a careless lab admin writes it: refused naming its row and
-// column, in bounded work, beside the sheet's other errors.
+// A Reference Range cell as a hostile file or a careless lab admin writes it. Expected answers are the cell as
+// a lab reads it: "Male = 135-175" and "M = 120-160" are two ranges for men and none for women, which no
+// measure can hold as written; a line for "All" beside a line for each sex says two things for the same people.
+// Each is refused naming its row and column, never imported wider or as a second range for one sex.
 
+type Rec = Record<string, unknown>;
 const HEAD = 'Panel,Analyte,Units,Reference Range';
 
 describe('a Reference Range cell from a hostile sheet', () => {
@@ -19,5 +22,57 @@ describe('a Reference Range cell from a hostile sheet', () => {
     expect(r.stderr).toContain('h.csv:2:4 (Hemoglobin): referenceRange: "1-');
     expect(r.stderr).toContain('(10000003 characters) is longer than a range');
     expect(r.stderr).toContain('h.csv:3:4 (Potassium): referenceRange: "x" is not a range');
+  });
+
+  it('refuses a cell giving one sex two lines, or a line for neither sex, naming the line', async () => {
+    const { s, dir, cli } = await cliOnServer({ events: false });
+    const rows = [
+      HEAD,
+      'tst_c,Hemoglobin,g/L,"Male = 135-175 g/L\nM = 120-160 g/L"',
+      'tst_c,Platelets,10^9/L,"Male = 135-317\r\nFemale = 157-371\r\nAll = 135-371"',
+      'tst_c,Ferritin,ug/L,"Homme = 30-400\nFemale = 13-150"',
+      '',
+    ];
+    await writeFile(join(dir, 's.csv'), rows.join('\n'));
+    const r = await cli(['measures', 'import', 's.csv']);
+    expect(r.code).toBe(2);
+    for (const text of [
+      's.csv:2:4 (Hemoglobin): referenceRange: the cell gives male two lines (1 and 2); give each sex one line',
+      's.csv:4:4 (Platelets): referenceRange: the cell\'s line 3 ("All = 135-371") names neither sex',
+      's.csv:7:4 (Ferritin): referenceRange: the cell\'s line 1 ("Homme = 30-400") names neither sex',
+    ])
+      expect(r.stderr).toContain(text);
+    expect((await s.call('GET', '/diagnostic-measures')).body).toEqual([]);
+  });
+
+  it('names the sex whose line is wrong, and says a wrong row once', async () => {
+    const { dir, cli } = await cliOnServer({ events: false });
+    const rows = [
+      'Panel,Analyte,Units,Range type,Reference Range',
+      'tst_c,Hemoglobin,g/L,reference,"Male = 135-175 g/L\nFemale = 12.0-16.0 g/dL"',
+      'tst_c,Hematocrit,%,panic,"Male = 41-53%\nFemale = 36-46%"',
+      '',
+    ];
+    await writeFile(join(dir, 's.csv'), rows.join('\n'));
+    const r = await cli(['measures', 'lint', 's.csv']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(
+      's.csv:2:5 (Hemoglobin): referenceRange (its female line): "12.0-16.0 g/dL" is in g/dL, ' +
+        "not the measure's unit g/L",
+    );
+    const panic = 's.csv:4:5 (Hematocrit): referenceRange: a reference range cell stands on a reference row';
+    expect(r.stderr.split(panic).length - 1).toBe(1);
+  });
+
+  it('reads each sex’s line as the lab writes it: M= or F:, any case, CR line ends, a trailing comma', async () => {
+    const { s, dir, cli } = await cliOnServer({ events: false });
+    await writeFile(join(dir, 's.csv'), `${HEAD}\rtst_c,Hemoglobin,g/L,"m=135-175,\rf: 120-160"\r`);
+    const r = await cli(['measures', 'import', 's.csv']);
+    expect(r.code, r.stderr).toBe(0);
+    const [m] = (await s.call('GET', '/diagnostic-measures')).body as Rec[];
+    expect((m!.referenceRanges as Rec[]).map(({ id: _id, ...x }) => x)).toEqual([
+      { min: 135, max: 175, sex: 'male' },
+      { min: 120, max: 160, sex: 'female' },
+    ]);
   });
 });

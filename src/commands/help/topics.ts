@@ -66,7 +66,8 @@ Rows:
   - A Reference range cell holds a reference range whole: 3.5-5.1, "3.5 – 5.1 mmol/L" (its unit the
     measure's; "3.4-9.6 x 10^9/L" is in 10^9/L), ≤ 5.0 or ≥ 60; <5 and >60 leave their end out, which a
     bound cannot, and are refused. A cell giving each sex a line, "Male = 135-175 g/L" and
-    "Female = 120-160 g/L", holds a range for each (the row's sex left empty).
+    "Female = 120-160 g/L", holds a range for each (the row's sex left empty); a sex given two lines,
+    or a line naming neither sex (All = …), is refused.
 
 As Excel writes it:
   - A UTF-8 byte-order mark, CRLF line ends, quoted cells holding the delimiter, quotes or line breaks.

@@ -84,31 +84,31 @@ function rangeCellText(
   const forms = 'write it as 3.5-5.1, 3.5 – 5.1 mmol/L, ≤ 5.0 or ≥ 60';
   // The length first: the pattern backtracks over a run of spaces, so a long cell would take hours.
   if (text.length > CELL_CHARS) {
-    fault(`referenceRange: "${text.slice(0, 40)}…" (${text.length} characters) is longer than a range; ${forms}`);
+    fault(`"${text.slice(0, 40)}…" (${text.length} characters) is longer than a range; ${forms}`);
     return undefined;
   }
   const m = /^\s*(<=|>=|≤|≥|<|>)?\s*([-+]?[0-9.,]+)\s*(?:(?:-|–|—|to)\s*([-+]?[0-9.,]+))?\s*(.*?)\s*$/.exec(text);
   if (!m) {
-    fault(`referenceRange: "${text.slice(0, 40)}" is not a range; ${forms}`);
+    fault(`"${text.slice(0, 40)}" is not a range; ${forms}`);
     return undefined;
   }
   const [, sign, a, b, unit] = m;
   if (sign === '<' || sign === '>') {
     const [inclusive, side] = sign === '<' ? ['≤', 'below'] : ['≥', 'above'];
     fault(
-      `referenceRange: "${text.slice(0, 40)}" leaves ${a} itself out, which a range's bound (always included) ` +
+      `"${text.slice(0, 40)}" leaves ${a} itself out, which a range's bound (always included) ` +
         `cannot hold; write ${inclusive} and the last normal result ${side} it as reported ` +
         `(${inclusive} ${a} if ${a} is normal)`,
     );
     return undefined;
   }
   if (sign !== undefined && b !== undefined) {
-    fault(`referenceRange: "${text.slice(0, 40)}" is not a range; ${forms}`);
+    fault(`"${text.slice(0, 40)}" is not a range; ${forms}`);
     return undefined;
   }
   const [first, second] = [num(a), b === undefined ? undefined : num(b)];
   if (first === undefined || (b !== undefined && second === undefined)) {
-    fault(`referenceRange: "${text.slice(0, 40)}" is not a range; ${forms}`);
+    fault(`"${text.slice(0, 40)}" is not a range; ${forms}`);
     return undefined;
   }
   const out =
@@ -120,7 +120,7 @@ function rangeCellText(
           ? undefined
           : { min: first, max: second };
   if (out === undefined) {
-    fault(`referenceRange: "${text.slice(0, 40)}" is one number, not a range; ${forms}`);
+    fault(`"${text.slice(0, 40)}" is one number, not a range; ${forms}`);
     return undefined;
   }
   return unit ? { ...out, unit } : out;
@@ -137,27 +137,42 @@ function sameUnit(written: string, unit: unknown): boolean {
 
 /**
  * A cell giving each sex its range on a line of its own, as published sheets write them ("Male = 135-175 g/L",
- * a line break, "Female = 120-160 g/L", a line's trailing comma aside): each line's sex and range, or
- * undefined when any line names no sex.
+ * a line break, "Female = 120-160 g/L", a line's trailing comma aside): each line's sex and range; undefined
+ * when no line names a sex (the cell is one range), and faulted (null) when a line names neither sex or a
+ * sex twice, as a range for more people or a second range for one sex is not what the lab wrote.
  */
-function sexLines(text: string): { sex: string; text: string }[] | undefined {
+function sexLines(text: string, fault: (message: string) => void): { sex: string; text: string }[] | undefined | null {
   if (text.length > 5 * CELL_CHARS) return undefined;
   const lines = text.split(/\r\n|\r|\n/).filter((l) => l.trim() !== '');
   if (lines.length < 2) return undefined;
-  const out: { sex: string; text: string }[] = [];
-  for (const l of lines) {
+  const read = lines.map((l) => {
     const at = l.search(/[=:]/);
     const sex = at === -1 ? undefined : sexOf(l.slice(0, at));
-    if (sex === undefined || sex === 'all') return undefined;
-    out.push({
+    return {
       sex,
       text: l
         .slice(at + 1)
         .trim()
         .replace(/[,;]$/, ''),
-    });
-  }
-  return out;
+      line: l.trim(),
+    };
+  });
+  if (read.every((r) => r.sex === undefined)) return undefined;
+  const seen = new Map<string, number>();
+  let bad = false;
+  read.forEach((r, i) => {
+    if (r.sex === undefined || r.sex === 'all') {
+      fault(
+        `the cell's line ${i + 1} ("${r.line.slice(0, 40)}") names neither sex; ` +
+          'give each sex a line of its own (Male = 135-175 g/L, Female = 120-160 g/L)',
+      );
+      bad = true;
+    } else if (seen.has(r.sex)) {
+      fault(`the cell gives ${r.sex} two lines (${seen.get(r.sex)! + 1} and ${i + 1}); give each sex one line`);
+      bad = true;
+    } else seen.set(r.sex, i);
+  });
+  return bad ? null : read.map(({ sex, text }) => ({ sex: sex as string, text }));
 }
 
 /**
@@ -170,43 +185,41 @@ export function fillRangeCell(
   row: { kind: string; semicolon: boolean; unit: unknown },
   fault: (message: string) => void,
 ): Record<string, unknown>[] {
-  const bySex = sexLines(text);
-  if (bySex === undefined) {
-    fillOne(range, text, row, fault);
-    return [range];
-  }
-  if (range.sex !== undefined) {
-    fault("referenceRange: the cell gives each sex its range; leave the row's sex empty");
-    return [range];
-  }
-  return bySex.map((part) => {
-    const one = { ...range, sex: part.sex };
-    fillOne(one, part.text, row, fault);
-    return one;
-  });
-}
-
-function fillOne(
-  range: Record<string, unknown>,
-  text: string,
-  row: { kind: string; semicolon: boolean; unit: unknown },
-  fault: (message: string) => void,
-): void {
+  const said = (what: string) => (message: string) => fault(`${what}: ${message}`);
   if (row.kind !== 'reference') fault('referenceRange: a reference range cell stands on a reference row');
   else if (range.min !== undefined || range.max !== undefined)
     fault('referenceRange: the row gives its bounds in their own columns too; keep one of them');
   else {
-    const read = rangeCellText(text, row.semicolon, fault);
-    if (read?.unit !== undefined && !sameUnit(read.unit, row.unit))
-      fault(
-        `referenceRange: "${text.slice(0, 40)}" is in ${read.unit.slice(0, 20)}, ` +
-          (row.unit === undefined
-            ? 'and the measure has no unit column'
-            : `not the measure's unit ${String(row.unit)}`),
-      );
-    else if (read !== undefined) {
-      if (read.min !== undefined) range.min = read.min;
-      if (read.max !== undefined) range.max = read.max;
-    }
+    const bySex = sexLines(text, said('referenceRange'));
+    if (bySex === undefined) fillOne(range, text, row.semicolon, row.unit, said('referenceRange'));
+    else if (bySex !== null && range.sex !== undefined)
+      fault("referenceRange: the cell gives each sex its range; leave the row's sex empty");
+    else if (bySex !== null)
+      return bySex.map((part) => {
+        const one = { ...range, sex: part.sex };
+        fillOne(one, part.text, row.semicolon, row.unit, said(`referenceRange (its ${part.sex} line)`));
+        return one;
+      });
+  }
+  return [range];
+}
+
+/** One range of a range cell: its ends into `range`, its unit (if written) checked against the measure's. */
+function fillOne(
+  range: Record<string, unknown>,
+  text: string,
+  semicolon: boolean,
+  unit: unknown,
+  fault: (message: string) => void,
+): void {
+  const read = rangeCellText(text, semicolon, fault);
+  if (read?.unit !== undefined && !sameUnit(read.unit, unit))
+    fault(
+      `"${text.slice(0, 40)}" is in ${read.unit.slice(0, 20)}, ` +
+        (unit === undefined ? 'and the measure has no unit column' : `not the measure's unit ${String(unit)}`),
+    );
+  else if (read !== undefined) {
+    if (read.min !== undefined) range.min = read.min;
+    if (read.max !== undefined) range.max = read.max;
   }
 }
