@@ -130,6 +130,6 @@ describe('sheets as labs save them', () => {
     expect(m).toMatchObject({ test: 'tst_c', name: 'Glucose', unit: 'mg/dL' });
     const bad = await cli(['measures', 'lint', 'x.csv', '--column', 'Parameter=nom']);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('--column "Parameter=nom": nom is no column (clinadmin help csv)');
+    expect(bad.stderr).toContain('--column "Parameter=nom": nom is no column; did you mean name? (clinadmin help csv)');
   });
 });

@@ -1,3 +1,4 @@
+import { nearest } from '../../core/nearest.js';
 import { type Decimal, writtenPrecision } from '../../core/number.js';
 import type { ReadProblem } from '../../core/problems.js';
 import { UsageError } from '../../errors.js';
@@ -105,24 +106,46 @@ export type ColumnMap = ReadonlyMap<string, string | null>;
 
 /**
  * --column's values: `Analyte=name` reads the column headed Analyte as the field name, `Comments=` leaves the
- * column headed Comments out, and `=` leaves out the columns with no header. A field no column holds is
- * refused, naming the flag.
+ * column headed Comments out, and `=` leaves out the columns with no header. A value that is not HEADER=FIELD,
+ * a field no column holds (with the nearest guess) and a header given two ways are refused together, naming
+ * each value.
  */
 export function columnMap(values: readonly string[] | undefined): ColumnMap | undefined {
   if (values === undefined || values.length === 0) return undefined;
   const out = new Map<string, string | null>();
+  const given = new Map<string, string>();
+  const problems: string[] = [];
   for (const v of values) {
+    const shown = `--column "${v.slice(0, 60)}"`;
     // The last =, as headers hold one (OpenELIS's "Test name French (<=60 ch, OE)") and no field name does.
     const at = v.lastIndexOf('=');
     const [header, field] = at === -1 ? [v, undefined] : [v.slice(0, at).trim(), v.slice(at + 1).trim()];
-    if (field === undefined || (header === '' && field !== ''))
-      throw new UsageError(
-        `--column "${v.slice(0, 60)}": write HEADER=FIELD (Analyte=name), or HEADER= to leave it out`,
-      );
+    if (field === undefined || (header === '' && field !== '')) {
+      problems.push(`${shown}: write HEADER=FIELD (Analyte=name), or HEADER= to leave it out`);
+      continue;
+    }
     const known = field === '' ? null : COLUMN_OF.get(headerKey(field));
-    if (known === undefined)
-      throw new UsageError(`--column "${v.slice(0, 60)}": ${field.slice(0, 40)} is no column (clinadmin help csv)`);
-    out.set(headerKey(header), known);
+    if (known === undefined) {
+      const guess = nearest(headerKey(field), [...COLUMN_OF.keys()]);
+      const word =
+        guess === undefined
+          ? undefined
+          : [...HEADERS, ...LIMIT_COLUMNS, RANGE_CELL].find((w) => headerKey(w) === guess);
+      problems.push(
+        `${shown}: ${field.slice(0, 40)} is no column${word ? `; did you mean ${word}?` : ''} (clinadmin help csv)`,
+      );
+      continue;
+    }
+    const key = headerKey(header);
+    const before = given.get(key);
+    if (before !== undefined && out.get(key) !== known)
+      problems.push(`${shown}: the column is already read another way (--column "${before.slice(0, 60)}"); keep one`);
+    else if (before === undefined) {
+      given.set(key, v);
+      out.set(key, known);
+    }
   }
+  if (problems.length === 1) throw new UsageError(problems[0]);
+  if (problems.length > 1) throw new UsageError(`${problems.length} --column values are wrong`, '', problems);
   return out;
 }

@@ -1,0 +1,32 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cliOnServer } from '../helpers/server.js';
+
+// --column as a careless lab admin gives it: one header read two ways (the later flag silently won, so a
+// column became the unit or vanished), a field misspelt, a value without its =. Each is named in one pass,
+// with the field meant where it is near one, and nothing is read.
+
+describe('--column given carelessly', () => {
+  it('names every wrong value at once: a header read two ways, a misspelt field, a value without =', async () => {
+    const { s, dir, cli } = await cliOnServer({ events: false });
+    await writeFile(join(dir, 'x.csv'), 'Panel,Parameter,Units,Low,High,Comments\ntst_c,Glucose,mg/dL,70,99,fasting\n');
+    const flags = ['Parameter=name', 'parameter=unit', 'Comments=nmae', 'Units'].flatMap((c) => ['--column', c]);
+    const r = await cli(['measures', 'import', 'x.csv', ...flags]);
+    expect(r.code).toBe(2);
+    for (const text of [
+      '--column "parameter=unit": the column is already read another way (--column "Parameter=name"); keep one',
+      '--column "Comments=nmae": nmae is no column; did you mean name? (clinadmin help csv)',
+      '--column "Units": write HEADER=FIELD (Analyte=name), or HEADER= to leave it out',
+    ])
+      expect(r.stderr).toContain(text);
+    const left = await cli(['measures', 'import', 'x.csv', '--column', 'Parameter=name', '--column', 'Parameter=']);
+    expect(left.code).toBe(2);
+    expect(left.stderr).toContain('--column "Parameter=": the column is already read another way');
+    expect((await s.call('GET', '/diagnostic-measures')).body).toEqual([]);
+    // The same value twice says one thing, and imports.
+    const twice = ['Parameter=name', 'Parameter=name', 'Comments='].flatMap((c) => ['--column', c]);
+    const ok = await cli(['measures', 'import', 'x.csv', ...twice]);
+    expect(ok.code, ok.stderr).toBe(0);
+  });
+});
