@@ -75,4 +75,34 @@ describe('a Reference Range cell from a hostile sheet', () => {
       { min: 120, max: 160, sex: 'female' },
     ]);
   });
+
+  it('reads ×10⁹/L as Excel users type it as 10^9/L, and refuses another power of ten', async () => {
+    const { s, dir, cli } = await cliOnServer({ events: false });
+    const rows = [
+      HEAD,
+      'tst_c,White Blood Cell Count,10^9/L,3.4-9.6 ×10⁹/L',
+      'tst_c,Platelet Count,10^9/L,150-400 × 10⁹/L',
+      'tst_c,Neutrophil Count,10^9/L,1.56-6.45 x10^9/L',
+    ];
+    await writeFile(join(dir, 'u.csv'), [...rows, 'tst_c,Lymphocyte Count,10^9/L,0.95-3.07 ×10⁶/L', ''].join('\n'));
+    const bad = await cli(['measures', 'import', 'u.csv']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain(
+      'u.csv:5:4 (Lymphocyte Count): referenceRange: "0.95-3.07 ×10⁶/L" is in ×10⁶/L, not the measure\'s unit 10^9/L',
+    );
+    expect((await s.call('GET', '/diagnostic-measures')).body).toEqual([]);
+    await writeFile(join(dir, 'u.csv'), [...rows, ''].join('\n'));
+    const r = await cli(['measures', 'import', 'u.csv']);
+    expect(r.code, r.stderr).toBe(0);
+    const held = ((await s.call('GET', '/diagnostic-measures')).body as Rec[]).map((m) => [
+      m.name,
+      m.unit,
+      (m.referenceRanges as Rec[]).map((x) => [x.min, x.max]),
+    ]);
+    expect(held.sort()).toEqual([
+      ['Neutrophil Count', '10^9/L', [[1.56, 6.45]]],
+      ['Platelet Count', '10^9/L', [[150, 400]]],
+      ['White Blood Cell Count', '10^9/L', [[3.4, 9.6]]],
+    ]);
+  });
 });

@@ -65,8 +65,8 @@ Rows:
     cell are not data.
   - A line starting with # is a comment, before the header and between rows.
   - A Reference range cell holds a reference range whole: 3.5-5.1, "3.5 – 5.1 mmol/L" (its unit the
-    measure's; "3.4-9.6 x 10^9/L" is in 10^9/L), ≤ 5.0 or ≥ 60; <5 and >60 leave their end out, which a
-    bound cannot, and are refused. A cell giving each sex a line, "Male = 135-175 g/L" and
+    measure's; "3.4-9.6 x 10^9/L" and ×10⁹/L are in 10^9/L), ≤ 5.0 or ≥ 60; <5 and >60 leave their end
+    out, which a bound cannot, and are refused. A cell giving each sex a line, "Male = 135-175 g/L" and
     "Female = 120-160 g/L", holds a range for each (the row's sex left empty); a sex given two lines,
     or a line naming neither sex (All = …), is refused.
 

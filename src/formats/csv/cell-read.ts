@@ -126,12 +126,31 @@ function rangeCellText(
   return unit ? { ...out, unit } : out;
 }
 
+/** Superscript digits and signs, as Excel users type a power of ten (`×10⁹/L`), in caret notation. */
+const SUPERSCRIPT: Readonly<Record<string, string>> = {
+  '⁰': '0',
+  '¹': '1',
+  '²': '2',
+  '³': '3',
+  '⁴': '4',
+  '⁵': '5',
+  '⁶': '6',
+  '⁷': '7',
+  '⁸': '8',
+  '⁹': '9',
+  '⁻': '-',
+  '⁺': '+',
+};
+
 /**
  * A cell's unit against the measure's: `3.4-9.6 x 10^9/L` is 3.4 × 10^9/L to 9.6 × 10^9/L, so a multiplication
- * sign before a power of ten belongs to the numbers, and the unit is 10^9/L with or without it.
+ * sign before a power of ten belongs to the numbers, and the unit is 10^9/L with or without it; `10⁹` is 10^9.
  */
 function sameUnit(written: string, unit: unknown): boolean {
-  const plain = (u: string) => u.replace(/^[x×]\s*(?=10[\^*])/, '');
+  const plain = (u: string) =>
+    u
+      .replace(/^[x×]\s*(?=10[\^*⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺])/, '')
+      .replace(/^10([⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+)/, (_, power: string) => `10^${[...power].map((c) => SUPERSCRIPT[c]).join('')}`);
   return typeof unit === 'string' && plain(written) === plain(unit);
 }
 
