@@ -105,4 +105,36 @@ describe('a Reference Range cell from a hostile sheet', () => {
       ['White Blood Cell Count', '10^9/L', [[3.4, 9.6]]],
     ]);
   });
+
+  it('refuses a ; sheet’s 150.000, which the locales writing ; read as 150000, whichever column holds it', async () => {
+    const { s, dir, cli } = await cliOnServer({ events: false });
+    // German and Spanish labs write platelets as 150.000-450.000 /µL, Excel's ; sheet keeping the grouping point.
+    const sheet = (cell: string, low: string) =>
+      [
+        'Panel;Analyte;Units;Reference Range;Low;High',
+        `tst_c;Platelets;/uL;${cell};;`,
+        `tst_c;Leukocytes;/uL;;${low};11000`,
+      ]
+        .map((row) => `${row}\r\n`)
+        .join('');
+    await writeFile(join(dir, 'p.csv'), sheet('150.000-450.000 /uL', '4.000'));
+    const r = await cli(['measures', 'import', 'p.csv']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(
+      'p.csv:2:4 (Platelets): referenceRange: "150.000" is 150000 where a point groups thousands',
+    );
+    expect(r.stderr).toContain('p.csv:3:5 (Leukocytes): min: "4.000" is 4000 where a point groups thousands');
+    expect((await s.call('GET', '/diagnostic-measures')).body).toEqual([]);
+    await writeFile(join(dir, 'p.csv'), sheet('150000-450000 /uL', '4000'));
+    const ok = await cli(['measures', 'import', 'p.csv']);
+    expect(ok.code, ok.stderr).toBe(0);
+    const held = ((await s.call('GET', '/diagnostic-measures')).body as Rec[]).map((m) => [
+      m.name,
+      (m.referenceRanges as Rec[]).map((x) => [x.min, x.max]),
+    ]);
+    expect(held.sort()).toEqual([
+      ['Leukocytes', [[4000, 11000]]],
+      ['Platelets', [[150000, 450000]]],
+    ]);
+  });
 });

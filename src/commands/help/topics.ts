@@ -73,7 +73,8 @@ Rows:
 As Excel writes it:
   - A UTF-8 byte-order mark, CRLF line ends, quoted cells holding the delimiter, quotes or line breaks.
   - ; as the delimiter (Excel in most European locales) is found from the header line; in such a file
-    a decimal comma (3,5) is read as 3.5. --delimiter ';' writes semicolons and decimal commas.
+    a decimal comma (3,5) is read as 3.5, and 150.000 (150000 in those locales, 150 elsewhere) is
+    refused. --delimiter ';' writes semicolons and decimal commas.
   - Save as "CSV UTF-8": Excel's plain "CSV" uses the Windows code page, which is refused with the line
     and column of the first byte that is not UTF-8.
   - No cell is written that a spreadsheet would run as a formula (one starting with = + - @, a tab or

@@ -7,9 +7,29 @@ import { AGES, LIMIT_PAIRS, LISTS, NUMBERS, PRECISIONS, splitList } from './cell
 // One cell of a catalog sheet read as its field holds it (csv/catalog.ts reads the rows); a cell that cannot
 // be read is told to `fault` with the sentence that says why, and reads as undefined.
 
+/**
+ * Why a `;` sheet's number with a point before three digits (`150.000`) is not read: the locales that write `;`
+ * group thousands with a point (150000), elsewhere it is 150 to three decimals, and either reading of the
+ * other's cell moves a limit a thousandfold. Undefined for any other text.
+ */
+function thousandsPoint(text: string, semicolon: boolean): string | undefined {
+  const t = text.trim();
+  if (!semicolon || !/^[-+]?[1-9][0-9]{0,2}\.[0-9]{3}$/.test(t)) return undefined;
+  const [whole, decimals] = t.split('.');
+  return (
+    `"${t}" is ${whole}${decimals} where a point groups thousands (as in the locales that write ;) and ` +
+    `${whole} where it is a decimal point; write ${whole}${decimals}, or ${whole},${decimals} for the decimals`
+  );
+}
+
 /** A cell's value as its field holds it; in a `;` sheet (`semicolon`) with a decimal comma. */
 export function readCell(c: string, value: string, semicolon: boolean, fault: (message: string) => void): unknown {
   if (NUMBERS.has(c)) {
+    const grouped = thousandsPoint(value, semicolon);
+    if (grouped !== undefined) {
+      fault(`${c}: ${grouped}`);
+      return undefined;
+    }
     // A `;` sheet writes decimal commas (Excel in the locales that use `;`); a precision is never negative.
     const rules = { negative: !PRECISIONS.has(c), comma: semicolon };
     const read = parseDecimal(value, rules);
@@ -104,6 +124,11 @@ function rangeCellText(
   }
   if (sign !== undefined && b !== undefined) {
     fault(`"${text.slice(0, 40)}" is not a range; ${forms}`);
+    return undefined;
+  }
+  const grouped = thousandsPoint(a, semicolon) ?? (b === undefined ? undefined : thousandsPoint(b, semicolon));
+  if (grouped !== undefined) {
+    fault(grouped);
     return undefined;
   }
   const [first, second] = [num(a), b === undefined ? undefined : num(b)];
