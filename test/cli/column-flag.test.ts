@@ -5,7 +5,9 @@ import { cliOnServer } from '../helpers/server.js';
 
 // --column as a careless lab admin gives it: one header read two ways (the later flag silently won, so a
 // column became the unit or vanished), a field misspelt, a value without its =. Each is named in one pass,
-// with the field meant where it is near one, and nothing is read.
+// with the field meant where it is near one, and nothing is read. A --column naming no header of the sheet
+// (a misspelt one) is refused too, as a filter that names nothing: the column it meant would be read as its
+// own header says.
 
 describe('--column given carelessly', () => {
   it('names every wrong value at once: a header read two ways, a misspelt field, a value without =', async () => {
@@ -28,5 +30,17 @@ describe('--column given carelessly', () => {
     const twice = ['Parameter=name', 'Parameter=name', 'Comments='].flatMap((c) => ['--column', c]);
     const ok = await cli(['measures', 'import', 'x.csv', ...twice]);
     expect(ok.code, ok.stderr).toBe(0);
+  });
+
+  it('refuses a --column naming no header of the sheet, with the header nearest it', async () => {
+    const { s, dir, cli } = await cliOnServer({ events: false });
+    // A sheet whose Low and High are its critical limits: misspelt maps would read them as the normal range.
+    await writeFile(join(dir, 'c.csv'), 'Panel,Analyte,Units,Low,High\ntst_c,Potassium,mmol/L,2.5,6.5\n');
+    const flags = ['Lw=criticalLow', 'High=criticalHigh', '='].flatMap((c) => ['--column', c]);
+    const r = await cli(['measures', 'import', 'c.csv', ...flags]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('c.csv:1: --column "Lw=criticalLow" names no column of the sheet; did you mean "Low"?');
+    expect(r.stderr).toContain('c.csv:1: --column "=" names no column of the sheet (it has none without a header)');
+    expect((await s.call('GET', '/diagnostic-measures')).body).toEqual([]);
   });
 });

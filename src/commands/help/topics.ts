@@ -42,7 +42,7 @@ ${wrap(Object.entries(COLUMN_WORDS).map(([word, c]) => `${word} (${LIMIT_SHOWN[c
 A column not listed here is an error naming it, with the nearest guess (did you mean "LOINC"?);
 --column "Parameter=name" reads it as a field, --column "Comments=" leaves it out, and --column "="
 leaves out the columns with no header (a header may hold =: the last = ends it); a header given two
-ways is refused.
+ways, or one the sheet does not have, is refused.
 
 Rows:
   - Rows are grouped into measures by (test, name); a measure's rows need not be next to each other.

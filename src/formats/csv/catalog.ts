@@ -76,7 +76,7 @@ export class Sheet {
     this.headerProblems = [];
     record.forEach((h, i) => {
       const name = h.trim();
-      const mapped = this.columns?.get(headerKey(name));
+      const mapped = this.columns?.field(name);
       if (mapped === null) return;
       const known = mapped ?? COLUMN_OF.get(headerKey(name));
       const place = `${this.source}:${line}:${i + 1}`;
@@ -95,6 +95,7 @@ export class Sheet {
         this.headerProblems.push({ text, line, column: i + 1 });
       } else this.at[known] = i;
     });
+    this.headerProblems.push(...(this.columns?.unmatched(record, `${this.source}:${line}`, line) ?? []));
     // Without a test column, a row's measure is found by its name, and its test comes from --test.
     this.keyed = this.at.name !== undefined;
     const code = this.at.hl7IdentifierCod;

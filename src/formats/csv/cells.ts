@@ -101,8 +101,35 @@ export interface SheetRecord {
   carrier: 'csv';
 }
 
-/** A sheet's headers read as another field, or left out (null), by their key (headerKey): --column. */
-export type ColumnMap = ReadonlyMap<string, string | null>;
+/** --column: a sheet's headers read as another field, or left out, by their key (headerKey), each as given. */
+export class ColumnMap {
+  constructor(private readonly map: ReadonlyMap<string, { field: string | null; given: string }>) {}
+
+  /** The field a header is read as, null when it is left out, undefined when no --column names it. */
+  field(header: string): string | null | undefined {
+    return this.map.get(headerKey(header))?.field;
+  }
+
+  /**
+   * Each --column naming no header of a sheet (`place` is its header line's), with the nearest header: a
+   * misspelt one would otherwise leave the column it meant read as its own header says (a critical Low read
+   * as the range's min).
+   */
+  unmatched(header: string[], place: string, line: number): ReadProblem[] {
+    const keys = header.map((h) => headerKey(h.trim()));
+    const out: ReadProblem[] = [];
+    for (const [key, { given }] of this.map) {
+      if (keys.includes(key)) continue;
+      const guess = nearest(key, keys);
+      const shown = guess === undefined ? undefined : header[keys.indexOf(guess)].trim();
+      const text =
+        `${place}: --column "${given.slice(0, 60)}" names no column of the sheet` +
+        (key === '' ? ' (it has none without a header)' : shown ? `; did you mean "${shown.slice(0, 60)}"?` : '');
+      out.push({ text, line, column: 0 });
+    }
+    return out;
+  }
+}
 
 /**
  * --column's values: `Analyte=name` reads the column headed Analyte as the field name, `Comments=` leaves the
@@ -112,8 +139,7 @@ export type ColumnMap = ReadonlyMap<string, string | null>;
  */
 export function columnMap(values: readonly string[] | undefined): ColumnMap | undefined {
   if (values === undefined || values.length === 0) return undefined;
-  const out = new Map<string, string | null>();
-  const given = new Map<string, string>();
+  const out = new Map<string, { field: string | null; given: string }>();
   const problems: string[] = [];
   for (const v of values) {
     const shown = `--column "${v.slice(0, 60)}"`;
@@ -137,15 +163,14 @@ export function columnMap(values: readonly string[] | undefined): ColumnMap | un
       continue;
     }
     const key = headerKey(header);
-    const before = given.get(key);
-    if (before !== undefined && out.get(key) !== known)
-      problems.push(`${shown}: the column is already read another way (--column "${before.slice(0, 60)}"); keep one`);
-    else if (before === undefined) {
-      given.set(key, v);
-      out.set(key, known);
-    }
+    const before = out.get(key);
+    if (before !== undefined && before.field !== known)
+      problems.push(
+        `${shown}: the column is already read another way (--column "${before.given.slice(0, 60)}"); keep one`,
+      );
+    else if (before === undefined) out.set(key, { field: known, given: v });
   }
   if (problems.length === 1) throw new UsageError(problems[0]);
   if (problems.length > 1) throw new UsageError(`${problems.length} --column values are wrong`, '', problems);
-  return out;
+  return new ColumnMap(out);
 }
