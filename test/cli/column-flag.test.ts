@@ -43,4 +43,17 @@ describe('--column given carelessly', () => {
     expect(r.stderr).toContain('c.csv:1: --column "=" names no column of the sheet (it has none without a header)');
     expect((await s.call('GET', '/diagnostic-measures')).body).toEqual([]);
   });
+
+  it('echoes a header’s and a cell’s terminal escapes as text, never as bytes a terminal runs', async () => {
+    const { dir, cli } = await cliOnServer({ events: false });
+    const title = '\x1b]0;owned\x07';
+    const header = `Panel,Analyte,Units,${title}Low\x1b[8m,High,Reference Range`;
+    await writeFile(join(dir, 'e.csv'), `${header}\ntst_c,Hb,g/L,,,"Male = 1-2\x1b[2J\nM = 3-4\x9b"\n`);
+    const r = await cli(['measures', 'lint', 'e.csv', '--column', `${title}Lw=`]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('e.csv:1: --column "\\u001b]0;owned\\u0007Lw=" names no column of the sheet');
+    expect(r.stderr).toContain('e.csv:1:4: unknown column "\\u001b]0;owned\\u0007Low\\u001b[8m"');
+    expect(r.stderr).toContain('referenceRange: the cell gives male two lines (1 and 2)');
+    expect(r.stderr).not.toMatch(/[\x07\x1b\x9b]/);
+  });
 });
