@@ -56,4 +56,15 @@ describe('--column given carelessly', () => {
     expect(r.stderr).toContain('referenceRange: the cell gives male two lines (1 and 2)');
     expect(r.stderr).not.toMatch(/[\x07\x1b\x9b]/);
   });
+
+  it('maps headers holding = behind a byte-order mark, each read to its last =', async () => {
+    const { s, dir, cli } = await cliOnServer({ events: false });
+    const head = '\ufeff"Test name (<=60 ch)",Panel,Units,Low,High,Flag (H=high; L=low)';
+    await writeFile(join(dir, 'b.csv'), `${head}\r\nGlucose,tst_c,mg/dL,70,99,H\r\n`);
+    const flags = ['Test name (<=60 ch)=name', 'Flag (H=high; L=low)='].flatMap((c) => ['--column', c]);
+    const r = await cli(['measures', 'import', 'b.csv', ...flags]);
+    expect(r.code, r.stderr).toBe(0);
+    const [m] = (await s.call('GET', '/diagnostic-measures')).body as Record<string, unknown>[];
+    expect(m).toMatchObject({ test: 'tst_c', name: 'Glucose', unit: 'mg/dL', referenceRanges: [{ min: 70, max: 99 }] });
+  });
 });
