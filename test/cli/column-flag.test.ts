@@ -4,22 +4,26 @@ import { describe, expect, it } from 'vitest';
 import { cliOnServer } from '../helpers/server.js';
 
 // --column as a careless lab admin gives it: one header read two ways (the later flag silently won, so a
-// column became the unit or vanished), a field misspelt, a value without its =. Each is named in one pass,
-// with the field meant where it is near one, and nothing is read. A --column naming no header of the sheet
-// (a misspelt one) is refused too, as a filter that names nothing: the column it meant would be read as its
-// own header says.
+// column became the unit or vanished), a field misspelt, a value without its =, an unheaded column mapped.
+// Each is named in one pass, with the field meant where it is near one, and nothing is read. A --column
+// naming no header of the sheet (a misspelt one) is refused too, as a filter that names nothing: the column
+// it meant would be read as its own header says.
 
 describe('--column given carelessly', () => {
   it('names every wrong value at once: a header read two ways, a misspelt field, a value without =', async () => {
     const { s, dir, cli } = await cliOnServer({ events: false });
     await writeFile(join(dir, 'x.csv'), 'Panel,Parameter,Units,Low,High,Comments\ntst_c,Glucose,mg/dL,70,99,fasting\n');
-    const flags = ['Parameter=name', 'parameter=unit', 'Comments=nmae', 'Units'].flatMap((c) => ['--column', c]);
+    const flags = ['Parameter=name', 'parameter=unit', 'Comments=nmae', 'Units', '=unit'].flatMap((c) => [
+      '--column',
+      c,
+    ]);
     const r = await cli(['measures', 'import', 'x.csv', ...flags]);
     expect(r.code).toBe(2);
     for (const text of [
       '--column "parameter=unit": the column is already read another way (--column "Parameter=name"); keep one',
       '--column "Comments=nmae": nmae is no column; did you mean name? (clinadmin help csv)',
       '--column "Units": write HEADER=FIELD (Analyte=name), or HEADER= to leave it out',
+      '--column "=unit": the columns without a header can only be left out (--column "="); head the one to read',
     ])
       expect(r.stderr).toContain(text);
     const left = await cli(['measures', 'import', 'x.csv', '--column', 'Parameter=name', '--column', 'Parameter=']);

@@ -146,8 +146,13 @@ export function columnMap(values: readonly string[] | undefined): ColumnMap | un
     // The last =, as headers hold one (OpenELIS's "Test name French (<=60 ch, OE)") and no field name does.
     const at = v.lastIndexOf('=');
     const [header, field] = at === -1 ? [v, undefined] : [v.slice(0, at).trim(), v.slice(at + 1).trim()];
-    if (field === undefined || (header === '' && field !== '')) {
+    if (field === undefined) {
       problems.push(`${shown}: write HEADER=FIELD (Analyte=name), or HEADER= to leave it out`);
+      continue;
+    }
+    // A sheet may leave several columns unheaded (OpenELIS's leaves two), so none of them can be told apart.
+    if (header === '' && field !== '') {
+      problems.push(`${shown}: the columns without a header can only be left out (--column "="); head the one to read`);
       continue;
     }
     const known = field === '' ? null : COLUMN_OF.get(headerKey(field));
