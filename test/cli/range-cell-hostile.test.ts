@@ -80,19 +80,20 @@ describe('a Reference Range cell from a hostile sheet', () => {
     ]);
   });
 
-  it('reads ×10⁹/L as Excel users type it as 10^9/L, and refuses another power of ten', async () => {
+  it('reads ×10⁹/L as Excel users type it, and X 10^12/L, as the power of ten, and refuses another power', async () => {
     const { s, dir, cli } = await cliOnServer({ events: false });
     const rows = [
       HEAD,
       'tst_c,White Blood Cell Count,10^9/L,3.4-9.6 ×10⁹/L',
       'tst_c,Platelet Count,10^9/L,150-400 × 10⁹/L',
       'tst_c,Neutrophil Count,10^9/L,1.56-6.45 x10^9/L',
+      'tst_c,Red Blood Cell Count,10^12/L,4.35-5.65 X 10^12/L',
     ];
     await writeFile(join(dir, 'u.csv'), [...rows, 'tst_c,Lymphocyte Count,10^9/L,0.95-3.07 ×10⁶/L', ''].join('\n'));
     const bad = await cli(['measures', 'import', 'u.csv']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain(
-      'u.csv:5:4 (Lymphocyte Count): referenceRange: "0.95-3.07 ×10⁶/L" is in ×10⁶/L, not the measure\'s unit 10^9/L',
+      'u.csv:6:4 (Lymphocyte Count): referenceRange: "0.95-3.07 ×10⁶/L" is in ×10⁶/L, not the measure\'s unit 10^9/L',
     );
     expect((await s.call('GET', '/diagnostic-measures')).body).toEqual([]);
     await writeFile(join(dir, 'u.csv'), [...rows, ''].join('\n'));
@@ -106,6 +107,7 @@ describe('a Reference Range cell from a hostile sheet', () => {
     expect(held.sort()).toEqual([
       ['Neutrophil Count', '10^9/L', [[1.56, 6.45]]],
       ['Platelet Count', '10^9/L', [[150, 400]]],
+      ['Red Blood Cell Count', '10^12/L', [[4.35, 5.65]]],
       ['White Blood Cell Count', '10^9/L', [[3.4, 9.6]]],
     ]);
   });

@@ -174,7 +174,7 @@ const SUPERSCRIPT: Readonly<Record<string, string>> = {
 function sameUnit(written: string, unit: unknown): boolean {
   const plain = (u: string) =>
     u
-      .replace(/^[x×]\s*(?=10[\^*⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺])/, '')
+      .replace(/^[xX×]\s*(?=10[\^*⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺])/, '')
       .replace(/^10([⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+)/, (_, power: string) => `10^${[...power].map((c) => SUPERSCRIPT[c]).join('')}`);
   return typeof unit === 'string' && plain(written) === plain(unit);
 }
