@@ -143,4 +143,28 @@ describe('a Reference Range cell from a hostile sheet', () => {
       ['Platelets', [[150000, 450000]]],
     ]);
   });
+
+  it('says a unit given only on a later row is not given yet, not that the sheet has no unit column', async () => {
+    const { s, dir, cli } = await cliOnServer({ events: false });
+    const rows = [
+      'Panel,Analyte,Units,Sex,Reference Range',
+      'tst_c,Hemoglobin,,M,135-175 g/L',
+      'tst_c,Hemoglobin,g/L,F,120-160 g/L',
+      '',
+    ];
+    await writeFile(join(dir, 'l.csv'), rows.join('\n'));
+    await writeFile(join(dir, 'n.csv'), 'Panel,Analyte,Reference Range\ntst_c,Hemoglobin,135-175 g/L\n');
+    const later = await cli(['measures', 'import', 'l.csv']);
+    expect(later.code).toBe(2);
+    expect(later.stderr).toContain(
+      'l.csv:2:5 (Hemoglobin): referenceRange: "135-175 g/L" is in g/L, ' +
+        "and the measure's unit is not given by this row; give it on the measure's first row",
+    );
+    const none = await cli(['measures', 'import', 'n.csv']);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain(
+      'n.csv:2:3 (Hemoglobin): referenceRange: "135-175 g/L" is in g/L, and the measure has no unit column',
+    );
+    expect((await s.call('GET', '/diagnostic-measures')).body).toEqual([]);
+  });
 });

@@ -190,7 +190,7 @@ export class Sheet {
       if (value !== undefined) range[c === 'rangeId' ? 'id' : c] = value;
     }
     const fault = (message: string) => this.fault(line, RANGE_CELL, name, message);
-    const row = { kind, semicolon: this.delimiter === ';', unit: m.rec.unit };
+    const row = { kind, semicolon: this.delimiter === ';', unit: m.rec.unit, unitColumn: this.at.unit !== undefined };
     const ranges = whole === '' ? [range] : fillRangeCell(range, whole, row, fault);
     const list = kind === 'reference' ? 'referenceRanges' : 'panicRanges';
     for (const one of ranges) {

@@ -219,6 +219,14 @@ function sexLines(text: string, fault: (message: string) => void): { sex: string
   return bad ? null : read.map(({ sex, text }) => ({ sex: sex as string, text }));
 }
 
+/** The row a range cell stands on: its kind, its sheet's decimal comma, its measure's unit and unit column. */
+interface Row {
+  kind: string;
+  semicolon: boolean;
+  unit: unknown;
+  unitColumn: boolean;
+}
+
 /**
  * A reference range's one cell (`3.5 – 5.1 mmol/L`) into `range`'s min and max, its unit the measure's: the
  * ranges the row holds, one for each sex when the cell gives each its own line.
@@ -226,7 +234,7 @@ function sexLines(text: string, fault: (message: string) => void): { sex: string
 export function fillRangeCell(
   range: Record<string, unknown>,
   text: string,
-  row: { kind: string; semicolon: boolean; unit: unknown },
+  row: Row,
   fault: (message: string) => void,
 ): Record<string, unknown>[] {
   const said = (what: string) => (message: string) => fault(`${what}: ${message}`);
@@ -235,13 +243,13 @@ export function fillRangeCell(
     fault('referenceRange: the row gives its bounds in their own columns too; keep one of them');
   else {
     const bySex = sexLines(text, said('referenceRange'));
-    if (bySex === undefined) fillOne(range, text, row.semicolon, row.unit, said('referenceRange'));
+    if (bySex === undefined) fillOne(range, text, row, said('referenceRange'));
     else if (bySex !== null && range.sex !== undefined)
       fault("referenceRange: the cell gives each sex its range; leave the row's sex empty");
     else if (bySex !== null)
       return bySex.map((part) => {
         const one = { ...range, sex: part.sex };
-        fillOne(one, part.text, row.semicolon, row.unit, said(`referenceRange (its ${part.sex} line)`));
+        fillOne(one, part.text, row, said(`referenceRange (its ${part.sex} line)`));
         return one;
       });
   }
@@ -249,18 +257,17 @@ export function fillRangeCell(
 }
 
 /** One range of a range cell: its ends into `range`, its unit (if written) checked against the measure's. */
-function fillOne(
-  range: Record<string, unknown>,
-  text: string,
-  semicolon: boolean,
-  unit: unknown,
-  fault: (message: string) => void,
-): void {
-  const read = rangeCellText(text, semicolon, fault);
+function fillOne(range: Record<string, unknown>, text: string, row: Row, fault: (message: string) => void): void {
+  const { unit } = row;
+  const read = rangeCellText(text, row.semicolon, fault);
+  // The unit known by this row: a measure's unit given only on a later row is not known yet.
+  const none = row.unitColumn
+    ? "and the measure's unit is not given by this row; give it on the measure's first row"
+    : 'and the measure has no unit column';
   if (read?.unit !== undefined && !sameUnit(read.unit, unit))
     fault(
       `"${text.slice(0, 40)}" is in ${read.unit.slice(0, 20)}, ` +
-        (unit === undefined ? 'and the measure has no unit column' : `not the measure's unit ${String(unit)}`),
+        (unit === undefined ? none : `not the measure's unit ${String(unit)}`),
     );
   else if (read !== undefined) {
     if (read.min !== undefined) range.min = read.min;
