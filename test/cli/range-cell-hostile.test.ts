@@ -1,3 +1,4 @@
+// Covers: src/formats/csv/cell-read.ts src/formats/csv/catalog.ts
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
