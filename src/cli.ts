@@ -223,9 +223,35 @@ function renderError(err: unknown, ctx: Ctx, verbose: boolean): number {
     if (verbose && err.cause) ctx.stderr.write(`cause: ${String((err.cause as Error).stack ?? err.cause)}\n`);
     return err.exitCode;
   }
+  const refused = platformRefusal(err);
+  if (refused) {
+    ctx.stderr.write(`error: ${visible(refused, true)}\n`);
+    if (verbose) ctx.stderr.write(`${(err as Error).stack}\n`);
+    return EXIT.failure;
+  }
   const e = err as Error;
   ctx.stderr.write(`error: unexpected: ${visible(e?.message ?? String(err), true)}\n`);
   if (verbose && e?.stack) ctx.stderr.write(`${e.stack}\n`);
   else ctx.stderr.write('hint: run again with --verbose for details, and report it if it persists\n');
   return EXIT.failure;
+}
+
+/** How the platform refuses a file, in words a person can act on (Node's own are errno names). */
+const FILE_REFUSALS: Record<string, string> = {
+  ENOENT: 'no such file or folder',
+  ENOTDIR: 'a part of the path is not a folder',
+  EISDIR: 'it is a folder',
+  EACCES: 'permission denied',
+  EPERM: 'not permitted',
+  EROFS: 'the file system is read-only',
+  ENOSPC: 'the disk is full',
+  EDQUOT: 'the disk quota is used up',
+};
+
+/** A file or host the platform refused (not a fault of ours, nothing to report): its sentence, else undefined. */
+function platformRefusal(err: unknown): string | undefined {
+  const e = err as (NodeJS.ErrnoException & { hostname?: string }) | undefined;
+  if (e?.code === 'ENOTFOUND' && typeof e.hostname === 'string') return `no host named ${e.hostname} was found`;
+  const reason = FILE_REFUSALS[e?.code ?? ''];
+  return reason && typeof e?.path === 'string' ? `${e.path}: ${reason}` : undefined;
 }

@@ -13,7 +13,10 @@ export async function writeFileAtomic(path: string, text: string | AsyncIterable
     (s) => s.mode & 0o7777,
     () => undefined,
   );
-  const fh = await open(tmp, 'wx', kept ?? mode);
+  // A refusal names the file asked for, not the temp file beside it (its folder is the same).
+  const fh = await open(tmp, 'wx', kept ?? mode).catch((err: NodeJS.ErrnoException) => {
+    throw Object.assign(err, { path });
+  });
   try {
     if (kept !== undefined) await fh.chmod(kept);
     if (typeof text === 'string') await fh.writeFile(text);
