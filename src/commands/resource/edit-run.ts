@@ -17,6 +17,12 @@ import { editsOf } from './round-trip.js';
 
 /** `edit`, its options parsed: the record in the editor, then only what changed is sent. */
 export async function runEdit(ctx: Ctx, res: Resource, id: string, opts: Opts): Promise<void> {
+  // vi, chosen for the user, needs a person at a terminal: in a pipe or a CI job it would wait forever.
+  if (!ctx.env.VISUAL && !ctx.env.EDITOR && !ctx.isInteractive)
+    throw new UsageError(
+      'edit opens vi, and no one is at a terminal to use it',
+      `set EDITOR to a command that edits a file in place, or use \`clinadmin ${res.group} update\``,
+    );
   await withClient(ctx, opts, async ({ client, settings }) => {
     // The id, or the exact name (find.ts); the change goes to the id of the record found.
     const current = await byIdOrName(client, res, id, (at) =>
