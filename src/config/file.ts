@@ -75,13 +75,22 @@ export async function readConfig(
   warn?: (message: string) => void,
 ): Promise<ConfigData> {
   const path = configFile(env);
-  let mode: number;
+  let stats: ReturnType<typeof statSync>;
   try {
-    mode = statSync(path).mode & 0o777;
+    stats = statSync(path);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
     throw new CliError(`cannot read the config file ${path}: ${(err as Error).message}`, EXIT.failure);
   }
+  // A link to a FIFO would hold every command waiting for a writer, and the next write would chmod a device
+  // (a link to /dev/null made it owner-only for everyone): only a regular file is a config file.
+  if (!stats.isFile())
+    throw new CliError(
+      `the config file ${path} is not a regular file`,
+      EXIT.usage,
+      'move it away and run `clinadmin login` again, or set CLINADMIN_CONFIG_DIR to another folder',
+    );
+  const mode = stats.mode & 0o777;
   // It holds tokens: as ssh does for a key, say so when others can read it (the next write makes it 0600).
   if (warn && process.platform !== 'win32' && mode & 0o077) {
     warn(

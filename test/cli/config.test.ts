@@ -1,6 +1,7 @@
 // Covers: src/config/ src/commands/config.ts src/commands/config-run.ts src/commands/login.ts src/commands/login-run.ts
 // Covers: src/commands/connect.ts src/commands/suggest.ts
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
@@ -179,5 +180,28 @@ describe('config', () => {
       expect(r.stderr, text).toContain(`the config file ${join(dir, 'config.json')} does not hold a JSON object`);
       expect(await readFile(join(dir, 'config.json'), 'utf8')).toBe(text);
     }
+  });
+});
+
+describe('a config file that is not a file', () => {
+  it('refuses a link to a FIFO or a device, never waiting on it or changing its mode', async () => {
+    const { cli, dir } = await setup();
+    await mkdir(dir, { recursive: true });
+    const fifo = join(dir, '..', 'pipe');
+    execFileSync('mkfifo', [fifo]);
+    await symlink(fifo, join(dir, 'config.json'));
+    for (const argv of [
+      ['config', 'set', 'base-url', 'http://127.0.0.1:9'],
+      ['config', 'list'],
+    ]) {
+      const r = await cli(argv);
+      expect(r.stderr, argv.join(' ')).toBe(
+        `error: the config file ${join(dir, 'config.json')} is not a regular file\n` +
+          'hint: move it away and run `clinadmin login` again, or set CLINADMIN_CONFIG_DIR to another folder\n',
+      );
+      expect(r.code).toBe(2);
+    }
+    // The FIFO keeps its mode: nothing chmod-ed through the link.
+    expect((await stat(fifo)).mode & 0o777).toBe(0o644 & ~process.umask());
   });
 });
