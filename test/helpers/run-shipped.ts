@@ -31,3 +31,16 @@ export async function runShipped(
   const built = load(DIST) as { run: typeof run };
   return runCli(argv, { ...o, cli: built.run });
 }
+
+/**
+ * runShipped, answering as clinadmin() does (exitCode; stdout and stderr without their last newline, as execa
+ * strips it): for an e2e file whose server must be a process of its own while its commands need none.
+ */
+export async function runShippedAsProcess(
+  argv: string[],
+  o: Pick<RunOptions, 'env' | 'cwd' | 'stdin'> = {},
+): Promise<{ exitCode: number; stdout: string; stderr: string }> {
+  const r = await runShipped(argv, o);
+  const chomp = (t: string) => t.replace(/\r?\n$/, '');
+  return { exitCode: r.code, stdout: chomp(r.stdout), stderr: chomp(r.stderr) };
+}
