@@ -5,9 +5,11 @@ import { join } from 'node:path';
 import type { ResultPromise } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
 import { clinadmin, serveProcess } from '../helpers/bin.js';
+import { runShippedAsProcess } from '../helpers/run-shipped.js';
 import { tempDir } from '../helpers/tmp.js';
 
-// The whole state in one step: serve --load, sandbox load and sandbox contracts add, through the binary.
+// The whole state in one step: serve --load, sandbox load and sandbox contracts add. serve runs as the built
+// binary; the commands that talk to it run the built bundle in process, as only serve's answers are checked.
 
 const TOKEN = 'load-token-5a1c';
 const procs: ResultPromise[] = [];
@@ -23,7 +25,7 @@ async function serve(args: string[], folder?: string) {
   const s = await serveProcess(['--token', `${TOKEN}:acc_ci:admin`, ...args], { cwd: dir });
   procs.push(s.proc);
   const env = { CLINADMIN_BASE_URL: s.url, CLINADMIN_TOKEN: TOKEN, CLINADMIN_CONFIG_DIR: join(dir, 'config') };
-  const run = (a: string[]) => clinadmin(a, { env, cwd: dir });
+  const run = (a: string[]) => runShippedAsProcess(a, { env, cwd: dir });
   const json = async (a: string[]) => {
     const r = await run([...a, '-o', 'json']);
     expect(r.exitCode, String(r.stderr)).toBe(0);
