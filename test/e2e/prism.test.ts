@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa, type ResultPromise } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clinadmin, serveProcess } from '../helpers/bin.js';
+import { serveProcess } from '../helpers/bin.js';
+import { runShippedAsProcess } from '../helpers/run-shipped.js';
 import { tempDir } from '../helpers/tmp.js';
 
 // Prism (Stoplight's validating proxy) stands between the CLI and `clinadmin serve` with the committed
@@ -51,8 +52,9 @@ const received = () => prismLog.split('\n').filter((l) => /Request received/.tes
 describe('the CLI through Prism, validating against openapi.json', () => {
   it('runs the scenario, successes and refusals, with no violation of the contract', async () => {
     const env = { CLINADMIN_BASE_URL: proxyUrl, CLINADMIN_TOKEN: TOKEN, CLINADMIN_CONFIG_DIR: join(dir, 'config') };
+    // The CLI as it ships, in process: Prism checks what it sends and gets, which a process would not change.
     const cli = (args: string[], extra: Record<string, string> = {}) =>
-      clinadmin(args, { env: { ...env, ...extra }, cwd: dir });
+      runShippedAsProcess(args, { env: { ...env, ...extra }, cwd: dir });
     const expectExit = async (args: string[], code: number, extra?: Record<string, string>) => {
       const r = await cli(args, extra);
       expect(r.exitCode, `${args.join(' ')}: ${r.stderr}`).toBe(code);
@@ -129,7 +131,10 @@ describe('the CLI through Prism, validating against openapi.json', () => {
     const here = await tempDir();
     const env = { CLINADMIN_BASE_URL: proxyUrl, CLINADMIN_TOKEN: TOKEN, CLINADMIN_CONFIG_DIR: join(here, 'config') };
     const before = received();
-    const r = await clinadmin(['sandbox', 'capture', '--out', 'copy.json', '--timeout', '30'], { env, cwd: here });
+    const r = await runShippedAsProcess(['sandbox', 'capture', '--out', 'copy.json', '--timeout', '30'], {
+      env,
+      cwd: here,
+    });
     expect(r.exitCode, r.stderr).toBe(0);
     // Three GETs of the lists, each checked against the contract.
     await expect.poll(received).toBe(before + 3);
