@@ -3,8 +3,10 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loggedIn } from '../helpers/logged-in.js';
+import { runShippedAsProcess } from '../helpers/run-shipped.js';
 
-// The built binary against `clinadmin serve`: a pediatric catalog written as labs publish bands (hours of
+// The built CLI against `clinadmin serve` (the serve and the login as processes, the commands in process, as
+// what they answer is the point): a pediatric catalog written as labs publish bands (hours of
 // life, days, months, years), through import, evaluate, lint, show and both exports. Expected answers come
 // from the lab's completed-unit notation (0–28 d is every age before day 29) and FHIR R4's Range, whose
 // ends are exact ages (high is the first age past the band), as `clinadmin help ranges` says.
@@ -13,7 +15,8 @@ const CATALOG = new URL('../fixtures/ages/pediatric-chemistry.json', import.meta
 
 describe('ages as labs write them, end to end', () => {
   it('imports bands in h, d, mo and y, answers by them, and shows and exports them in their units', async () => {
-    const { run, dir } = await loggedIn();
+    const { env, dir } = await loggedIn();
+    const run = (args: string[]) => runShippedAsProcess(args, { env });
     const lint = await run(['measures', 'lint', CATALOG]);
     expect(lint.stderr.match(/not covered|overlaps/g)).toEqual(['not covered']);
     expect(lint.stderr).toContain('ages 8–30 d are not covered for sex all');
@@ -54,7 +57,8 @@ describe('ages as labs write them, end to end', () => {
   });
 
   it('keeps rr_k on the adult potassium band when a file puts a neonatal band in front', async () => {
-    const { run, dir } = await loggedIn();
+    const { env, dir } = await loggedIn();
+    const run = (args: string[]) => runShippedAsProcess(args, { env });
     const shown = JSON.parse((await run(['measures', 'show', 'msr_k', '-o', 'json'])).stdout);
     const file = {
       test: shown.test,
