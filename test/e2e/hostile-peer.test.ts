@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { clinadmin } from '../helpers/bin.js';
 import { endless, HOSTILE_IDS, hostileServer, listOfIds } from '../helpers/hostile.js';
 import { binOnPath, E2E_TOKEN, loggedIn } from '../helpers/logged-in.js';
+import { runShippedAsProcess } from '../helpers/run-shipped.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -141,6 +142,8 @@ describe("the CLI's memory is capped, not the peer's to grow", () => {
   }
 });
 
+// From here on the CLI runs as it ships in this process (runShippedAsProcess): what it writes and sends is
+// checked, not its process, its memory or a shell's.
 describe('every text from the server that reaches a person is escaped', () => {
   const ESC = '\u001b]0;pwned\u0007\u001b[2J';
   const record = { id: `msr_evil${ESC}`, test: 'tst_h', name: 'Hostile', type: 'text', description: `old${ESC}` };
@@ -159,16 +162,18 @@ describe('every text from the server that reaches a person is escaped', () => {
       res.end(JSON.stringify({ title: `Not here${ESC}`, status: 404, detail: `nothing${ESC}` }));
     });
     const env = { CLINADMIN_BASE_URL: h.url, CLINADMIN_TOKEN: 'tok-hostile-1234' };
-    const shown = await clinadmin(['measures', 'show', 'msr_1', '--verbose'], { env });
+    const shown = await runShippedAsProcess(['measures', 'show', 'msr_1', '--verbose'], { env });
     expect(shown.exitCode).toBe(3);
     expect(shown.stderr).toContain('body: ');
     const dir = await tempDir();
     const file = join(dir, 'catalog.json');
     await writeFile(file, JSON.stringify([{ test: 'tst_h', name: 'Hostile', type: 'text', description: 'new' }]));
-    const imported = await clinadmin(['measures', 'import', file, '-v', '--yes'], { env });
+    const imported = await runShippedAsProcess(['measures', 'import', file, '-v', '--yes'], { env });
     expect(imported.exitCode, imported.stderr).toBe(0);
     expect(imported.stderr).toMatch(/updated\s+msr_evil\\u001b/);
-    const updated = await clinadmin(['measures', 'update', record.id, '--description', 'new', '--dry-run'], { env });
+    const updated = await runShippedAsProcess(['measures', 'update', record.id, '--description', 'new', '--dry-run'], {
+      env,
+    });
     for (const r of [shown, imported, updated]) {
       expect(`${r.stdout}${r.stderr}`).not.toMatch(/[\u0007\u001b]/);
     }
@@ -192,7 +197,7 @@ describe('a list whose elements are not all records', () => {
       ['measures', 'export', '--format', 'csv'],
       ['notifications', 'list', '-o', 'json'],
     ]) {
-      const r = await clinadmin(args, { env });
+      const r = await runShippedAsProcess(args, { env });
       expect({ args, code: r.exitCode }).toEqual({ args, code: 1 });
       const path = args[0] === 'measures' ? '/diagnostic-measures' : '/notifications';
       expect(r.stderr).toContain(`answered GET ${path} with a list whose element 2 is null, not a record`);
@@ -200,7 +205,7 @@ describe('a list whose elements are not all records', () => {
     }
     // Streamed or read whole, the record before the bad one is written, and nothing after it.
     for (const group of ['measures', 'coverages']) {
-      const listed = await clinadmin([group, 'list', '-o', 'ndjson'], { env });
+      const listed = await runShippedAsProcess([group, 'list', '-o', 'ndjson'], { env });
       expect({ group, out: listed.stdout }).toEqual({ group, out: JSON.stringify(kalium) });
       expect(listed.stderr).toContain('the list was read no further');
     }
@@ -229,7 +234,7 @@ describe('a server that cuts off the list an import plans against', () => {
     });
     const file = join(await tempDir(), 'catalog.json');
     await writeFile(file, JSON.stringify([{ test: 'tst_cut', name: 'Cut', type: 'text' }]));
-    const r = await clinadmin(['measures', 'import', file, '-o', 'json'], {
+    const r = await runShippedAsProcess(['measures', 'import', file, '-o', 'json'], {
       env: { CLINADMIN_BASE_URL: h.url, CLINADMIN_TOKEN: 'tok-hostile-1234' },
     });
     expect(r.exitCode, r.stderr).toBe(0);
@@ -252,7 +257,7 @@ describe('a server that cuts off the list an import plans against', () => {
     });
     const file = join(await tempDir(), 'catalog.json');
     await writeFile(file, JSON.stringify([{ test: 'tst_cut', name: 'Cut', type: 'text' }]));
-    const r = await clinadmin(['measures', 'import', file, '--dry-run'], {
+    const r = await runShippedAsProcess(['measures', 'import', file, '--dry-run'], {
       env: { CLINADMIN_BASE_URL: h.url, CLINADMIN_TOKEN: 'tok-hostile-1234' },
     });
     expect(r.exitCode, r.stderr).toBe(0);
@@ -271,7 +276,7 @@ describe('a server that cuts off the list an import plans against', () => {
     });
     const file = join(await tempDir(), 'catalog.json');
     await writeFile(file, JSON.stringify([{ test: 'tst_cut', name: 'Cut', type: 'text' }]));
-    const r = await clinadmin(['measures', 'import', file], {
+    const r = await runShippedAsProcess(['measures', 'import', file], {
       env: { CLINADMIN_BASE_URL: h.url, CLINADMIN_TOKEN: 'tok-hostile-1234' },
     });
     expect(r.exitCode).toBe(1);
