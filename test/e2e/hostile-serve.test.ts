@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { ResultPromise } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
 import { clinadmin, serveProcess } from '../helpers/bin.js';
+import { runShippedAsProcess } from '../helpers/run-shipped.js';
 import { tempDir } from '../helpers/tmp.js';
 
 // serve against hostile hands (issue 38): what a client without a token, or with an ordinary one, can do
@@ -47,8 +48,9 @@ async function serve(args: string[] = [], options: { dir?: string; env?: Record<
       body: text === '' ? undefined : JSON.parse(text),
     };
   };
+  // The CLI as it ships, in process: what is checked is serve's side, and the commands need no process.
   const run = (argv: string[], token = ADMIN) =>
-    clinadmin(argv, { env: { CLINADMIN_BASE_URL: s.url, CLINADMIN_TOKEN: token } });
+    runShippedAsProcess(argv, { env: { CLINADMIN_BASE_URL: s.url, CLINADMIN_TOKEN: token } });
   return { ...s, dir, call, run };
 }
 
