@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BIN, clinadmin, serveProcess } from '../helpers/bin.js';
+import { runShippedAsProcess } from '../helpers/run-shipped.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const TOKEN = 'hardening-secret-token-42';
@@ -28,8 +29,9 @@ async function fake(handler: (req: IncomingMessage, res: ServerResponse) => void
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
 }
 
+// The CLI as it ships, in this process: these check what it says of a misbehaving server, not its process.
 const cli = async (url: string, args: string[], extra: Record<string, string> = {}) =>
-  clinadmin(args, {
+  runShippedAsProcess(args, {
     env: { CLINADMIN_BASE_URL: url, CLINADMIN_TOKEN: TOKEN, CLINADMIN_CONFIG_DIR: await tempDir(), ...extra },
   });
 
