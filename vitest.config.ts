@@ -33,7 +33,18 @@ const tier = (name: string, { timeouts = TIMEOUTS, isolate = true } = {}) => ({
  * Vitest shuffles files only with its own sequencer, so here `--sequence.shuffle` shuffles the tests of a
  * file, not the order of files.
  */
-const LONGEST = ['e2e/hostile-deadline', 'e2e/sandbox', 'e2e/jobs', 'e2e/docs-examples', 'e2e/cli', 'e2e/serve-ci'];
+const LONGEST = [
+  'e2e/sandbox-capture',
+  'e2e/jobs',
+  'e2e/docs-examples',
+  'e2e/hostile-serve',
+  'e2e/hostile-deadline',
+  'e2e/list-stream',
+  'e2e/serve-ci',
+  'e2e/testing-package',
+  'e2e/testing-api',
+  'e2e/linear-inputs',
+];
 class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const rank = (f: TestSpecification) => {
@@ -47,9 +58,11 @@ class LongestFirst extends BaseSequencer {
 
 export default defineConfig({
   test: {
-    // Most of a test's time is spent waiting on a process it started (the built binary, serve), so files run
-    // four at a time even on two cores; vitest's default (cores - 1) ran them one at a time here.
-    maxWorkers: 4,
+    // Most of a test's time is spent waiting on a process it started (the built binary, serve) or on a clock it
+    // tests (sandbox capture's minute, the deadlines, --stop-grace), so files run six at a time even on two
+    // cores: a file that only waits holds no core, and on a busy machine more of the suite's work is runnable
+    // beside the other load. vitest's default (cores - 1) ran them one at a time here.
+    maxWorkers: 6,
     // Each test as it ends, not only each file: a file of slow tests (docs-examples, a minute) is not a
     // minute of silence. `--reporter=default` on the command line gives the shorter view back.
     reporters: ['verbose'],
