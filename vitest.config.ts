@@ -28,22 +28,37 @@ const tier = (name: string, { timeouts = TIMEOUTS, isolate = true } = {}) => ({
  * The files that take longest, longest first. Vitest starts the files whose last duration it knows longest
  * first, but a fresh clone has no durations, and then it starts the largest files first: docs-examples,
  * a small file that runs for a minute, started after most others and ran on alone at the end (13 s of a
- * 156 s run). These start first in every run, so a fresh clone runs in the order a warm tree does. The list
- * is what a full run measured (vitest's JSON report, endTime - startTime); a stale one costs time, not results.
+ * 156 s run), and once unit's longest ran on alone at the end (12 s of a 173 s run). These start first in
+ * every run, so a fresh clone runs in the order a warm tree does. The list is what a full run measured
+ * (vitest's JSON report, endTime - startTime), of every tier; a stale one costs time, not results.
  * Vitest shuffles files only with its own sequencer, so here `--sequence.shuffle` shuffles the tests of a
  * file, not the order of files.
  */
 const LONGEST = [
   'e2e/sandbox-capture',
-  'e2e/jobs',
-  'e2e/docs-examples',
-  'e2e/hostile-serve',
   'e2e/hostile-deadline',
-  'e2e/list-stream',
+  'e2e/jobs',
+  'e2e/hostile-serve',
+  'e2e/docs-examples',
+  'e2e/serve-stop',
+  'e2e/edit',
+  'e2e/cli',
   'e2e/serve-ci',
-  'e2e/testing-package',
-  'e2e/testing-api',
   'e2e/linear-inputs',
+  'e2e/sandbox',
+  'e2e/package',
+  'e2e/list-stream',
+  'e2e/token-at-rest',
+  'e2e/testing-api',
+  'e2e/hostile-peer',
+  'e2e/testing-package',
+  'e2e/demo-plain',
+  'unit/formats-roundtrip',
+  'unit/server-lock',
+  'unit/store',
+  'cli/fhir',
+  'cli/lab-catalog',
+  'unit/existing',
 ];
 class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
