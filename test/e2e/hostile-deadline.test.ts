@@ -159,10 +159,15 @@ describe('--timeout is a deadline for the whole command (finding 7)', () => {
     const summary = JSON.parse(r.stdout);
     expect(summary).toMatchObject({ created: 1, timedOut: true });
     // Each of the twenty is deleted, failed (in flight) or not sent; none goes uncounted.
-    expect(summary.deleted + summary.failed).toBe(deletes);
-    expect(summary.notSent).toBe(20 - deletes);
+    expect(summary.deleted + summary.failed + summary.notSent).toBe(20);
+    // One at a time: at most one was in flight when the deadline passed. It was sent, but whether its bytes
+    // reached the server before the connection closed is unknown, which is why it is "failed", not "deleted".
+    expect(summary.failed).toBeLessThanOrEqual(1);
+    // The claims are true from the server's side: each one counted deleted arrived, and none counted not sent.
+    expect(deletes).toBeGreaterThanOrEqual(summary.deleted);
+    expect(deletes).toBeLessThanOrEqual(summary.deleted + summary.failed);
     expect(r.stderr).toContain(
-      `error: the command did not finish within --timeout 6 s: ${20 - deletes} measures were not sent`,
+      `error: the command did not finish within --timeout 6 s: ${summary.notSent} measures were not sent`,
     );
   });
 
