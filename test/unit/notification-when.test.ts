@@ -1,4 +1,5 @@
-// Covers: src/core/notifications.ts src/commands/notifications/watch-run.ts src/output/watch-line.ts src/output/list.ts src/output/fit.ts
+// Covers: src/core/notifications.ts src/commands/notifications/watch-run.ts src/output/watch-line.ts
+// Covers: src/output/list.ts src/output/fit.ts
 import { describe, expect, it } from 'vitest';
 import { parseWhen } from '../../src/core/notifications.js';
 import { col } from '../../src/output/columns.js';

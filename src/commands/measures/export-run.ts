@@ -28,7 +28,8 @@ export async function exportMeasures(
   const text = catalogText(chosen, opts.format, isUcum, opts.criticalAs, opts.delimiter);
   for (const where of unwritableTexts(chosen, opts.format))
     ctx.stderr.write(
-      `warning: ${visible(where, true)} holds half of a UTF-16 pair, which ${opts.format} (UTF-8) cannot write; written as U+FFFD\n`,
+      `warning: ${visible(where, true)} holds half of a UTF-16 pair, which ${opts.format} (UTF-8) cannot ` +
+        'write; written as U+FFFD\n',
     );
   if (opts.out === undefined) {
     await writeExact(ctx, text);
