@@ -29,6 +29,8 @@ export interface SourceRecord {
   problems?: ReadProblem[];
   /** What is wrong with the file it is the first record of (a sheet's columns): listed with it, not its own. */
   fileProblems?: ReadProblem[];
+  /** What the file's reading left out that its records needed (a sheet's column): a warning with the first. */
+  fileWarnings?: ReadProblem[];
   moreProblems?: number;
   /** Paths the reading could not take whole (a range with a bad cell), which its checks pass over. */
   unread?: string[];

@@ -62,6 +62,37 @@ describe('--column given carelessly', () => {
     expect(r.stderr).not.toMatch(/[\x07\x1b\x9b]/);
   });
 
+  it('warns of each range column left out that no other column gives, and imports the ranges so read', async () => {
+    const { s, dir, cli } = await cliOnServer({ events: false });
+    const head = 'Panel,Analyte,Units,Low,High,Gender,Reference range,Comments';
+    await writeFile(join(dir, 'w.csv'), `${head}\ntst_c,Hb,g/L,135,175,male,135-175,adult\n`);
+    // Low and Gender left out: the sheet's male 135-175 g/L would be read as 175 and below, for everyone.
+    const drop = ['Low=', 'Gender=', 'Reference range=', 'Comments='].flatMap((c) => ['--column', c]);
+    const lint = await cli(['measures', 'lint', 'w.csv', ...drop]);
+    expect(lint.code, lint.stderr).toBe(0);
+    const warnings = lint.stderr.split('\n').filter((l) => l.startsWith('warning:'));
+    expect(warnings).toEqual([
+      'warning: w.csv:1:4: --column leaves "Low" out, and no other column gives min: the ranges are read without it',
+      'warning: w.csv:1:6: --column leaves "Gender" out, and no other column gives sex: the ranges are read without it',
+    ]);
+    expect((await cli(['measures', 'lint', 'w.csv', '--strict', ...drop])).code).toBe(1);
+    const r = await cli(['measures', 'import', 'w.csv', ...drop]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('w.csv:1:4: --column leaves "Low" out');
+    const [m] = (await s.call('GET', '/diagnostic-measures')).body as Record<string, unknown>[];
+    expect(m.referenceRanges).toEqual([{ id: expect.any(String), max: 175, sex: 'all' }]);
+    // The range cell stands in for Low and High, and Low and High for the cell: nothing is read wider.
+    for (const flags of [
+      ['Low=', 'High=', 'Comments='],
+      ['Reference range=', 'Comments='],
+    ]) {
+      const given = flags.flatMap((c) => ['--column', c]);
+      const quiet = await cli(['measures', 'lint', 'w.csv', ...given]);
+      expect(quiet.code, quiet.stderr).toBe(0);
+      expect(quiet.stderr).not.toContain('warning');
+    }
+  });
+
   it('maps headers holding = behind a byte-order mark, each read to its last =', async () => {
     const { s, dir, cli } = await cliOnServer({ events: false });
     const head = '\ufeff"Test name (<=60 ch)",Panel,Units,Low,High,Flag (H=high; L=low)';

@@ -133,6 +133,7 @@ export class Checker {
     // The file's own problems come first, in its order, and do not make the record beside them invalid.
     for (const e of src.fileProblems ?? []) this.errorList.push(e.text, [this.file, e.line, e.column]);
     this.fileErrors += src.fileProblems?.length ?? 0;
+    for (const w of src.fileWarnings ?? []) this.warningList.push(w.text, [this.file, w.line, w.column]);
     const [errors, warnings] = [this.errorCount, this.warningCount];
     const prepared = this.prepareOne(src);
     if (this.errorCount > errors) this.invalid++;

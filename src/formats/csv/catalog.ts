@@ -50,6 +50,8 @@ const LOINC_HEADERS = ['loinc', 'loinccode'];
 export class Sheet {
   /** The header's problems (a column we do not know, or one named twice): the first record carries them. */
   headerProblems: ReadProblem[] = [];
+  /** What the header leaves out that the ranges needed (a --column dropping a bound): the first record carries it. */
+  private headerWarnings: ReadProblem[] = [];
   headerRead = false;
   /** Whether the header names the name column a measure's rows are found by (with test's, where it has one). */
   keyed = false;
@@ -96,6 +98,7 @@ export class Sheet {
       } else this.at[known] = i;
     });
     this.headerProblems.push(...(this.columns?.unmatched(record, `${this.source}:${line}`, line) ?? []));
+    this.headerWarnings = this.columns?.leftOutOfRanges(record, this.at, `${this.source}:${line}`, line) ?? [];
     // Without a test column, a row's measure is found by its name, and its test comes from --test.
     this.keyed = this.at.name !== undefined;
     const code = this.at.hl7IdentifierCod;
@@ -199,12 +202,8 @@ export class Sheet {
     }
     if (limits.length === 0) return key;
     if (kind === 'panic') {
-      this.fault(
-        line,
-        limits[0],
-        name,
-        'critical limits stand on a reference row (a panic row holds them in min and max)',
-      );
+      const where = 'critical limits stand on a reference row (a panic row holds them in min and max)';
+      this.fault(line, limits[0], name, where);
       return key;
     }
     // Critical limits beside a reference range: a panic range for the same people (FHIR's critical range).
@@ -283,6 +282,7 @@ export class Sheet {
     const record: SheetRecord = { source: this.source, position, line: m.line, value: m.rec, cellOf, carrier: 'csv' };
     if (m.problems.length > 0) Object.assign(record, { problems: m.problems, moreProblems: m.more, unread: m.unread });
     if (position === 1 && this.headerProblems.length > 0) record.fileProblems = this.headerProblems;
+    if (position === 1 && this.headerWarnings.length > 0) record.fileWarnings = this.headerWarnings;
     return record;
   }
 }
