@@ -1,6 +1,6 @@
 // No line over 120 characters in the files people read: the formatter wraps code, not strings or prose
 // in comments, so this catches what it leaves. Generated files (completions/, dist/) are left out.
-// And no file under src/ over 300 lines (STYLE.md: a file that grows past it is split by what it holds).
+// And no file under src/ over 300 lines (the house rule: a file that grows past it is split by what it holds).
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
