@@ -63,7 +63,7 @@ const LONGEST = [
   'e2e/testing-package',
   'e2e/demo-plain',
   'unit/formats-roundtrip',
-  'unit/server-lock',
+  'unit/data-file-lock',
   'unit/store',
   'cli/fhir',
   'cli/lab-catalog',

@@ -1,6 +1,6 @@
-// Covers: scripts/tests-for.mjs
+// Covers: scripts/tests-for.mjs vitest.config.ts
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -40,6 +40,14 @@ function fault(entry: string): string | undefined {
 }
 
 describe('tests findable from the code they test (// Covers:)', () => {
+  it("names in vitest.config.ts's longest-first list only test files that are there", () => {
+    // A file renamed but left on the list would start wherever vitest puts it, with no word of why.
+    const list = /const LONGEST = \[([^\]]*)\]/.exec(readFileSync(at('vitest.config.ts'), 'utf8'))?.[1] ?? '';
+    const listed = [...list.matchAll(/'([^']+)'/g)].map((m) => `test/${m[1]}.test.ts`);
+    expect(listed.length).toBeGreaterThan(10);
+    expect(listed.filter((f) => !TESTS.includes(f))).toEqual([]);
+  });
+
   it('every test file opens with a // Covers: line', () => {
     expect(TESTS.length).toBeGreaterThan(100);
     expect([...COVERS.keys()]).toEqual(TESTS);
