@@ -42,7 +42,7 @@ export function terminalView(ctx: Ctx, o: ViewOptions, spec: SyncSpec): SyncView
     async summary(tally, elapsedMs) {
       if (o.report)
         await writeFileAtomic(resolve(ctx.cwd, o.report), documentText({ ...tally.counts }, tally.records, 'json'));
-      await showSummary(ctx, o, spec.plural, tally, elapsedMs);
+      await showSummary(ctx, o, spec, tally, elapsedMs);
     },
   };
 }

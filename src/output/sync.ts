@@ -1,7 +1,7 @@
 import type { Ctx } from '../context.js';
 import { jsonText } from '../core/number.js';
 import { listed } from '../core/problems.js';
-import type { Counts, RecordResult, Tally } from '../core/sync/execute.js';
+import { type Counts, type RecordResult, type Tally, unsentWords } from '../core/sync/execute.js';
 import type { PlanItem } from '../core/sync/plan.js';
 import type { Checker } from '../core/sync/prepare.js';
 import type { Deletion } from '../core/sync/prune.js';
@@ -188,7 +188,7 @@ function summarySentence(s: Counts, sent: number, elapsedMs: number): string {
 export async function showSummary(
   ctx: Ctx,
   opts: PresentOptions,
-  plural: string,
+  words: { noun: string; plural: string },
   tally: Tally,
   elapsedMs: number,
 ): Promise<void> {
@@ -199,7 +199,7 @@ export async function showSummary(
   )) {
     ctx.stderr.write(`failed: ${visible(f)}\n`);
   }
-  if (s.interrupted) ctx.stderr.write(`interrupted: ${s.notSent} ${plural} were not sent\n`);
+  if (s.interrupted) ctx.stderr.write(`interrupted: ${unsentWords(s.notSent, words)}\n`);
   if (['table', 'wide'].includes(chooseFormat(ctx, opts.output))) {
     ctx.stdout.write(`${summarySentence(s, tally.sent, elapsedMs)}\n`);
     return;

@@ -1,7 +1,7 @@
 import type { ApiClient } from '../../api/client.js';
 import { ApiError, CliError, EXIT } from '../../errors.js';
 import type { SourceRecord } from '../../formats/records.js';
-import type { Counts, RecordResult, Tally } from './execute.js';
+import { type Counts, type RecordResult, type Tally, unsentWords } from './execute.js';
 import type { Existing } from './existing.js';
 import { fetchExisting, wholeWhereChanged } from './holdings.js';
 import type { PlanItem } from './plan.js';
@@ -143,7 +143,7 @@ async function sendAll(
       if (s.timedOut) {
         throw new ApiError(
           `the command did not finish within --timeout ${(input.deadlineMs ?? 0) / 1000} s: ` +
-            `${s.notSent} ${spec.plural} were not sent`,
+            unsentWords(s.notSent, spec),
           undefined,
           [],
           'raise --timeout, or leave it out: then each request alone has 30 s',
