@@ -18,13 +18,13 @@ export interface RecordResult {
   error?: string;
 }
 
-/** The counts of a run; `records` are kept on disk (see Tally), not in memory. */
 /** What a stopped run left unsent, in its sentence's words: `1 measure was not sent`, or that nothing was. */
 export function unsentWords(n: number, { noun, plural }: { noun: string; plural: string }): string {
   if (n === 0) return 'nothing was left unsent';
   return n === 1 ? `1 ${noun} was not sent` : `${n} ${plural} were not sent`;
 }
 
+/** The counts of a run; `records` are kept on disk (see Tally), not in memory. */
 export interface Counts {
   created: number;
   updated: number;
