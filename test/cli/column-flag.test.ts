@@ -74,6 +74,9 @@ describe('--column given carelessly', () => {
     expect(warnings).toEqual([
       'warning: w.csv:1:4: --column leaves "Low" out, and no other column gives min: the ranges are read without it',
       'warning: w.csv:1:6: --column leaves "Gender" out, and no other column gives sex: the ranges are read without it',
+      // High gives the cell's max, but nothing its min.
+      'warning: w.csv:1:7: --column leaves "Reference range" out, and no other column gives referenceRange: ' +
+        'the ranges are read without it',
     ]);
     expect((await cli(['measures', 'lint', 'w.csv', '--strict', ...drop])).code).toBe(1);
     const r = await cli(['measures', 'import', 'w.csv', ...drop]);
@@ -91,6 +94,12 @@ describe('--column given carelessly', () => {
       expect(quiet.code, quiet.stderr).toBe(0);
       expect(quiet.stderr).not.toContain('warning');
     }
+    // A sheet with a Low column but no High: the range cell was its only max.
+    await writeFile(join(dir, 'l.csv'), 'Panel,Analyte,Units,Low,Reference range\ntst_c,Hb,g/L,,135-175\n');
+    const lone = await cli(['measures', 'lint', 'l.csv', '--column', 'Reference range=']);
+    expect(lone.stderr).toContain(
+      'warning: l.csv:1:5: --column leaves "Reference range" out, and no other column gives referenceRange',
+    );
   });
 
   it('maps headers holding = behind a byte-order mark, each read to its last =', async () => {

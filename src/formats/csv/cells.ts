@@ -141,7 +141,7 @@ export class ColumnMap {
       const name = h.trim();
       const field = this.field(name) === null ? COLUMN_OF.get(headerKey(name)) : undefined;
       const instead = field === undefined ? undefined : STANDS_IN[field];
-      if (instead === undefined || instead.some((f) => read[f] !== undefined)) return;
+      if (instead === undefined || instead.some((all) => all.every((f) => read[f] !== undefined))) return;
       const text =
         `${place}:${i + 1}: --column leaves "${name.slice(0, 60)}" out, and no other column gives ${field}: ` +
         'the ranges are read without it';
@@ -151,12 +151,14 @@ export class ColumnMap {
   }
 }
 
-/** Each range column, with the columns that give what it gives (a range cell gives both bounds). */
-const STANDS_IN: Readonly<Record<string, readonly string[]>> = {
-  min: ['min', RANGE_CELL],
-  max: ['max', RANGE_CELL],
-  [RANGE_CELL]: ['min', 'max'],
-  ...Object.fromEntries(['simin', 'simax', 'sex', 'ageMin', 'ageMax', 'range', ...LIMIT_COLUMNS].map((c) => [c, [c]])),
+/** Each range column, with the sets of columns that give what it gives: a range cell gives both bounds. */
+const STANDS_IN: Readonly<Record<string, readonly (readonly string[])[]>> = {
+  min: [['min'], [RANGE_CELL]],
+  max: [['max'], [RANGE_CELL]],
+  [RANGE_CELL]: [['min', 'max']],
+  ...Object.fromEntries(
+    ['simin', 'simax', 'sex', 'ageMin', 'ageMax', 'range', ...LIMIT_COLUMNS].map((c) => [c, [[c]]]),
+  ),
 };
 
 /**
