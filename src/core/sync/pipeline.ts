@@ -143,7 +143,10 @@ async function sendAll(
       if (s.timedOut) {
         throw new ApiError(
           `the command did not finish within --timeout ${(input.deadlineMs ?? 0) / 1000} s: ` +
-            unsentWords(s.notSent, spec),
+            // Nothing left to send still leaves the requests the deadline cut, whose outcome is unknown.
+            (s.notSent > 0
+              ? unsentWords(s.notSent, spec)
+              : 'what was in flight is listed as failed, its outcome unknown'),
           undefined,
           [],
           'raise --timeout, or leave it out: then each request alone has 30 s',
