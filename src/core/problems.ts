@@ -25,6 +25,12 @@ export interface ReadProblem {
   column: number;
 }
 
+/** A warning found in reading a record: its place, and the field and words `lint -o json` lists it by. */
+export interface ReadWarning extends ReadProblem {
+  field: string;
+  message: string;
+}
+
 /**
  * Adds a record's problem to its first MAX_LISTED by line and column, whatever order they were found in (a
  * row's measure cells are read before its range's); returns 1 when one is counted past them, else 0.

@@ -1,5 +1,5 @@
 import type { Ctx } from '../context.js';
-import type { ReadProblem } from '../core/problems.js';
+import type { ReadProblem, ReadWarning } from '../core/problems.js';
 import { UsageError } from '../errors.js';
 import { RESOURCES } from '../resources/index.js';
 import { parseCatalogCsv } from './csv/catalog.js';
@@ -29,8 +29,8 @@ export interface SourceRecord {
   problems?: ReadProblem[];
   /** What is wrong with the file it is the first record of (a sheet's columns): listed with it, not its own. */
   fileProblems?: ReadProblem[];
-  /** What the file's reading left out that its records needed (a sheet's column): a warning with the first. */
-  fileWarnings?: ReadProblem[];
+  /** What reading the record found worth a word, not wrong (a cell --column left out): its warnings. */
+  warnings?: ReadWarning[];
   moreProblems?: number;
   /** Paths the reading could not take whole (a range with a bad cell), which its checks pass over. */
   unread?: string[];

@@ -62,44 +62,73 @@ describe('--column given carelessly', () => {
     expect(r.stderr).not.toMatch(/[\x07\x1b\x9b]/);
   });
 
-  it('warns of each range column left out that no other column gives, and imports the ranges so read', async () => {
+  it('warns of each row that fills a range column left out, where no column read on the row gives it', async () => {
     const { s, dir, cli } = await cliOnServer({ events: false });
-    const head = 'Panel,Analyte,Units,Low,High,Gender,Reference range,Comments';
-    await writeFile(join(dir, 'w.csv'), `${head}\ntst_c,Hb,g/L,135,175,male,135-175,adult\n`);
-    // Low and Gender left out: the sheet's male 135-175 g/L would be read as 175 and below, for everyone.
-    const drop = ['Low=', 'Gender=', 'Reference range=', 'Comments='].flatMap((c) => ['--column', c]);
-    const lint = await cli(['measures', 'lint', 'w.csv', ...drop]);
+    // Rows as labs mix them: Low and High on some, one Reference range cell on others, a panic row's critical
+    // limits in Low and High, a Range type and a Gender that may say what a row without them is read as.
+    const sheet = [
+      'Panel,Analyte,Units,Range type,Gender,Low,High,Reference range,Critical low,Comments',
+      'tst_c,Hb,g/L,reference,male,135,175,,,adult',
+      'tst_c,Na,mmol/L,Reference,all,,,135-145,120,',
+      'tst_c,K,mmol/L,panic,,2.5,6.5,,,',
+      'tst_c,Cl,mmol/L,,,,,,,',
+    ];
+    await writeFile(join(dir, 'w.csv'), `${sheet.join('\n')}\n`);
+    const given = (...cs: string[]) => cs.flatMap((c) => ['--column', c]);
+    const warned = (stderr: string) => stderr.split('\n').filter((l) => l.startsWith('warning:'));
+    // Without Low and Gender, Hb's male 135-175 g/L would be 175 and below for everyone, and K's critical
+    // low of 2.5 would be gone; Na gives its bounds in the range cell and says all, so it loses nothing.
+    const drop = given('Low=', 'Gender=', 'Comments=');
+    const lint = await cli(['measures', 'lint', 'w.csv', ...drop, '-o', 'json']);
     expect(lint.code, lint.stderr).toBe(0);
-    const warnings = lint.stderr.split('\n').filter((l) => l.startsWith('warning:'));
-    expect(warnings).toEqual([
-      'warning: w.csv:1:4: --column leaves "Low" out, and no other column gives min: the ranges are read without it',
-      'warning: w.csv:1:6: --column leaves "Gender" out, and no other column gives sex: the ranges are read without it',
-      // High gives the cell's max, but nothing its min.
-      'warning: w.csv:1:7: --column leaves "Reference range" out, and no other column gives referenceRange: ' +
-        'the ranges are read without it',
+    expect(warned(lint.stderr)).toEqual([
+      'warning: w.csv:2:5 (Hb): --column leaves "Gender" out, though this row fills it: ' +
+        'its range is read for every sex',
+      'warning: w.csv:2:6 (Hb): --column leaves "Low" out, though this row fills it: its range is read without min',
+      'warning: w.csv:4:6 (K): --column leaves "Low" out, though this row fills it: its range is read without min',
+    ]);
+    // A CI script reading the report sees them on the measures they change.
+    const report = JSON.parse(lint.stdout);
+    expect(report).toMatchObject({ checked: 4, clean: 2, withWarnings: 2 });
+    expect(report.records.find((r: { name: string }) => r.name === 'K').warnings).toEqual([
+      'min: --column leaves "Low" out, though line 4 fills it: its range is read without min',
     ]);
     expect((await cli(['measures', 'lint', 'w.csv', '--strict', ...drop])).code).toBe(1);
+    // import --strict refuses what lint --strict refuses, and sends nothing.
+    const strict = await cli(['measures', 'import', 'w.csv', '--strict', ...drop]);
+    expect(strict.code).toBe(2);
+    expect((await s.call('GET', '/diagnostic-measures')).body).toEqual([]);
     const r = await cli(['measures', 'import', 'w.csv', ...drop]);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toContain('w.csv:1:4: --column leaves "Low" out');
-    const [m] = (await s.call('GET', '/diagnostic-measures')).body as Record<string, unknown>[];
-    expect(m.referenceRanges).toEqual([{ id: expect.any(String), max: 175, sex: 'all' }]);
-    // The range cell stands in for Low and High, and Low and High for the cell: nothing is read wider.
-    for (const flags of [
-      ['Low=', 'High=', 'Comments='],
-      ['Reference range=', 'Comments='],
-    ]) {
-      const given = flags.flatMap((c) => ['--column', c]);
-      const quiet = await cli(['measures', 'lint', 'w.csv', ...given]);
-      expect(quiet.code, quiet.stderr).toBe(0);
-      expect(quiet.stderr).not.toContain('warning');
-    }
-    // A sheet with a Low column but no High: the range cell was its only max.
-    await writeFile(join(dir, 'l.csv'), 'Panel,Analyte,Units,Low,Reference range\ntst_c,Hb,g/L,,135-175\n');
-    const lone = await cli(['measures', 'lint', 'l.csv', '--column', 'Reference range=']);
-    expect(lone.stderr).toContain(
-      'warning: l.csv:1:5: --column leaves "Reference range" out, and no other column gives referenceRange',
+    expect(warned(r.stderr)).toHaveLength(3);
+    const byName = Object.fromEntries(
+      ((await s.call('GET', '/diagnostic-measures')).body as Record<string, unknown>[]).map((m) => [m.name, m]),
     );
+    expect(byName.Hb.referenceRanges).toEqual([{ id: expect.any(String), max: 175, sex: 'all' }]);
+    expect(byName.K.panicRanges).toEqual([{ max: 6.5, sex: 'all' }]);
+
+    // The range cell left out: only Na filled it, and no Low or High on its row stands in. Its range then has
+    // no bound, an error, and the warning beside it says why.
+    const cell = await cli(['measures', 'lint', 'w.csv', ...given('Reference range=', 'Comments=')]);
+    expect(cell.code).toBe(2);
+    expect(cell.stderr).toContain('w.csv:3:4 (Na): referenceRanges[0]: a range needs at least one of min, max');
+    expect(cell.stderr).toContain(
+      '  - warning: w.csv:3:8 (Na): --column leaves "Reference range" out, though this row fills it: ' +
+        'its range is read without that cell\n',
+    );
+    expect(cell.stderr).toContain('1 error and 1 warning in the input');
+    // Range type and Critical low: a row saying reference loses nothing; K's panic and Na's 120 are lost.
+    const kind = await cli(['measures', 'lint', 'w.csv', ...given('Range type=', 'Critical low=', 'Comments=')]);
+    expect(warned(kind.stderr)).toEqual([
+      'warning: w.csv:3:9 (Na): --column leaves "Critical low" out, though this row fills it: ' +
+        'its critical low limit is not read',
+      'warning: w.csv:4:4 (K): --column leaves "Range type" out, though this row fills it: ' +
+        'the row is read as a reference range',
+    ]);
+    // Columns that hold no part of a range are left out without a word.
+    const quiet = await cli(['measures', 'lint', 'w.csv', ...given('Comments=')]);
+    expect(quiet.code, quiet.stderr).toBe(0);
+    expect(quiet.stderr).not.toContain('warning');
   });
 
   it('maps headers holding = behind a byte-order mark, each read to its last =', async () => {

@@ -133,7 +133,6 @@ export class Checker {
     // The file's own problems come first, in its order, and do not make the record beside them invalid.
     for (const e of src.fileProblems ?? []) this.errorList.push(e.text, [this.file, e.line, e.column]);
     this.fileErrors += src.fileProblems?.length ?? 0;
-    for (const w of src.fileWarnings ?? []) this.warningList.push(w.text, [this.file, w.line, w.column]);
     const [errors, warnings] = [this.errorCount, this.warningCount];
     const prepared = this.prepareOne(src);
     if (this.errorCount > errors) this.invalid++;
@@ -224,6 +223,7 @@ export class Checker {
     // find in a range it could not read whole, or between that range and another (an overlap), is left
     // out: it would only echo the cell's error.
     for (const e of src.problems ?? []) error(e.text, [this.file, e.line, e.column]);
+    for (const w of src.warnings ?? []) warning(w.text, [this.file, w.line, w.column]);
     this.errorList.more(src.moreProblems ?? 0);
     // A range is named `referenceRanges[3]` in a path and a message alike: each name is looked up once.
     const unread = new Set(src.unread);
@@ -253,8 +253,13 @@ export class Checker {
     }
     const body = parsed.data;
     const key = spec.key(body);
-    const ws = [...(adapted?.warnings ?? []), ...(spec.lint?.(body) ?? [])];
-    for (const w of ws.slice(adapted?.warnings.length ?? 0))
+    // The reading's and the adapter's warnings are listed above; the checks' are listed here.
+    const given = [
+      ...(src.warnings ?? []).map(({ field, message }) => ({ field, message })),
+      ...(adapted?.warnings ?? []),
+    ];
+    const ws = [...given, ...(spec.lint?.(body) ?? [])];
+    for (const w of ws.slice(given.length))
       if (read(w.field) && !names(w.message).some((n) => unread.has(n))) warning(...place(w.field, w.message));
     if (src.problems?.length) return undefined;
     const scope = spec.scope === undefined || adapted?.unscoped ? undefined : String(body[spec.scope]);

@@ -1,5 +1,5 @@
 import { nearest } from '../../core/nearest.js';
-import { keepFirst, listed, type ReadProblem } from '../../core/problems.js';
+import { keepFirst, listed, type ReadProblem, type ReadWarning } from '../../core/problems.js';
 import { RANGE_KIND_WORDS, rangeKindOf } from '../../core/words.js';
 import { UsageError } from '../../errors.js';
 import type { Rec } from '../json/record.js';
@@ -15,6 +15,7 @@ import {
 } from './columns.js';
 import { parseWhole, sheetDelimiter } from './dialect.js';
 import { unguardFormula } from './formula.js';
+import { type LeftOut, leftOutOfRanges, rowLosses } from './left-out.js';
 
 // A measure catalog as a spreadsheet keeps it: one row per range, a measure's own fields beside each of its
 // ranges. Written (csv/write.ts) as RFC 4180 CSV with CRLF and a UTF-8 byte-order mark (Excel reads UTF-8
@@ -32,6 +33,8 @@ export interface SheetEntry {
   problems: ReadProblem[];
   more: number;
   unread: string[];
+  /** Its rows' cells that --column left out though they held part of a range (csv/left-out.ts). */
+  warnings: ReadWarning[];
 }
 
 type RangeList = 'referenceRanges' | 'panicRanges';
@@ -50,8 +53,7 @@ const LOINC_HEADERS = ['loinc', 'loinccode'];
 export class Sheet {
   /** The header's problems (a column we do not know, or one named twice): the first record carries them. */
   headerProblems: ReadProblem[] = [];
-  /** What the header leaves out that the ranges needed (a --column dropping a bound): the first record carries it. */
-  private headerWarnings: ReadProblem[] = [];
+  private leftOut: LeftOut[] = [];
   headerRead = false;
   /** Whether the header names the name column a measure's rows are found by (with test's, where it has one). */
   keyed = false;
@@ -98,7 +100,7 @@ export class Sheet {
       } else this.at[known] = i;
     });
     this.headerProblems.push(...(this.columns?.unmatched(record, `${this.source}:${line}`, line) ?? []));
-    this.headerWarnings = this.columns?.leftOutOfRanges(record, this.at, `${this.source}:${line}`, line) ?? [];
+    this.leftOut = leftOutOfRanges(record, this.columns);
     // Without a test column, a row's measure is found by its name, and its test comes from --test.
     this.keyed = this.at.name !== undefined;
     const code = this.at.hl7IdentifierCod;
@@ -146,10 +148,12 @@ export class Sheet {
     let m = measures.get(key);
     if (!m) {
       const rangeLines = { referenceRanges: [], panicRanges: [] };
-      m = { rec: {}, line, lines: new Map(), rangeLines, problems: [], more: 0, unread: [] };
+      m = { rec: {}, line, lines: new Map(), rangeLines, problems: [], more: 0, unread: [], warnings: [] };
       measures.set(key, m);
     }
     this.current = m;
+    const has = (c: string) => this.cell(record, c) !== '';
+    for (const w of rowLosses(this.leftOut, record, has, { source: this.source, line, name })) keepFirst(m.warnings, w);
     for (const c of MEASURE) {
       if (this.at[c] === undefined) continue;
       const text = this.cell(record, c);
@@ -175,13 +179,9 @@ export class Sheet {
     const kind = written === '' && this.at.range === undefined ? 'reference' : rangeKindOf(written);
     if (kind === undefined) {
       const guess = nearest(written, Object.keys(RANGE_KIND_WORDS));
-      this.fault(
-        line,
-        written === '' ? undefined : 'range',
-        written === '' ? '' : name,
-        `range: must be reference or panic (or critical) (got "${written.slice(0, 40)}")` +
-          (guess ? `; did you mean ${guess}?` : ''),
-      );
+      const message = `range: must be reference or panic (or critical) (got "${written.slice(0, 40)}")`;
+      const near = guess ? `; did you mean ${guess}?` : '';
+      this.fault(line, written === '' ? undefined : 'range', written === '' ? '' : name, message + near);
       return key;
     }
     const range: Rec = {};
@@ -282,7 +282,7 @@ export class Sheet {
     const record: SheetRecord = { source: this.source, position, line: m.line, value: m.rec, cellOf, carrier: 'csv' };
     if (m.problems.length > 0) Object.assign(record, { problems: m.problems, moreProblems: m.more, unread: m.unread });
     if (position === 1 && this.headerProblems.length > 0) record.fileProblems = this.headerProblems;
-    if (position === 1 && this.headerWarnings.length > 0) record.fileWarnings = this.headerWarnings;
+    if (m.warnings.length > 0) record.warnings = m.warnings;
     return record;
   }
 }

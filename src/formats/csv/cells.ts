@@ -1,6 +1,6 @@
 import { nearest } from '../../core/nearest.js';
 import { type Decimal, writtenPrecision } from '../../core/number.js';
-import type { ReadProblem } from '../../core/problems.js';
+import type { ReadProblem, ReadWarning } from '../../core/problems.js';
 import { UsageError } from '../../errors.js';
 import type { Rec } from '../json/record.js';
 import {
@@ -96,7 +96,7 @@ export interface SheetRecord {
   cellOf: (path: string) => { place: string; line: number; column: number } | undefined;
   problems?: ReadProblem[];
   fileProblems?: ReadProblem[];
-  fileWarnings?: ReadProblem[];
+  warnings?: ReadWarning[];
   moreProblems?: number;
   unread?: string[];
   carrier: 'csv';
@@ -130,36 +130,7 @@ export class ColumnMap {
     }
     return out;
   }
-
-  /**
-   * A range column left out (`--column "Low="`) that no other column of the sheet stands in for: the ranges
-   * are then read without that part, wider than the sheet wrote them, so each is a warning naming it.
-   */
-  leftOutOfRanges(header: string[], read: Partial<Record<string, number>>, place: string, line: number): ReadProblem[] {
-    const out: ReadProblem[] = [];
-    header.forEach((h, i) => {
-      const name = h.trim();
-      const field = this.field(name) === null ? COLUMN_OF.get(headerKey(name)) : undefined;
-      const instead = field === undefined ? undefined : STANDS_IN[field];
-      if (instead === undefined || instead.some((all) => all.every((f) => read[f] !== undefined))) return;
-      const text =
-        `${place}:${i + 1}: --column leaves "${name.slice(0, 60)}" out, and no other column gives ${field}: ` +
-        'the ranges are read without it';
-      out.push({ text, line, column: i + 1 });
-    });
-    return out;
-  }
 }
-
-/** Each range column, with the sets of columns that give what it gives: a range cell gives both bounds. */
-const STANDS_IN: Readonly<Record<string, readonly (readonly string[])[]>> = {
-  min: [['min'], [RANGE_CELL]],
-  max: [['max'], [RANGE_CELL]],
-  [RANGE_CELL]: [['min', 'max']],
-  ...Object.fromEntries(
-    ['simin', 'simax', 'sex', 'ageMin', 'ageMax', 'range', ...LIMIT_COLUMNS].map((c) => [c, [[c]]]),
-  ),
-};
 
 /**
  * --column's values: `Analyte=name` reads the column headed Analyte as the field name, `Comments=` leaves the
