@@ -1,4 +1,4 @@
-// Covers: src/formats/csv/columns.ts src/formats/csv/cells.ts src/formats/csv/catalog.ts
+// Covers: src/formats/csv/columns.ts src/formats/csv/cells.ts src/formats/csv/catalog.ts src/formats/csv/left-out.ts
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
