@@ -31,6 +31,7 @@ export interface SourceRecord {
   fileProblems?: ReadProblem[];
   /** What reading the record found worth a word, not wrong (a cell --column left out): its warnings. */
   warnings?: ReadWarning[];
+  moreWarnings?: number;
   moreProblems?: number;
   /** Paths the reading could not take whole (a range with a bad cell), which its checks pass over. */
   unread?: string[];

@@ -131,6 +131,47 @@ describe('--column given carelessly', () => {
     expect(quiet.stderr).not.toContain('warning');
   });
 
+  it('judges a left-out cell by what the row read: a second column, a one-sided cell, every row counted', async () => {
+    const { dir, cli } = await cliOnServer({ events: false });
+    const warned = (stderr: string) => stderr.split('\n').filter((l) => l.startsWith('warning:'));
+    // Two columns giving min, both left out: Hb fills only the second. A cell of "≤ 5.0" gives a max alone,
+    // so Chol's Low of 3.0 is lost; an age from 0 is what no age means; per-sex lines give Hgb its sexes.
+    const sheet = [
+      'Panel,Analyte,Units,Low,Ref low,High,Reference range,Age from,Gender',
+      'tst_c,Hb,g/L,,120,160,,,',
+      'tst_c,Chol,mmol/L,3.0,,,≤ 5.0,0,',
+      '"tst_c","Hgb","g/L",,,,"Male = 135-175 g/L\nFemale = 120-160 g/L",,M',
+    ];
+    await writeFile(join(dir, 'd.csv'), `${sheet.join('\n')}\n`);
+    const flags = ['Low=', 'Ref low=', 'Age from=', 'Gender='].flatMap((c) => ['--column', c]);
+    const r = await cli(['measures', 'lint', 'd.csv', ...flags]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(warned(r.stderr)).toEqual([
+      'warning: d.csv:2:5 (Hb): --column leaves "Ref low" out, though this row fills it: ' +
+        'its range is read without min',
+      'warning: d.csv:3:4 (Chol): --column leaves "Low" out, though this row fills it: its range is read without min',
+    ]);
+    // Seventy rows of one measure, each losing its Low: fifty listed, every one counted.
+    // Each for a year of age, so the bands meet and nothing but the left-out Low draws a word.
+    const rows = Array.from({ length: 70 }, (_, i) => `tst_c,Glu,mmol/L,${i},${i},3.${i},9.9,note`);
+    const head = 'Panel,Analyte,Units,Age from,Age to,Low,High,Comments';
+    await writeFile(join(dir, 'many.csv'), `${head}\n${rows.join('\n')}\n`);
+    const many = await cli([
+      'measures',
+      'lint',
+      'many.csv',
+      '--column',
+      'Low=',
+      '--column',
+      'Comments=',
+      '-o',
+      'table',
+    ]);
+    expect(warned(many.stderr)).toHaveLength(51);
+    expect(warned(many.stderr).at(-1)).toBe('warning: … and 20 more warnings');
+    expect(many.stdout).toContain('(70 warnings)');
+  });
+
   it('maps headers holding = behind a byte-order mark, each read to its last =', async () => {
     const { s, dir, cli } = await cliOnServer({ events: false });
     const head = '\ufeff"Test name (<=60 ch)",Panel,Units,Low,High,Flag (H=high; L=low)';

@@ -30,6 +30,9 @@ export async function lint(
       mixed(prep.errorList, prep.warningList, (w) => `warning: ${w}`),
     );
   for (const w of prep.warnings) ctx.stderr.write(`warning: ${visible(w, true)}\n`);
+  // A measure lists its first 50 warnings of a kind (a sheet's rows); the rest are counted.
+  const more = warnings - prep.warnings.length;
+  if (more > 0) ctx.stderr.write(`warning: … and ${more} more ${more === 1 ? 'warning' : 'warnings'}\n`);
   // The shape import and apply report: the counts, then each record and what was found in it.
   const records = prep.records.map((r) => ({
     source: r.src.source,
@@ -43,7 +46,7 @@ export async function lint(
     await writeOut(
       ctx,
       `${records.length} checked, ${records.length - withWarnings} clean, ${withWarnings} with warnings ` +
-        `(${prep.warnings.length} ${prep.warnings.length === 1 ? 'warning' : 'warnings'})\n`,
+        `(${warnings} ${warnings === 1 ? 'warning' : 'warnings'})\n`,
     );
   } else {
     await present(
@@ -55,5 +58,5 @@ export async function lint(
       },
     );
   }
-  return opts.strict && prep.warnings.length > 0 ? EXIT.failure : EXIT.ok;
+  return opts.strict && warnings > 0 ? EXIT.failure : EXIT.ok;
 }

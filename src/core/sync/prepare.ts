@@ -224,6 +224,7 @@ export class Checker {
     // out: it would only echo the cell's error.
     for (const e of src.problems ?? []) error(e.text, [this.file, e.line, e.column]);
     for (const w of src.warnings ?? []) warning(w.text, [this.file, w.line, w.column]);
+    this.warningList.more(src.moreWarnings ?? 0);
     this.errorList.more(src.moreProblems ?? 0);
     // A range is named `referenceRanges[3]` in a path and a message alike: each name is looked up once.
     const unread = new Set(src.unread);
@@ -254,10 +255,8 @@ export class Checker {
     const body = parsed.data;
     const key = spec.key(body);
     // The reading's and the adapter's warnings are listed above; the checks' are listed here.
-    const given = [
-      ...(src.warnings ?? []).map(({ field, message }) => ({ field, message })),
-      ...(adapted?.warnings ?? []),
-    ];
+    const fromReading = (src.warnings ?? []).map(({ field, message }) => ({ field, message }));
+    const given = [...fromReading, ...(adapted?.warnings ?? [])];
     const ws = [...given, ...(spec.lint?.(body) ?? [])];
     for (const w of ws.slice(given.length))
       if (read(w.field) && !names(w.message).some((n) => unread.has(n))) warning(...place(w.field, w.message));

@@ -1,5 +1,5 @@
 import { nearest } from '../../core/nearest.js';
-import { keepFirst, listed, type ReadProblem, type ReadWarning } from '../../core/problems.js';
+import { keepFirst, listed, type ReadProblem } from '../../core/problems.js';
 import { RANGE_KIND_WORDS, rangeKindOf } from '../../core/words.js';
 import { UsageError } from '../../errors.js';
 import type { Rec } from '../json/record.js';
@@ -15,29 +15,13 @@ import {
 } from './columns.js';
 import { parseWhole, sheetDelimiter } from './dialect.js';
 import { unguardFormula } from './formula.js';
-import { type LeftOut, leftOutOfRanges, rowLosses } from './left-out.js';
+import { type LeftOut, leftOutOfRanges, type RowRead, rowLosses } from './left-out.js';
+import { newEntry, pushRange, type RangeList, type SheetEntry } from './sheet-entry.js';
 
 // A measure catalog as a spreadsheet keeps it: one row per range, a measure's own fields beside each of its
 // ranges. Written (csv/write.ts) as RFC 4180 CSV with CRLF and a UTF-8 byte-order mark (Excel reads UTF-8
 // only with one); read with csv-parse, as Excel writes it: BOM, CRLF, quoted cells, `;` in most European
 // locales (detected from the header line, csv/dialect.ts) with decimal commas.
-
-/** A measure as its rows are read: its record, the line each own field came from, and each range's line. */
-export interface SheetEntry {
-  rec: Rec;
-  line: number;
-  lines: Map<string, number>;
-  /** Each range's line; with the columns its fields came from where they are not named as the fields. */
-  rangeLines: Record<RangeList, (number | { line: number; columns: Record<string, string> })[]>;
-  /** Its rows' cell errors (the first 50, then a count) and the ranges they left unread (`panicRanges[1]`). */
-  problems: ReadProblem[];
-  more: number;
-  unread: string[];
-  /** Its rows' cells that --column left out though they held part of a range (csv/left-out.ts). */
-  warnings: ReadWarning[];
-}
-
-type RangeList = 'referenceRanges' | 'panicRanges';
 
 /** Headers that name the code's system as well as the code: LOINC's own (HL7 table 0396's LN). */
 const LOINC_HEADERS = ['loinc', 'loinccode'];
@@ -147,13 +131,10 @@ export class Sheet {
     const key = JSON.stringify([this.cell(record, 'test'), name]);
     let m = measures.get(key);
     if (!m) {
-      const rangeLines = { referenceRanges: [], panicRanges: [] };
-      m = { rec: {}, line, lines: new Map(), rangeLines, problems: [], more: 0, unread: [], warnings: [] };
+      m = newEntry(line);
       measures.set(key, m);
     }
     this.current = m;
-    const has = (c: string) => this.cell(record, c) !== '';
-    for (const w of rowLosses(this.leftOut, record, has, { source: this.source, line, name })) keepFirst(m.warnings, w);
     for (const c of MEASURE) {
       if (this.at[c] === undefined) continue;
       const text = this.cell(record, c);
@@ -169,20 +150,33 @@ export class Sheet {
       }
     }
     if (this.impliedSystem && m.rec.hl7IdentifierCod !== undefined) m.rec.hl7IdentifierSys ??= this.impliedSystem;
+    const read = this.rangesOf(record, line, m, name);
+    const context = { source: this.source, line, name, ...this.rowOf(m) };
+    for (const w of rowLosses(this.leftOut, record, read, context)) m.moreWarnings += keepFirst(m.warnings, w);
+    return key;
+  }
+
+  /** The unit and the delimiter a range cell is read with. */
+  private rowOf(m: SheetEntry) {
+    return { semicolon: this.delimiter === ';', unit: m.rec.unit, unitColumn: this.at.unit !== undefined };
+  }
+
+  /** Reads a row's ranges into its measure: its kind, the ranges of that kind and the critical limits beside. */
+  private rangesOf(record: string[], line: number, m: SheetEntry, name: string): RowRead {
     // The kind in a lab's words (`critical` is panic); a sheet without a range column holds reference ranges.
     const written = this.cell(record, 'range');
     const filled = (cs: readonly string[]) => cs.filter((c) => this.at[c] !== undefined && this.cell(record, c) !== '');
     const cells = filled(RANGE.filter((c) => c !== 'range'));
     const limits = filled(LIMIT_COLUMNS);
     const whole = filled([RANGE_CELL]).length > 0 ? this.cell(record, RANGE_CELL) : '';
-    if (written === '' && cells.length === 0 && limits.length === 0 && whole === '') return key;
+    if (written === '' && cells.length === 0 && limits.length === 0 && whole === '') return { main: [] };
     const kind = written === '' && this.at.range === undefined ? 'reference' : rangeKindOf(written);
     if (kind === undefined) {
       const guess = nearest(written, Object.keys(RANGE_KIND_WORDS));
       const message = `range: must be reference or panic (or critical) (got "${written.slice(0, 40)}")`;
       const near = guess ? `; did you mean ${guess}?` : '';
       this.fault(line, written === '' ? undefined : 'range', written === '' ? '' : name, message + near);
-      return key;
+      return { main: [] };
     }
     const range: Rec = {};
     const faults = () => m.problems.length + m.more;
@@ -193,18 +187,18 @@ export class Sheet {
       if (value !== undefined) range[c === 'rangeId' ? 'id' : c] = value;
     }
     const fault = (message: string) => this.fault(line, RANGE_CELL, name, message);
-    const row = { kind, semicolon: this.delimiter === ';', unit: m.rec.unit, unitColumn: this.at.unit !== undefined };
+    const row = { kind, ...this.rowOf(m) };
     const ranges = whole === '' ? [range] : fillRangeCell(range, whole, row, fault);
     const list = kind === 'reference' ? 'referenceRanges' : 'panicRanges';
     for (const one of ranges) {
       keepPrecision(one);
-      this.push(m, list, one, line, faults() > before);
+      pushRange(m, list, one, line, faults() > before);
     }
-    if (limits.length === 0) return key;
+    if (limits.length === 0) return { kind, main: ranges };
     if (kind === 'panic') {
       const where = 'critical limits stand on a reference row (a panic row holds them in min and max)';
       this.fault(line, limits[0], name, where);
-      return key;
+      return { kind, main: ranges };
     }
     // Critical limits beside a reference range: a panic range for the same people (FHIR's critical range).
     const panic: Rec = {};
@@ -219,23 +213,8 @@ export class Sheet {
       if (value !== undefined) panic[field] = value;
     }
     keepPrecision(panic);
-    this.push(m, 'panicRanges', panic, line, faults() > limitsBefore, columns);
-    return key;
-  }
-
-  /** Adds a range to its measure's list; one with a bad cell is noted as not read whole. */
-  private push(
-    m: SheetEntry,
-    list: RangeList,
-    range: Rec,
-    line: number,
-    bad: boolean,
-    columns?: Record<string, string>,
-  ) {
-    if (bad) m.unread.push(`${list}[${m.rangeLines[list].length}]`);
-    m.rangeLines[list].push(columns ? { line, columns } : line);
-    m.rec[list] ??= [];
-    (m.rec[list] as Rec[]).push(range);
+    pushRange(m, 'panicRanges', panic, line, faults() > limitsBefore, columns);
+    return { kind, main: ranges, limits: panic };
   }
 
   private limit(c: string, text: string, line: number, name: string): string | undefined {
@@ -282,7 +261,7 @@ export class Sheet {
     const record: SheetRecord = { source: this.source, position, line: m.line, value: m.rec, cellOf, carrier: 'csv' };
     if (m.problems.length > 0) Object.assign(record, { problems: m.problems, moreProblems: m.more, unread: m.unread });
     if (position === 1 && this.headerProblems.length > 0) record.fileProblems = this.headerProblems;
-    if (m.warnings.length > 0) record.warnings = m.warnings;
+    if (m.warnings.length > 0) Object.assign(record, { warnings: m.warnings, moreWarnings: m.moreWarnings });
     return record;
   }
 }

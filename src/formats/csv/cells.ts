@@ -97,6 +97,7 @@ export interface SheetRecord {
   problems?: ReadProblem[];
   fileProblems?: ReadProblem[];
   warnings?: ReadWarning[];
+  moreWarnings?: number;
   moreProblems?: number;
   unread?: string[];
   carrier: 'csv';

@@ -1,12 +1,15 @@
 import type { ReadWarning } from '../../core/problems.js';
 import { rangeKindOf, sexOf } from '../../core/words.js';
+import type { Rec } from '../json/record.js';
+import { fillRangeCell, readCell } from './cell-read.js';
 import { COLUMN_OF, type ColumnMap } from './cells.js';
-import { headerKey, LIMIT_COLUMNS, RANGE_CELL } from './columns.js';
+import { headerKey, LIMIT_COLUMNS, RANGE_CELL, RANGE_COLUMNS } from './columns.js';
 
-// `--column "Low="` leaves a column out. A row that fills such a column with part of its range, where no
-// column read on that row gives the same part, has its range read wider than the sheet wrote it (or loses a
-// critical limit): a warning of the row's measure naming the cell. An empty cell loses nothing, and a sheet
-// whose rows use Low and High on some rows and a Reference range cell on others is judged row by row.
+// `--column "Low="` leaves a column out. A row whose left-out cell holds part of a range that the row's own
+// reading lacks (no column read on it gave the same) has its range read wider than the sheet wrote it, or
+// loses a critical limit: a warning of the row's measure naming the cell. What the cell holds is read as its
+// column would be; one that reads as nothing (empty, a note in words) or as what its absence means (a Range
+// type of reference, a Gender of all, an age from 0) loses nothing.
 
 /** A column left out that holds part of a range: its place in the row, its header, and the field it gives. */
 export interface LeftOut {
@@ -15,15 +18,24 @@ export interface LeftOut {
   field: string;
 }
 
-/** Each range column, with the sets of columns any of which gives what it gives: a range cell gives both bounds. */
-const STANDS_IN: Readonly<Record<string, readonly (readonly string[])[]>> = {
-  min: [['min'], [RANGE_CELL]],
-  max: [['max'], [RANGE_CELL]],
-  [RANGE_CELL]: [['min', 'max']],
-  ...Object.fromEntries(
-    ['simin', 'simax', 'sex', 'ageMin', 'ageMax', 'range', ...LIMIT_COLUMNS].map((c) => [c, [[c]]]),
-  ),
-};
+/** What a row's reading gave: its kind, the ranges of that kind, and the critical limits beside them. */
+export interface RowRead {
+  kind?: 'reference' | 'panic';
+  main: Rec[];
+  limits?: Rec;
+}
+
+/** The row as a cell of it is named and read: `file:line:column (name)`, and the unit a range cell is in. */
+interface RowContext {
+  source: string;
+  line: number;
+  name: string;
+  semicolon: boolean;
+  unit: unknown;
+  unitColumn: boolean;
+}
+
+const FIELDS = new Set<string>([...RANGE_COLUMNS.filter((c) => !/Precision$|^rangeId$/.test(c)), ...LIMIT_COLUMNS]);
 
 /** What a row loses without the column, where "read without" would not say it. */
 const LOST: Readonly<Record<string, string>> = {
@@ -34,44 +46,55 @@ const LOST: Readonly<Record<string, string>> = {
   [RANGE_CELL]: 'its range is read without that cell',
 };
 
-/** The columns --column leaves out that hold part of a range, the first of each field (a header may repeat). */
+/** Every column --column leaves out that holds part of a range (a header may give one field twice). */
 export function leftOutOfRanges(header: string[], columns: ColumnMap | undefined): LeftOut[] {
   const out: LeftOut[] = [];
   header.forEach((h, index) => {
     const name = h.trim();
     const field = columns?.field(name) === null ? COLUMN_OF.get(headerKey(name)) : undefined;
-    if (field === undefined || STANDS_IN[field] === undefined || out.some((o) => o.field === field)) return;
-    out.push({ index, header: name, field });
+    if (field !== undefined && (FIELDS.has(field) || field === RANGE_CELL)) out.push({ index, header: name, field });
   });
   return out;
 }
 
-/**
- * The warnings of one row: each left-out column it fills where no column read on the row gives the same part.
- * `filled` says whether a column read on the row holds a value; `row` names the row as its cells are named.
- */
-export function rowLosses(
-  leftOut: readonly LeftOut[],
-  record: readonly string[],
-  filled: (column: string) => boolean,
-  row: { source: string; line: number; name: string },
-): ReadWarning[] {
-  const { source, line, name } = row;
+/** Whether the left-out cell holds part of a range that what the row read lacks. */
+function lost(field: string, text: string, read: RowRead, row: RowContext): boolean {
+  const holds = (k: string, ranges = read.main) => ranges.some((r) => r[k] !== undefined && r[k] !== 'all');
+  const quiet = () => {};
+  if (field === 'range') {
+    const kind = rangeKindOf(text);
+    return kind === 'panic' && read.kind !== 'panic';
+  }
+  if (field === 'sex') return (sexOf(text) ?? 'all') !== 'all' && !holds('sex');
+  if (field === RANGE_CELL) {
+    let unread = false;
+    const given = fillRangeCell({}, text, { kind: 'reference', ...row }, () => {
+      unread = true;
+    });
+    return !unread && given.some((r) => Object.keys(r).some((k) => FIELDS.has(k) && !holds(k)));
+  }
+  if (field === 'ageMin' || field === 'ageMax')
+    return /\d/.test(text) && !(field === 'ageMin' && Number.parseFloat(text) === 0) && !holds(field);
+  // A bound or a critical limit, in the lab's signs (`<2.5` on a panic row or in a critical low cell).
+  const value = readCell(field, text.replace(/^[<>≤≥]\s*/, ''), row.semicolon, quiet);
+  if (value === undefined) return false;
+  if (field === 'criticalLow' || field === 'criticalHigh')
+    return read.limits?.[field === 'criticalLow' ? 'min' : 'max'] === undefined;
+  return !holds(field);
+}
+
+/** The warnings of one row: each field a left-out cell holds that the row's reading lacks, once a field. */
+export function rowLosses(leftOut: readonly LeftOut[], record: readonly string[], read: RowRead, row: RowContext) {
   const out: ReadWarning[] = [];
+  const { source, line, name } = row;
   for (const { index, header, field } of leftOut) {
     const cell = (record[index] ?? '').trim();
-    // An empty cell, or one saying what a row without the column is read as, loses nothing.
-    if (
-      cell === '' ||
-      (field === 'range' && rangeKindOf(cell) === 'reference') ||
-      (field === 'sex' && sexOf(cell) === 'all')
-    )
-      continue;
-    if (STANDS_IN[field].some((set) => set.every(filled))) continue;
-    const lost = LOST[field] ?? `its range is read without ${field}`;
+    if (cell === '' || out.some((w) => w.field === field) || !lost(field, cell, read, row)) continue;
+    const nothing = read.main.length === 0 && read.limits === undefined;
+    const what = nothing ? 'no range is read from the row' : (LOST[field] ?? `its range is read without ${field}`);
     const left = `--column leaves "${header.slice(0, 60)}" out`;
-    const text = `${source}:${line}:${index + 1}${name && ` (${name})`}: ${left}, though this row fills it: ${lost}`;
-    out.push({ text, line, column: index + 1, field, message: `${left}, though line ${line} fills it: ${lost}` });
+    const text = `${source}:${line}:${index + 1}${name && ` (${name})`}: ${left}, though this row fills it: ${what}`;
+    out.push({ text, line, column: index + 1, field, message: `${left}, though line ${line} fills it: ${what}` });
   }
   return out;
 }

@@ -5,9 +5,10 @@ import { parse } from 'csv-parse';
 import { UsageError } from '../../errors.js';
 import { hashOf } from '../../strings.js';
 import type { SourceRecord } from '../records.js';
-import { Sheet, type SheetEntry } from './catalog.js';
+import { Sheet } from './catalog.js';
 import type { ColumnMap } from './cells.js';
 import { parseError, parseOptions, rowLines, sheetDelimiter } from './dialect.js';
+import type { SheetEntry } from './sheet-entry.js';
 
 const PIECE = 1 << 16;
 
