@@ -172,6 +172,41 @@ describe('--column given carelessly', () => {
     expect(many.stdout).toContain('(70 warnings)');
   });
 
+  it('holds a left-out cell with a digit as holding its part, read or not, and a panic row as its limits', async () => {
+    const { dir, cli } = await cliOnServer({ events: false });
+    const warned = (stderr: string) => stderr.split('\n').filter((l) => l.startsWith('warning:'));
+    // Kept, each cell would be read or refused; left out, its row must not lose it in silence: a bound with
+    // its unit, a bound behind the formula guard export writes ('-2), a range cell whose unit no column checks.
+    const sheet = ['Panel,Analyte,Low,High,Reference range', 'tst_c,A,3.5 mmol/L,,≤ 5.0', "tst_c,B,'-2,,≤ 5.0"];
+    await writeFile(join(dir, 'h.csv'), `${sheet.join('\n')}\n`);
+    await writeFile(join(dir, 'c.csv'), 'Panel,Analyte,Low,High,Reference range\ntst_c,C,,,3.5-5.1 mmol/L\n');
+    const low = await cli(['measures', 'lint', 'h.csv', '--column', 'Low=']);
+    expect(warned(low.stderr)).toEqual([
+      'warning: h.csv:2:3 (A): --column leaves "Low" out, though this row fills it: its range is read without min',
+      'warning: h.csv:3:3 (B): --column leaves "Low" out, though this row fills it: its range is read without min',
+    ]);
+    const cell = await cli(['measures', 'lint', 'c.csv', '--column', 'Reference range=']);
+    expect(warned(cell.stderr)).toEqual([
+      'warning: c.csv:2:5 (C): --column leaves "Reference range" out, though this row fills it: ' +
+        'no range is read from the row',
+    ]);
+    // A ; sheet's half year is an age; an age from 0 in any unit is where a range without one starts; a panic
+    // row's own Low and High are its critical limits, so the repeated ones lose nothing.
+    const ages = ['Panel;Analyte;Units;Low;High;Age from', 'tst_c;D;u;1;2;0,5', 'tst_c;E;u;1;2;0 d'];
+    await writeFile(join(dir, 'a.csv'), `${ages.join('\n')}\n`);
+    const age = await cli(['measures', 'lint', 'a.csv', '--column', 'Age from=']);
+    expect(warned(age.stderr)).toEqual([
+      'warning: a.csv:2:6 (D): --column leaves "Age from" out, though this row fills it: ' +
+        'its range is read without ageMin',
+    ]);
+    const panic =
+      'Panel,Analyte,Units,Range type,Low,High,Critical low,Critical high\ntst_c,K,u,panic,2.5,6.5,2.5,6.5\n';
+    await writeFile(join(dir, 'p.csv'), panic);
+    const limits = await cli(['measures', 'lint', 'p.csv', '--column', 'Critical low=', '--column', 'Critical high=']);
+    expect(limits.code, limits.stderr).toBe(0);
+    expect(warned(limits.stderr)).toEqual([]);
+  });
+
   it('maps headers holding = behind a byte-order mark, each read to its last =', async () => {
     const { s, dir, cli } = await cliOnServer({ events: false });
     const head = '\ufeff"Test name (<=60 ch)",Panel,Units,Low,High,Flag (H=high; L=low)';

@@ -1,15 +1,17 @@
 import type { ReadWarning } from '../../core/problems.js';
 import { rangeKindOf, sexOf } from '../../core/words.js';
 import type { Rec } from '../json/record.js';
-import { fillRangeCell, readCell } from './cell-read.js';
+import { fillRangeCell } from './cell-read.js';
 import { COLUMN_OF, type ColumnMap } from './cells.js';
 import { headerKey, LIMIT_COLUMNS, RANGE_CELL, RANGE_COLUMNS } from './columns.js';
 
 // `--column "Low="` leaves a column out. A row whose left-out cell holds part of a range that the row's own
-// reading lacks (no column read on it gave the same) has its range read wider than the sheet wrote it, or
-// loses a critical limit: a warning of the row's measure naming the cell. What the cell holds is read as its
-// column would be; one that reads as nothing (empty, a note in words) or as what its absence means (a Range
-// type of reference, a Gender of all, an age from 0) loses nothing.
+// reading lacks (no column read on it gave that part) has its range read wider than the sheet wrote it, or
+// loses a critical limit: a warning of the row's measure naming the cell. A bound, an age or a limit is held
+// by any cell with a digit in it, read or not (`3.5 mmol/L`, `'-2`, `0,5` would each have been read, or
+// refused, had the column been kept); a range cell by the parts it reads as, or by both bounds where it does
+// not read; a Range type and a Gender by their words. A cell with no digit (a note in words) or that says what
+// its absence means (a Range type of reference, a Gender of all, an age from 0) loses nothing.
 
 /** A column left out that holds part of a range: its place in the row, its header, and the field it gives. */
 export interface LeftOut {
@@ -60,26 +62,23 @@ export function leftOutOfRanges(header: string[], columns: ColumnMap | undefined
 /** Whether the left-out cell holds part of a range that what the row read lacks. */
 function lost(field: string, text: string, read: RowRead, row: RowContext): boolean {
   const holds = (k: string, ranges = read.main) => ranges.some((r) => r[k] !== undefined && r[k] !== 'all');
-  const quiet = () => {};
-  if (field === 'range') {
-    const kind = rangeKindOf(text);
-    return kind === 'panic' && read.kind !== 'panic';
-  }
+  if (field === 'range') return rangeKindOf(text) === 'panic' && read.kind !== 'panic';
   if (field === 'sex') return (sexOf(text) ?? 'all') !== 'all' && !holds('sex');
+  if (!/\d/.test(text)) return false;
   if (field === RANGE_CELL) {
     let unread = false;
     const given = fillRangeCell({}, text, { kind: 'reference', ...row }, () => {
       unread = true;
     });
-    return !unread && given.some((r) => Object.keys(r).some((k) => FIELDS.has(k) && !holds(k)));
+    if (unread) return !(holds('min') && holds('max'));
+    return given.some((r) => Object.keys(r).some((k) => FIELDS.has(k) && !holds(k)));
   }
-  if (field === 'ageMin' || field === 'ageMax')
-    return /\d/.test(text) && !(field === 'ageMin' && Number.parseFloat(text) === 0) && !holds(field);
-  // A bound or a critical limit, in the lab's signs (`<2.5` on a panic row or in a critical low cell).
-  const value = readCell(field, text.replace(/^[<>≤≥]\s*/, ''), row.semicolon, quiet);
-  if (value === undefined) return false;
-  if (field === 'criticalLow' || field === 'criticalHigh')
-    return read.limits?.[field === 'criticalLow' ? 'min' : 'max'] === undefined;
+  // An age from 0, in any unit (`0`, `0 d`, `0y`), is where a range without one starts.
+  if (field === 'ageMin' && !/[1-9]/.test(text)) return false;
+  if (field === 'criticalLow' || field === 'criticalHigh') {
+    const end = field === 'criticalLow' ? 'min' : 'max';
+    return read.limits?.[end] === undefined && !(read.kind === 'panic' && holds(end));
+  }
   return !holds(field);
 }
 
