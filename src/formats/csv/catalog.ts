@@ -151,6 +151,7 @@ export class Sheet {
     }
     if (this.impliedSystem && m.rec.hl7IdentifierCod !== undefined) m.rec.hl7IdentifierSys ??= this.impliedSystem;
     const read = this.rangesOf(record, line, m, name);
+    if (this.leftOut.length === 0) return key;
     const context = { source: this.source, line, name, ...this.rowOf(m) };
     for (const w of rowLosses(this.leftOut, record, read, context)) m.moreWarnings += keepFirst(m.warnings, w);
     return key;
