@@ -10,6 +10,9 @@ import { cliOnServer } from '../helpers/server.js';
 // naming no header of the sheet (a misspelt one) is refused too, as a filter that names nothing: the column
 // it meant would be read as its own header says.
 
+/** The warning lines of a run's stderr, in order. */
+const warned = (stderr: string) => stderr.split('\n').filter((l) => l.startsWith('warning:'));
+
 describe('--column given carelessly', () => {
   it('names every wrong value at once: a header read two ways, a misspelt field, a value without =', async () => {
     const { s, dir, cli } = await cliOnServer({ events: false });
@@ -75,7 +78,6 @@ describe('--column given carelessly', () => {
     ];
     await writeFile(join(dir, 'w.csv'), `${sheet.join('\n')}\n`);
     const given = (...cs: string[]) => cs.flatMap((c) => ['--column', c]);
-    const warned = (stderr: string) => stderr.split('\n').filter((l) => l.startsWith('warning:'));
     // Without Low and Gender, Hb's male 135-175 g/L would be 175 and below for everyone, and K's critical
     // low of 2.5 would be gone; Na gives its bounds in the range cell and says all, so it loses nothing.
     const drop = given('Low=', 'Gender=', 'Comments=');
@@ -133,7 +135,6 @@ describe('--column given carelessly', () => {
 
   it('judges a left-out cell by what the row read: a second column, a one-sided cell, every row counted', async () => {
     const { dir, cli } = await cliOnServer({ events: false });
-    const warned = (stderr: string) => stderr.split('\n').filter((l) => l.startsWith('warning:'));
     // Two columns giving min, both left out: Hb fills only the second. A cell of "≤ 5.0" gives a max alone,
     // so Chol's Low of 3.0 is lost; an age from 0 is what no age means; per-sex lines give Hgb its sexes.
     const sheet = [
@@ -174,7 +175,6 @@ describe('--column given carelessly', () => {
 
   it('holds a left-out cell with a digit as holding its part, read or not, and a panic row as its limits', async () => {
     const { dir, cli } = await cliOnServer({ events: false });
-    const warned = (stderr: string) => stderr.split('\n').filter((l) => l.startsWith('warning:'));
     // Kept, each cell would be read or refused; left out, its row must not lose it in silence: a bound with
     // its unit, a bound behind the formula guard export writes ('-2), a range cell whose unit no column checks.
     const sheet = ['Panel,Analyte,Low,High,Reference range', 'tst_c,A,3.5 mmol/L,,≤ 5.0', "tst_c,B,'-2,,≤ 5.0"];
